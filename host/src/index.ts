@@ -1,0 +1,2 @@
+/** The Travsr host as a library: what the CLI is built from. */
+export {};

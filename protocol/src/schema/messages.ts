@@ -1,0 +1,231 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DiagnosticSchema, EdgeSchema, NodeSchema, UnresolvedRefSchema } from './graph.js';
+
+/** Request ids are non-negative integers or short strings, chosen by the sender. */
+export const RequestIdSchema = Type.Union([
+  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+  Type.String({ minLength: 1, maxLength: 128 }),
+]);
+export type RequestId = Static<typeof RequestIdSchema>;
+
+const method = Type.String({ minLength: 1, maxLength: 128 });
+
+export const WireErrorSchema = Type.Object(
+  {
+    code: Type.Integer(),
+    message: Type.String({ maxLength: 65536 }),
+    data: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+
+export const RequestEnvelopeSchema = Type.Object(
+  {
+    kind: Type.Literal('request'),
+    id: RequestIdSchema,
+    method,
+    params: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export const ResponseEnvelopeSchema = Type.Union([
+  Type.Object(
+    { kind: Type.Literal('response'), id: RequestIdSchema, result: Type.Unknown() },
+    { additionalProperties: false, required: ['kind', 'id', 'result'] },
+  ),
+  Type.Object(
+    { kind: Type.Literal('response'), id: RequestIdSchema, error: WireErrorSchema },
+    { additionalProperties: false },
+  ),
+]);
+export const NotificationEnvelopeSchema = Type.Object(
+  {
+    kind: Type.Literal('notification'),
+    method,
+    params: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+/** Every frame carries exactly one envelope. */
+export const EnvelopeSchema = Type.Union([RequestEnvelopeSchema, ResponseEnvelopeSchema, NotificationEnvelopeSchema]);
+
+export interface RequestEnvelope {
+  kind: 'request';
+  id: RequestId;
+  method: string;
+  params?: unknown;
+}
+export type ResponseEnvelope =
+  | { kind: 'response'; id: RequestId; result: unknown }
+  | { kind: 'response'; id: RequestId; error: { code: number; message: string; data?: unknown } };
+export interface NotificationEnvelope {
+  kind: 'notification';
+  method: string;
+  params?: unknown;
+}
+export type Envelope = RequestEnvelope | ResponseEnvelope | NotificationEnvelope;
+
+const semver = Type.String({ maxLength: 64, pattern: '^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$' });
+const pluginId = Type.String({ minLength: 1, maxLength: 128, pattern: '^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$' });
+const languageId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9+#._-]*$' });
+
+// ---- hello (host → plugin, first frame) ----
+export const HelloParamsSchema = Type.Object(
+  {
+    protocolVersions: Type.Array(Type.String({ maxLength: 16 }), { minItems: 1, maxItems: 16 }),
+    host: Type.Object({ name: Type.String({ maxLength: 64 }), version: Type.String({ maxLength: 64 }) }),
+    maxFrameBytes: Type.Integer({ minimum: 65536 }),
+  },
+  { additionalProperties: false },
+);
+export type HelloParams = Static<typeof HelloParamsSchema>;
+
+export const CapabilitiesSchema = Type.Object(
+  {
+    phases: Type.Array(Type.Union([Type.Literal('A'), Type.Literal('B')]), { minItems: 1, maxItems: 2, uniqueItems: true }),
+    cancellation: Type.Boolean(),
+    progress: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type Capabilities = Static<typeof CapabilitiesSchema>;
+
+export const HelloResultSchema = Type.Object(
+  {
+    protocolVersion: Type.String({ maxLength: 16 }),
+    plugin: Type.Object({ id: pluginId, version: semver }, { additionalProperties: false }),
+    sdk: Type.Object({ name: Type.String({ maxLength: 64 }), version: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+    capabilities: CapabilitiesSchema,
+    /** The plugin's own frame limit; the session uses the smaller of the two. */
+    maxFrameBytes: Type.Integer({ minimum: 65536 }),
+  },
+  { additionalProperties: false },
+);
+export type HelloResult = Static<typeof HelloResultSchema>;
+
+// ---- initialize ----
+export const InitializeParamsSchema = Type.Object(
+  {
+    /** Absolute path of the repository root as the plugin sees it (inside the sandbox). */
+    root: Type.String({ minLength: 1, maxLength: 4096 }),
+    /** VName corpus for every node of this session. */
+    corpus: Type.String({ maxLength: 512 }),
+    /** Plugin options from configuration, opaque to the protocol. */
+    options: Type.Optional(Type.Record(Type.String({ maxLength: 128 }), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+export type InitializeParams = Static<typeof InitializeParamsSchema>;
+
+export const InitializeResultSchema = Type.Object(
+  { languages: Type.Array(languageId, { maxItems: 256 }) },
+  { additionalProperties: false },
+);
+export type InitializeResult = Static<typeof InitializeResultSchema>;
+
+// ---- analyze (streams graph/file notifications, then answers) ----
+export const AnalyzeFileSchema = Type.Object(
+  {
+    /** Path relative to the repository root, `/`-separated. */
+    path: Type.String({ minLength: 1, maxLength: 4096 }),
+    language: languageId,
+  },
+  { additionalProperties: false },
+);
+export type AnalyzeFile = Static<typeof AnalyzeFileSchema>;
+
+export const AnalyzeParamsSchema = Type.Object(
+  {
+    phase: Type.Union([Type.Literal('A'), Type.Literal('B')]),
+    files: Type.Array(AnalyzeFileSchema, { maxItems: 1_000_000 }),
+  },
+  { additionalProperties: false },
+);
+export type AnalyzeParams = Static<typeof AnalyzeParamsSchema>;
+
+export const AnalyzeResultSchema = Type.Object(
+  {
+    files: Type.Integer({ minimum: 0 }),
+    failed: Type.Integer({ minimum: 0 }),
+    nodes: Type.Integer({ minimum: 0 }),
+    edges: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type AnalyzeResult = Static<typeof AnalyzeResultSchema>;
+
+/** One complete file of an `analyze` request: everything the plugin found in it. */
+export const GraphFileParamsSchema = Type.Object(
+  {
+    /** The id of the `analyze` request this file belongs to. */
+    requestId: RequestIdSchema,
+    path: Type.String({ minLength: 1, maxLength: 4096 }),
+    language: languageId,
+    phase: Type.Union([Type.Literal('A'), Type.Literal('B')]),
+    /** `ok`: analyzed; `failed`: not analyzed (see diagnostics), nothing stored is replaced. */
+    status: Type.Union([Type.Literal('ok'), Type.Literal('failed')]),
+    nodes: Type.Array(NodeSchema),
+    edges: Type.Array(EdgeSchema),
+    refs: Type.Optional(Type.Array(UnresolvedRefSchema)),
+    diagnostics: Type.Array(DiagnosticSchema, { maxItems: 10_000 }),
+  },
+  { additionalProperties: false },
+);
+export type GraphFileParams = Static<typeof GraphFileParamsSchema>;
+
+// ---- cancel, ping, shutdown ----
+export const CancelParamsSchema = Type.Object({ id: RequestIdSchema }, { additionalProperties: false });
+export type CancelParams = Static<typeof CancelParamsSchema>;
+
+export const PingParamsSchema = Type.Object({ nonce: Type.Optional(Type.Integer()) }, { additionalProperties: false });
+export const PingResultSchema = Type.Object({ nonce: Type.Optional(Type.Integer()) }, { additionalProperties: false });
+export type PingParams = Static<typeof PingParamsSchema>;
+export type PingResult = Static<typeof PingResultSchema>;
+
+export const EmptySchema = Type.Object({}, { additionalProperties: false });
+
+// ---- progress, log (plugin → host notifications) ----
+export const ProgressParamsSchema = Type.Object(
+  {
+    requestId: RequestIdSchema,
+    done: Type.Integer({ minimum: 0 }),
+    total: Type.Integer({ minimum: 0 }),
+    message: Type.Optional(Type.String({ maxLength: 1024 })),
+  },
+  { additionalProperties: false },
+);
+export type ProgressParams = Static<typeof ProgressParamsSchema>;
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LogParamsSchema = Type.Object(
+  {
+    level: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l))),
+    message: Type.String({ maxLength: 16384 }),
+    data: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type LogParams = Static<typeof LogParamsSchema>;
+
+/** Who sends a method and what it is. */
+export interface MethodSpec {
+  direction: 'host->plugin' | 'plugin->host';
+  type: 'request' | 'notification';
+  params: TSchema;
+  result?: TSchema;
+}
+
+/** The method table of protocol version 1. */
+export const METHODS = {
+  hello: { direction: 'host->plugin', type: 'request', params: HelloParamsSchema, result: HelloResultSchema },
+  initialize: { direction: 'host->plugin', type: 'request', params: InitializeParamsSchema, result: InitializeResultSchema },
+  analyze: { direction: 'host->plugin', type: 'request', params: AnalyzeParamsSchema, result: AnalyzeResultSchema },
+  ping: { direction: 'host->plugin', type: 'request', params: PingParamsSchema, result: PingResultSchema },
+  shutdown: { direction: 'host->plugin', type: 'request', params: EmptySchema, result: EmptySchema },
+  cancel: { direction: 'host->plugin', type: 'notification', params: CancelParamsSchema },
+  'graph/file': { direction: 'plugin->host', type: 'notification', params: GraphFileParamsSchema },
+  progress: { direction: 'plugin->host', type: 'notification', params: ProgressParamsSchema },
+  log: { direction: 'plugin->host', type: 'notification', params: LogParamsSchema },
+} as const satisfies Record<string, MethodSpec>;
+export type MethodName = keyof typeof METHODS;

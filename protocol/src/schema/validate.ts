@@ -1,0 +1,95 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { ProtocolError, ProtocolErrorCode } from '../errors.js';
+import { EnvelopeSchema, METHODS, type Envelope, type MethodName } from './messages.js';
+import { ManifestSchema, type PluginManifest } from './manifest.js';
+
+const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true, validateFormats: false });
+const cache = new WeakMap<TSchema, ValidateFunction>();
+
+/** The compiled ajv validator of a schema (compiled once, then cached). */
+export function compileSchema<T extends TSchema>(schema: T): ValidateFunction<Static<T>> {
+  let fn = cache.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    cache.set(schema, fn);
+  }
+  return fn as ValidateFunction<Static<T>>;
+}
+
+/** Renders ajv errors as one readable line: `/params/nodes/3/kind must be equal to one of …`. */
+export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  if (!errors || errors.length === 0) return 'unknown schema violation';
+  return errors
+    .slice(0, 3)
+    .map((e) => {
+      const where = e.instancePath || '/';
+      const extra =
+        e.keyword === 'additionalProperties'
+          ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
+          : e.keyword === 'enum' || e.keyword === 'const'
+            ? ` (${JSON.stringify(e.params)})`
+            : '';
+      return `${where} ${e.message ?? 'is invalid'}${extra}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Validates a value against a schema and returns it typed.
+ *
+ * @throws ProtocolError `SCHEMA_VIOLATION` naming the first failing path.
+ * @example
+ * ```ts
+ * const hello = assertSchema(HelloResultSchema, response.result, 'hello result');
+ * ```
+ */
+export function assertSchema<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
+  const fn = compileSchema(schema);
+  if (!fn(value)) {
+    throw new ProtocolError(ProtocolErrorCode.SchemaViolation, `${what} failed validation: ${describeSchemaErrors(fn.errors)}`, fn.errors);
+  }
+  return value;
+}
+
+/** Validates the envelope of a decoded frame. */
+export function assertEnvelope(value: unknown): Envelope {
+  return assertSchema(EnvelopeSchema, value, 'frame envelope') as Envelope;
+}
+
+/** Validates the params of a known method. */
+export function assertParams<M extends MethodName>(method: M, params: unknown): Static<(typeof METHODS)[M]['params']> {
+  return assertSchema(METHODS[method].params, params ?? {}, `${method} params`);
+}
+
+/** Validates the result of a known request method. */
+export function assertResult<M extends MethodName>(method: M, result: unknown): unknown {
+  const spec = METHODS[method] as { result?: TSchema };
+  if (!spec.result) return result;
+  return assertSchema(spec.result, result, `${method} result`);
+}
+
+/**
+ * Parses and validates a `travsr-plugin.json` document.
+ *
+ * @throws ProtocolError `MANIFEST_INVALID` with the failing path.
+ * @example
+ * ```ts
+ * const manifest = parseManifest(await readFile('travsr-plugin.json', 'utf8'));
+ * ```
+ */
+export function parseManifest(source: string | unknown, where = 'travsr-plugin.json'): PluginManifest {
+  let value: unknown = source;
+  if (typeof source === 'string') {
+    try {
+      value = JSON.parse(source);
+    } catch (e) {
+      throw new ProtocolError(ProtocolErrorCode.ManifestInvalid, `${where} is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  const fn = compileSchema(ManifestSchema);
+  if (!fn(value)) {
+    throw new ProtocolError(ProtocolErrorCode.ManifestInvalid, `${where} is invalid: ${describeSchemaErrors(fn.errors)}`, fn.errors);
+  }
+  return value;
+}

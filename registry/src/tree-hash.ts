@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+/** Error raised when a plugin directory cannot be hashed or does not match its recorded hash. */
+export class TreeHashError extends Error {
+  override readonly name = 'TreeHashError';
+  constructor(
+    readonly code: 'TREE_UNREADABLE' | 'TREE_HASH_MISMATCH' | 'TREE_UNSUPPORTED_ENTRY',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One entry of a hashed tree. */
+export interface TreeEntry {
+  path: string;
+  type: 'file' | 'exec' | 'symlink';
+  sha256: string;
+}
+
+/**
+ * Lists a directory the way {@link treeHash} sees it: regular files (executable or not)
+ * and symlinks, with `/`-separated relative paths in byte order. Directories contribute
+ * only through their contents; sockets, FIFOs and devices are refused.
+ */
+export async function treeEntries(dir: string): Promise<TreeEntry[]> {
+  const out: TreeEntry[] = [];
+  async function walk(at: string): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(at);
+    } catch (e) {
+      throw new TreeHashError('TREE_UNREADABLE', `cannot read ${at}: ${(e as Error).message}`);
+    }
+    for (const name of names) {
+      const full = join(at, name);
+      const st = await lstat(full);
+      const rel = relative(dir, full).split(sep).join('/');
+      if (st.isDirectory()) await walk(full);
+      else if (st.isSymbolicLink()) {
+        out.push({ path: rel, type: 'symlink', sha256: sha256(Buffer.from(await readlink(full))) });
+      } else if (st.isFile()) {
+        out.push({ path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: sha256(await readFile(full)) });
+      } else {
+        throw new TreeHashError('TREE_UNSUPPORTED_ENTRY', `${rel} is not a regular file, directory or symlink`);
+      }
+    }
+  }
+  await walk(dir);
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The tree hash of a directory: `sha256:` + SHA-256 over one line per entry,
+ * `<type> <sha256> <path>\n`, in path order. Any edit, addition, removal, rename or mode
+ * change of a file changes it.
+ *
+ * @example
+ * ```ts
+ * const h = await treeHash('/home/me/.travsr/plugins/lang-go/0.1.0'); // 'sha256:…'
+ * ```
+ */
+export async function treeHash(dir: string): Promise<string> {
+  const entries = await treeEntries(dir);
+  const h = createHash('sha256');
+  for (const e of entries) h.update(`${e.type} ${e.sha256} ${e.path}\n`);
+  return `sha256:${h.digest('hex')}`;
+}
+
+/**
+ * Checks a directory against its recorded tree hash.
+ * @throws TreeHashError `TREE_HASH_MISMATCH` naming the directory and both hashes.
+ */
+export async function verifyTreeHash(dir: string, expected: string): Promise<void> {
+  const actual = await treeHash(dir);
+  if (actual !== expected) {
+    throw new TreeHashError(
+      'TREE_HASH_MISMATCH',
+      `plugin files in ${dir} changed since they were installed (tree hash ${actual}, expected ${expected}); reinstall the plugin with \`travsr lang install\` or, if you changed it on purpose, register it again`,
+    );
+  }
+}
+
+function sha256(b: Buffer): string {
+  return createHash('sha256').update(b).digest('hex');
+}
