@@ -20,6 +20,8 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 export const MIN_MAX_FRAME_BYTES = 64 * 1024;
 /** Bytes of the big-endian length prefix in front of every frame. */
 export const FRAME_HEADER_BYTES = 4;
+/** Deepest nesting of arrays and maps a frame may hold; deeper is `FRAME_UNDECODABLE`. */
+export const MAX_NESTING_DEPTH = 256;
 
 /** Environment variable the host sets to prove the plugin was started by a host. */
 export const PLUGIN_COOKIE_ENV = 'TRAVSR_PLUGIN_COOKIE';

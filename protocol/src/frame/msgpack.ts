@@ -1,5 +1,6 @@
 import { Packr, Unpackr } from 'msgpackr';
 import { ProtocolError, ProtocolErrorCode } from '../errors.js';
+import { MAX_NESTING_DEPTH } from '../version.js';
 
 /**
  * Standard MessagePack only: no msgpackr records, no structured clone, no extension
@@ -28,9 +29,17 @@ const unpackr = new Unpackr({
   int64AsType: 'number',
 });
 
-/** Encodes one value as standard MessagePack. */
+/**
+ * Encodes one value as standard MessagePack.
+ *
+ * @throws ProtocolError `FRAME_UNSUPPORTED_TYPE` when the value holds something standard
+ * MessagePack cannot carry (`undefined` in an array, a `Date`, a function, a `Map` with
+ * non-string keys), which msgpackr would otherwise write as an extension the peer must reject.
+ */
 export function packValue(value: unknown): Buffer {
-  return packr.pack(value);
+  const bytes = packr.pack(value);
+  checkStandardMessagePack(bytes, 'value to send');
+  return bytes;
 }
 
 /**
@@ -38,6 +47,9 @@ export function packValue(value: unknown): Buffer {
  * types (including the timestamp extension) and anything else that is not plain data.
  */
 export function unpackValue(bytes: Uint8Array): unknown {
+  // msgpackr decodes some extensions even with records and structured clone off (its record
+  // definitions, bundled strings, typed arrays), so the bytes are checked before it sees them.
+  checkStandardMessagePack(bytes, 'frame');
   let value: unknown;
   try {
     value = unpackr.unpack(bytes);
@@ -87,4 +99,107 @@ function unsupported(path: string, what: string): ProtocolError {
     ProtocolErrorCode.FrameUnsupportedType,
     `frame holds a ${what} at "${path || '/'}": only standard MessagePack types (nil, bool, int, float, str, bin, array, map) are allowed`,
   );
+}
+
+/**
+ * Walks the MessagePack bytes of one value without decoding them and throws on the first
+ * problem, left to right: an extension type or a map key that is not a string
+ * (`FRAME_UNSUPPORTED_TYPE`), the never-used byte 0xc1, a value running past the end or
+ * nesting deeper than {@link MAX_NESTING_DEPTH} (`FRAME_UNDECODABLE`), bytes after the value
+ * (`FRAME_TRAILING_BYTES`). Iterative, so hostile nesting cannot exhaust the stack.
+ */
+function checkStandardMessagePack(bytes: Uint8Array, what: string): void {
+  const end = bytes.length;
+  // remaining[d]: values still to read in the container open at depth d (a map counts keys
+  // and values); depth 0 is the top-level value itself.
+  const remaining: number[] = [1];
+  const isMap: boolean[] = [false];
+  let depth = 0;
+  let pos = 0;
+  let start = 0; // where the value being checked begins, for messages
+  const undecodable = (reason: string) =>
+    new ProtocolError(ProtocolErrorCode.FrameUndecodable, `${what} is not valid MessagePack: ${reason} (value at byte ${start})`);
+  const lengthAt = (at: number, size: 1 | 2 | 4): number => {
+    if (at + size > end) throw undecodable('value runs past the end of the frame');
+    let n = 0;
+    for (let i = 0; i < size; i++) n = n * 256 + bytes[at + i]!;
+    return n;
+  };
+  for (;;) {
+    while (depth >= 0 && remaining[depth] === 0) depth--;
+    if (depth < 0) break;
+    const isKey = isMap[depth] === true && remaining[depth]! % 2 === 0;
+    remaining[depth]!--;
+    start = pos;
+    if (pos >= end) throw undecodable('value runs past the end of the frame');
+    const t = bytes[pos]!;
+    if (isKey && !((t >= 0xa0 && t <= 0xbf) || (t >= 0xd9 && t <= 0xdb))) {
+      throw new ProtocolError(
+        ProtocolErrorCode.FrameUnsupportedType,
+        `${what} holds a map key of type ${typeName(t)} at byte ${pos}: map keys must be strings`,
+      );
+    }
+    let container = -1; // number of values a container opened here holds
+    let map = false;
+    if (t <= 0x7f || t >= 0xe0 || t === 0xc0 || t === 0xc2 || t === 0xc3) pos += 1;
+    else if (t <= 0x8f) {
+      container = 2 * (t & 0x0f);
+      map = true;
+      pos += 1;
+    } else if (t <= 0x9f) {
+      container = t & 0x0f;
+      pos += 1;
+    } else if (t <= 0xbf) pos += 1 + (t & 0x1f);
+    else if (t === 0xc1) throw undecodable('byte 0xc1 is never used in MessagePack');
+    else if ((t >= 0xc7 && t <= 0xc9) || (t >= 0xd4 && t <= 0xd8)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.FrameUnsupportedType,
+        `${what} holds an extension type (0x${t.toString(16)}) at byte ${pos}: only standard MessagePack types (nil, bool, int, float, str, bin, array, map) are allowed`,
+      );
+    } else if (t === 0xc4 || t === 0xd9) pos += 2 + lengthAt(pos + 1, 1);
+    else if (t === 0xc5 || t === 0xda) pos += 3 + lengthAt(pos + 1, 2);
+    else if (t === 0xc6 || t === 0xdb) pos += 5 + lengthAt(pos + 1, 4);
+    else if (t === 0xcc || t === 0xd0) pos += 2;
+    else if (t === 0xcd || t === 0xd1) pos += 3;
+    else if (t === 0xca || t === 0xce || t === 0xd2) pos += 5;
+    else if (t === 0xcb || t === 0xcf || t === 0xd3) pos += 9;
+    else if (t === 0xdc || t === 0xdd) {
+      const size = t === 0xdc ? 2 : 4;
+      container = lengthAt(pos + 1, size);
+      pos += 1 + size;
+    } else {
+      // 0xde, 0xdf
+      const size = t === 0xde ? 2 : 4;
+      container = 2 * lengthAt(pos + 1, size);
+      map = true;
+      pos += 1 + size;
+    }
+    if (pos > end) throw undecodable('value runs past the end of the frame');
+    if (container >= 0) {
+      if (depth + 1 > MAX_NESTING_DEPTH) throw undecodable(`arrays and maps nest deeper than ${MAX_NESTING_DEPTH} levels`);
+      // every value takes at least one byte: a count beyond what is left cannot be complete
+      if (container > end - pos) throw undecodable('value runs past the end of the frame');
+      depth++;
+      remaining[depth] = container;
+      isMap[depth] = map;
+    }
+  }
+  if (pos < end) {
+    throw new ProtocolError(
+      ProtocolErrorCode.FrameTrailingBytes,
+      `${what} holds ${end - pos} byte(s) after its MessagePack value: a frame carries exactly one value`,
+    );
+  }
+}
+
+function typeName(t: number): string {
+  if (t <= 0x7f || t >= 0xe0 || (t >= 0xcc && t <= 0xd3)) return 'int';
+  if (t <= 0x8f || t === 0xde || t === 0xdf) return 'map';
+  if (t <= 0x9f || t === 0xdc || t === 0xdd) return 'array';
+  if (t === 0xc0) return 'nil';
+  if (t === 0xc2 || t === 0xc3) return 'bool';
+  if (t === 0xca || t === 0xcb) return 'float';
+  if (t >= 0xc4 && t <= 0xc6) return 'bin';
+  if ((t >= 0xc7 && t <= 0xc9) || (t >= 0xd4 && t <= 0xd8)) return 'ext';
+  return `0x${t.toString(16)}`;
 }

@@ -41,6 +41,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Aborting sends `cancel`; the promise still settles with the peer's answer. */
   signal?: AbortSignal;
+  /** Called synchronously with the id given to this request, before it is sent. */
+  onId?: (id: RequestId) => void;
 }
 
 /** Counters of one connection, for traces and benchmarks. */
@@ -149,6 +151,7 @@ export class Connection {
   request<M extends MethodName>(method: M, params: unknown, options: RequestOptions = {}): Promise<ResultOf<M>> {
     if (this.closed) return Promise.reject(this.closedError());
     const id = this.nextId++;
+    options.onId?.(id);
     return new Promise<ResultOf<M>>((resolve, reject) => {
       const entry: Pending = { method, resolve: resolve as (v: unknown) => void, reject, timer: undefined };
       if (options.timeoutMs !== undefined) {
@@ -158,16 +161,19 @@ export class Connection {
           reject(new ConnectionError('REQUEST_TIMEOUT', `${method} got no answer within ${options.timeoutMs} ms`));
         }, options.timeoutMs);
       }
-      if (options.signal) {
-        const onAbort = () => void this.notify('cancel', { id }).catch(() => undefined);
-        if (options.signal.aborted) onAbort();
-        else options.signal.addEventListener('abort', onAbort, { once: true });
-      }
       this.pending.set(id, entry);
       this.send({ kind: 'request', id, method, params }).catch((e: unknown) => {
         this.settle(id);
         reject(e);
       });
+      // after the request is queued, so a cancel can never overtake it; none once it settled
+      if (options.signal) {
+        const onAbort = () => {
+          if (this.pending.has(id)) void this.notify('cancel', { id }).catch(() => undefined);
+        };
+        if (options.signal.aborted) onAbort();
+        else options.signal.addEventListener('abort', onAbort, { once: true });
+      }
     });
   }
 
@@ -185,7 +191,7 @@ export class Connection {
     return this.enqueueWrite(Buffer.from(bytes));
   }
 
-  /** Ends the connection; pending requests reject with `CONNECTION_CLOSED`. */
+  /** Ends the connection; pending requests reject with `err` when given, else with `CONNECTION_CLOSED`. */
   close(err?: Error): void {
     if (this.closed) return;
     this.closed = true;
@@ -206,7 +212,13 @@ export class Connection {
   }
 
   private send(envelope: Envelope): Promise<void> {
-    const frame = encodeFrame(envelope, this.maxFrameBytes);
+    let frame: Buffer;
+    try {
+      frame = encodeFrame(envelope, this.maxFrameBytes);
+    } catch (e) {
+      // a rejection, not a throw: callers clean up in their catch handlers
+      return Promise.reject(e as Error);
+    }
     return this.enqueueWrite(frame);
   }
 
@@ -285,7 +297,15 @@ export class Connection {
       return;
     }
     const spec = (METHODS as Record<string, { result?: TSchema }>)[p.method];
-    const result = this.validate && spec?.result ? assertSchema(spec.result, env.result, `${p.method} result`) : env.result;
+    let result = env.result;
+    if (this.validate && spec?.result) {
+      try {
+        result = assertSchema(spec.result, env.result, `${p.method} result`);
+      } catch (e) {
+        p.reject(e); // already settled above, so close() would not reject it
+        throw e;
+      }
+    }
     p.resolve(result);
   }
 
@@ -319,7 +339,13 @@ export class Connection {
           if (controller.signal.aborted && !this.closed) {
             return this.respondError(id, { code: WireErrorCode.Cancelled, message: `${method} was cancelled` });
           }
-          return this.send({ kind: 'response', id, result: result ?? {} });
+          // a result too large or not encodable still gets exactly one response
+          return this.send({ kind: 'response', id, result: result ?? {} }).catch((e: unknown) =>
+            this.respondError(id, {
+              code: WireErrorCode.InternalError,
+              message: `${method} result could not be sent: ${(e as Error).message}`,
+            }),
+          );
         },
         (err: unknown) => {
           const wire = controller.signal.aborted
@@ -338,13 +364,13 @@ export class Connection {
   }
 
   private handleNotification(method: string, params: unknown): void {
+    const spec = (METHODS as Record<string, { params: TSchema }>)[method];
+    if (this.validate && spec) params = assertSchema(spec.params, params ?? {}, `${method} notification`);
     if (method === 'cancel') {
       const id = (params as { id?: RequestId } | undefined)?.id;
       if (id !== undefined) this.inbound.get(id)?.abort();
       return;
     }
-    const spec = (METHODS as Record<string, { params: TSchema }>)[method];
-    if (this.validate && spec) params = assertSchema(spec.params, params ?? {}, `${method} notification`);
     const handler = this.notificationHandlers.get(method);
     if (handler) handler(params);
     else if (this.validate && !spec) {

@@ -53,8 +53,8 @@ export const ManifestSchema = Type.Object(
       {
         /** `node`: run `path` with the host's Node.js; `exec`: `path` is an executable. */
         runtime: Type.Union([Type.Literal('node'), Type.Literal('exec')]),
-        /** Relative to the plugin directory. */
-        path: Type.String({ minLength: 1, maxLength: 1024, pattern: '^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$' }),
+        /** Relative to the plugin directory, `/`-separated: no leading `/`, drive letter, `\\` or `..` segment. */
+        path: Type.String({ minLength: 1, maxLength: 1024, pattern: '^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$' }),
         args: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 64 })),
       },
       { additionalProperties: false },

@@ -1,0 +1,30 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+/** Imports each package may not make: the dependency rule of DESIGN.md, enforced. */
+const forbidden = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const noHost = { group: ['travsr', 'travsr/*', '**/host/src/**'], message: 'Nothing imports the host: it starts plugins as processes.' };
+const noPlugins = { group: ['@travsr/plugin-*', '**/plugins/**'], message: 'The host never imports a plugin; it only starts one as a process.' };
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/snapshots/**', 'protocol/corpus/**', 'test/fixtures/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.ts', '*/test/*.ts', '*/test/**/*.ts', 'test/**/*.ts', 'plugins/*/test/**/*.ts', 'plugins/*/src/**/*.ts'] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  { files: ['protocol/src/**/*.ts'], rules: forbidden([{ group: ['@travsr/*', 'travsr', '**/sdk/**', '**/host/**', '**/registry/**'], message: '@travsr/protocol has no internal dependencies.' }]) },
+  { files: ['sdk/src/**/*.ts'], rules: forbidden([noHost, noPlugins, { group: ['@travsr/registry'], message: 'The SDK depends on the protocol only.' }]) },
+  { files: ['registry/src/**/*.ts'], rules: forbidden([noHost, noPlugins, { group: ['@travsr/sdk', '@travsr/sdk/*'], message: 'The registry depends on the protocol only.' }]) },
+  { files: ['host/src/**/*.ts'], rules: forbidden([noPlugins]) },
+  { files: ['plugins/*/src/**/*.ts'], rules: forbidden([noHost, { group: ['@travsr/registry'], message: 'Plugins depend on the SDK only.' }]) },
+  {
+    files: ['**/test/**/*.ts', 'test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unsafe-assignment': 'off', '@typescript-eslint/no-unsafe-member-access': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

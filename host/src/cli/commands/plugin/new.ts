@@ -1,0 +1,31 @@
+import { Args, Flags } from '@oclif/core';
+import { snapshotTest } from '@travsr/sdk/testing';
+import { TravsrCommand } from '../../base-command.js';
+import { bundlePlugin } from '../../../plugins/bundle-plugin.js';
+import { defaultPluginId, scaffoldPlugin } from '../../../plugins/scaffold.js';
+
+export default class PluginNew extends TravsrCommand {
+  static override summary = 'Scaffold a new analyzer plugin that passes the conformance kit as generated';
+  static override description =
+    'Writes travsr-plugin.json, src/main.ts (a working line-based analyzer to replace with a real parser), sample sources and tests, bundles it into dist/main.js and records its golden snapshots. Then: `travsr plugin test <dir>`.';
+  static override examples = ['<%= config.bin %> plugin new ./lang-mylang --language mylang --extension .my'];
+  static override args = { dir: Args.string({ required: true, description: 'directory to create' }) };
+  static override flags = {
+    id: Flags.string({ description: 'plugin id (default: the directory name)' }),
+    language: Flags.string({ description: 'language id the plugin analyzes', default: 'mylang' }),
+    extension: Flags.string({ description: 'file extension it claims, with the dot', default: '.mylang' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(PluginNew);
+    const id = flags.id ?? defaultPluginId(args.dir);
+    const files = scaffoldPlugin(args.dir, { id, language: flags.language, extension: flags.extension });
+    await bundlePlugin(args.dir);
+    await snapshotTest({ pluginDir: args.dir, update: true });
+    this.log(`created plugin ${id} in ${args.dir}:`);
+    for (const f of files) this.log(`  ${f}`);
+    this.log('  dist/main.js (bundled)');
+    this.log('  snapshots/output/ (golden)');
+    this.log(`next: travsr plugin test ${args.dir}`);
+  }
+}

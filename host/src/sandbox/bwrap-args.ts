@@ -1,0 +1,73 @@
+import { lstatSync, readlinkSync } from 'node:fs';
+import type { LinuxProfile, Namespace } from './linux-profile.js';
+
+/** Everything needed to build one bwrap command line. Paths are real (symlink-free) host paths. */
+export interface BwrapArgsInput {
+  tier: 'standard' | 'native-ipc' | 'elevated';
+  profile: LinuxProfile;
+  disableUserns: boolean;
+  pluginDir: string;
+  repoRoot?: string;
+  tmpMiB: number;
+  /** The complete environment inside (bwrap starts from an empty one). */
+  env: Record<string, string>;
+  /** Host path of the allowlist proxy's unix socket (elevated). */
+  proxySocket?: string;
+  /** Extra files bound read-only at the same path (e.g. a Node binary outside /usr). */
+  extraReadOnly: string[];
+  /** Working directory inside. */
+  chdir: string;
+  /** The command to run inside: program and arguments. */
+  command: string[];
+}
+
+function unshareFlag(ns: Namespace): string {
+  return ns === 'cgroup' ? '--unshare-cgroup-try' : `--unshare-${ns}`;
+}
+
+/**
+ * The read-only runtime: `runtime.roBind` as is, the top-level /bin, /lib, ... recreated as
+ * the same symlinks (merged /usr) or bound when they are real directories, then the
+ * optional files (`--ro-bind-try`).
+ */
+export function runtimeArgs(profile: LinuxProfile, extraTry: readonly string[] = []): string[] {
+  const args: string[] = [];
+  for (const p of profile.runtime.roBind) args.push('--ro-bind', p, p);
+  for (const p of profile.runtime.topLevel) {
+    try {
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(p), p);
+      else if (st.isDirectory()) args.push('--ro-bind', p, p);
+    } catch {
+      // absent on this host
+    }
+  }
+  for (const p of [...profile.runtime.roBindTry, ...extraTry]) args.push('--ro-bind-try', p, p);
+  return args;
+}
+
+/** bwrap arguments (without the bwrap program itself) for one sandboxed launch. */
+export function buildBwrapArgs(input: BwrapArgsInput): string[] {
+  const { profile } = input;
+  const tier = profile.tiers[input.tier];
+  const m = profile.mounts;
+  const tmpBytes = String(input.tmpMiB * 1024 * 1024);
+  const args: string[] = [];
+  for (const ns of tier.unshare) args.push(unshareFlag(ns));
+  if (input.disableUserns && tier.unshare.includes('user')) args.push('--disable-userns');
+  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv');
+  if (tier.unshare.includes('uts')) args.push('--hostname', profile.hostname);
+  args.push(...runtimeArgs(profile, tier.roBindTry));
+  for (const f of input.extraReadOnly) args.push('--ro-bind', f, f);
+  args.push('--proc', '/proc', '--dev', '/dev');
+  args.push('--size', tmpBytes, '--tmpfs', m.tmp);
+  if (tier.devShm) args.push('--size', tmpBytes, '--tmpfs', '/dev/shm');
+  args.push('--ro-bind', input.pluginDir, m.plugin);
+  if (input.repoRoot !== undefined) args.push('--ro-bind', input.repoRoot, m.repo);
+  if (tier.proxy && input.proxySocket !== undefined) args.push('--ro-bind', input.proxySocket, m.proxySocket);
+  // Last: nothing outside the tmpfs mounts stays writable (bwrap's root and /dev are tmpfs).
+  args.push('--remount-ro', '/dev', '--remount-ro', '/');
+  for (const [k, v] of Object.entries(input.env)) args.push('--setenv', k, v);
+  args.push('--chdir', input.chdir, '--', ...input.command);
+  return args;
+}

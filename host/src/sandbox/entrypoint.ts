@@ -1,0 +1,50 @@
+import { constants } from 'node:fs';
+import { access, realpath } from 'node:fs/promises';
+import { posix, sep, win32 } from 'node:path';
+import type { PluginManifest } from '@travsr/protocol';
+import { LaunchSpecError } from './errors.js';
+
+/** V8 old-space cap for a memory limit: below the hard limit, so the heap is collected before allocations fail. */
+export function nodeHeapMiB(memoryMiB: number): number {
+  return Math.max(32, Math.floor((memoryMiB * 3) / 4));
+}
+
+/**
+ * The program and arguments that start the plugin, as seen from where it runs:
+ * `runtime: node` → `<node> --max-old-space-size=<heap> <pluginRoot>/<path> …args`;
+ * `runtime: exec` → `<pluginRoot>/<path> …args`.
+ */
+export function entrypointArgv(
+  manifest: PluginManifest,
+  opts: { pluginRoot: string; nodePath: string; memoryMiB: number; platform: NodeJS.Platform },
+): string[] {
+  const ep = manifest.entrypoint;
+  const join = opts.platform === 'win32' ? win32.join : posix.join;
+  const file = join(opts.pluginRoot, ep.path);
+  const args = ep.args ?? [];
+  return ep.runtime === 'node' ? [opts.nodePath, `--max-old-space-size=${nodeHeapMiB(opts.memoryMiB)}`, file, ...args] : [file, ...args];
+}
+
+/**
+ * Checks on this machine that the entrypoint exists inside the (real) plugin directory,
+ * does not escape it through a symlink, and is executable for `runtime: exec`.
+ */
+export async function checkEntrypoint(manifest: PluginManifest, realPluginDir: string): Promise<void> {
+  const file = posix.join(realPluginDir, manifest.entrypoint.path);
+  let real: string;
+  try {
+    real = await realpath(file);
+  } catch {
+    throw new LaunchSpecError(`the entrypoint ${manifest.entrypoint.path} of ${manifest.id} does not exist in ${realPluginDir}; reinstall the plugin or fix travsr-plugin.json`);
+  }
+  if (!real.startsWith(realPluginDir + sep)) {
+    throw new LaunchSpecError(`the entrypoint ${manifest.entrypoint.path} of ${manifest.id} resolves outside the plugin directory (${real}); a plugin must ship its entrypoint`);
+  }
+  if (manifest.entrypoint.runtime === 'exec') {
+    try {
+      await access(real, constants.X_OK);
+    } catch {
+      throw new LaunchSpecError(`the entrypoint ${manifest.entrypoint.path} of ${manifest.id} is not executable; chmod +x it or use runtime "node"`);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import type { PluginManifest } from '@travsr/protocol';
+import type { ResourceLimits } from './limits.js';
+import type { SandboxTier } from './tier.js';
+
+/** What the supervisor asks for: one plugin, one tier, one repository. */
+export interface LaunchSpec {
+  /** Absolute; contains travsr-plugin.json. */
+  pluginDir: string;
+  manifest: PluginManifest;
+  /** Absolute; bound read-only (at /repo on Linux). */
+  repoRoot?: string;
+  tier: SandboxTier;
+  limits: ResourceLimits;
+  /**
+   * The only environment the plugin gets besides PATH, HOME, TMPDIR and LANG (which the
+   * sandbox sets and this may not override), e.g. TRAVSR_PLUGIN_COOKIE. On Linux the
+   * values are passed to bwrap as arguments, so they are visible in the host's process
+   * list: never put secrets here.
+   */
+  env: Record<string, string>;
+  /** Elevated: `host[:port]` allowlist enforced by the host-side proxy (default: the manifest's). */
+  networkAllow?: string[];
+  /** Must be true for tier `unsandboxed` (after `travsr lang allow-unsandboxed <lang>`). */
+  allowUnsandboxed?: boolean;
+  /** Default process.platform; `darwin` / `win32` from elsewhere produce commands for tests only. */
+  platform?: NodeJS.Platform;
+  /** Default process.execPath; runs `runtime: node` entrypoints. */
+  nodePath?: string;
+  /** bwrap to use (default: env TRAVSR_BWRAP, else found on the system). */
+  bwrapPath?: string;
+}
+
+/** A ready-to-spawn command. Spawn exactly `file` + `args` with `env` and `extendEnv: false`. */
+export interface LaunchCommand {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Where the plugin directory is inside the sandbox (e.g. /plugin); the real path when unsandboxed. */
+  pluginRootInside: string;
+  /** Where the repository is inside the sandbox (e.g. /repo). */
+  repoRootInside?: string;
+  tier: SandboxTier;
+  /** What the sandbox grants, in words, for traces (env values are never listed). */
+  description: string[];
+  /** Stops the proxy, kills what is left in the session's cgroup, removes cgroup and temp dirs; idempotent. */
+  cleanup(): Promise<void>;
+}
+
+/** Variables the sandbox itself sets; LaunchSpec.env may not set them. */
+export const RESERVED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TRAVSR_PROXY_SOCKET', 'TRAVSR_PROXY_ADDRESS'] as const;

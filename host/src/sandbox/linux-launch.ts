@@ -1,0 +1,174 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AllowlistProxy } from './allowlist-proxy.js';
+import { buildBwrapArgs } from './bwrap-args.js';
+import { CleanupStack } from './cleanup-stack.js';
+import { entrypointArgv, nodeHeapMiB } from './entrypoint.js';
+import { proxyAllowlist } from './constraints.js';
+import { SandboxUnavailableError } from './errors.js';
+import type { LaunchCommand, LaunchSpec } from './launch-spec.js';
+import type { ResourceLimits } from './limits.js';
+import { linuxProfile } from './linux-profile.js';
+import { countUserTasks, createProcessCgroup, type ProcessCgroup } from './process-cgroup.js';
+import { probeLinux, resolvePrlimitPath } from './sandbox-probe.js';
+
+/** Enters every cgroup given as arguments, optionally changes directory, then execs the rest. */
+const ENTER_SCRIPT =
+  'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "travsr: cannot enter cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; ' +
+  'if [ -n "$1" ]; then cd -- "$1" || exit 125; unset OLDPWD; fi; shift; exec "$@"';
+
+/** Where the host runs as root (the kernel does not enforce RLIMIT_NPROC for root). */
+function isRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+function prlimitArgs(limits: ResourceLimits, nproc: number): string[] {
+  return [
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+    `--data=${limits.memoryMiB * 1024 * 1024}`,
+    `--nofile=${limits.openFiles}`,
+    `--nproc=${nproc}`,
+    `--fsize=${limits.tmpMiB * 1024 * 1024}`,
+    '--core=0',
+    '--',
+  ];
+}
+
+function limitLines(limits: ResourceLimits, nproc: number, cg: ProcessCgroup | undefined): string[] {
+  const procs = cg
+    ? `processes: ${limits.processes} tasks (pids cgroup ${cg.dirs[0] ?? ''}; RLIMIT_NPROC ${nproc})`
+    : `processes: ${limits.processes} tasks above the user's current ${nproc - limits.processes} (RLIMIT_NPROC ${nproc})`;
+  const mem =
+    cg?.memoryBytes !== undefined
+      ? `memory: ${limits.memoryMiB} MiB per process (RLIMIT_DATA), ${cg.memoryBytes / 1048576} MiB in all incl. tmpfs (memory cgroup)`
+      : `memory: ${limits.memoryMiB} MiB per process (RLIMIT_DATA)`;
+  return [
+    `cpu: ${limits.cpuSeconds} s per process (RLIMIT_CPU: SIGXCPU, then SIGKILL a second later)`,
+    mem,
+    procs,
+    `open files: ${limits.openFiles}; file size: ${limits.tmpMiB} MiB; core dumps: off`,
+    `output: ${limits.outputBytes} bytes (enforced by the host)`,
+  ];
+}
+
+/** Builds (and for elevated, starts the proxy of) a Linux launch. Constraints are already checked. */
+export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, string>): Promise<LaunchCommand> {
+  const { manifest, limits, tier } = spec;
+  const stack = new CleanupStack();
+  try {
+    const prlimitPath = resolvePrlimitPath();
+    let bwrap: { path: string; version: string; disableUserns: boolean } | undefined;
+    if (tier !== 'unsandboxed') {
+      const probe = await probeLinux(spec.bwrapPath !== undefined ? { bwrapPath: spec.bwrapPath } : {});
+      if (!probe.ok) throw new SandboxUnavailableError(probe.reason, probe.fix);
+      bwrap = { path: probe.info.bwrapPath, version: probe.info.bwrapVersion, disableUserns: probe.info.disableUserns };
+    }
+    if (!prlimitPath) {
+      throw new SandboxUnavailableError('prlimit (util-linux) is not installed, so no resource limits can be applied', 'install util-linux (apt-get install util-linux), or set TRAVSR_PRLIMIT');
+    }
+    const pluginDir = await realpath(spec.pluginDir);
+    const repoRoot = spec.repoRoot !== undefined ? await realpath(spec.repoRoot) : undefined;
+    const nodePath = await realpath(spec.nodePath ?? process.execPath);
+
+    const sessionDir = await mkdtemp(join(tmpdir(), 'travsr-sbx-'));
+    stack.push(() => rm(sessionDir, { recursive: true, force: true }));
+    const session = sessionDir.slice(sessionDir.lastIndexOf('-') + 1);
+
+    const cg = await createProcessCgroup(session, limits);
+    if (cg) stack.push(() => cg.remove());
+    else if (isRoot()) {
+      throw new SandboxUnavailableError(
+        'Travsr runs as root, where the kernel does not enforce RLIMIT_NPROC, and no writable pids cgroup was found to cap processes',
+        'run Travsr as a non-root user, or give it a writable pids cgroup (cgroup v1: mount the pids controller at /sys/fs/cgroup/pids; cgroup v2: enable +pids in the subtree_control of its cgroup)',
+      );
+    }
+    const nproc = isRoot() ? limits.processes : countUserTasks(process.getuid?.() ?? -1) + limits.processes;
+
+    const description: string[] = [];
+    let file: string;
+    let args: string[];
+    let outerEnv: Record<string, string>;
+    let pluginRootInside: string;
+    let repoRootInside: string | undefined;
+    let envNames: string[];
+
+    if (tier === 'unsandboxed' || !bwrap) {
+      const runEnv = { ...env, PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin', HOME: homedir(), TMPDIR: sessionDir, LANG: 'C.UTF-8' };
+      const command = entrypointArgv(manifest, { pluginRoot: pluginDir, nodePath, memoryMiB: limits.memoryMiB, platform: 'linux' });
+      file = '/bin/sh';
+      args = ['-c', ENTER_SCRIPT, 'travsr-sandbox', String(cg?.procsFiles.length ?? 0), ...(cg?.procsFiles ?? []), repoRoot ?? pluginDir, prlimitPath, ...prlimitArgs(limits, nproc), ...command];
+      outerEnv = runEnv;
+      envNames = Object.keys(runEnv);
+      pluginRootInside = pluginDir;
+      repoRootInside = repoRoot;
+      description.push('tier unsandboxed: no sandbox (allowed with travsr lang allow-unsandboxed); the plugin sees everything this user can');
+    } else {
+      const profile = linuxProfile();
+      const m = profile.mounts;
+      let proxySocket: string | undefined;
+      const insideEnv: Record<string, string> = { ...profile.env, ...env };
+      if (tier === 'elevated') {
+        const allow = proxyAllowlist(manifest);
+        proxySocket = join(sessionDir, 'proxy.sock');
+        const proxy = await AllowlistProxy.start({ socketPath: proxySocket, allow });
+        stack.push(() => proxy.close());
+        insideEnv['TRAVSR_PROXY_SOCKET'] = m.proxySocket;
+        description.push(`network: only through the allowlist proxy at ${m.proxySocket} (TRAVSR_PROXY_SOCKET) to ${allow.join(', ') || 'no hosts'}`);
+      } else {
+        description.push('network: none (network namespace unshared)');
+      }
+      const underUsr = profile.runtime.roBind.some((p) => nodePath.startsWith(`${p}/`));
+      const command = entrypointArgv(manifest, { pluginRoot: m.plugin, nodePath, memoryMiB: limits.memoryMiB, platform: 'linux' });
+      const bwrapArgs = buildBwrapArgs({
+        tier,
+        profile,
+        disableUserns: bwrap.disableUserns,
+        pluginDir,
+        ...(repoRoot !== undefined ? { repoRoot } : {}),
+        tmpMiB: limits.tmpMiB,
+        env: insideEnv,
+        ...(proxySocket !== undefined ? { proxySocket } : {}),
+        extraReadOnly: manifest.entrypoint.runtime === 'node' && !underUsr ? [nodePath] : [],
+        chdir: repoRoot !== undefined ? m.repo : m.plugin,
+        command,
+      });
+      const limited = [prlimitPath, ...prlimitArgs(limits, nproc), bwrap.path, ...bwrapArgs];
+      if (cg) {
+        file = '/bin/sh';
+        args = ['-c', ENTER_SCRIPT, 'travsr-sandbox', String(cg.procsFiles.length), ...cg.procsFiles, '', ...limited];
+      } else {
+        file = prlimitPath;
+        args = limited.slice(1);
+      }
+      outerEnv = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
+      envNames = Object.keys(insideEnv);
+      pluginRootInside = m.plugin;
+      repoRootInside = repoRoot !== undefined ? m.repo : undefined;
+      const tierProfile = profile.tiers[tier];
+      description.unshift(
+        `tier ${tier}: bwrap ${bwrap.version}, namespaces unshared: ${tierProfile.unshare.join(', ')}${bwrap.disableUserns ? ' (nested user namespaces disabled)' : ''}; all capabilities dropped; new session; dies with the host`,
+        `read-only: ${[...profile.runtime.roBind, ...(underUsr ? [] : [nodePath])].join(', ')}, ${m.plugin} (${pluginDir})${repoRoot !== undefined ? `, ${m.repo} (${repoRoot})` : ''}; nothing else of the host (no $HOME, no /etc beyond ld.so.cache)`,
+        `writable: ${m.tmp} (private tmpfs, ${limits.tmpMiB} MiB)${tierProfile.devShm ? `, /dev/shm (private tmpfs, ${limits.tmpMiB} MiB)` : ''}`,
+        `ipc: ${tierProfile.unshare.includes('ipc') ? 'private IPC namespace' : "the host's IPC namespace (POSIX message queues, SysV IPC)"}`,
+      );
+    }
+    description.push(...limitLines(limits, nproc, cg));
+    description.push(`node heap: ${nodeHeapMiB(limits.memoryMiB)} MiB (--max-old-space-size) for runtime node`);
+    description.push(`environment (names only): ${envNames.sort().join(', ')}`);
+
+    return {
+      file,
+      args,
+      env: outerEnv,
+      pluginRootInside,
+      ...(repoRootInside !== undefined ? { repoRootInside } : {}),
+      tier,
+      description,
+      cleanup: () => stack.run(),
+    };
+  } catch (e) {
+    await stack.run();
+    throw e;
+  }
+}

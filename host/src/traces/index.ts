@@ -1,0 +1,2 @@
+export * from './trace.js';
+export * from './trace-store.js';

@@ -1,0 +1,129 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { repoTravsrDir, travsrHome } from '../paths/travsr-home.js';
+import type { Trace, TraceKind, TraceStatus } from './trace.js';
+
+/** Filters of {@link TraceStore.list}. */
+export interface TraceQuery {
+  limit?: number;
+  kind?: TraceKind;
+  status?: TraceStatus;
+  /** Substring of the subject, e.g. a plugin id. */
+  subject?: string;
+}
+
+/** A trace summary row. */
+export interface TraceSummary {
+  id: string;
+  kind: TraceKind;
+  startedAt: string;
+  subject: string;
+  status: TraceStatus;
+  durationMs: number;
+  error?: string;
+}
+
+/** Error raised when a trace cannot be found or the store cannot be opened. */
+export class TraceStoreError extends Error {
+  override readonly name = 'TraceStoreError';
+  constructor(
+    readonly code: 'TRACE_NOT_FOUND' | 'TRACE_AMBIGUOUS' | 'TRACE_STORE_UNAVAILABLE',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS traces (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  status TEXT NOT NULL,
+  duration_ms REAL NOT NULL,
+  error_code TEXT,
+  data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_traces_started ON traces(started_at);
+CREATE INDEX IF NOT EXISTS idx_traces_subject ON traces(subject);
+`;
+
+/**
+ * Traces in SQLite: in the repository's graph store (`.travsr/graph.db`) when there is a
+ * repository with a `.travsr/` folder, otherwise in `~/.travsr/traces.db`.
+ */
+export class TraceStore {
+  private constructor(
+    private readonly db: Database.Database,
+    /** The database file holding the traces. */
+    readonly path: string,
+  ) {}
+
+  /** Opens (creating if needed) the trace table in the SQLite file at `path`. */
+  static open(path: string): TraceStore {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      const db = new Database(path);
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      db.exec(SCHEMA);
+      return new TraceStore(db, path);
+    } catch (e) {
+      throw new TraceStoreError('TRACE_STORE_UNAVAILABLE', `cannot open the trace store ${path}: ${(e as Error).message}; check that the directory is writable`);
+    }
+  }
+
+  /** The store for work on `repoRoot` (its graph store), or the user-level one. */
+  static forRepo(repoRoot?: string): TraceStore {
+    return TraceStore.open(TraceStore.locate(repoRoot));
+  }
+
+  /** Where {@link forRepo} keeps traces, without opening anything. */
+  static locate(repoRoot?: string): string {
+    if (repoRoot && existsSync(repoTravsrDir(repoRoot))) return join(repoTravsrDir(repoRoot), 'graph.db');
+    return join(travsrHome(), 'traces.db');
+  }
+
+  /** Inserts or replaces a trace. */
+  save(trace: Trace): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO traces (id, kind, started_at, subject, status, duration_ms, error_code, data)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(trace.id, trace.kind, trace.startedAt, trace.subject, trace.status, trace.durationMs, trace.error?.code ?? null, JSON.stringify(trace));
+  }
+
+  /** The newest traces first. */
+  list(query: TraceQuery = {}): TraceSummary[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (query.kind) (where.push('kind = ?'), args.push(query.kind));
+    if (query.status) (where.push('status = ?'), args.push(query.status));
+    if (query.subject) (where.push("subject LIKE ? ESCAPE '\\'"), args.push(`%${query.subject.replace(/[\\%_]/g, '\\$&')}%`));
+    const sql = `SELECT data FROM traces ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC, rowid DESC LIMIT ?`;
+    args.push(query.limit ?? 20);
+    return (this.db.prepare(sql).all(...args) as { data: string }[]).map(({ data }) => {
+      const t = JSON.parse(data) as Trace;
+      const s: TraceSummary = { id: t.id, kind: t.kind, startedAt: t.startedAt, subject: t.subject, status: t.status, durationMs: t.durationMs };
+      if (t.error) s.error = `${t.error.code}: ${t.error.message}`;
+      return s;
+    });
+  }
+
+  /** One trace by id or unique id prefix (at least 4 characters). */
+  get(idOrPrefix: string): Trace {
+    const rows = this.db
+      .prepare('SELECT data FROM traces WHERE id = ? OR (length(?) >= 4 AND id LIKE ? || \'%\') LIMIT 2')
+      .all(idOrPrefix, idOrPrefix, idOrPrefix.replace(/[%_]/g, '')) as { data: string }[];
+    if (rows.length === 0) throw new TraceStoreError('TRACE_NOT_FOUND', `no trace ${idOrPrefix} in ${this.path}; run \`travsr trace list\` to see the ids`);
+    if (rows.length > 1) throw new TraceStoreError('TRACE_AMBIGUOUS', `${idOrPrefix} matches several traces; give more of the id`);
+    return JSON.parse(rows[0]!.data) as Trace;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,76 @@
+// macOS cannot run here: these tests only check the sandbox-exec command prepareLaunch
+// builds for platform 'darwin' and the text of the .sb profiles it points at. Nothing is
+// created on disk and no proxy is started when the platform is not the host's.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { defaultLimits, prepareLaunch, type LaunchSpec, type SandboxTier } from '../../src/sandbox/index.js';
+import { sandboxProfilesDir } from '../../src/sandbox/profiles-dir.js';
+import { manifest } from './manifest-fixture.js';
+
+const plugin = '/Users/dev/.travsr/plugins/lang-probe/1.0.0';
+const repo = '/Users/dev/src/app';
+const node = '/opt/homebrew/bin/node';
+const forTier: Record<Exclude<SandboxTier, 'unsandboxed'>, LaunchSpec['manifest']> = {
+  standard: manifest(),
+  'native-ipc': manifest({ ipc: 'posix-shm' }),
+  elevated: manifest({ network: { allow: ['proxy.golang.org'] } }),
+};
+const darwin = (tier: SandboxTier, m = manifest()): Promise<Awaited<ReturnType<typeof prepareLaunch>>> =>
+  prepareLaunch({ platform: 'darwin', pluginDir: plugin, repoRoot: repo, nodePath: node, manifest: m, tier, limits: defaultLimits(), env: { TRAVSR_PLUGIN_COOKIE: 'c' }, allowUnsandboxed: true });
+
+function sb(tier: string): string {
+  return readFileSync(`${sandboxProfilesDir()}/macos/${tier}.sb`, 'utf8');
+}
+
+describe('macOS launch command (built here, cannot run here)', () => {
+  for (const tier of ['standard', 'native-ipc', 'elevated'] as const) {
+    it(`${tier}: ulimits, then sandbox-exec -f macos/${tier}.sb with every parameter the profile reads`, async () => {
+      const cmd = await darwin(tier, forTier[tier]);
+      const limits = defaultLimits();
+      expect(cmd.file).toBe('/bin/sh');
+      expect(cmd.args[1]).toContain(`ulimit -t ${limits.cpuSeconds}`);
+      expect(cmd.args[1]).toContain(`ulimit -n ${limits.openFiles}`);
+      expect(cmd.args[1]).toContain('ulimit -c 0');
+      expect(cmd.args[3]).toBe(repo); // the directory the script changes to
+      const i = cmd.args.indexOf('/usr/bin/sandbox-exec');
+      expect(cmd.args.slice(i + 1, i + 3)).toEqual(['-f', `${sandboxProfilesDir()}/macos/${tier}.sb`]);
+      const params = Object.fromEntries(cmd.args.filter((_, j) => cmd.args[j - 1] === '-D').map((kv) => kv.split('=') as [string, string]));
+      expect(params).toMatchObject({ PLUGIN_DIR: plugin, REPO_DIR: repo, NODE_BINARY: node });
+      expect(params['TMP_DIR']).toMatch(/^\/private\/tmp\//);
+      const used = [...sb(tier).matchAll(/\(param "([A-Z_]+)"\)/g)].map((m) => m[1]).sort();
+      expect(Object.keys(params).sort()).toEqual(used);
+      expect(cmd.args.slice(-3)).toEqual([node, '--max-old-space-size=1536', `${plugin}/probe.mjs`]);
+      expect(cmd.env['HOME']).toBe(params['TMP_DIR']);
+      expect(cmd.env['TRAVSR_PLUGIN_COOKIE']).toBe('c');
+      expect('TRAVSR_PROXY_SOCKET' in cmd.env).toBe(tier === 'elevated');
+      await cmd.cleanup();
+    });
+  }
+
+  it('unsandboxed (allowed): ulimits only, no sandbox-exec', async () => {
+    const cmd = await darwin('unsandboxed');
+    expect(cmd.args).not.toContain('/usr/bin/sandbox-exec');
+    expect(cmd.args[1]).toContain('ulimit -t');
+  });
+});
+
+describe('macOS .sb profiles (text only; sandbox-exec cannot run here)', () => {
+  for (const tier of ['standard', 'native-ipc', 'elevated']) {
+    it(`${tier}.sb denies by default, writes only in TMP_DIR, and its parentheses balance`, () => {
+      const text = sb(tier).replace(/;.*$/gm, '');
+      expect(text).toContain('(version 1)');
+      expect(text).toContain('(deny default)');
+      let depth = 0;
+      for (const ch of text) {
+        depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+        expect(depth).toBeGreaterThanOrEqual(0);
+      }
+      expect(depth).toBe(0);
+      const writes = [...text.matchAll(/\(allow ([^()]*file-write[^()]*)\(([^)]*)\)\)/g)].map((m) => m[2]);
+      expect(writes.sort()).toEqual(['literal "/dev/null"', 'subpath tmp-dir']);
+      expect(text.includes('ipc-posix')).toBe(tier === 'native-ipc');
+      expect(text.includes('network')).toBe(tier === 'elevated');
+      if (tier === 'elevated') expect(text).toContain('(allow network-outbound (remote unix-socket (path-literal proxy-socket)))');
+    });
+  }
+});

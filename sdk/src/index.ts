@@ -1,0 +1,26 @@
+/**
+ * @travsr/sdk — write a Travsr language analyzer.
+ *
+ * - {@link runAnalyzer}: the harness a plugin's entry point calls.
+ * - {@link FileGraphBuilder}: builds one file's nodes, edges and refs with correct VNames.
+ * - `@travsr/sdk/tree-sitter`: grammar loading and tags queries → Phase A graphs.
+ * - `@travsr/sdk/testing`: the conformance kit and golden snapshot tests.
+ */
+export { runAnalyzer } from './run-analyzer.js';
+export { log } from './log.js';
+export { FileGraphBuilder, CONTAINS_CONFIDENCE, type FileGraphInit, type DefinitionInput, type EdgeOptions } from './graph-builder.js';
+export type {
+  AnalyzerDefinition,
+  AnalyzerContext,
+  FileAnalysis,
+  FileContext,
+  FileResult,
+  LogFunction,
+  Phase,
+  ProgramContext,
+  SessionInfo,
+  SourceFile,
+} from './definition.js';
+export { SourceReadError, type SourceReadErrorCode } from './read-source.js';
+export { PROGRESS_INTERVAL_MS } from './progress.js';
+export { SDK_NAME, SDK_VERSION } from './version.js';

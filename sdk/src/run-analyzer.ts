@@ -1,0 +1,430 @@
+import { Console } from 'node:console';
+import type { Readable, Writable } from 'node:stream';
+import { format } from 'node:util';
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  MIN_MAX_FRAME_BYTES,
+  PROTOCOL_VERSIONS,
+  WireErrorCode,
+  WireException,
+  type AnalyzeFile,
+  type AnalyzeParams,
+  type AnalyzeResult,
+  type HelloParams,
+  type HelloResult,
+  type InitializeParams,
+  type InitializeResult,
+  type LogLevel,
+  type PingParams,
+  type PingResult,
+} from '@travsr/protocol';
+import { Connection, type RequestContext } from '@travsr/protocol/node';
+import { hasHostCookie, startedByHandMessage } from './cookie.js';
+import type { AnalyzerDefinition, FileAnalysis, FileResult, LogFunction, Phase, ProgramContext, SessionInfo } from './definition.js';
+import { FileEmitter } from './file-emitter.js';
+import { FileGraphBuilder } from './graph-builder.js';
+import { logToStderr, setLogSink } from './log.js';
+import { ProgressReporter } from './progress.js';
+import { readSourceFile, SourceReadError } from './read-source.js';
+import { SDK_NAME, SDK_VERSION } from './version.js';
+
+const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
+const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
+const SEMVER_PATTERN = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
+
+/** Process-level effects of a session, injectable so the session itself stays testable. */
+export interface SessionIo {
+  input: Readable;
+  output: Writable;
+  /** Ends the process (after flushing `output`) with this exit code. */
+  exit(code: number): void;
+  /** Writes one diagnostic line for humans (stderr). */
+  stderr(line: string): void;
+}
+
+/**
+ * Runs the calling process as a Travsr analyzer sidecar: checks the handshake cookie,
+ * speaks the protocol on stdin/stdout (hello, initialize, analyze with streamed
+ * `graph/file` notifications, cancel, ping, shutdown), reports progress at a bounded
+ * rate, honours back-pressure and exits cleanly. It returns when the session ends.
+ *
+ * Started by hand (no `TRAVSR_PLUGIN_COOKIE`), it prints one line explaining what it is
+ * and how to try it, and exits with code 1. A protocol error from the host (e.g. a frame
+ * over the negotiated limit) ends the process with code 2; `shutdown` or the host
+ * closing stdin end it with code 0.
+ *
+ * @example
+ * ```ts
+ * import { runAnalyzer } from '@travsr/sdk';
+ *
+ * await runAnalyzer({
+ *   id: 'example-todo',
+ *   version: '0.1.0',
+ *   languages: ['text'],
+ *   analyzeFile(file, { graph }) {
+ *     file.text.split('\n').forEach((line, i) => {
+ *       const at = line.indexOf('TODO');
+ *       if (at >= 0) graph.define({ kind: 'key', name: `TODO@${i + 1}`,
+ *         range: { startLine: i + 1, startCol: at, endLine: i + 1, endCol: at + 4 } });
+ *     });
+ *     return graph.build();
+ *   },
+ * });
+ * ```
+ */
+export async function runAnalyzer(definition: AnalyzerDefinition): Promise<void> {
+  const problem = definitionProblem(definition);
+  if (problem) {
+    process.stderr.write(`travsr analyzer: invalid definition passed to runAnalyzer(): ${problem}\n`);
+    exitAfterFlush(1);
+    return;
+  }
+  if (!hasHostCookie()) {
+    process.stderr.write(`${startedByHandMessage(definition.id, definition.version)}\n`);
+    exitAfterFlush(1);
+    return;
+  }
+  // stdout carries the frames: anything an author logs with console must go to stderr.
+  Object.defineProperty(globalThis, 'console', {
+    value: new Console({ stdout: process.stderr, stderr: process.stderr }),
+    configurable: true,
+    writable: true,
+  });
+  const session = new AnalyzerSession(definition, {
+    input: process.stdin,
+    output: process.stdout,
+    exit: exitAfterFlush,
+    stderr: (line) => process.stderr.write(`${line}\n`),
+  });
+  await session.run();
+}
+
+function definitionProblem(def: AnalyzerDefinition): string | undefined {
+  if (typeof def.id !== 'string' || !ID_PATTERN.test(def.id)) return `id ${JSON.stringify(def.id)} must look like "lang-lua" (lowercase, digits, . _ -)`;
+  if (typeof def.version !== 'string' || !SEMVER_PATTERN.test(def.version)) return `version ${JSON.stringify(def.version)} of ${def.id} must be semver like "1.2.3"`;
+  if (!def.analyzeFile && !def.analyze) return `${def.id} defines neither analyzeFile nor analyze`;
+  for (const p of def.phases ?? []) if (p !== 'A' && p !== 'B') return `phase ${JSON.stringify(p)} of ${def.id} must be "A" or "B"`;
+  if (def.maxFrameBytes !== undefined && !(Number.isInteger(def.maxFrameBytes) && def.maxFrameBytes >= MIN_MAX_FRAME_BYTES)) {
+    return `maxFrameBytes of ${def.id} must be an integer ≥ ${MIN_MAX_FRAME_BYTES}`;
+  }
+  return undefined;
+}
+
+let exiting = false;
+function exitAfterFlush(code: number): void {
+  if (exiting) return;
+  exiting = true;
+  process.exitCode = code;
+  const done = () => process.exit(code);
+  setTimeout(done, 2000).unref();
+  process.stdout.write('', () => process.stderr.write('', done));
+}
+
+/** Compares protocol version strings numerically, segment by segment (`"10" > "9"`). */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0 && !Number.isNaN(d)) return d;
+  }
+  return a.localeCompare(b);
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function cancelled(method: string): WireException {
+  return new WireException(WireErrorCode.Cancelled, `${method} was cancelled`);
+}
+
+/** Resolves with `work`, or rejects with a Cancelled error as soon as `signal` aborts. */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelled('analyze'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled('analyze'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+type SessionState = 'awaiting-hello' | 'ready' | 'initialized' | 'shutting-down';
+
+/** One protocol session on a pair of streams. Internal: plugins call {@link runAnalyzer}. */
+export class AnalyzerSession {
+  private readonly conn: Connection;
+  private readonly phases: Phase[];
+  private readonly ownMaxFrameBytes: number;
+  private readonly maxFileBytes: number;
+  private state: SessionState = 'awaiting-hello';
+  private info: SessionInfo = { root: '', corpus: '', options: {} };
+  private readonly stopAll = new AbortController();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private ended!: () => void;
+  private readonly endedPromise = new Promise<void>((resolve) => (this.ended = resolve));
+
+  constructor(
+    private readonly def: AnalyzerDefinition,
+    private readonly io: SessionIo,
+  ) {
+    this.phases = (def.phases as Phase[] | undefined) ?? (def.analyzeFile ? ['A'] : ['A', 'B']);
+    this.ownMaxFrameBytes = def.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.maxFileBytes = def.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.conn = new Connection(io.input, io.output, { role: 'plugin', maxFrameBytes: this.ownMaxFrameBytes });
+  }
+
+  /** Serves requests until the connection ends; resolves just before the exit. */
+  run(): Promise<void> {
+    const c = this.conn;
+    c.onRequest('hello', (p) => this.hello(p as HelloParams));
+    c.onRequest('initialize', (p) => this.initialize(p as InitializeParams));
+    c.onRequest('analyze', (p, ctx) => this.track(this.analyze(p as AnalyzeParams, ctx)));
+    c.onRequest('ping', (p) => this.ping(p as PingParams));
+    c.onRequest('shutdown', () => this.shutdown());
+    c.onClose((err) => {
+      this.stopAll.abort();
+      setLogSink(undefined);
+      if (err) {
+        const code = (err as { code?: unknown }).code;
+        this.io.stderr(`${this.def.id}: protocol error on the host connection${typeof code === 'string' ? ` (${code})` : ''}: ${err.message}; exiting`);
+        this.finish(2);
+      } else if (this.state !== 'shutting-down') {
+        this.finish(0);
+      }
+    });
+    return this.endedPromise;
+  }
+
+  private finish(code: number): void {
+    this.ended();
+    this.io.exit(code);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inflight.add(p);
+    void p.catch(() => undefined).finally(() => this.inflight.delete(p));
+    return p;
+  }
+
+  private requireState(method: string, needInitialize: boolean): void {
+    if (this.state === 'shutting-down') throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down and accepts no ${method}`);
+    if (this.state === 'awaiting-hello') throw new WireException(WireErrorCode.NotInitialized, `${method} before hello: the first request must be hello`);
+    if (needInitialize && this.state !== 'initialized') throw new WireException(WireErrorCode.NotInitialized, `${method} before initialize: send initialize first`);
+  }
+
+  private hello(params: HelloParams): HelloResult {
+    if (this.state === 'shutting-down') throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down`);
+    if (this.state !== 'awaiting-hello') throw new WireException(WireErrorCode.InvalidRequest, 'hello was already answered in this session');
+    const supported: readonly string[] = this.def.protocolVersions ?? PROTOCOL_VERSIONS;
+    const common = params.protocolVersions.filter((v) => supported.includes(v)).sort(compareVersions);
+    const chosen = common[common.length - 1];
+    if (chosen === undefined) {
+      throw new WireException(
+        WireErrorCode.UnsupportedProtocolVersion,
+        `${this.def.id}@${this.def.version} speaks protocol version(s) ${supported.join(', ')} but the host offered ${params.protocolVersions.join(', ')}; install a plugin version that matches the host`,
+        { supported: [...supported] },
+      );
+    }
+    const negotiated = Math.min(params.maxFrameBytes, this.ownMaxFrameBytes);
+    this.conn.setMaxFrameBytes(negotiated);
+    this.state = 'ready';
+    setLogSink((level, message, data) => this.sendLog(level, message, data));
+    return {
+      protocolVersion: chosen,
+      plugin: { id: this.def.id, version: this.def.version },
+      sdk: { name: SDK_NAME, version: SDK_VERSION },
+      capabilities: { phases: [...this.phases], cancellation: true, progress: true },
+      maxFrameBytes: this.ownMaxFrameBytes,
+    };
+  }
+
+  private async initialize(params: InitializeParams): Promise<InitializeResult> {
+    this.requireState('initialize', false);
+    const info: SessionInfo = { root: params.root, corpus: params.corpus, options: params.options ?? {} };
+    if (this.def.initialize) {
+      try {
+        await this.def.initialize({ ...info, log: this.logFn });
+      } catch (e) {
+        this.io.stderr(`${this.def.id}: initialize hook failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        throw new WireException(WireErrorCode.InternalError, `${this.def.id} failed to initialize: ${errorText(e)}`);
+      }
+    }
+    this.info = info;
+    this.state = 'initialized';
+    return { languages: [...(this.def.languages ?? [])] };
+  }
+
+  private ping(params: PingParams): PingResult {
+    this.requireState('ping', false);
+    return params.nonce === undefined ? {} : { nonce: params.nonce };
+  }
+
+  private async shutdown(): Promise<Record<string, never>> {
+    this.requireState('shutdown', false);
+    this.state = 'shutting-down';
+    this.stopAll.abort();
+    await Promise.allSettled([...this.inflight]);
+    try {
+      await this.def.shutdown?.();
+    } catch (e) {
+      this.io.stderr(`${this.def.id}: shutdown hook failed: ${errorText(e)}`);
+    }
+    // Wait until every frame queued so far is handed to the stream, then answer and exit
+    // once the answer is queued too (setImmediate runs after the response's microtasks).
+    await this.conn.writeRaw(new Uint8Array(0)).catch(() => undefined);
+    setImmediate(() => {
+      setLogSink(undefined);
+      this.finish(0);
+    });
+    return {};
+  }
+
+  private readonly logFn: LogFunction = (level, message, data) => this.sendLog(level, message, data);
+
+  private sendLog(level: LogLevel, message: string, data?: unknown): void {
+    if (this.state === 'awaiting-hello' || this.conn.isClosed) {
+      logToStderr(level, message, data);
+      return;
+    }
+    const params: { level: LogLevel; message: string; data?: unknown } = { level, message: message.slice(0, 16384) };
+    if (data !== undefined) {
+      try {
+        params.data = JSON.parse(JSON.stringify(data)) as unknown;
+      } catch {
+        params.data = '[unserializable data]';
+      }
+    }
+    try {
+      this.conn.notify('log', params).catch(() => logToStderr(level, message, data));
+    } catch {
+      logToStderr(level, message, data);
+    }
+  }
+
+  private async analyze(params: AnalyzeParams, rc: RequestContext): Promise<AnalyzeResult> {
+    this.requireState('analyze', true);
+    const phase = params.phase;
+    if (!this.phases.includes(phase)) {
+      throw new WireException(WireErrorCode.InvalidParams, `${this.def.id} does not run phase ${phase}; it runs phase(s) ${this.phases.join(', ')}`);
+    }
+    const signal = AbortSignal.any([rc.signal, this.stopAll.signal]);
+    const emitter = new FileEmitter(this.conn, rc.id, phase, (line) => this.io.stderr(`${this.def.id}: ${line}`));
+    const progress = new ProgressReporter(this.conn, rc.id, params.files.length);
+    const useProgram = this.def.analyze !== undefined && (phase === 'B' || this.def.analyzeFile === undefined);
+    if (useProgram) await this.analyzeProgram(params.files, phase, signal, emitter, progress);
+    else await this.analyzeEachFile(params.files, phase, signal, emitter, progress);
+    if (signal.aborted) throw cancelled('analyze');
+    await progress.finish();
+    return emitter.counts;
+  }
+
+  private context(phase: Phase, signal: AbortSignal) {
+    return { ...this.info, phase, signal, log: this.logFn };
+  }
+
+  private graphFor(file: AnalyzeFile): FileGraphBuilder {
+    return new FileGraphBuilder({ corpus: this.info.corpus, path: file.path, language: file.language });
+  }
+
+  private async analyzeEachFile(files: readonly AnalyzeFile[], phase: Phase, signal: AbortSignal, emitter: FileEmitter, progress: ProgressReporter): Promise<void> {
+    const analyzeFile = this.def.analyzeFile!.bind(this.def);
+    let done = 0;
+    for (const file of files) {
+      // Yield so that ping and cancel frames are read between files, even when the
+      // analyzer itself never awaits anything.
+      await yieldToEventLoop();
+      if (signal.aborted) throw cancelled('analyze');
+      let source;
+      try {
+        source = await readSourceFile(this.info.root, file, this.maxFileBytes);
+      } catch (e) {
+        const code = e instanceof SourceReadError ? e.code : 'FILE_UNREADABLE';
+        await emitter.failed(file, code, errorText(e));
+        await progress.update(++done);
+        continue;
+      }
+      let analysis: FileAnalysis;
+      try {
+        const ctx = { ...this.context(phase, signal), graph: this.graphFor(file) };
+        analysis = await raceAbort(Promise.resolve().then(() => analyzeFile(source, ctx)), signal);
+      } catch (e) {
+        if (signal.aborted) throw cancelled('analyze');
+        this.io.stderr(`${this.def.id}: analyzer threw on ${file.path}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        await emitter.failed(file, 'ANALYZER_ERROR', `the analyzer failed on this file: ${errorText(e)}`);
+        await progress.update(++done);
+        continue;
+      }
+      await emitter.emit(file, 'ok', analysis);
+      await progress.update(++done);
+    }
+  }
+
+  private async analyzeProgram(files: readonly AnalyzeFile[], phase: Phase, signal: AbortSignal, emitter: FileEmitter, progress: ProgressReporter): Promise<void> {
+    const requested = new Map<string, AnalyzeFile>();
+    for (const f of files) if (!requested.has(f.path)) requested.set(f.path, f);
+    const reported = new Set<string>();
+    const ctx: ProgramContext = {
+      ...this.context(phase, signal),
+      readFile: (file) => readSourceFile(this.info.root, file, this.maxFileBytes),
+      graphFor: (file) => this.graphFor(file),
+    };
+    let iterator: AsyncIterator<FileResult> | Iterator<FileResult>;
+    try {
+      const iterable = this.def.analyze!(files, ctx);
+      iterator = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
+    } catch (e) {
+      throw new WireException(WireErrorCode.AnalysisFailed, `${this.def.id} failed to start the analysis: ${errorText(e)}`);
+    }
+    for (;;) {
+      await yieldToEventLoop();
+      let step: IteratorResult<FileResult>;
+      try {
+        step = await raceAbort(Promise.resolve().then(() => iterator.next()), signal);
+      } catch (e) {
+        if (signal.aborted) {
+          void Promise.resolve()
+            .then(() => iterator.return?.())
+            .catch(() => undefined);
+          throw cancelled('analyze');
+        }
+        this.io.stderr(`${this.def.id}: analyze hook threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        break; // files not reported yet are reported failed below
+      }
+      if (step.done) break;
+      const result = step.value;
+      const file = requested.get(result.path);
+      if (!file) {
+        this.io.stderr(`${this.def.id}: analyze hook reported "${result.path}", which was not requested; ignored`);
+        continue;
+      }
+      if (reported.has(result.path)) {
+        this.io.stderr(`${this.def.id}: analyze hook reported "${result.path}" twice; the second result was ignored`);
+        continue;
+      }
+      reported.add(result.path);
+      await emitter.emit(file, result.status ?? 'ok', result);
+      await progress.update(reported.size);
+    }
+    for (const file of requested.values()) {
+      if (reported.has(file.path)) continue;
+      if (signal.aborted) throw cancelled('analyze');
+      await emitter.failed(file, 'NOT_REPORTED', 'the analyzer finished without reporting this file');
+      reported.add(file.path);
+      await progress.update(reported.size);
+    }
+  }
+}

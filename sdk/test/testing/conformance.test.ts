@@ -1,0 +1,107 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatReport, runConformance, type ConformanceReport } from '../../src/testing/index.js';
+import { buildFixturePlugin, withEnv, type FixturePlugin } from '../helpers.js';
+
+let good: FixturePlugin;
+
+beforeAll(async () => {
+  good = await buildFixturePlugin({ 'src/one.fx': 'def one\ncall two\n', 'src/two.fx': 'def two\n', 'README.md': 'not a fixture' });
+});
+afterAll(() => good.cleanup());
+
+function check(report: ConformanceReport, name: string) {
+  const c = report.checks.find((x) => x.name === name);
+  if (!c) throw new Error(`no check named ${name}: ${report.checks.map((x) => x.name).join(', ')}`);
+  return c;
+}
+
+describe('runConformance', () => {
+  it('passes a plugin built with the SDK, running every check', async () => {
+    const report = await runConformance({ pluginDir: good.dir });
+    expect(report.ok, formatReport(report)).toBe(true);
+    expect(report.plugin).toEqual({ dir: good.dir, id: 'fixture-analyzer', version: '1.2.3' });
+    expect(report.checks.map((c) => c.name)).toEqual([
+      'manifest',
+      'refuses to run without the host cookie',
+      'handshake',
+      'ping',
+      'request before hello',
+      'initialize',
+      'analyze fixtures',
+      'unknown method',
+      'invalid params',
+      'missing file',
+      'cancel',
+      'oversized frame from the host',
+      'exits when stdin closes',
+      'shutdown',
+    ]);
+    expect(check(report, 'analyze fixtures').detail).toMatch(/^2 file\(s\): 4 nodes, 2 edges, 1 refs/);
+  });
+
+  it('names the mismatch when hello disagrees with the manifest', async () => {
+    const report = await runConformance({ pluginDir: good.dir, launch: withEnv({ FIXTURE_MODE: 'wrong-version' }) });
+    expect(report.ok).toBe(false);
+    const c = check(report, 'handshake');
+    expect(c.ok).toBe(false);
+    expect(c.detail).toContain('plugin version "9.9.9" differs from the manifest\'s "1.2.3"');
+  });
+
+  it('reports a hanging analyzer as failing cancel, with its stderr, within the timeouts', async () => {
+    const hanging = await buildFixturePlugin({ 'hang.fx': 'log about-to-hang\nconsole stuck-here\nhang\n' });
+    try {
+      const started = Date.now();
+      const report = await runConformance({ pluginDir: hanging.dir, timeoutMs: 1500 });
+      expect(Date.now() - started).toBeLessThan(30_000);
+      const analyze = check(report, 'analyze fixtures');
+      expect(analyze.ok).toBe(false);
+      expect(analyze.detail).toContain('analyze of 1 fixture file(s) failed: analyze got no answer within 1500 ms');
+      expect(analyze.detail).toContain('  | stuck-here');
+      const cancel = check(report, 'cancel');
+      expect(cancel.ok).toBe(false);
+      expect(cancel.detail).toMatch(/after cancel, analyze should be answered|no longer answers ping/);
+      // Checks that never analyze are unaffected.
+      expect(check(report, 'handshake').ok).toBe(true);
+      expect(check(report, 'shutdown').ok).toBe(true);
+    } finally {
+      hanging.cleanup();
+    }
+  });
+
+  it('reports a program that is not a plugin at all, check by check, without hanging', async () => {
+    const bogus = await buildFixturePlugin({ 'a.fx': 'def a\n' });
+    try {
+      writeFileSync(join(bogus.dir, 'dist', 'main.js'), "process.stdout.write('Hello, world!\\n'); setTimeout(() => {}, 60_000);\n");
+      const report = await runConformance({ pluginDir: bogus.dir, timeoutMs: 1000 });
+      expect(report.ok).toBe(false);
+      expect(check(report, 'manifest').ok).toBe(true);
+      const cookie = check(report, 'refuses to run without the host cookie');
+      expect(cookie.ok).toBe(false);
+      expect(cookie.detail).toContain('still running after 1000 ms');
+      const handshake = check(report, 'handshake');
+      expect(handshake.ok).toBe(false);
+      // "Hell" read as a big-endian length is far over the limit: the kit's decoder refuses it.
+      expect(handshake.detail).toMatch(/hello failed: .*(FRAME_TOO_LARGE|over the)/);
+      const text = formatReport(report);
+      expect(text).toContain('✗ handshake');
+      expect(text).toMatch(/FAIL: 1\/14 checks passed/);
+    } finally {
+      bogus.cleanup();
+    }
+  });
+
+  it('stops after an invalid manifest, saying what is wrong', async () => {
+    const broken = await buildFixturePlugin();
+    try {
+      writeFileSync(join(broken.dir, 'travsr-plugin.json'), JSON.stringify({ id: 'x', version: 'one' }));
+      const report = await runConformance({ pluginDir: broken.dir });
+      expect(report.ok).toBe(false);
+      expect(report.checks).toHaveLength(1);
+      expect(report.checks[0]!.detail).toContain('travsr-plugin.json is invalid');
+    } finally {
+      broken.cleanup();
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** Modes of the misbehaving test plugin (see test/fixtures/plugins/misbehave.ts). */
+export type MisbehaveMode = 'ok' | 'garbage' | 'bad-handshake' | 'slow-hello' | 'hang' | 'flood' | 'oversized' | 'crash' | 'schema' | 'foreign' | 'slow';
+
+/**
+ * Bundles the misbehaving plugin once and lays out one self-contained plugin directory
+ * per mode (manifest + bundle, nothing else), as a real installed plugin would be.
+ */
+export async function buildMisbehavePlugins(modes: readonly MisbehaveMode[]): Promise<{ root: string; dir: (m: MisbehaveMode) => string }> {
+  const root = mkdtempSync(join(tmpdir(), 'travsr-misbehave-'));
+  const bundle = join(root, 'main.js');
+  await build({
+    entryPoints: [join(here, '../fixtures/plugins/misbehave.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: bundle,
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: 'silent',
+  });
+  for (const mode of modes) {
+    const dir = join(root, mode);
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(bundle, join(dir, 'main.js'));
+    writeFileSync(
+      join(dir, 'travsr-plugin.json'),
+      JSON.stringify({
+        id: 'misbehave',
+        version: '1.0.0',
+        languages: ['text'],
+        extensions: ['.txt'],
+        entrypoint: { runtime: 'node', path: 'main.js', args: [mode] },
+        protocolVersions: ['1'],
+        constraints: { network: false, ipc: 'none', hostApi: false },
+      }),
+    );
+  }
+  return { root, dir: (m) => join(root, m) };
+}
+
+/** A small repository of text files for the test plugin to analyze. */
+export function makeTextRepo(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'travsr-repo-'));
+  for (const [path, text] of Object.entries(files)) {
+    const full = join(root, path);
+    mkdirSync(join(full, '..'), { recursive: true });
+    writeFileSync(full, text);
+  }
+  return root;
+}
