@@ -10,7 +10,7 @@ export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/snapshots/**', 'protocol/corpus/**', 'test/fixtures/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.ts', '*/test/*.ts', '*/test/**/*.ts', 'test/**/*.ts', 'plugins/*/test/**/*.ts', 'plugins/*/src/**/*.ts'] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { project: ['./tsconfig.eslint.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',

@@ -11,6 +11,7 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', 'test/bench/**'],
+    setupFiles: ['test/setup-env.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,7 +1,14 @@
 import type { AnalyzeFile, Diagnostic, Edge, LogLevel, Node, UnresolvedRef } from '@travsr/protocol';
 import type { FileGraphBuilder } from './graph-builder.js';
 
-/** An analysis phase: `A` is structural (per file, syntax only), `B` is semantic (whole program). */
+/**
+ * An analysis phase: `A` is structural (per file, syntax only), `B` is semantic (whole program).
+ *
+ * @example
+ * ```ts
+ * const phases: Phase[] = ['A', 'B'];
+ * ```
+ */
 export type Phase = 'A' | 'B';
 
 /**
@@ -86,7 +93,14 @@ export interface SessionInfo {
  */
 export type LogFunction = (level: LogLevel, message: string, data?: unknown) => void;
 
-/** Context of one `analyze` request, shared by both analyzer hooks. */
+/**
+ * Context of one `analyze` request, shared by both analyzer hooks.
+ *
+ * @example
+ * ```ts
+ * if (ctx.signal.aborted) return graph.build(); // the harness answers Cancelled
+ * ```
+ */
 export interface AnalyzerContext extends SessionInfo {
   /** The phase the host asked for. */
   phase: Phase;
@@ -111,7 +125,21 @@ export interface FileContext extends AnalyzerContext {
   graph: FileGraphBuilder;
 }
 
-/** Context of the whole-program hook {@link AnalyzerDefinition.analyze}. */
+/**
+ * Context of the whole-program hook {@link AnalyzerDefinition.analyze}.
+ *
+ * @example
+ * ```ts
+ * async *analyze(files, ctx) {
+ *   for (const file of files) {
+ *     const source = await ctx.readFile(file);
+ *     const graph = ctx.graphFor(file);
+ *     graph.define({ kind: 'module', name: file.path, skeleton: source.text.slice(0, 80) });
+ *     yield { path: file.path, ...graph.build() };
+ *   }
+ * }
+ * ```
+ */
 export interface ProgramContext extends AnalyzerContext {
   /**
    * Reads a repository file the way `analyzeFile` receives it (size-limited, confined to the root).

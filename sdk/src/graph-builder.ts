@@ -1,7 +1,14 @@
 import type { Diagnostic, Edge, EdgeKind, Node, NodeKind, Provenance, Range, UnresolvedRef, VName } from '@travsr/protocol';
 import type { FileAnalysis } from './definition.js';
 
-/** Where a {@link FileGraphBuilder} addresses its nodes. */
+/**
+ * Where a {@link FileGraphBuilder} addresses its nodes.
+ *
+ * @example
+ * ```ts
+ * new FileGraphBuilder({ corpus: 'github.com/acme/app', path: 'src/app.lua', language: 'lua' });
+ * ```
+ */
 export interface FileGraphInit {
   /** VName corpus (from `initialize`). */
   corpus: string;
@@ -13,7 +20,14 @@ export interface FileGraphInit {
   root?: string;
 }
 
-/** A definition to add with {@link FileGraphBuilder.define}. */
+/**
+ * A definition to add with {@link FileGraphBuilder.define}.
+ *
+ * @example
+ * ```ts
+ * graph.define({ kind: 'method', name: 'push', qualifiedName: 'Stack.push', parent: stack, range, skeleton: 'function Stack:push(x)' });
+ * ```
+ */
 export interface DefinitionInput {
   kind: NodeKind;
   /** Short name as declared, e.g. `parse`. */
@@ -33,7 +47,14 @@ export interface DefinitionInput {
   parent?: Node | VName | null;
 }
 
-/** Options of an edge added with {@link FileGraphBuilder.edge}. */
+/**
+ * Options of an edge added with {@link FileGraphBuilder.edge}.
+ *
+ * @example
+ * ```ts
+ * graph.edge(call, target, 'calls', { confidence: 0.4 }); // a name-matched guess
+ * ```
+ */
 export interface EdgeOptions {
   /** 0–1. A name-matched guess must stay low (≤ 0.5); a fact from syntax or a compiler is 1. */
   confidence: number;
@@ -41,7 +62,14 @@ export interface EdgeOptions {
   provenance?: Provenance;
 }
 
-/** Confidence of a `contains` edge: syntactic nesting is a fact, not a guess. */
+/**
+ * Confidence of a `contains` edge: syntactic nesting is a fact, not a guess.
+ *
+ * @example
+ * ```ts
+ * graph.contains(cls, method).confidence === CONTAINS_CONFIDENCE; // true
+ * ```
+ */
 export const CONTAINS_CONFIDENCE = 1;
 
 const LIMITS = { name: 1024, qualifiedName: 4096, signature: 8192, skeleton: 16384, refName: 1024, message: 4096 } as const;

@@ -1,7 +1,14 @@
 import type { RequestId } from '@travsr/protocol';
 import type { Connection } from '@travsr/protocol/node';
 
-/** Minimum time between two `progress` notifications of one request. */
+/**
+ * Minimum time between two `progress` notifications of one request.
+ *
+ * @example
+ * ```ts
+ * PROGRESS_INTERVAL_MS; // 250
+ * ```
+ */
 export const PROGRESS_INTERVAL_MS = 250;
 
 /**

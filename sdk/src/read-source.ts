@@ -3,10 +3,26 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { AnalyzeFile } from '@travsr/protocol';
 import type { SourceFile } from './definition.js';
 
-/** Why a file could not be handed to the analyzer. */
+/**
+ * Why a file could not be handed to the analyzer.
+ *
+ * @example
+ * ```ts
+ * const code: SourceReadErrorCode = 'FILE_TOO_LARGE';
+ * ```
+ */
 export type SourceReadErrorCode = 'FILE_UNREADABLE' | 'FILE_TOO_LARGE' | 'PATH_OUTSIDE_ROOT';
 
-/** A requested file that cannot be read; the harness reports the file `failed` with this code. */
+/**
+ * A requested file that cannot be read; the harness reports the file `failed` with this code.
+ *
+ * @example
+ * ```ts
+ * try { await ctx.readFile(file); } catch (e) {
+ *   if ((e as { code?: string }).code === 'FILE_UNREADABLE') skip(file);
+ * }
+ * ```
+ */
 export class SourceReadError extends Error {
   override readonly name = 'SourceReadError';
   constructor(

@@ -33,8 +33,18 @@ function alive(pid: number): boolean {
 
 it('kills the sandboxed plugin when the host process is SIGKILLed (real bwrap, --die-with-parent)', async () => {
   const marker = `travsr-orphan-check-${process.pid}-${Date.now()}`;
-  const cmd = await prepareLaunch({ pluginDir: probeDir, manifest: probeManifest('sleep.mjs', [marker]), tier: 'standard', limits: defaultLimits(), env: {} });
-  const host = execa(process.execPath, [join(probeDir, 'spawn-and-wait.mjs'), JSON.stringify({ file: cmd.file, args: cmd.args, env: cmd.env })], { reject: false, stdin: 'ignore' });
+  const cmd = await prepareLaunch({
+    pluginDir: probeDir,
+    manifest: probeManifest('sleep.mjs', [marker]),
+    tier: 'standard',
+    limits: defaultLimits(),
+    env: {},
+  });
+  const host = execa(
+    process.execPath,
+    [join(probeDir, 'spawn-and-wait.mjs'), JSON.stringify({ file: cmd.file, args: cmd.args, env: cmd.env })],
+    { reject: false, stdin: 'ignore' },
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       let seen = '';

@@ -19,7 +19,9 @@ interface ProxyReport {
 
 function listen(body: string): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => res.end(`${body} ${req.url ?? ''}`));
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port })),
+  );
 }
 
 describe('elevated tier (real bwrap + allowlist proxy)', () => {

@@ -15,7 +15,10 @@ describe('resource limits (real bwrap)', () => {
 
   it('stops a memory hog at the memory limit long before its goal', async () => {
     const run = await runInSandbox(probeManifest('memory-hog.mjs', ['2048']), { limits: { memoryMiB: 128 } });
-    const totals = run.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+    const totals = run.stdout
+      .split('\n')
+      .filter((l) => /^\d+$/.test(l))
+      .map(Number);
     expect(run.stdout).not.toContain('reached');
     expect(run.exitCode).not.toBe(0);
     expect(Math.max(0, ...totals)).toBeLessThanOrEqual(128);

@@ -25,8 +25,13 @@ it.skipIf(!asRoot || !existsSync('/usr/bin/unshare') || !existsSync(dist))(
       } catch (e) {
         console.log(JSON.stringify({ code: e.code, message: e.message, fix: e.fix }));
       }`;
-    const script = 'for m in $(awk \'$3 ~ /^cgroup2?$/ {print $2}\' /proc/self/mounts); do mount -o remount,bind,ro "$m" || exit 3; done; exec "$@"';
-    const r = await execa('/usr/bin/unshare', ['--mount', '--propagation', 'private', '/bin/sh', '-c', script, 'sh', process.execPath, '--input-type=module', '-e', child], { reject: false });
+    const script =
+      'for m in $(awk \'$3 ~ /^cgroup2?$/ {print $2}\' /proc/self/mounts); do mount -o remount,bind,ro "$m" || exit 3; done; exec "$@"';
+    const r = await execa(
+      '/usr/bin/unshare',
+      ['--mount', '--propagation', 'private', '/bin/sh', '-c', script, 'sh', process.execPath, '--input-type=module', '-e', child],
+      { reject: false },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { code?: string; message?: string; fix?: string };
     expect(out.code).toBe('SANDBOX_UNAVAILABLE');

@@ -5,15 +5,30 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { PluginManifest } from '@travsr/protocol';
-import { defaultLimits, prepareLaunch, type LaunchCommand, type LaunchSpec, type ResourceLimits, type SandboxTier } from '../../host/src/sandbox/index.js';
+import {
+  defaultLimits,
+  prepareLaunch,
+  type LaunchCommand,
+  type LaunchSpec,
+  type ResourceLimits,
+  type SandboxTier,
+} from '../../host/src/sandbox/index.js';
 
 export const repoTop = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const probeDir = join(repoTop, 'test/fixtures/sandbox');
 const baseManifest = JSON.parse(readFileSync(join(probeDir, 'travsr-plugin.json'), 'utf8')) as PluginManifest;
 
 /** The probe manifest running `script` with `args`, with optional constraint changes. */
-export function probeManifest(script: string, args: string[] = [], constraints: Partial<PluginManifest['constraints']> = {}): PluginManifest {
-  return { ...baseManifest, entrypoint: { runtime: 'node', path: script, args }, constraints: { ...baseManifest.constraints, ...constraints } };
+export function probeManifest(
+  script: string,
+  args: string[] = [],
+  constraints: Partial<PluginManifest['constraints']> = {},
+): PluginManifest {
+  return {
+    ...baseManifest,
+    entrypoint: { runtime: 'node', path: script, args },
+    constraints: { ...baseManifest.constraints, ...constraints },
+  };
 }
 
 /** A fresh directory under test/.cache (git-ignored), outside /tmp on purpose. */
@@ -41,7 +56,14 @@ export interface SandboxRun {
 /** Prepares the launch, runs it to the end (at most `timeoutMs`), and always cleans up. */
 export async function runInSandbox(
   manifest: PluginManifest,
-  opts: { tier?: SandboxTier; limits?: Partial<ResourceLimits>; repoRoot?: string; env?: Record<string, string>; networkAllow?: string[]; timeoutMs?: number } = {},
+  opts: {
+    tier?: SandboxTier;
+    limits?: Partial<ResourceLimits>;
+    repoRoot?: string;
+    env?: Record<string, string>;
+    networkAllow?: string[];
+    timeoutMs?: number;
+  } = {},
 ): Promise<SandboxRun> {
   const spec: LaunchSpec = {
     pluginDir: probeDir,
@@ -54,7 +76,13 @@ export async function runInSandbox(
   if (opts.networkAllow) spec.networkAllow = opts.networkAllow;
   const cmd = await prepareLaunch(spec);
   try {
-    const r = await execa(cmd.file, cmd.args, { env: cmd.env, extendEnv: false, reject: false, stdin: 'ignore', timeout: opts.timeoutMs ?? 20_000 });
+    const r = await execa(cmd.file, cmd.args, {
+      env: cmd.env,
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      timeout: opts.timeoutMs ?? 20_000,
+    });
     return { cmd, exitCode: r.exitCode, signal: r.signal, stdout: String(r.stdout), stderr: String(r.stderr) };
   } finally {
     await cmd.cleanup();

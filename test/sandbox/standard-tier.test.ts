@@ -1,6 +1,6 @@
 // The standard tier, for real: bwrap on this machine, the probe plugin inside it.
 import { createServer, type Server } from 'node:net';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDir, lastJson, makeRepo, probeManifest, runInSandbox, type SandboxRun } from './sandbox-harness.js';
@@ -28,7 +28,7 @@ describe('standard tier (real bwrap)', () => {
   let listener: Server;
   let port = 0;
   let home = '';
-  let repo: { dir: string; file: string };
+  let repo = { dir: '', file: '' };
   let run: SandboxRun;
   let report: ProbeReport;
   const saved = { HOME: process.env['HOME'], AWS: process.env['AWS_SECRET_ACCESS_KEY'] };
@@ -45,7 +45,12 @@ describe('standard tier (real bwrap)', () => {
     repo = makeRepo();
     run = await runInSandbox(
       probeManifest('probe.mjs', [
-        JSON.stringify({ tcpPort: port, realHost: 'example.com', repoFile: '/repo/README.md', secretPaths: [join(home, '.ssh/id_rsa'), '/root/.ssh/id_rsa', '/etc/shadow', '/etc/resolv.conf', '/etc/hosts'] }),
+        JSON.stringify({
+          tcpPort: port,
+          realHost: 'example.com',
+          repoFile: '/repo/README.md',
+          secretPaths: [join(home, '.ssh/id_rsa'), '/root/.ssh/id_rsa', '/etc/shadow', '/etc/resolv.conf', '/etc/hosts'],
+        }),
       ]),
       { repoRoot: repo.dir },
     );
@@ -58,6 +63,8 @@ describe('standard tier (real bwrap)', () => {
     if (saved.AWS === undefined) delete process.env['AWS_SECRET_ACCESS_KEY'];
     else process.env['AWS_SECRET_ACCESS_KEY'] = saved.AWS;
     await new Promise<void>((r) => listener.close(() => r()));
+    if (home) rmSync(home, { recursive: true, force: true });
+    if (repo.dir) rmSync(repo.dir, { recursive: true, force: true });
   });
 
   it('runs the plugin at all (exit 0, cwd /repo, its own hostname)', () => {

@@ -382,8 +382,13 @@ export class PluginSession {
     try {
       return await Promise.race([p, this.fatal]);
     } catch (e) {
+      let code = errorCode(e);
+      if (code === 'CONNECTION_CLOSED' && !this.failure && this.proc) {
+        // stdout ended before the exit status arrived: wait for it, to report how the plugin died
+        await settlesWithin(this.proc.exited.then(() => this.fatal.catch(() => undefined)), 2_000);
+      }
       if (this.failure) throw this.failure;
-      const code = errorCode(e);
+      code = errorCode(e);
       if (code === 'REQUEST_TIMEOUT') {
         const err = new PluginError(
           what === 'handshake' ? PluginErrorCode.HandshakeFailed : PluginErrorCode.Timeout,

@@ -2,6 +2,7 @@ import type { AnalyzeParams } from '@travsr/protocol';
 import type { LaunchCommand, LaunchSpec, ResourceLimits, TierGrant } from '../sandbox/index.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import type { Trace } from '../traces/trace.js';
+import { persistentTraceSink } from '../traces/trace-sink.js';
 import { PluginError, PluginErrorCode } from './errors.js';
 import type { LoadedPlugin } from './plugin-dir.js';
 import { PluginSession, type AnalyzeHandlers, type AnalyzeOutcome } from './session.js';
@@ -31,6 +32,7 @@ export interface SupervisorOptions {
   timeouts?: Partial<PluginTimeouts>;
   restart?: Partial<RestartPolicy>;
   logger?: Logger;
+  /** Receives each session's trace; by default traces are saved for `travsr trace` (see persistentTraceSink). */
   onTrace?: (trace: Trace) => void;
   pluginOptions?: Record<string, unknown>;
   maxFrameBytes?: number;
@@ -168,7 +170,7 @@ export class PluginSupervisor {
         logger: this.logger,
         ...(this.opts.repoRoot ? { repoRoot: this.opts.repoRoot } : {}),
         ...(this.opts.expectedTreeHash ? { expectedTreeHash: this.opts.expectedTreeHash } : {}),
-        ...(this.opts.onTrace ? { onTrace: this.opts.onTrace } : {}),
+        onTrace: this.opts.onTrace ?? persistentTraceSink(this.opts.repoRoot, this.logger),
         ...(this.opts.pluginOptions ? { pluginOptions: this.opts.pluginOptions } : {}),
         ...(this.opts.maxFrameBytes ? { maxFrameBytes: this.opts.maxFrameBytes } : {}),
         ...(this.opts.launch ? { launch: this.opts.launch } : {}),

@@ -109,7 +109,8 @@ function parseHead(head: string): Target {
   if (method === 'CONNECT') {
     const { host, port } = splitHostPort(target);
     const name = normalizeHost(host);
-    if (!name || port === undefined || Number.isNaN(port)) throw new RequestError(400, `CONNECT needs host:port, got ${JSON.stringify(target)}`);
+    if (!name || port === undefined || Number.isNaN(port))
+      throw new RequestError(400, `CONNECT needs host:port, got ${JSON.stringify(target)}`);
     return { method, host: name, port };
   }
   if (!/^[A-Z]{1,16}$/.test(method)) throw new RequestError(405, `method ${JSON.stringify(method)} is not supported`);
@@ -123,9 +124,7 @@ function parseHead(head: string): Target {
   const name = normalizeHost(url.hostname);
   if (!name || url.username || url.password) throw new RequestError(400, `bad URL ${JSON.stringify(target)}`);
   const port = url.port ? Number(url.port) : 80;
-  const headers = lines
-    .slice(1)
-    .filter((l) => l !== '' && !/^(proxy-connection|proxy-authorization|connection|keep-alive)\s*:/i.test(l));
+  const headers = lines.slice(1).filter((l) => l !== '' && !/^(proxy-connection|proxy-authorization|connection|keep-alive)\s*:/i.test(l));
   if (!headers.some((l) => /^host\s*:/i.test(l))) headers.unshift(`Host: ${url.host}`);
   // One request per connection: the target closes after answering, so a second request
   // on the same connection can never reach another host.
@@ -160,7 +159,15 @@ function respond(socket: Socket, status: number, reason: string): void {
  */
 export class AllowlistProxy {
   private readonly sockets = new Set<Socket>();
-  private readonly counters: ProxyStats = { connections: 0, active: 0, allowed: 0, denied: 0, failed: 0, bytesToTargets: 0, bytesFromTargets: 0 };
+  private readonly counters: ProxyStats = {
+    connections: 0,
+    active: 0,
+    allowed: 0,
+    denied: 0,
+    failed: 0,
+    bytesToTargets: 0,
+    bytesFromTargets: 0,
+  };
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -168,7 +175,8 @@ export class AllowlistProxy {
     /** The unix socket the proxy listens on. */
     readonly socketPath: string,
     private readonly entries: AllowEntry[],
-    private readonly opts: Required<Omit<AllowlistProxyOptions, 'onDecision' | 'socketPath' | 'allow'>> & Pick<AllowlistProxyOptions, 'onDecision'>,
+    private readonly opts: Required<Omit<AllowlistProxyOptions, 'onDecision' | 'socketPath' | 'allow'>> &
+      Pick<AllowlistProxyOptions, 'onDecision'>,
   ) {}
 
   /** Starts listening on `opts.socketPath` (mode 0600); throws if the allowlist is malformed or the socket cannot be created. */

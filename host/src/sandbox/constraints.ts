@@ -50,7 +50,12 @@ function networkCheck(manifest: PluginManifest, grant: TierGrant): ConstraintChe
   const requested = net === false ? 'none' : `hosts ${describeList(net.allow)}`;
   const powers = tierPowers(grant.tier);
   if (net === false) {
-    const granted = powers.network === 'none' ? 'none' : powers.network === 'unrestricted' ? 'unrestricted' : `hosts ${describeList(grant.networkAllow ?? [])}`;
+    const granted =
+      powers.network === 'none'
+        ? 'none'
+        : powers.network === 'unrestricted'
+          ? 'unrestricted'
+          : `hosts ${describeList(grant.networkAllow ?? [])}`;
     return { constraint: 'network', requested, granted, ok: true };
   }
   if (powers.network === 'unrestricted') return { constraint: 'network', requested, granted: 'unrestricted', ok: true };
@@ -142,7 +147,12 @@ export function evaluateConstraints(manifest: PluginManifest, grant: TierGrant):
   checks.push({ constraint: 'filesystem', requested: c.filesystem ?? 'repo-read-only', granted: 'repo-read-only', ok: true });
 
   if (c.tools && c.tools.length > 0) {
-    checks.push({ constraint: 'tools', requested: c.tools.join(', '), granted: 'those found on PATH (/usr/local/bin, /usr/bin, /bin)', ok: true });
+    checks.push({
+      constraint: 'tools',
+      requested: c.tools.join(', '),
+      granted: 'those found on PATH (/usr/local/bin, /usr/bin, /bin)',
+      ok: true,
+    });
   }
 
   if (c.resources) {

@@ -19,8 +19,8 @@ export function entrypointArgv(
   opts: { pluginRoot: string; nodePath: string; memoryMiB: number; platform: NodeJS.Platform },
 ): string[] {
   const ep = manifest.entrypoint;
-  const join = opts.platform === 'win32' ? win32.join : posix.join;
-  const file = join(opts.pluginRoot, ep.path);
+  const path = opts.platform === 'win32' ? win32 : posix;
+  const file = path.join(opts.pluginRoot, ep.path);
   const args = ep.args ?? [];
   return ep.runtime === 'node' ? [opts.nodePath, `--max-old-space-size=${nodeHeapMiB(opts.memoryMiB)}`, file, ...args] : [file, ...args];
 }
@@ -35,16 +35,22 @@ export async function checkEntrypoint(manifest: PluginManifest, realPluginDir: s
   try {
     real = await realpath(file);
   } catch {
-    throw new LaunchSpecError(`the entrypoint ${manifest.entrypoint.path} of ${manifest.id} does not exist in ${realPluginDir}; reinstall the plugin or fix travsr-plugin.json`);
+    throw new LaunchSpecError(
+      `the entrypoint ${manifest.entrypoint.path} of ${manifest.id} does not exist in ${realPluginDir}; reinstall the plugin or fix travsr-plugin.json`,
+    );
   }
   if (!real.startsWith(realPluginDir + sep)) {
-    throw new LaunchSpecError(`the entrypoint ${manifest.entrypoint.path} of ${manifest.id} resolves outside the plugin directory (${real}); a plugin must ship its entrypoint`);
+    throw new LaunchSpecError(
+      `the entrypoint ${manifest.entrypoint.path} of ${manifest.id} resolves outside the plugin directory (${real}); a plugin must ship its entrypoint`,
+    );
   }
   if (manifest.entrypoint.runtime === 'exec') {
     try {
       await access(real, constants.X_OK);
     } catch {
-      throw new LaunchSpecError(`the entrypoint ${manifest.entrypoint.path} of ${manifest.id} is not executable; chmod +x it or use runtime "node"`);
+      throw new LaunchSpecError(
+        `the entrypoint ${manifest.entrypoint.path} of ${manifest.id} is not executable; chmod +x it or use runtime "node"`,
+      );
     }
   }
 }

@@ -14,15 +14,21 @@ import { prepareWindowsLaunch } from './windows-plan.js';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function assertSpec(spec: LaunchSpec, platform: NodeJS.Platform): void {
-  const isAbsolute = platform === 'win32' ? win32.isAbsolute : posix.isAbsolute;
-  if (!isSandboxTier(spec.tier)) throw new LaunchSpecError(`unknown sandbox tier ${JSON.stringify(spec.tier)}; use standard, native-ipc, elevated or unsandboxed`);
+  const path = platform === 'win32' ? win32 : posix;
+  const isAbsolute = (p: string): boolean => path.isAbsolute(p);
+  if (!isSandboxTier(spec.tier))
+    throw new LaunchSpecError(`unknown sandbox tier ${JSON.stringify(spec.tier)}; use standard, native-ipc, elevated or unsandboxed`);
   if (!isAbsolute(spec.pluginDir)) throw new LaunchSpecError(`pluginDir must be absolute, got ${JSON.stringify(spec.pluginDir)}`);
-  if (spec.repoRoot !== undefined && !isAbsolute(spec.repoRoot)) throw new LaunchSpecError(`repoRoot must be absolute, got ${JSON.stringify(spec.repoRoot)}`);
-  if (spec.nodePath !== undefined && !isAbsolute(spec.nodePath)) throw new LaunchSpecError(`nodePath must be absolute, got ${JSON.stringify(spec.nodePath)}`);
+  if (spec.repoRoot !== undefined && !isAbsolute(spec.repoRoot))
+    throw new LaunchSpecError(`repoRoot must be absolute, got ${JSON.stringify(spec.repoRoot)}`);
+  if (spec.nodePath !== undefined && !isAbsolute(spec.nodePath))
+    throw new LaunchSpecError(`nodePath must be absolute, got ${JSON.stringify(spec.nodePath)}`);
   assertLimits(spec.limits);
   for (const [k, v] of Object.entries(spec.env)) {
-    if (!ENV_NAME.test(k) || typeof v !== 'string' || v.includes('\0')) throw new LaunchSpecError(`env ${JSON.stringify(k)} is not a valid variable name with a string value`);
-    if ((RESERVED_ENV as readonly string[]).includes(k)) throw new LaunchSpecError(`env ${k} is set by the sandbox itself; remove it from LaunchSpec.env`);
+    if (!ENV_NAME.test(k) || typeof v !== 'string' || v.includes('\0'))
+      throw new LaunchSpecError(`env ${JSON.stringify(k)} is not a valid variable name with a string value`);
+    if ((RESERVED_ENV as readonly string[]).includes(k))
+      throw new LaunchSpecError(`env ${k} is set by the sandbox itself; remove it from LaunchSpec.env`);
   }
   if (spec.networkAllow) parseAllowlist(spec.networkAllow);
 }
@@ -66,14 +72,8 @@ export async function prepareLaunch(spec: LaunchSpec): Promise<LaunchCommand> {
     await checkEntrypoint(spec.manifest, await realpath(spec.pluginDir));
   }
   const env = { ...spec.env };
-  switch (platform) {
-    case 'linux':
-      return prepareLinuxLaunch(spec, env);
-    case 'darwin':
-      return prepareMacosLaunch(spec, env);
-    case 'win32':
-      return prepareWindowsLaunch(spec, env);
-    default:
-      throw new SandboxUnavailableError(`Travsr has no sandbox for ${platform}`, 'run Travsr on Linux, macOS or Windows');
-  }
+  if (platform === 'linux') return prepareLinuxLaunch(spec, env);
+  if (platform === 'darwin') return prepareMacosLaunch(spec, env);
+  if (platform === 'win32') return prepareWindowsLaunch(spec, env);
+  throw new SandboxUnavailableError(`Travsr has no sandbox for ${platform}`, 'run Travsr on Linux, macOS or Windows');
 }

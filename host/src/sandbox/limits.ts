@@ -17,7 +17,14 @@ export interface ResourceLimits {
 }
 
 /** The names of {@link ResourceLimits}, in a stable order. */
-export const LIMIT_NAMES = ['cpuSeconds', 'memoryMiB', 'processes', 'outputBytes', 'openFiles', 'tmpMiB'] as const satisfies readonly (keyof ResourceLimits)[];
+export const LIMIT_NAMES = [
+  'cpuSeconds',
+  'memoryMiB',
+  'processes',
+  'outputBytes',
+  'openFiles',
+  'tmpMiB',
+] as const satisfies readonly (keyof ResourceLimits)[];
 
 interface LimitsFile {
   defaults: ResourceLimits;
@@ -28,12 +35,17 @@ const cache = new Map<string, LimitsFile>();
 
 function parseLimits(value: unknown, where: string): ResourceLimits {
   const rec = asRecord(value);
-  if (!rec) throw new SandboxProfileError(`sandbox-profiles/limits.json: "${where}" must be an object of limits; restore the file from the Travsr release`);
+  if (!rec)
+    throw new SandboxProfileError(
+      `sandbox-profiles/limits.json: "${where}" must be an object of limits; restore the file from the Travsr release`,
+    );
   const out = {} as ResourceLimits;
   for (const name of LIMIT_NAMES) {
     const v = rec[name];
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) {
-      throw new SandboxProfileError(`sandbox-profiles/limits.json: ${where}.${name} must be a positive integer, got ${JSON.stringify(v)}; fix the file`);
+      throw new SandboxProfileError(
+        `sandbox-profiles/limits.json: ${where}.${name} must be a positive integer, got ${JSON.stringify(v)}; fix the file`,
+      );
     }
     out[name] = v;
   }
@@ -45,11 +57,16 @@ function limitsFile(): LimitsFile {
   const hit = cache.get(dir);
   if (hit) return hit;
   const rec = asRecord(readProfileJson('limits.json'));
-  if (!rec) throw new SandboxProfileError('sandbox-profiles/limits.json must hold an object with "defaults" and "max"; restore it from the Travsr release');
+  if (!rec)
+    throw new SandboxProfileError(
+      'sandbox-profiles/limits.json must hold an object with "defaults" and "max"; restore it from the Travsr release',
+    );
   const file = { defaults: parseLimits(rec['defaults'], 'defaults'), max: parseLimits(rec['max'], 'max') };
   for (const name of LIMIT_NAMES) {
     if (file.defaults[name] > file.max[name]) {
-      throw new SandboxProfileError(`sandbox-profiles/limits.json: defaults.${name} (${file.defaults[name]}) is above max.${name} (${file.max[name]}); fix the file`);
+      throw new SandboxProfileError(
+        `sandbox-profiles/limits.json: defaults.${name} (${file.defaults[name]}) is above max.${name} (${file.max[name]}); fix the file`,
+      );
     }
   }
   cache.set(dir, file);

@@ -65,7 +65,10 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
       bwrap = { path: probe.info.bwrapPath, version: probe.info.bwrapVersion, disableUserns: probe.info.disableUserns };
     }
     if (!prlimitPath) {
-      throw new SandboxUnavailableError('prlimit (util-linux) is not installed, so no resource limits can be applied', 'install util-linux (apt-get install util-linux), or set TRAVSR_PRLIMIT');
+      throw new SandboxUnavailableError(
+        'prlimit (util-linux) is not installed, so no resource limits can be applied',
+        'install util-linux (apt-get install util-linux), or set TRAVSR_PRLIMIT',
+      );
     }
     const pluginDir = await realpath(spec.pluginDir);
     const repoRoot = spec.repoRoot !== undefined ? await realpath(spec.repoRoot) : undefined;
@@ -94,15 +97,33 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
     let envNames: string[];
 
     if (tier === 'unsandboxed' || !bwrap) {
-      const runEnv = { ...env, PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin', HOME: homedir(), TMPDIR: sessionDir, LANG: 'C.UTF-8' };
+      const runEnv = {
+        ...env,
+        PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin',
+        HOME: homedir(),
+        TMPDIR: sessionDir,
+        LANG: 'C.UTF-8',
+      };
       const command = entrypointArgv(manifest, { pluginRoot: pluginDir, nodePath, memoryMiB: limits.memoryMiB, platform: 'linux' });
       file = '/bin/sh';
-      args = ['-c', ENTER_SCRIPT, 'travsr-sandbox', String(cg?.procsFiles.length ?? 0), ...(cg?.procsFiles ?? []), repoRoot ?? pluginDir, prlimitPath, ...prlimitArgs(limits, nproc), ...command];
+      args = [
+        '-c',
+        ENTER_SCRIPT,
+        'travsr-sandbox',
+        String(cg?.procsFiles.length ?? 0),
+        ...(cg?.procsFiles ?? []),
+        repoRoot ?? pluginDir,
+        prlimitPath,
+        ...prlimitArgs(limits, nproc),
+        ...command,
+      ];
       outerEnv = runEnv;
       envNames = Object.keys(runEnv);
       pluginRootInside = pluginDir;
       repoRootInside = repoRoot;
-      description.push('tier unsandboxed: no sandbox (allowed with travsr lang allow-unsandboxed); the plugin sees everything this user can');
+      description.push(
+        'tier unsandboxed: no sandbox (allowed with travsr lang allow-unsandboxed); the plugin sees everything this user can',
+      );
     } else {
       const profile = linuxProfile();
       const m = profile.mounts;
@@ -114,7 +135,9 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
         const proxy = await AllowlistProxy.start({ socketPath: proxySocket, allow });
         stack.push(() => proxy.close());
         insideEnv['TRAVSR_PROXY_SOCKET'] = m.proxySocket;
-        description.push(`network: only through the allowlist proxy at ${m.proxySocket} (TRAVSR_PROXY_SOCKET) to ${allow.join(', ') || 'no hosts'}`);
+        description.push(
+          `network: only through the allowlist proxy at ${m.proxySocket} (TRAVSR_PROXY_SOCKET) to ${allow.join(', ') || 'no hosts'}`,
+        );
       } else {
         description.push('network: none (network namespace unshared)');
       }

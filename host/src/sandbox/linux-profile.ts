@@ -42,14 +42,18 @@ function fail(what: string): never {
 }
 
 function absPaths(value: unknown, where: string): string[] {
-  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string' && v.startsWith('/') && !v.split('/').includes('..'))) {
+  if (
+    !Array.isArray(value) ||
+    !value.every((v): v is string => typeof v === 'string' && v.startsWith('/') && !v.split('/').includes('..'))
+  ) {
     fail(`${where} must be a list of absolute paths`);
   }
   return [...value];
 }
 
 function absPath(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value === '/' || value.split('/').includes('..')) fail(`${where} must be an absolute path below /`);
+  if (typeof value !== 'string' || !value.startsWith('/') || value === '/' || value.split('/').includes('..'))
+    fail(`${where} must be an absolute path below /`);
   return value;
 }
 

@@ -67,10 +67,13 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
     let inner: string[];
     if (tier === 'unsandboxed') {
       inner = command;
-      description.push('tier unsandboxed: no sandbox (allowed with travsr lang allow-unsandboxed); the plugin sees everything this user can');
+      description.push(
+        'tier unsandboxed: no sandbox (allowed with travsr lang allow-unsandboxed); the plugin sees everything this user can',
+      );
     } else {
       const profile = join(sandboxProfilesDir(), 'macos', `${tier}.sb`);
-      if (!existsSync(profile)) throw new SandboxProfileError(`the macOS sandbox profile ${profile} is missing; restore sandbox-profiles/ from the Travsr release`);
+      if (!existsSync(profile))
+        throw new SandboxProfileError(`the macOS sandbox profile ${profile} is missing; restore sandbox-profiles/ from the Travsr release`);
       const params: [string, string][] = [
         ['PLUGIN_DIR', pluginDir],
         ['REPO_DIR', repoRoot ?? NO_REPO],
@@ -86,7 +89,9 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
         }
         params.push(['PROXY_SOCKET', socketPath]);
         runEnv['TRAVSR_PROXY_SOCKET'] = socketPath;
-        description.push(`network: only through the allowlist proxy at ${socketPath} (TRAVSR_PROXY_SOCKET) to ${allow.join(', ') || 'no hosts'}`);
+        description.push(
+          `network: only through the allowlist proxy at ${socketPath} (TRAVSR_PROXY_SOCKET) to ${allow.join(', ') || 'no hosts'}`,
+        );
       } else {
         description.push('network: none (denied by the profile)');
       }

@@ -37,7 +37,8 @@ function mounts(): Mount[] {
   const out: Mount[] = [];
   for (const line of text.split('\n')) {
     const [, dir, type, opts] = line.split(' ');
-    if (dir && (type === 'cgroup' || type === 'cgroup2')) out.push({ dir: dir.replace(/\\040/g, ' '), type, options: (opts ?? '').split(',') });
+    if (dir && (type === 'cgroup' || type === 'cgroup2'))
+      out.push({ dir: dir.replace(/\\040/g, ' '), type, options: (opts ?? '').split(',') });
   }
   return out;
 }
@@ -137,7 +138,12 @@ async function makeSessionDir(dir: string): Promise<void> {
   }
 }
 
-async function createV1(session: string, limits: ResourceLimits, ms: Mount[], own: Map<string, string>): Promise<ProcessCgroup | undefined> {
+async function createV1(
+  session: string,
+  limits: ResourceLimits,
+  ms: Mount[],
+  own: Map<string, string>,
+): Promise<ProcessCgroup | undefined> {
   const pidsMount = ms.find((m) => m.type === 'cgroup' && m.options.includes('pids'));
   if (!pidsMount) return undefined;
   const pidsDir = join(pidsMount.dir, own.get('pids') ?? '/', 'travsr', session);
@@ -172,7 +178,12 @@ async function createV1(session: string, limits: ResourceLimits, ms: Mount[], ow
   return { version: 1, dirs, procsFiles: dirs.map((d) => join(d, 'cgroup.procs')), memoryBytes, remove: makeRemover(dirs) };
 }
 
-async function createV2(session: string, limits: ResourceLimits, ms: Mount[], own: Map<string, string>): Promise<ProcessCgroup | undefined> {
+async function createV2(
+  session: string,
+  limits: ResourceLimits,
+  ms: Mount[],
+  own: Map<string, string>,
+): Promise<ProcessCgroup | undefined> {
   const mount = ms.find((m) => m.type === 'cgroup2');
   const ownPath = own.get('');
   if (!mount || ownPath === undefined) return undefined;

@@ -34,7 +34,9 @@ export function readProfileJson(relativePath: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new SandboxProfileError(`cannot read sandbox profile ${file}: ${(e as Error).message}; reinstall Travsr or fix TRAVSR_SANDBOX_PROFILES`);
+    throw new SandboxProfileError(
+      `cannot read sandbox profile ${file}: ${(e as Error).message}; reinstall Travsr or fix TRAVSR_SANDBOX_PROFILES`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;

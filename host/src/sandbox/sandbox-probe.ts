@@ -122,12 +122,20 @@ async function probeLinuxUncached(bwrapPath: string | undefined, prlimitPath: st
   const ver = await execa(bwrapPath, ['--version'], quiet);
   const match = /(\d+\.\d+\.\d+)/.exec(String(ver.stdout));
   if (ver.exitCode !== 0 || !match?.[1]) {
-    return { ok: false, reason: `${bwrapPath} --version failed: ${String(ver.stderr || ver.stdout).trim() || (ver.shortMessage ?? 'no output')}`, fix: INSTALL_BWRAP };
+    return {
+      ok: false,
+      reason: `${bwrapPath} --version failed: ${String(ver.stderr || ver.stdout).trim() || (ver.shortMessage ?? 'no output')}`,
+      fix: INSTALL_BWRAP,
+    };
   }
   const version = match[1];
   const min = linuxProfile().minBwrapVersion;
   if (!versionAtLeast(version, min)) {
-    return { ok: false, reason: `bubblewrap ${version} is too old (Travsr needs ${min} or later for --size and --remount-ro)`, fix: `upgrade bubblewrap to ${min} or later` };
+    return {
+      ok: false,
+      reason: `bubblewrap ${version} is too old (Travsr needs ${min} or later for --size and --remount-ro)`,
+      fix: `upgrade bubblewrap to ${min} or later`,
+    };
   }
   let disableUserns = versionAtLeast(version, '0.8.0');
   let run = await execa(bwrapPath, probeArgs(disableUserns), quiet);
@@ -140,7 +148,11 @@ async function probeLinuxUncached(bwrapPath: string | undefined, prlimitPath: st
     const blocked = userNamespacesDisabled() || /namespace|uid map|Operation not permitted|Permission denied/i.test(stderr);
     return blocked
       ? { ok: false, reason: `bubblewrap cannot create a sandbox because user namespaces are blocked (${stderr})`, fix: ENABLE_USERNS }
-      : { ok: false, reason: `bubblewrap ${version} failed to start a test sandbox: ${stderr}`, fix: `check that ${bwrapPath} works: ${bwrapPath} --unshare-all --ro-bind /usr /usr -- /usr/bin/true` };
+      : {
+          ok: false,
+          reason: `bubblewrap ${version} failed to start a test sandbox: ${stderr}`,
+          fix: `check that ${bwrapPath} works: ${bwrapPath} --unshare-all --ro-bind /usr /usr -- /usr/bin/true`,
+        };
   }
   return { ok: true, info: { bwrapPath, bwrapVersion: version, disableUserns, prlimitPath } };
 }
@@ -175,7 +187,11 @@ export async function probeSandbox(platform: NodeJS.Platform = process.platform,
   if (platform === 'darwin') {
     return existsSync('/usr/bin/sandbox-exec')
       ? { ok: true, tool: 'sandbox-exec', version: `darwin ${release()}` }
-      : { ok: false, reason: '/usr/bin/sandbox-exec is missing', fix: 'Travsr needs macOS sandbox-exec (part of macOS); reinstall the OS tools' };
+      : {
+          ok: false,
+          reason: '/usr/bin/sandbox-exec is missing',
+          fix: 'Travsr needs macOS sandbox-exec (part of macOS); reinstall the OS tools',
+        };
   }
   if (platform === 'win32') {
     const launcher = process.env['TRAVSR_APPCONTAINER_LAUNCHER'];

@@ -43,8 +43,16 @@ export function windowsTierProfile(tier: Exclude<SandboxTier, 'unsandboxed'>): W
   const rec = asRecord(readProfileJson(`windows/${tier}.json`));
   const ac = asRecord(rec?.['appContainer']);
   const caps = ac?.['capabilities'];
-  if (!rec || !ac || !Array.isArray(caps) || !caps.every((c): c is string => typeof c === 'string') || typeof ac['loopbackExemption'] !== 'boolean') {
-    throw new SandboxProfileError(`${file} needs appContainer.capabilities (a list) and appContainer.loopbackExemption; restore it from the Travsr release`);
+  if (
+    !rec ||
+    !ac ||
+    !Array.isArray(caps) ||
+    !caps.every((c): c is string => typeof c === 'string') ||
+    typeof ac['loopbackExemption'] !== 'boolean'
+  ) {
+    throw new SandboxProfileError(
+      `${file} needs appContainer.capabilities (a list) and appContainer.loopbackExemption; restore it from the Travsr release`,
+    );
   }
   const forbidden = caps.filter((c) => FORBIDDEN_CAPABILITIES.includes(c));
   if (forbidden.length > 0) {
@@ -87,7 +95,16 @@ export function prepareWindowsLaunch(spec: LaunchSpec, env: Record<string, strin
   const tmpDir = win32.join('%LOCALAPPDATA%', 'Travsr', 'sandbox', 'session', 'tmp');
   const argv = entrypointArgv(manifest, { pluginRoot: spec.pluginDir, nodePath, memoryMiB: limits.memoryMiB, platform: 'win32' });
   const [file, ...args] = argv as [string, ...string[]];
-  const runEnv: Record<string, string> = { ...env, HOME: tmpDir, TMPDIR: tmpDir, TEMP: tmpDir, TMP: tmpDir, PATH: win32.dirname(nodePath), LANG: 'C.UTF-8', SystemRoot: 'C:\\Windows' };
+  const runEnv: Record<string, string> = {
+    ...env,
+    HOME: tmpDir,
+    TMPDIR: tmpDir,
+    TEMP: tmpDir,
+    TMP: tmpDir,
+    PATH: win32.dirname(nodePath),
+    LANG: 'C.UTF-8',
+    SystemRoot: 'C:\\Windows',
+  };
   const profile = tier === 'unsandboxed' ? undefined : windowsTierProfile(tier);
   const allow = proxyAllowlist(manifest);
   if (profile?.network === 'proxy') runEnv['TRAVSR_PROXY_ADDRESS'] = '127.0.0.1:0';
@@ -95,7 +112,11 @@ export function prepareWindowsLaunch(spec: LaunchSpec, env: Record<string, strin
     version: 1,
     tier,
     appContainer: profile
-      ? { name: `travsr.plugin.${manifest.id.replace(/[^a-z0-9.-]/g, '.')}`, capabilities: profile.appContainer.capabilities, loopbackExemption: profile.appContainer.loopbackExemption }
+      ? {
+          name: `travsr.plugin.${manifest.id.replace(/[^a-z0-9.-]/g, '.')}`,
+          capabilities: profile.appContainer.capabilities,
+          loopbackExemption: profile.appContainer.loopbackExemption,
+        }
       : null,
     filesystem: {
       read: [win32.dirname(nodePath), spec.pluginDir, ...(spec.repoRoot !== undefined ? [spec.repoRoot] : [])],
@@ -129,6 +150,6 @@ export function prepareWindowsLaunch(spec: LaunchSpec, env: Record<string, strin
     ...(spec.repoRoot !== undefined ? { repoRootInside: spec.repoRoot } : {}),
     tier,
     description,
-    cleanup: async () => undefined,
+    cleanup: () => Promise.resolve(),
   };
 }

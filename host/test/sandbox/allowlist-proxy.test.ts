@@ -53,7 +53,11 @@ afterAll(() => {
 describe('AllowlistProxy', () => {
   it('tunnels CONNECT to an allowed host:port and counts bytes', async () => {
     const decisions: ProxyDecision[] = [];
-    proxy = await AllowlistProxy.start({ socketPath: join(dir, 'a.sock'), allow: [`127.0.0.1:${port}`], onDecision: (d) => decisions.push(d) });
+    proxy = await AllowlistProxy.start({
+      socketPath: join(dir, 'a.sock'),
+      allow: [`127.0.0.1:${port}`],
+      onDecision: (d) => decisions.push(d),
+    });
     expect(statSync(proxy.socketPath).mode & 0o777).toBe(0o600);
     const out = await exchange(proxy.socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`, GET);
     expect(out).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK/);
@@ -113,7 +117,9 @@ describe('AllowlistProxy', () => {
   });
 
   it('refuses a malformed allowlist at start, and close() removes the socket (idempotent)', async () => {
-    await expect(AllowlistProxy.start({ socketPath: join(dir, 'g.sock'), allow: ['not a host'] })).rejects.toThrow(/network allowlist entry/);
+    await expect(AllowlistProxy.start({ socketPath: join(dir, 'g.sock'), allow: ['not a host'] })).rejects.toThrow(
+      /network allowlist entry/,
+    );
     proxy = await AllowlistProxy.start({ socketPath: join(dir, 'h.sock'), allow: [] });
     await proxy.close();
     await proxy.close();

@@ -7,7 +7,8 @@ const refused = (checks: { constraint: string; ok: boolean }[]): string[] => che
 describe('requiredTier', () => {
   it('is standard for a plugin that needs nothing', () => expect(requiredTier(manifest())).toBe('standard'));
   it('is native-ipc for posix-shm', () => expect(requiredTier(manifest({ ipc: 'posix-shm' }))).toBe('native-ipc'));
-  it('is elevated for a network allowlist', () => expect(requiredTier(manifest({ network: { allow: ['proxy.golang.org'] } }))).toBe('elevated'));
+  it('is elevated for a network allowlist', () =>
+    expect(requiredTier(manifest({ network: { allow: ['proxy.golang.org'] } }))).toBe('elevated'));
   it('is elevated when both network and posix-shm are asked for', () =>
     expect(requiredTier(manifest({ network: { allow: ['a.example'] }, ipc: 'posix-shm' }))).toBe('elevated'));
 });
@@ -20,7 +21,10 @@ describe('evaluateConstraints', () => {
   });
 
   it('refuses network in the standard tier, naming the constraint and the fix', () => {
-    const checks = evaluateConstraints(manifest({ network: { allow: ['registry.npmjs.org'] } }), { tier: 'standard', allowUnsandboxed: false });
+    const checks = evaluateConstraints(manifest({ network: { allow: ['registry.npmjs.org'] } }), {
+      tier: 'standard',
+      allowUnsandboxed: false,
+    });
     expect(refused(checks)).toEqual(['tier', 'network']);
     const net = checks.find((c) => c.constraint === 'network');
     expect(net).toMatchObject({ requested: 'hosts registry.npmjs.org', granted: 'none', ok: false });
@@ -48,11 +52,16 @@ describe('evaluateConstraints', () => {
 
   it('treats a bare host as ports 80 and 443 only', () => {
     const m = manifest({ network: { allow: ['a.example.com:8080'] } });
-    expect(refused(evaluateConstraints(m, { tier: 'elevated', allowUnsandboxed: false, networkAllow: ['a.example.com'] }))).toEqual(['network']);
+    expect(refused(evaluateConstraints(m, { tier: 'elevated', allowUnsandboxed: false, networkAllow: ['a.example.com'] }))).toEqual([
+      'network',
+    ]);
   });
 
   it('refuses network + posix-shm in elevated with a reason that says no sandboxed tier grants both', () => {
-    const checks = evaluateConstraints(manifest({ network: { allow: ['a.example'] }, ipc: 'posix-shm' }), { tier: 'elevated', allowUnsandboxed: false });
+    const checks = evaluateConstraints(manifest({ network: { allow: ['a.example'] }, ipc: 'posix-shm' }), {
+      tier: 'elevated',
+      allowUnsandboxed: false,
+    });
     expect(refused(checks)).toEqual(['ipc']);
     expect(checks.find((c) => c.constraint === 'ipc')?.reason).toContain('no sandboxed tier grants both');
   });
@@ -61,16 +70,26 @@ describe('evaluateConstraints', () => {
     expect(refused(evaluateConstraints(manifest({ hostApi: true }), { tier: 'unsandboxed', allowUnsandboxed: true }))).toEqual(['hostApi']);
   });
 
-  it('refuses the unsandboxed tier without the user\'s consent, naming the command', () => {
+  it("refuses the unsandboxed tier without the user's consent, naming the command", () => {
     const checks = evaluateConstraints(manifest(), { tier: 'unsandboxed', allowUnsandboxed: false });
     expect(refused(checks)).toEqual(['tier']);
     expect(checks[0]?.reason).toContain('travsr lang allow-unsandboxed probe');
-    expect(refused(evaluateConstraints(manifest({ network: { allow: ['x.example'] }, ipc: 'posix-shm' }), { tier: 'unsandboxed', allowUnsandboxed: true }))).toEqual([]);
+    expect(
+      refused(
+        evaluateConstraints(manifest({ network: { allow: ['x.example'] }, ipc: 'posix-shm' }), {
+          tier: 'unsandboxed',
+          allowUnsandboxed: true,
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses resources above the host maximum and accepts them below', () => {
     const max = maxLimits();
-    const checks = evaluateConstraints(manifest({ resources: { memoryMiB: max.memoryMiB + 1, cpuSeconds: 10 } }), { tier: 'standard', allowUnsandboxed: false });
+    const checks = evaluateConstraints(manifest({ resources: { memoryMiB: max.memoryMiB + 1, cpuSeconds: 10 } }), {
+      tier: 'standard',
+      allowUnsandboxed: false,
+    });
     expect(refused(checks)).toEqual(['resources.memoryMiB']);
     expect(checks.find((c) => c.constraint === 'resources.cpuSeconds')?.ok).toBe(true);
   });

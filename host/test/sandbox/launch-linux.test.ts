@@ -12,7 +12,14 @@ import { manifest } from './manifest-fixture.js';
 
 const probeDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/sandbox');
 const envReport = manifest({}, { runtime: 'node', path: 'env-report.mjs' });
-const spec = (over: Partial<LaunchSpec> = {}): LaunchSpec => ({ pluginDir: probeDir, manifest: envReport, tier: 'standard', limits: defaultLimits(), env: { TRAVSR_PLUGIN_COOKIE: 'c' }, ...over });
+const spec = (over: Partial<LaunchSpec> = {}): LaunchSpec => ({
+  pluginDir: probeDir,
+  manifest: envReport,
+  tier: 'standard',
+  limits: defaultLimits(),
+  env: { TRAVSR_PLUGIN_COOKIE: 'c' },
+  ...over,
+});
 
 async function rejection(p: Promise<unknown>): Promise<{ code?: string; message: string; fix?: string; checks?: unknown[] }> {
   try {
@@ -91,7 +98,9 @@ describe('refusals and errors', () => {
   it('rejects bad specs with LAUNCH_SPEC_INVALID: relative paths, reserved env, missing entrypoint, bad limits', async () => {
     expect((await rejection(prepareLaunch(spec({ pluginDir: 'relative/dir' })))).code).toBe('LAUNCH_SPEC_INVALID');
     expect((await rejection(prepareLaunch(spec({ env: { PATH: '/evil' } })))).message).toContain('env PATH is set by the sandbox itself');
-    expect((await rejection(prepareLaunch(spec({ manifest: manifest({}, { runtime: 'node', path: 'missing.mjs' }) })))).message).toContain('does not exist');
+    expect((await rejection(prepareLaunch(spec({ manifest: manifest({}, { runtime: 'node', path: 'missing.mjs' }) })))).message).toContain(
+      'does not exist',
+    );
     expect((await rejection(prepareLaunch(spec({ limits: { ...defaultLimits(), processes: 0 } })))).code).toBe('LAUNCH_SPEC_INVALID');
   });
 });
@@ -109,7 +118,16 @@ describe('Linux command', () => {
 
   it('standard: unshares every namespace, drops capabilities, clears the environment, binds nothing of /etc but ld.so.cache', async () => {
     const { args } = await launch({ repoRoot: probeDir });
-    for (const flag of ['--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--die-with-parent', '--new-session', '--clearenv']) {
+    for (const flag of [
+      '--unshare-user',
+      '--unshare-ipc',
+      '--unshare-pid',
+      '--unshare-net',
+      '--unshare-uts',
+      '--die-with-parent',
+      '--new-session',
+      '--clearenv',
+    ]) {
       expect(args, flag).toContain(flag);
     }
     expect(after(args, '--cap-drop')).toEqual([['ALL']]);
@@ -157,7 +175,12 @@ describe('Linux command', () => {
       }
       const r = await execa(cmd.file, cmd.args, { env: cmd.env, extendEnv: false, reject: false });
       expect(r.exitCode, r.stderr).toBe(0);
-      const report = JSON.parse(r.stdout) as { envKeys: string[]; aws: string | null; limits: Record<string, string[]>; execArgv: string[] };
+      const report = JSON.parse(r.stdout) as {
+        envKeys: string[];
+        aws: string | null;
+        limits: Record<string, string[]>;
+        execArgv: string[];
+      };
       expect(report.aws).toBeNull();
       expect(report.envKeys).toEqual(['HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR', 'TRAVSR_PLUGIN_COOKIE']);
       expect(report.limits['Max cpu time']).toEqual(['77', '78']);
@@ -175,7 +198,12 @@ describe('Linux command', () => {
   });
 
   it('unsandboxed (allowed): runs the entrypoint directly, in the repository, with the minimal environment and the limits', async () => {
-    const cmd = await launch({ tier: 'unsandboxed', allowUnsandboxed: true, repoRoot: scratch, limits: { ...defaultLimits(), cpuSeconds: 55 } });
+    const cmd = await launch({
+      tier: 'unsandboxed',
+      allowUnsandboxed: true,
+      repoRoot: scratch,
+      limits: { ...defaultLimits(), cpuSeconds: 55 },
+    });
     expect(cmd.pluginRootInside).toBe(probeDir);
     expect(cmd.args).not.toContain('/usr/bin/bwrap');
     const r = await execa(cmd.file, cmd.args, { env: cmd.env, extendEnv: false, reject: false });

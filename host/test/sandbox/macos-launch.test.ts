@@ -16,7 +16,17 @@ const forTier: Record<Exclude<SandboxTier, 'unsandboxed'>, LaunchSpec['manifest'
   elevated: manifest({ network: { allow: ['proxy.golang.org'] } }),
 };
 const darwin = (tier: SandboxTier, m = manifest()): Promise<Awaited<ReturnType<typeof prepareLaunch>>> =>
-  prepareLaunch({ platform: 'darwin', pluginDir: plugin, repoRoot: repo, nodePath: node, manifest: m, tier, limits: defaultLimits(), env: { TRAVSR_PLUGIN_COOKIE: 'c' }, allowUnsandboxed: true });
+  prepareLaunch({
+    platform: 'darwin',
+    pluginDir: plugin,
+    repoRoot: repo,
+    nodePath: node,
+    manifest: m,
+    tier,
+    limits: defaultLimits(),
+    env: { TRAVSR_PLUGIN_COOKIE: 'c' },
+    allowUnsandboxed: true,
+  });
 
 function sb(tier: string): string {
   return readFileSync(`${sandboxProfilesDir()}/macos/${tier}.sb`, 'utf8');

@@ -15,7 +15,17 @@ const manifests = {
 };
 
 async function plan(tier: SandboxTier): Promise<{ plan: WindowsLaunchPlan; file: string; env: Record<string, string> }> {
-  const cmd = await prepareLaunch({ platform: 'win32', pluginDir: plugin, repoRoot: repo, nodePath: node, manifest: manifests[tier], tier, limits: defaultLimits(), env: { TRAVSR_PLUGIN_COOKIE: 'c' }, allowUnsandboxed: true });
+  const cmd = await prepareLaunch({
+    platform: 'win32',
+    pluginDir: plugin,
+    repoRoot: repo,
+    nodePath: node,
+    manifest: manifests[tier],
+    tier,
+    limits: defaultLimits(),
+    env: { TRAVSR_PLUGIN_COOKIE: 'c' },
+    allowUnsandboxed: true,
+  });
   expect(cmd.args[0]).toBe('--plan');
   return { plan: JSON.parse(cmd.args[1] ?? '') as WindowsLaunchPlan, file: cmd.file, env: cmd.env };
 }
@@ -30,7 +40,11 @@ describe('Windows AppContainer plan (built here, cannot run here)', () => {
       expect(p.filesystem.read).toEqual(['C:\\Program Files\\nodejs', plugin, repo]);
       expect(p.filesystem.readWrite).toHaveLength(1);
       expect(p.command).toEqual({ file: node, args: ['--max-old-space-size=1536', `${plugin}\\probe.mjs`], cwd: repo });
-      expect(p.jobObject).toMatchObject({ activeProcessLimit: limits.processes, perProcessUserTimeSeconds: limits.cpuSeconds, killOnJobClose: true });
+      expect(p.jobObject).toMatchObject({
+        activeProcessLimit: limits.processes,
+        perProcessUserTimeSeconds: limits.cpuSeconds,
+        killOnJobClose: true,
+      });
       expect(p.proxy !== undefined).toBe(tier === 'elevated');
       expect(JSON.stringify(p)).not.toContain('internetClient');
     });

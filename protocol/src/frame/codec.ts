@@ -86,7 +86,7 @@ export class FrameDecoder {
           if (length > this.maxFrameBytes) {
             throw new ProtocolError(
               ProtocolErrorCode.FrameTooLarge,
-              `peer announced a frame of ${length} bytes, over the ${this.maxFrameBytes}-byte limit`,
+              `peer announced a frame of ${length} bytes, over the ${this.maxFrameBytes}-byte limit${textHint(length)}`,
               { size: length, limit: this.maxFrameBytes },
             );
           }
@@ -152,4 +152,15 @@ export class FrameDecoder {
     this.buffered -= n;
     return result;
   }
+}
+
+/**
+ * When a "length prefix" is four printable ASCII characters, the peer almost certainly
+ * wrote text to the frame stream (a stray console.log): say so.
+ */
+function textHint(length: number): string {
+  const bytes = [length >>> 24, (length >>> 16) & 0xff, (length >>> 8) & 0xff, length & 0xff];
+  if (!bytes.every((b) => (b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09)) return '';
+  const text = JSON.stringify(String.fromCharCode(...bytes));
+  return ` (its first bytes, ${text}, look like text: the frame stream carries frames only; logs go to stderr)`;
 }

@@ -1,4 +1,12 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
+
+/**
+ * A string restricted to `values`, emitted as a plain JSON Schema `enum` (so a validation
+ * error lists the allowed values once instead of one failed `const` per value).
+ */
+export function stringEnum<const T extends readonly string[]>(values: T): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
+}
 
 /** Kinds of graph nodes a plugin may emit. */
 export const NODE_KINDS = [
@@ -72,7 +80,7 @@ export type Range = Static<typeof RangeSchema>;
 export const NodeSchema = Type.Object(
   {
     vname: VNameSchema,
-    kind: Type.Union(NODE_KINDS.map((k) => Type.Literal(k))),
+    kind: stringEnum(NODE_KINDS),
     name: text(1024),
     qualifiedName: Type.Optional(text(4096)),
     range: Type.Optional(RangeSchema),
@@ -88,9 +96,9 @@ export const EdgeSchema = Type.Object(
   {
     src: VNameSchema,
     dst: VNameSchema,
-    kind: Type.Union(EDGE_KINDS.map((k) => Type.Literal(k))),
+    kind: stringEnum(EDGE_KINDS),
     confidence: Type.Number({ minimum: 0, maximum: 1 }),
-    provenance: Type.Union(PROVENANCES.map((k) => Type.Literal(k))),
+    provenance: stringEnum(PROVENANCES),
   },
   { additionalProperties: false },
 );
@@ -103,7 +111,7 @@ export type Edge = Static<typeof EdgeSchema>;
 export const UnresolvedRefSchema = Type.Object(
   {
     src: VNameSchema,
-    kind: Type.Union(EDGE_KINDS.map((k) => Type.Literal(k))),
+    kind: stringEnum(EDGE_KINDS),
     /** The referenced name as written, e.g. `parse` or `os.path.join`. */
     name: Type.String({ minLength: 1, maxLength: 1024 }),
     range: Type.Optional(RangeSchema),
@@ -114,7 +122,7 @@ export type UnresolvedRef = Static<typeof UnresolvedRefSchema>;
 
 export const DiagnosticSchema = Type.Object(
   {
-    severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
+    severity: stringEnum(['error', 'warning', 'info'] as const),
     message: text(4096),
     code: Type.Optional(text(128)),
     range: Type.Optional(RangeSchema),

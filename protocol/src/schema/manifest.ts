@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { stringEnum } from './graph.js';
 
 const host = Type.String({
   minLength: 1,
@@ -16,7 +17,7 @@ export const ConstraintsSchema = Type.Object(
     /** `false`, or the hosts (`host[:port]`) it may reach through the host's proxy. */
     network: Type.Union([Type.Literal(false), Type.Object({ allow: Type.Array(host, { minItems: 1, maxItems: 64 }) }, { additionalProperties: false })]),
     /** `none`, or POSIX shared memory and message queues for parallel workers. */
-    ipc: Type.Union([Type.Literal('none'), Type.Literal('posix-shm')]),
+    ipc: stringEnum(['none', 'posix-shm'] as const),
     /** Host functions beyond the protocol. No host offers any yet, so only `false` is grantable. */
     hostApi: Type.Boolean(),
     /** The repository is always a read-only view. */
@@ -52,7 +53,7 @@ export const ManifestSchema = Type.Object(
     entrypoint: Type.Object(
       {
         /** `node`: run `path` with the host's Node.js; `exec`: `path` is an executable. */
-        runtime: Type.Union([Type.Literal('node'), Type.Literal('exec')]),
+        runtime: stringEnum(['node', 'exec'] as const),
         /** Relative to the plugin directory, `/`-separated: no leading `/`, drive letter, `\\` or `..` segment. */
         path: Type.String({ minLength: 1, maxLength: 1024, pattern: '^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$' }),
         args: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 64 })),
@@ -60,7 +61,7 @@ export const ManifestSchema = Type.Object(
       { additionalProperties: false },
     ),
     protocolVersions: Type.Array(Type.String({ maxLength: 16 }), { minItems: 1, maxItems: 16 }),
-    phases: Type.Optional(Type.Array(Type.Union([Type.Literal('A'), Type.Literal('B')]), { minItems: 1, uniqueItems: true })),
+    phases: Type.Optional(Type.Array(stringEnum(['A', 'B'] as const), { minItems: 1, uniqueItems: true })),
     constraints: ConstraintsSchema,
   },
   { additionalProperties: false },

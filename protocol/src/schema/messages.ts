@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DiagnosticSchema, EdgeSchema, NodeSchema, UnresolvedRefSchema } from './graph.js';
+import { stringEnum, DiagnosticSchema, EdgeSchema, NodeSchema, UnresolvedRefSchema } from './graph.js';
 
 /** Request ids are non-negative integers or short strings, chosen by the sender. */
 export const RequestIdSchema = Type.Union([
@@ -82,7 +82,7 @@ export type HelloParams = Static<typeof HelloParamsSchema>;
 
 export const CapabilitiesSchema = Type.Object(
   {
-    phases: Type.Array(Type.Union([Type.Literal('A'), Type.Literal('B')]), { minItems: 1, maxItems: 2, uniqueItems: true }),
+    phases: Type.Array(stringEnum(['A', 'B'] as const), { minItems: 1, maxItems: 2, uniqueItems: true }),
     cancellation: Type.Boolean(),
     progress: Type.Boolean(),
   },
@@ -136,7 +136,7 @@ export type AnalyzeFile = Static<typeof AnalyzeFileSchema>;
 
 export const AnalyzeParamsSchema = Type.Object(
   {
-    phase: Type.Union([Type.Literal('A'), Type.Literal('B')]),
+    phase: stringEnum(['A', 'B'] as const),
     files: Type.Array(AnalyzeFileSchema, { maxItems: 1_000_000 }),
   },
   { additionalProperties: false },
@@ -161,9 +161,9 @@ export const GraphFileParamsSchema = Type.Object(
     requestId: RequestIdSchema,
     path: Type.String({ minLength: 1, maxLength: 4096 }),
     language: languageId,
-    phase: Type.Union([Type.Literal('A'), Type.Literal('B')]),
+    phase: stringEnum(['A', 'B'] as const),
     /** `ok`: analyzed; `failed`: not analyzed (see diagnostics), nothing stored is replaced. */
-    status: Type.Union([Type.Literal('ok'), Type.Literal('failed')]),
+    status: stringEnum(['ok', 'failed'] as const),
     nodes: Type.Array(NodeSchema),
     edges: Type.Array(EdgeSchema),
     refs: Type.Optional(Type.Array(UnresolvedRefSchema)),
@@ -200,7 +200,7 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LogParamsSchema = Type.Object(
   {
-    level: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l))),
+    level: stringEnum(LOG_LEVELS),
     message: Type.String({ maxLength: 16384 }),
     data: Type.Optional(Type.Unknown()),
   },

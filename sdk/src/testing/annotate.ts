@@ -1,6 +1,13 @@
 import type { GraphFileParams, Range, VName } from '@travsr/protocol';
 
-/** How comments are written in a language: a line prefix, and a suffix for block-only syntaxes. */
+/**
+ * How comments are written in a language: a line prefix, and a suffix for block-only syntaxes.
+ *
+ * @example
+ * ```ts
+ * renderAnnotatedSource(text, graphFile, { start: '--' }); // force Lua-style comments
+ * ```
+ */
 export interface CommentStyle {
   start: string;
   end?: string;

@@ -17,7 +17,14 @@ import { listFixtureFiles, languageForPath } from './fixtures.js';
 import { launchUnsandboxed, type Launcher } from './launch.js';
 import { PluginSession, StepFailure, type SessionTarget } from './session.js';
 
-/** Options of {@link runConformance}. */
+/**
+ * Options of {@link runConformance}.
+ *
+ * @example
+ * ```ts
+ * await runConformance({ pluginDir: 'plugins/lang-go', fixturesDir: 'test/fixtures/go', timeoutMs: 20_000 });
+ * ```
+ */
 export interface ConformanceOptions {
   /** The plugin directory (holding travsr-plugin.json and the built entrypoint). */
   pluginDir: string;
@@ -29,7 +36,14 @@ export interface ConformanceOptions {
   timeoutMs?: number;
 }
 
-/** The outcome of one check. */
+/**
+ * The outcome of one check.
+ *
+ * @example
+ * ```ts
+ * const failed = report.checks.filter((c: ConformanceCheck) => !c.ok).map((c) => c.name);
+ * ```
+ */
 export interface ConformanceCheck {
   name: string;
   ok: boolean;
@@ -38,7 +52,15 @@ export interface ConformanceCheck {
   durationMs: number;
 }
 
-/** The outcome of a conformance run. */
+/**
+ * The outcome of a conformance run.
+ *
+ * @example
+ * ```ts
+ * const report: ConformanceReport = await runConformance({ pluginDir });
+ * process.exitCode = report.ok ? 0 : 1;
+ * ```
+ */
 export interface ConformanceReport {
   plugin: { dir: string; id?: string; version?: string };
   checks: ConformanceCheck[];

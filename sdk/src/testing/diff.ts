@@ -7,6 +7,7 @@ interface Op {
 const MAX_CELLS = 4_000_000;
 
 function splitLines(text: string): string[] {
+  if (text === '') return [];
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
@@ -41,12 +42,12 @@ function editScript(a: string[], b: string[]): Op[] {
         ops.push({ op: ' ', line: am[i]! });
         i++;
         j++;
-      } else if (j < m && (i === n || lcs[i * w + j + 1]! >= lcs[(i + 1) * w + j]!)) {
-        ops.push({ op: '+', line: bm[j]! });
-        j++;
-      } else {
+      } else if (i < n && (j === m || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) {
         ops.push({ op: '-', line: am[i]! });
         i++;
+      } else {
+        ops.push({ op: '+', line: bm[j]! });
+        j++;
       }
     }
   }

@@ -3,7 +3,14 @@ import { isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { PluginManifest } from '@travsr/protocol';
 
-/** How a launched plugin process ended. */
+/**
+ * How a launched plugin process ended.
+ *
+ * @example
+ * ```ts
+ * const { code, signal } = await launched.process.exited;
+ * ```
+ */
 export interface ProcessExit {
   code: number | null;
   signal: string | null;
@@ -11,7 +18,15 @@ export interface ProcessExit {
   error?: string;
 }
 
-/** A running plugin process as the kit drives it: pipes, its end, and a way to stop it. */
+/**
+ * A running plugin process as the kit drives it: pipes, its end, and a way to stop it.
+ *
+ * @example
+ * ```ts
+ * launched.process.kill('SIGTERM');
+ * await launched.process.exited;
+ * ```
+ */
 export interface LaunchedProcess {
   stdin: Writable;
   stdout: Readable;
@@ -21,7 +36,14 @@ export interface LaunchedProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** What a launcher is asked to start. */
+/**
+ * What a launcher is asked to start.
+ *
+ * @example
+ * ```ts
+ * const launch: Launcher = async ({ env, repoRoot }) => startInSandbox({ env, bindRepo: repoRoot });
+ * ```
+ */
 export interface LaunchOptions {
   /** The complete environment of the plugin (the launcher may add PATH, nothing else). */
   env: Record<string, string>;
@@ -33,7 +55,14 @@ export interface LaunchOptions {
   manifest: PluginManifest;
 }
 
-/** A started plugin and where the repository appears inside its sandbox. */
+/**
+ * A started plugin and where the repository appears inside its sandbox.
+ *
+ * @example
+ * ```ts
+ * return { process: wrap(child), repoRootInside: '/repo' } satisfies Launched;
+ * ```
+ */
 export interface Launched {
   process: LaunchedProcess;
   /** The path to send in `initialize.root`: `repoRoot` as the plugin sees it. */
@@ -43,6 +72,11 @@ export interface Launched {
 /**
  * Starts a plugin process. The host passes one that runs the plugin in its sandbox tier;
  * the default, {@link launchUnsandboxed}, runs it directly.
+ *
+ * @example
+ * ```ts
+ * await runConformance({ pluginDir, launch: sandboxedLauncher('standard') });
+ * ```
  */
 export type Launcher = (opts: LaunchOptions) => Promise<Launched>;
 

@@ -7,7 +7,14 @@ import { languageForPath, listFixtureFiles } from './fixtures.js';
 import { launchUnsandboxed, type Launcher } from './launch.js';
 import { PluginSession } from './session.js';
 
-/** Options of {@link snapshotTest}. */
+/**
+ * Options of {@link snapshotTest}.
+ *
+ * @example
+ * ```ts
+ * await snapshotTest({ pluginDir, inputDir: 'test/cases', outputDir: 'test/golden', update: false });
+ * ```
+ */
 export interface SnapshotOptions {
   /** The plugin directory (holding travsr-plugin.json and the built entrypoint). */
   pluginDir: string;
@@ -25,7 +32,15 @@ export interface SnapshotOptions {
   updateCommand?: string;
 }
 
-/** What happened to each snapshot file. */
+/**
+ * What happened to each snapshot file.
+ *
+ * @example
+ * ```ts
+ * const { files } = await snapshotTest({ pluginDir, update: true });
+ * files.filter((f) => f.status !== 'unchanged'); // what the update rewrote
+ * ```
+ */
 export interface SnapshotResult {
   files: { path: string; status: 'unchanged' | 'created' | 'updated' | 'removed' }[];
 }
@@ -33,6 +48,13 @@ export interface SnapshotResult {
 /**
  * Thrown by {@link snapshotTest} when the plugin's output differs from the stored snapshots.
  * The message holds a unified diff per file and the command that accepts the new output.
+ *
+ * @example
+ * ```ts
+ * try { await snapshotTest({ pluginDir }); } catch (e) {
+ *   if ((e as { code?: string }).code === 'SNAPSHOT_MISMATCH') console.error((e as SnapshotMismatchError).diff);
+ * }
+ * ```
  */
 export class SnapshotMismatchError extends Error {
   override readonly name = 'SnapshotMismatchError';

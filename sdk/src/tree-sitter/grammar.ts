@@ -3,7 +3,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 
-/** Options of {@link initTreeSitter} and {@link loadGrammar}. */
+/**
+ * Options of {@link initTreeSitter} and {@link loadGrammar}.
+ *
+ * @example
+ * ```ts
+ * await loadGrammar(grammarPath, { treeSitterWasm: '/plugin/dist/tree-sitter.wasm' });
+ * ```
+ */
 export interface TreeSitterOptions {
   /**
    * Where web-tree-sitter's own `tree-sitter.wasm` is. Default: next to the running entry
@@ -12,7 +19,15 @@ export interface TreeSitterOptions {
   treeSitterWasm?: string | URL;
 }
 
-/** A loaded grammar and a parser for it. */
+/**
+ * A loaded grammar and a parser for it.
+ *
+ * @example
+ * ```ts
+ * const tree = grammar.parse(text);
+ * try { walk(tree.rootNode); } finally { tree.delete(); }
+ * ```
+ */
 export interface Grammar {
   /** The web-tree-sitter language, for queries. */
   readonly language: Language;

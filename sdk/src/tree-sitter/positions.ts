@@ -1,6 +1,13 @@
 import type { Range } from '@travsr/protocol';
 
-/** A tree-sitter position: 0-based row, column in UTF-16 code units (web-tree-sitter parses JS strings). */
+/**
+ * A tree-sitter position: 0-based row, column in UTF-16 code units (web-tree-sitter parses JS strings).
+ *
+ * @example
+ * ```ts
+ * const p: Utf16Point = node.startPosition;
+ * ```
+ */
 export interface Utf16Point {
   row: number;
   column: number;

@@ -5,7 +5,14 @@ import { LineIndex } from './positions.js';
 import { compileQuery, parseErrorDiagnostic, runTagsQuery, tagsToGraph, type TagsToGraphOptions } from './tags.js';
 import type { Query } from 'web-tree-sitter';
 
-/** Options of {@link createTagsAnalyzer}. */
+/**
+ * Options of {@link createTagsAnalyzer}.
+ *
+ * @example
+ * ```ts
+ * createTagsAnalyzer({ grammar: new URL('./tree-sitter-ruby.wasm', import.meta.url), query, definitionKinds: { singleton_method: 'method' } });
+ * ```
+ */
 export interface TagsAnalyzerOptions extends TreeSitterOptions {
   /** The grammar `.wasm` (path or `file:` URL), or a grammar already loaded. */
   grammar: string | URL | Grammar;
@@ -16,7 +23,15 @@ export interface TagsAnalyzerOptions extends TreeSitterOptions {
   qualifierSeparator?: RegExp;
 }
 
-/** The hooks {@link createTagsAnalyzer} returns, to spread into `runAnalyzer({...})`. */
+/**
+ * The hooks {@link createTagsAnalyzer} returns, to spread into `runAnalyzer({...})`.
+ *
+ * @example
+ * ```ts
+ * const tags = createTagsAnalyzer({ grammar, query });
+ * await runAnalyzer({ id, version, initialize: tags.initialize, analyzeFile: tags.analyzeFile });
+ * ```
+ */
 export interface TagsAnalyzerHooks {
   /** Loads the grammar and compiles the query (once); a failure answers `initialize` with the reason. */
   initialize(session?: SessionInfo): Promise<void>;

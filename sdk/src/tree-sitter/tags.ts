@@ -6,6 +6,11 @@ import { LineIndex } from './positions.js';
 /**
  * One tag found by a tags query: a definition or a reference, with the node the role
  * capture matched (`@definition.function`, `@reference.call`, …) and its `@name`.
+ *
+ * @example
+ * ```ts
+ * for (const tag of runTagsQuery(lang, tree, query)) if (tag.role === 'definition') console.error(tag.kind, tag.name);
+ * ```
  */
 export interface Tag {
   role: 'definition' | 'reference';
@@ -90,7 +95,14 @@ export function runTagsQuery(language: Language, tree: Tree, querySource: string
   return tags.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex || a.nameNode.startIndex - b.nameNode.startIndex);
 }
 
-/** Tag kinds (after `definition.`) that become nodes, and the node kind each becomes. */
+/**
+ * Tag kinds (after `definition.`) that become nodes, and the node kind each becomes.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_DEFINITION_KINDS['method']; // 'method'
+ * ```
+ */
 export const DEFAULT_DEFINITION_KINDS: Readonly<Record<string, NodeKind>> = {
   function: 'function',
   method: 'method',
@@ -115,6 +127,11 @@ export const DEFAULT_DEFINITION_KINDS: Readonly<Record<string, NodeKind>> = {
  * Tag kinds (after `reference.`) that become unresolved refs, and the edge kind of each.
  * `reference.class` (a class used by name, e.g. `new Foo`) is a plain reference; name
  * base classes with `reference.inherits` (or `reference.superclass`).
+ *
+ * @example
+ * ```ts
+ * DEFAULT_REFERENCE_KINDS['call']; // 'calls'
+ * ```
  */
 export const DEFAULT_REFERENCE_KINDS: Readonly<Record<string, EdgeKind>> = {
   call: 'calls',
@@ -128,7 +145,14 @@ export const DEFAULT_REFERENCE_KINDS: Readonly<Record<string, EdgeKind>> = {
   reference: 'references',
 };
 
-/** Options of {@link tagsToGraph}. */
+/**
+ * Options of {@link tagsToGraph}.
+ *
+ * @example
+ * ```ts
+ * tagsToGraph(tags, graph, { text, referenceKinds: { send: 'calls' } });
+ * ```
+ */
 export interface TagsToGraphOptions {
   /** The file's source text (for UTF-8 columns and skeletons). */
   text: string;
@@ -148,7 +172,14 @@ export interface TagsToGraphOptions {
   maxSkeletonLines?: number;
 }
 
-/** What {@link tagsToGraph} added to the builder. */
+/**
+ * What {@link tagsToGraph} added to the builder.
+ *
+ * @example
+ * ```ts
+ * const { definitions, refs } = tagsToGraph(tags, graph, { text });
+ * ```
+ */
 export interface TagsGraph {
   definitions: Node[];
   refs: UnresolvedRef[];
@@ -283,7 +314,14 @@ export function tagsToGraph(tags: readonly Tag[], graph: FileGraphBuilder, optio
   return out;
 }
 
-/** Counts of syntax errors in a tree. */
+/**
+ * Counts of syntax errors in a tree.
+ *
+ * @example
+ * ```ts
+ * const { errors, missing } = countParseErrors(tree);
+ * ```
+ */
 export interface ParseErrorSummary {
   /** `ERROR` nodes (input the parser skipped). */
   errors: number;

@@ -1,0 +1,62 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TraceRecorder } from '../../src/traces/trace.js';
+import { TraceStore } from '../../src/traces/trace-store.js';
+import { persistentTraceSink } from '../../src/traces/trace-sink.js';
+
+function sample(subject: string, error?: string) {
+  const r = new TraceRecorder('plugin-session', subject);
+  r.trace.tier = 'standard';
+  r.trace.constraints.push({ constraint: 'network', requested: 'none', granted: 'none', ok: true });
+  r.transition('launching');
+  r.transition('ready');
+  r.count('files', 3);
+  return r.finish(error ? { code: 'PLUGIN_CRASHED', message: error } : undefined);
+}
+
+describe('TraceStore', () => {
+  it('keeps traces in the repository graph store when the repository has .travsr/, else in TRAVSR_HOME', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
+    expect(TraceStore.locate(repo)).toBe(join(process.env.TRAVSR_HOME!, 'traces.db'));
+    mkdirSync(join(repo, '.travsr'));
+    expect(TraceStore.locate(repo)).toBe(join(repo, '.travsr', 'graph.db'));
+    expect(TraceStore.locate(undefined)).toBe(join(process.env.TRAVSR_HOME!, 'traces.db'));
+  });
+
+  it('saves, lists newest first with filters, and finds a trace by a unique id prefix', () => {
+    const store = TraceStore.open(join(mkdtempSync(join(tmpdir(), 'travsr-traces-')), 'graph.db'));
+    const a = sample('lang-go@0.1.0');
+    const b = sample('lang-lua@1.0.0', 'exited with code 70');
+    store.save(a);
+    store.save(b);
+    expect(store.list().map((t) => t.id)).toEqual([b.id, a.id]);
+    expect(store.list({ status: 'error' }).map((t) => t.subject)).toEqual(['lang-lua@1.0.0']);
+    expect(store.list({ subject: 'go' }).map((t) => t.id)).toEqual([a.id]);
+    expect(store.list({ subject: '%' })).toEqual([]);
+    expect(store.list({ status: 'error' })[0]?.error).toBe('PLUGIN_CRASHED: exited with code 70');
+    const got = store.get(b.id.slice(0, 8));
+    expect(got).toEqual(b);
+    expect(got.transitions.map((t) => t.state)).toEqual(['launching', 'ready']);
+    expect(got.counts.files).toBe(3);
+    store.close();
+  });
+
+  it('says what to do when a trace does not exist', () => {
+    const store = TraceStore.open(join(mkdtempSync(join(tmpdir(), 'travsr-traces-')), 'graph.db'));
+    expect(() => store.get('deadbeef')).toThrow(/no trace deadbeef .*run `travsr trace list`/);
+    store.close();
+  });
+
+  it('the persistent sink saves to the right store and never throws', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
+    mkdirSync(join(repo, '.travsr'));
+    const t = sample('x@1.0.0');
+    persistentTraceSink(repo)(t);
+    const store = TraceStore.forRepo(repo);
+    expect(store.get(t.id).subject).toBe('x@1.0.0');
+    store.close();
+    expect(() => persistentTraceSink('/proc/not-writable/here')(t)).not.toThrow();
+  });
+});

@@ -1,0 +1,253 @@
+// Benchmark 3: sustained graph throughput through the plugin boundary. The graph-flood
+// plugin (fixtures/graph-flood.ts) answers one analyze request over many tiny files with a
+// synthetic graph per file; the host receives it
+//   a. through PluginSupervisor.analyze (the real path: schema validation + per-file checks),
+//   b. through a plain Connection with validation on, then off (same sandboxed process kind),
+//   c. through a byte counter that decodes nothing (what the sandboxed plugin can produce).
+// In-process rows then split the cost of one file between the plugin and the host.
+import { Unpackr } from 'msgpackr';
+import {
+  assertEnvelope,
+  assertSchema,
+  encodeFrame,
+  FrameDecoder,
+  GraphFileParamsSchema,
+  PLUGIN_COOKIE_ENV,
+  PLUGIN_COOKIE_VALUE,
+  PROTOCOL_VERSIONS,
+  PROTOCOL_VERSIONS_ENV,
+  unpackValue,
+} from '@travsr/protocol';
+import { Connection } from '@travsr/protocol/node';
+import { FileGraphBuilder } from '@travsr/sdk';
+import { loadPluginDir, PluginSupervisor, spawnPlugin } from '../../host/dist/plugins/index.js';
+import { defaultLimits, prepareLaunch } from '../../host/dist/sandbox/index.js';
+import { graphFloodPluginDir, loadSyntheticGraph, log, makeTextRepo, row, runFor, sandboxAvailable, skipRow } from './common.js';
+
+export const name = 'graph';
+export const title = 'graph throughput';
+
+const FILES = 200;
+const WARMUP_FILES = 20;
+const NODES_PER_FILE = 1000;
+const EDGES_PER_FILE = 1000;
+const TARGET_ITEMS_PER_S = 200_000;
+const CORPUS = 'github.com/acme/shop';
+const pluginOptions = { nodesPerFile: NODES_PER_FILE, edgesPerFile: EDGES_PER_FILE };
+
+function verdict(itemsPerS) {
+  return itemsPerS >= TARGET_ITEMS_PER_S ? 'pass' : 'FAIL';
+}
+
+/** a. The whole host path: supervisor, session checks, validation on. */
+async function viaSupervisor(pluginDir, repo) {
+  const sup = new PluginSupervisor({
+    plugin: await loadPluginDir(pluginDir),
+    repoRoot: repo.root,
+    corpus: CORPUS,
+    grant: { tier: 'standard', allowUnsandboxed: false },
+    limits: defaultLimits(),
+    pluginOptions,
+    timeouts: { pingIntervalMs: 0 },
+  });
+  try {
+    await sup.start();
+    await sup.analyze({ phase: 'A', files: repo.files.slice(0, WARMUP_FILES) }, { onFile() {} });
+    // PluginSession exposes its connection's byte counters only in the trace written at the
+    // end; read them from the live connection to measure this request alone.
+    const stats = sup.current?.conn?.stats;
+    const bytes0 = stats?.bytesIn ?? 0;
+    let items = 0;
+    const t0 = performance.now();
+    const out = await sup.analyze(
+      { phase: 'A', files: repo.files },
+      {
+        onFile(f) {
+          items += f.nodes.length + f.edges.length;
+        },
+      },
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    if (out.analyzed !== repo.files.length) throw new Error(`supervisor run analyzed ${out.analyzed} of ${repo.files.length} files`);
+    return { items, seconds, bytes: stats ? stats.bytesIn - bytes0 : NaN };
+  } finally {
+    await sup.stop();
+  }
+}
+
+/** Starts the plugin in the standard tier and completes hello + initialize on a plain Connection. */
+async function rawSession(pluginDir, repo, validate) {
+  const plugin = await loadPluginDir(pluginDir);
+  const cmd = await prepareLaunch({
+    pluginDir: plugin.dir,
+    manifest: plugin.manifest,
+    repoRoot: repo.root,
+    tier: 'standard',
+    limits: defaultLimits(),
+    env: { [PLUGIN_COOKIE_ENV]: PLUGIN_COOKIE_VALUE, [PROTOCOL_VERSIONS_ENV]: PROTOCOL_VERSIONS.join(',') },
+  });
+  const proc = spawnPlugin(cmd);
+  proc.stderr.on('data', (c) => process.stderr.write(c));
+  const conn = new Connection(proc.stdout, proc.stdin, { role: 'host', validate });
+  const close = async () => {
+    proc.stdin.end();
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 3000);
+    await proc.exited;
+    clearTimeout(timer);
+    await cmd.cleanup();
+  };
+  try {
+    await conn.request('hello', { protocolVersions: [...PROTOCOL_VERSIONS], host: { name: 'travsr-bench', version: '0.0.0' }, maxFrameBytes: 16 << 20 }, { timeoutMs: 10_000 });
+    await conn.request('initialize', { root: cmd.repoRootInside, corpus: CORPUS, options: pluginOptions }, { timeoutMs: 10_000 });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { conn, proc, close };
+}
+
+/** b. A plain Connection: the codec and (optionally) schema validation, nothing else. */
+async function viaConnection(pluginDir, repo, validate) {
+  const s = await rawSession(pluginDir, repo, validate);
+  try {
+    let items = 0;
+    s.conn.onNotification('graph/file', (f) => {
+      items += f.nodes.length + f.edges.length;
+    });
+    s.conn.onNotification('progress', () => {});
+    await s.conn.request('analyze', { phase: 'A', files: repo.files.slice(0, WARMUP_FILES) });
+    items = 0;
+    const bytes0 = s.conn.stats.bytesIn;
+    const t0 = performance.now();
+    await s.conn.request('analyze', { phase: 'A', files: repo.files });
+    const seconds = (performance.now() - t0) / 1000;
+    return { items, seconds, bytes: s.conn.stats.bytesIn - bytes0 };
+  } finally {
+    s.conn.close();
+    await s.close();
+  }
+}
+
+/**
+ * c. Counts the bytes of each frame without decoding it (only frames under 4 KiB are
+ * decoded, to find the analyze answer): the rate the sandboxed plugin can produce.
+ */
+async function viaByteCounter(pluginDir, repo) {
+  const s = await rawSession(pluginDir, repo, true);
+  s.conn.close(); // the handshake is done; from here the stream is read by hand
+  const id = 1_000_000;
+  let bytes = 0;
+  let header = Buffer.alloc(0);
+  let skip = 0;
+  let small;
+  let answered;
+  const done = new Promise((resolve) => (answered = resolve));
+  s.proc.stdout.on('data', (chunk) => {
+    bytes += chunk.length;
+    let at = 0;
+    while (at < chunk.length) {
+      if (skip > 0) {
+        const n = Math.min(skip, chunk.length - at);
+        if (small) small.push(chunk.subarray(at, at + n));
+        skip -= n;
+        at += n;
+        if (skip === 0 && small) {
+          const msg = unpackValue(Buffer.concat(small));
+          small = undefined;
+          if (msg.kind === 'response' && msg.id === id) answered(msg.result);
+        }
+        continue;
+      }
+      const need = 4 - header.length;
+      header = Buffer.concat([header, chunk.subarray(at, at + need)]);
+      at += Math.min(need, chunk.length - at);
+      if (header.length === 4) {
+        skip = header.readUInt32BE(0);
+        small = skip <= 4096 ? [] : undefined;
+        header = Buffer.alloc(0);
+      }
+    }
+  });
+  try {
+    const t0 = performance.now();
+    s.proc.stdin.write(encodeFrame({ kind: 'request', id, method: 'analyze', params: { phase: 'A', files: repo.files } }));
+    const result = await done;
+    const seconds = (performance.now() - t0) / 1000;
+    return { items: result.nodes + result.edges, seconds, bytes };
+  } finally {
+    await s.close();
+  }
+}
+
+function measureUs(fn) {
+  runFor(200, () => (fn(), 1));
+  const { ops, seconds } = runFor(600, () => (fn(), 1));
+  return (seconds / ops) * 1e6;
+}
+
+/** The cost of one 1,000 + 1,000 file on each side, measured in this process. */
+async function perFileCosts() {
+  const { syntheticFileGraph } = await loadSyntheticGraph();
+  const path = 'src/f0001.txt';
+  const analysis = () => syntheticFileGraph(new FileGraphBuilder({ corpus: CORPUS, path, language: 'text' }), { nodes: NODES_PER_FILE, edges: EDGES_PER_FILE });
+  const a = analysis();
+  const params = { requestId: 2, path, language: 'text', phase: 'A', status: 'ok', nodes: a.nodes, edges: a.edges, diagnostics: [] };
+  const envelope = { kind: 'notification', method: 'graph/file', params };
+  const frame = encodeFrame(envelope);
+  const chunks = [];
+  for (let at = 0; at < frame.length; at += 65536) chunks.push(frame.subarray(at, at + 65536));
+  const body = frame.subarray(4);
+  const rawUnpackr = new Unpackr({ useRecords: false, structuredClone: false, moreTypes: false, bundleStrings: false, mapsAsObjects: true, int64AsType: 'number' });
+  const decoded = unpackValue(body);
+  const items = a.nodes.length + a.edges.length;
+  const costs = [
+    ['plugin: build the graph (FileGraphBuilder)', measureUs(analysis)],
+    ['plugin: check it against the schema (FileEmitter)', measureUs(() => assertSchema(GraphFileParamsSchema, params, 'graph'))],
+    ['plugin: encodeFrame', measureUs(() => encodeFrame(envelope))],
+    [
+      'host: FrameDecoder.push, 64 KiB chunks',
+      measureUs(() => {
+        const d = new FrameDecoder();
+        for (const c of chunks) d.push(c);
+      }),
+    ],
+    ['host:   of which msgpackr unpack alone', measureUs(() => rawUnpackr.unpack(body))],
+    [
+      'host: validate envelope + graph/file params (ajv)',
+      measureUs(() => {
+        assertEnvelope(decoded);
+        assertSchema(GraphFileParamsSchema, decoded.params, 'graph/file notification');
+      }),
+    ],
+  ];
+  return { frameBytes: frame.length, items, costs };
+}
+
+export async function run() {
+  const sandbox = await sandboxAvailable();
+  const pluginDir = await graphFloodPluginDir();
+  const repo = makeTextRepo(FILES);
+  const rows = [];
+  const what = `${FILES} files × (${NODES_PER_FILE} nodes + ${EDGES_PER_FILE} edges)`;
+  const add = (label, r, target) => {
+    const perS = r.items / r.seconds;
+    rows.push(row(title, `${label}: nodes+edges`, perS, '/s', target ? `≥ ${TARGET_ITEMS_PER_S.toLocaleString('en-US')}/s` : '—', target ? verdict(perS) : '—'));
+    rows.push(row(title, `${label}: frames`, r.bytes / r.seconds / 1e6, 'MB/s'));
+  };
+  if (!sandbox.ok) {
+    rows.push(skipRow(title, sandbox.reason));
+  } else {
+    log(`graph: supervisor, ${what}`);
+    add('PluginSupervisor.analyze, standard tier, validation on', await viaSupervisor(pluginDir, repo), true);
+    log('graph: plain Connection, validate on / off');
+    add('plain Connection, validate: true', await viaConnection(pluginDir, repo, true), false);
+    add('plain Connection, validate: false', await viaConnection(pluginDir, repo, false), false);
+    log('graph: byte counter');
+    add('no decoding (plugin-side ceiling)', await viaByteCounter(pluginDir, repo), false);
+  }
+  log('graph: in-process cost per file');
+  const per = await perFileCosts();
+  rows.push(row(title, `one file: frame size (${per.items} nodes+edges)`, per.frameBytes, 'bytes'));
+  for (const [label, us] of per.costs) rows.push(row(title, `one file: ${label}`, us / 1000, 'ms'));
+  return rows;
+}

@@ -1,0 +1,71 @@
+// `npm run bench`: runs the benchmarks of the plugin boundary and prints one markdown table.
+//   node test/bench/run.js              every benchmark
+//   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello)
+// Results are also written to test/bench/results/latest.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { benchDir, cleanupTemps, log, machineInfo, markdownTable, skipRow } from './common.js';
+import * as frames from './frame-codec.js';
+import * as ping from './ping.js';
+import * as graph from './graph-throughput.js';
+import * as hello from './start-to-hello.js';
+
+const BENCHMARKS = [frames, ping, graph, hello];
+
+/** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */
+export async function runBenchmarks(names = []) {
+  const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n));
+  if (unknown.length > 0) {
+    throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; choose from ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+  }
+  const selected = names.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => names.includes(b.name));
+  const machine = machineInfo();
+  const rows = [];
+  const started = performance.now();
+  try {
+    for (const b of selected) {
+      log(`${b.name}: ${b.title}…`);
+      const t0 = performance.now();
+      try {
+        rows.push(...(await b.run()));
+      } catch (e) {
+        rows.push(skipRow(b.title, `failed: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? String(e)}`.replaceAll('\n', ' '), 'error'));
+      }
+      log(`${b.name}: done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    cleanupTemps();
+  }
+  return { machine, benchmarks: selected.map((b) => b.name), seconds: (performance.now() - started) / 1000, rows };
+}
+
+function header(m) {
+  return [
+    '# Travsr plugin boundary benchmarks',
+    '',
+    `- machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.kernel}`,
+    `- node ${m.node}, ${m.bwrap}`,
+    `- ${m.date}, commit ${m.commit}`,
+    '',
+  ].join('\n');
+}
+
+async function main(names) {
+  let result;
+  try {
+    result = await runBenchmarks(names);
+  } catch (e) {
+    process.stderr.write(`bench: ${e.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stdout.write(`${header(result.machine)}\n${markdownTable(result.rows)}\n\n_total ${result.seconds.toFixed(1)} s_\n`);
+  const outDir = join(benchDir, 'results');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  log(`results written to ${join('test', 'bench', 'results', 'latest.json')}`);
+  if (result.rows.some((r) => r.verdict === 'error')) process.exitCode = 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));

@@ -1,0 +1,16 @@
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+
+const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
+
+/** Runs the real `travsr` CLI (built) with the test's TRAVSR_HOME, never throwing on exit codes. */
+export async function travsr(args: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}) {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? process.cwd(),
+    env: { TRAVSR_HOME: process.env.TRAVSR_HOME!, ...opts.env },
+    reject: false,
+    timeout: opts.timeoutMs ?? 120_000,
+    stdin: 'ignore',
+  });
+  return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+}
