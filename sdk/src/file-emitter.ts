@@ -1,4 +1,12 @@
-import { assertSchema, GraphFileParamsSchema, type AnalyzeFile, type AnalyzeResult, type Diagnostic, type GraphFileParams, type RequestId } from '@travsr/protocol';
+import {
+  assertSchema,
+  GraphFileParamsSchema,
+  type AnalyzeFile,
+  type AnalyzeResult,
+  type Diagnostic,
+  type GraphFileParams,
+  type RequestId,
+} from '@travsr/protocol';
 import type { Connection } from '@travsr/protocol/node';
 import type { FileAnalysis, Phase } from './definition.js';
 
@@ -21,7 +29,9 @@ export class FileEmitter {
 
   /** Sends a file as not analyzed, with one error diagnostic. */
   failed(file: AnalyzeFile, code: string, message: string): Promise<void> {
-    return this.send(this.params(file, 'failed', { nodes: [], edges: [], diagnostics: [{ severity: 'error', code, message: message.slice(0, 4096) }] }));
+    return this.send(
+      this.params(file, 'failed', { nodes: [], edges: [], diagnostics: [{ severity: 'error', code, message: message.slice(0, 4096) }] }),
+    );
   }
 
   /** Sends an analyzed file (or a failed one the analyzer reported itself). */
@@ -51,7 +61,10 @@ export class FileEmitter {
     let diagnostics: Diagnostic[] = a.diagnostics ?? [];
     if (diagnostics.length > MAX_DIAGNOSTICS) {
       const omitted = diagnostics.length - (MAX_DIAGNOSTICS - 1);
-      diagnostics = [...diagnostics.slice(0, MAX_DIAGNOSTICS - 1), { severity: 'info', code: 'DIAGNOSTICS_TRUNCATED', message: `${omitted} more diagnostics were omitted` }];
+      diagnostics = [
+        ...diagnostics.slice(0, MAX_DIAGNOSTICS - 1),
+        { severity: 'info', code: 'DIAGNOSTICS_TRUNCATED', message: `${omitted} more diagnostics were omitted` },
+      ];
     }
     const params: GraphFileParams = {
       requestId: this.requestId,

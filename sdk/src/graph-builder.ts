@@ -115,7 +115,12 @@ export class FileGraphBuilder {
 
   constructor(init: FileGraphInit) {
     this.base = { corpus: init.corpus, root: init.root ?? '', path: init.path, language: init.language };
-    this.fileNode = { vname: this.vname(''), kind: 'file', name: clip(lastSegment(init.path), LIMITS.name), qualifiedName: clip(init.path, LIMITS.qualifiedName) };
+    this.fileNode = {
+      vname: this.vname(''),
+      kind: 'file',
+      name: clip(lastSegment(init.path), LIMITS.name),
+      qualifiedName: clip(init.path, LIMITS.qualifiedName),
+    };
     this.taken.add('');
     this.nodes.push(this.fileNode);
   }

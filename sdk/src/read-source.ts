@@ -62,7 +62,10 @@ export async function readSourceFile(root: string, file: AnalyzeFile, maxBytes: 
     throw new SourceReadError('FILE_UNREADABLE', `cannot read "${file.path}": ${describeFsError(e)}`);
   }
   if (size > maxBytes) {
-    throw new SourceReadError('FILE_TOO_LARGE', `"${file.path}" is ${size} bytes, over the analyzer's ${maxBytes}-byte limit; it was skipped`);
+    throw new SourceReadError(
+      'FILE_TOO_LARGE',
+      `"${file.path}" is ${size} bytes, over the analyzer's ${maxBytes}-byte limit; it was skipped`,
+    );
   }
   let bytes: Uint8Array;
   try {

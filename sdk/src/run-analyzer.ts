@@ -31,6 +31,7 @@ import { SDK_NAME, SDK_VERSION } from './version.js';
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
 const SEMVER_PATTERN = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
+const LANGUAGE_PATTERN = /^[a-z0-9][a-z0-9+#._-]*$/;
 
 /** Process-level effects of a session, injectable so the session itself stays testable. */
 export interface SessionIo {
@@ -100,10 +101,16 @@ export async function runAnalyzer(definition: AnalyzerDefinition): Promise<void>
 }
 
 function definitionProblem(def: AnalyzerDefinition): string | undefined {
-  if (typeof def.id !== 'string' || !ID_PATTERN.test(def.id)) return `id ${JSON.stringify(def.id)} must look like "lang-lua" (lowercase, digits, . _ -)`;
-  if (typeof def.version !== 'string' || !SEMVER_PATTERN.test(def.version)) return `version ${JSON.stringify(def.version)} of ${def.id} must be semver like "1.2.3"`;
+  if (typeof def.id !== 'string' || !ID_PATTERN.test(def.id))
+    return `id ${JSON.stringify(def.id)} must look like "lang-lua" (lowercase, digits, . _ -)`;
+  if (typeof def.version !== 'string' || !SEMVER_PATTERN.test(def.version))
+    return `version ${JSON.stringify(def.version)} of ${def.id} must be semver like "1.2.3"`;
   if (!def.analyzeFile && !def.analyze) return `${def.id} defines neither analyzeFile nor analyze`;
+  if (def.phases !== undefined && def.phases.length === 0) return `phases of ${def.id} must not be empty (use ["A"], ["B"] or ["A", "B"])`;
   for (const p of def.phases ?? []) if (p !== 'A' && p !== 'B') return `phase ${JSON.stringify(p)} of ${def.id} must be "A" or "B"`;
+  for (const l of def.languages ?? [])
+    if (!LANGUAGE_PATTERN.test(l)) return `language ${JSON.stringify(l)} of ${def.id} must look like "lua" or "c++" (lowercase)`;
+  if (def.protocolVersions !== undefined && def.protocolVersions.length === 0) return `protocolVersions of ${def.id} must not be empty`;
   if (def.maxFrameBytes !== undefined && !(Number.isInteger(def.maxFrameBytes) && def.maxFrameBytes >= MIN_MAX_FRAME_BYTES)) {
     return `maxFrameBytes of ${def.id} must be an integer ≥ ${MIN_MAX_FRAME_BYTES}`;
   }
@@ -181,7 +188,7 @@ export class AnalyzerSession {
     private readonly def: AnalyzerDefinition,
     private readonly io: SessionIo,
   ) {
-    this.phases = (def.phases as Phase[] | undefined) ?? (def.analyzeFile ? ['A'] : ['A', 'B']);
+    this.phases = def.phases ? [...new Set(def.phases as Phase[])] : def.analyzeFile ? ['A'] : ['A', 'B'];
     this.ownMaxFrameBytes = def.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.maxFileBytes = def.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.conn = new Connection(io.input, io.output, { role: 'plugin', maxFrameBytes: this.ownMaxFrameBytes });
@@ -200,7 +207,9 @@ export class AnalyzerSession {
       setLogSink(undefined);
       if (err) {
         const code = (err as { code?: unknown }).code;
-        this.io.stderr(`${this.def.id}: protocol error on the host connection${typeof code === 'string' ? ` (${code})` : ''}: ${err.message}; exiting`);
+        this.io.stderr(
+          `${this.def.id}: protocol error on the host connection${typeof code === 'string' ? ` (${code})` : ''}: ${err.message}; exiting`,
+        );
         this.finish(2);
       } else if (this.state !== 'shutting-down') {
         this.finish(0);
@@ -221,14 +230,18 @@ export class AnalyzerSession {
   }
 
   private requireState(method: string, needInitialize: boolean): void {
-    if (this.state === 'shutting-down') throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down and accepts no ${method}`);
-    if (this.state === 'awaiting-hello') throw new WireException(WireErrorCode.NotInitialized, `${method} before hello: the first request must be hello`);
-    if (needInitialize && this.state !== 'initialized') throw new WireException(WireErrorCode.NotInitialized, `${method} before initialize: send initialize first`);
+    if (this.state === 'shutting-down')
+      throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down and accepts no ${method}`);
+    if (this.state === 'awaiting-hello')
+      throw new WireException(WireErrorCode.NotInitialized, `${method} before hello: the first request must be hello`);
+    if (needInitialize && this.state !== 'initialized')
+      throw new WireException(WireErrorCode.NotInitialized, `${method} before initialize: send initialize first`);
   }
 
   private hello(params: HelloParams): HelloResult {
     if (this.state === 'shutting-down') throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down`);
-    if (this.state !== 'awaiting-hello') throw new WireException(WireErrorCode.InvalidRequest, 'hello was already answered in this session');
+    if (this.state !== 'awaiting-hello')
+      throw new WireException(WireErrorCode.InvalidRequest, 'hello was already answered in this session');
     const supported: readonly string[] = this.def.protocolVersions ?? PROTOCOL_VERSIONS;
     const common = params.protocolVersions.filter((v) => supported.includes(v)).sort(compareVersions);
     const chosen = common[common.length - 1];
@@ -319,7 +332,10 @@ export class AnalyzerSession {
     this.requireState('analyze', true);
     const phase = params.phase;
     if (!this.phases.includes(phase)) {
-      throw new WireException(WireErrorCode.InvalidParams, `${this.def.id} does not run phase ${phase}; it runs phase(s) ${this.phases.join(', ')}`);
+      throw new WireException(
+        WireErrorCode.InvalidParams,
+        `${this.def.id} does not run phase ${phase}; it runs phase(s) ${this.phases.join(', ')}`,
+      );
     }
     const signal = AbortSignal.any([rc.signal, this.stopAll.signal]);
     const emitter = new FileEmitter(this.conn, rc.id, phase, (line) => this.io.stderr(`${this.def.id}: ${line}`));
@@ -340,7 +356,13 @@ export class AnalyzerSession {
     return new FileGraphBuilder({ corpus: this.info.corpus, path: file.path, language: file.language });
   }
 
-  private async analyzeEachFile(files: readonly AnalyzeFile[], phase: Phase, signal: AbortSignal, emitter: FileEmitter, progress: ProgressReporter): Promise<void> {
+  private async analyzeEachFile(
+    files: readonly AnalyzeFile[],
+    phase: Phase,
+    signal: AbortSignal,
+    emitter: FileEmitter,
+    progress: ProgressReporter,
+  ): Promise<void> {
     const analyzeFile = this.def.analyzeFile!.bind(this.def);
     let done = 0;
     for (const file of files) {
@@ -360,7 +382,10 @@ export class AnalyzerSession {
       let analysis: FileAnalysis;
       try {
         const ctx = { ...this.context(phase, signal), graph: this.graphFor(file) };
-        analysis = await raceAbort(Promise.resolve().then(() => analyzeFile(source, ctx)), signal);
+        analysis = await raceAbort(
+          Promise.resolve().then(() => analyzeFile(source, ctx)),
+          signal,
+        );
       } catch (e) {
         if (signal.aborted) throw cancelled('analyze');
         this.io.stderr(`${this.def.id}: analyzer threw on ${file.path}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -373,7 +398,13 @@ export class AnalyzerSession {
     }
   }
 
-  private async analyzeProgram(files: readonly AnalyzeFile[], phase: Phase, signal: AbortSignal, emitter: FileEmitter, progress: ProgressReporter): Promise<void> {
+  private async analyzeProgram(
+    files: readonly AnalyzeFile[],
+    phase: Phase,
+    signal: AbortSignal,
+    emitter: FileEmitter,
+    progress: ProgressReporter,
+  ): Promise<void> {
     const requested = new Map<string, AnalyzeFile>();
     for (const f of files) if (!requested.has(f.path)) requested.set(f.path, f);
     const reported = new Set<string>();
@@ -393,7 +424,10 @@ export class AnalyzerSession {
       await yieldToEventLoop();
       let step: IteratorResult<FileResult>;
       try {
-        step = await raceAbort(Promise.resolve().then(() => iterator.next()), signal);
+        step = await raceAbort(
+          Promise.resolve().then(() => iterator.next()),
+          signal,
+        );
       } catch (e) {
         if (signal.aborted) {
           void Promise.resolve()

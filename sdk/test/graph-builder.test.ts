@@ -22,7 +22,11 @@ describe('FileGraphBuilder', () => {
       ['', 'Stack'],
       ['Stack', 'Stack.push'],
     ]);
-    assertSchema(GraphFileParamsSchema, { requestId: 1, path: 'src/stack.lua', language: 'lua', phase: 'A', status: 'ok', ...out, diagnostics: out.diagnostics ?? [] }, 'graph');
+    assertSchema(
+      GraphFileParamsSchema,
+      { requestId: 1, path: 'src/stack.lua', language: 'lua', phase: 'A', status: 'ok', ...out, diagnostics: out.diagnostics ?? [] },
+      'graph',
+    );
   });
 
   it('keeps signatures unique in order of definition', () => {

@@ -58,7 +58,10 @@ export function withEnv(extra: Record<string, string>): Launcher {
 }
 
 /** Starts the fixture plugin as the host would (cookie set), connected. */
-export function startFixture(plugin: FixturePlugin, options: { mode?: string; cookie?: boolean; connect?: boolean } = {}): Promise<PluginSession> {
+export function startFixture(
+  plugin: FixturePlugin,
+  options: { mode?: string; cookie?: boolean; connect?: boolean } = {},
+): Promise<PluginSession> {
   const launch = options.mode ? withEnv({ FIXTURE_MODE: options.mode }) : launchUnsandboxed;
   const startOptions: { cookie?: boolean; connect?: boolean } = {};
   if (options.cookie !== undefined) startOptions.cookie = options.cookie;

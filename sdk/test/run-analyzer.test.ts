@@ -92,13 +92,19 @@ describe('runAnalyzer: handshake', () => {
 
   it('picks the highest protocol version both sides speak, comparing numerically', async () => {
     const s = await start('multi-version');
-    const hello = await s.request('hello', { protocolVersions: ['2', '10', '7'], host: { name: 't', version: '0' }, maxFrameBytes: 1 << 20 }, T);
+    const hello = await s.request(
+      'hello',
+      { protocolVersions: ['2', '10', '7'], host: { name: 't', version: '0' }, maxFrameBytes: 1 << 20 },
+      T,
+    );
     expect(hello.protocolVersion).toBe('10');
   });
 
   it('refuses hello when no protocol version is shared', async () => {
     const s = await start();
-    const err = await wireError(s.request('hello', { protocolVersions: ['7', '8'], host: { name: 't', version: '0' }, maxFrameBytes: 1 << 20 }, T));
+    const err = await wireError(
+      s.request('hello', { protocolVersions: ['7', '8'], host: { name: 't', version: '0' }, maxFrameBytes: 1 << 20 }, T),
+    );
     expect(err.code).toBe(WireErrorCode.UnsupportedProtocolVersion);
     expect(err.message).toContain('speaks protocol version(s) 1 but the host offered 7, 8');
     // The session is still usable with a version it does speak.
@@ -134,8 +140,18 @@ describe('runAnalyzer: handshake', () => {
 describe('runAnalyzer: analyze', () => {
   it('streams one complete graph/file per file, in order, and answers with matching counts', async () => {
     const s = await ready();
-    const id = s.nextRequestId;
-    const result = await s.request('analyze', { phase: 'A', files: [{ path: 'a.fx', language: 'fixture' }, { path: 'b.fx', language: 'fixture' }] }, T);
+    const result = await s.request(
+      'analyze',
+      {
+        phase: 'A',
+        files: [
+          { path: 'a.fx', language: 'fixture' },
+          { path: 'b.fx', language: 'fixture' },
+        ],
+      },
+      T,
+    );
+    const id = s.lastRequestId!;
     const files = filesFor(s, id);
     expect(files.map((f) => [f.path, f.status])).toEqual([
       ['a.fx', 'ok'],
@@ -148,13 +164,14 @@ describe('runAnalyzer: analyze', () => {
       { corpus: 'corpus.example', root: '', path: 'b.fx', language: 'fixture', signature: 'gamma' },
     ]);
     expect(b.edges.every((e) => e.kind === 'contains' && e.provenance === 'phase-a')).toBe(true);
-    expect(b.refs).toEqual([{ src: b.nodes[1]!.vname, kind: 'calls', name: 'gamma', range: { startLine: 2, startCol: 5, endLine: 2, endCol: 10 } }]);
+    expect(b.refs).toEqual([
+      { src: b.nodes[1]!.vname, kind: 'calls', name: 'gamma', range: { startLine: 2, startCol: 5, endLine: 2, endCol: 10 } },
+    ]);
     expect(result).toEqual({ files: 2, failed: 0, nodes: 5, edges: 3 });
   });
 
   it('reports a throwing analyzer, a missing file and a path outside the root as failed, and goes on', async () => {
     const s = await ready();
-    const id = s.nextRequestId;
     const result = await s.request(
       'analyze',
       {
@@ -169,6 +186,7 @@ describe('runAnalyzer: analyze', () => {
       },
       T,
     );
+    const id = s.lastRequestId!;
     const byPath = new Map(filesFor(s, id).map((f) => [f.path, f]));
     const code = (p: string) => [byPath.get(p)?.status, byPath.get(p)?.diagnostics[0]?.code];
     expect(code('throws.fx')).toEqual(['failed', 'ANALYZER_ERROR']);
@@ -186,8 +204,18 @@ describe('runAnalyzer: analyze', () => {
   it('fails a file whose graph does not fit in a frame, and keeps the session', async () => {
     const s = await start('small-frames');
     await s.handshake(T, 'c');
-    const id = s.nextRequestId;
-    const result = await s.request('analyze', { phase: 'A', files: [{ path: 'huge.fx', language: 'fixture' }, { path: 'a.fx', language: 'fixture' }] }, T);
+    const result = await s.request(
+      'analyze',
+      {
+        phase: 'A',
+        files: [
+          { path: 'huge.fx', language: 'fixture' },
+          { path: 'a.fx', language: 'fixture' },
+        ],
+      },
+      T,
+    );
+    const id = s.lastRequestId!;
     const [huge, a] = filesFor(s, id);
     expect(huge?.status).toBe('failed');
     expect(huge?.diagnostics[0]?.code).toBe('FILE_GRAPH_TOO_LARGE');
@@ -197,13 +225,13 @@ describe('runAnalyzer: analyze', () => {
 
   it('answers ping while a long analysis runs', async () => {
     const s = await ready();
-    const id = s.nextRequestId;
     const files = Array.from({ length: 60 }, () => ({ path: 'busy.fx', language: 'fixture' }));
     let analyzeDone = false;
     const analysis = s.request('analyze', { phase: 'A', files }, T).then((r) => {
       analyzeDone = true;
       return r;
     });
+    const id = s.lastRequestId!;
     while (filesFor(s, id).length === 0) await new Promise((r) => setTimeout(r, 5));
     const pong = await s.request('ping', { nonce: 42 }, T);
     expect(pong).toEqual({ nonce: 42 });
@@ -213,10 +241,10 @@ describe('runAnalyzer: analyze', () => {
 
   it('sends progress at a bounded rate and a final count', async () => {
     const s = await ready();
-    const id = s.nextRequestId;
     const files = Array.from({ length: 60 }, () => ({ path: 'busy.fx', language: 'fixture' }));
     const started = Date.now();
     await s.request('analyze', { phase: 'A', files }, T);
+    const id = s.lastRequestId!;
     const elapsed = Date.now() - started;
     const progress = s.progress.filter((p) => p.requestId === id);
     expect(progress.length).toBeGreaterThanOrEqual(1);
@@ -226,10 +254,10 @@ describe('runAnalyzer: analyze', () => {
 
   it('stops at cancel: answers Cancelled, sends nothing more for the request, still answers ping', async () => {
     const s = await ready();
-    const id = s.nextRequestId;
     const files = Array.from({ length: 400 }, () => ({ path: 'busy.fx', language: 'fixture' }));
     const abort = new AbortController();
     const analysis = wireError(s.request('analyze', { phase: 'A', files }, T, abort.signal));
+    const id = s.lastRequestId!;
     while (filesFor(s, id).length < 2) await new Promise((r) => setTimeout(r, 5));
     abort.abort();
     const err = await analysis;
@@ -260,8 +288,8 @@ describe('runAnalyzer: analyze', () => {
 
   it('turns ctx.log into log notifications and console.log into stderr, keeping stdout for frames', async () => {
     const s = await ready();
-    const id = s.nextRequestId;
     await s.request('analyze', { phase: 'A', files: [{ path: 'logs.fx', language: 'fixture' }] }, T);
+    const id = s.lastRequestId!;
     expect(s.logs).toContainEqual({ level: 'info', message: 'hello-from-fixture', data: { path: 'logs.fx' } });
     expect(filesFor(s, id)[0]?.nodes.map((n) => n.name)).toContain('after_console');
     await s.settleStderr();
@@ -274,8 +302,19 @@ describe('runAnalyzer: whole-program hook', () => {
     const s = await start('program');
     const { hello } = await s.handshake(T, 'c');
     expect(hello.capabilities.phases).toEqual(['A', 'B']);
-    const id = s.nextRequestId;
-    const result = await s.request('analyze', { phase: 'B', files: [{ path: 'a.fx', language: 'fixture' }, { path: 'b.fx', language: 'fixture' }, { path: 'skip-me.fx', language: 'fixture' }] }, T);
+    const result = await s.request(
+      'analyze',
+      {
+        phase: 'B',
+        files: [
+          { path: 'a.fx', language: 'fixture' },
+          { path: 'b.fx', language: 'fixture' },
+          { path: 'skip-me.fx', language: 'fixture' },
+        ],
+      },
+      T,
+    );
+    const id = s.lastRequestId!;
     const files = filesFor(s, id);
     expect(files.map((f) => [f.path, f.status, f.phase])).toEqual([
       ['b.fx', 'ok', 'B'],

@@ -1,4 +1,4 @@
-import { defaultLimits, prepareLaunch, type ResourceLimits, type SandboxTier } from '../sandbox/index.js';
+import { prepareLaunch, resolveLimits, type ResourceLimits, type SandboxTier } from '../sandbox/index.js';
 import type { LoadedPlugin } from './plugin-dir.js';
 import { spawnPlugin, type PluginProcess } from './plugin-process.js';
 
@@ -24,7 +24,7 @@ export function sandboxedLauncher(
       manifest: plugin.manifest,
       repoRoot,
       tier,
-      limits: options.limits ?? defaultLimits(),
+      limits: options.limits ?? resolveLimits(plugin.manifest),
       env,
       ...(options.networkAllow ? { networkAllow: options.networkAllow } : {}),
       allowUnsandboxed: options.allowUnsandboxed ?? false,

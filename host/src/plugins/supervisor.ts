@@ -1,5 +1,5 @@
 import type { AnalyzeParams } from '@travsr/protocol';
-import type { LaunchCommand, LaunchSpec, ResourceLimits, TierGrant } from '../sandbox/index.js';
+import { resolveLimits, type LaunchCommand, type LaunchSpec, type ResourceLimits, type TierGrant } from '../sandbox/index.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import type { Trace } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
@@ -27,7 +27,8 @@ export interface SupervisorOptions {
   repoRoot?: string;
   corpus: string;
   grant: TierGrant;
-  limits: ResourceLimits;
+  /** Resource limits; by default the sandbox defaults raised to what the manifest asks for (capped). */
+  limits?: ResourceLimits;
   expectedTreeHash?: string;
   timeouts?: Partial<PluginTimeouts>;
   restart?: Partial<RestartPolicy>;
@@ -165,7 +166,7 @@ export class PluginSupervisor {
         plugin: this.opts.plugin,
         corpus: this.opts.corpus,
         grant: this.opts.grant,
-        limits: this.opts.limits,
+        limits: this.opts.limits ?? resolveLimits(this.opts.plugin.manifest),
         timeouts: this.timeouts,
         logger: this.logger,
         ...(this.opts.repoRoot ? { repoRoot: this.opts.repoRoot } : {}),

@@ -36,7 +36,9 @@ await build({
   external: ['msgpackr-extract'],
   define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
   // Bundled CommonJS dependencies call require() for Node built-ins; ESM has no require.
-  banner: { js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 

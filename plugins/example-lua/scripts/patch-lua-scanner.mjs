@@ -114,11 +114,5 @@ export function patchLuaScanner(wasm) {
   if (!body.equals(ORIGINAL)) throw new Error(`${FUNCTION} is not the known buggy version; review the grammar before patching`);
   bodies[index] = PATCHED;
   const newCode = Buffer.concat([writeU32(count), ...bodies.flatMap((b) => [writeU32(b.length), b])]);
-  return Buffer.concat([
-    wasm.subarray(0, code.start),
-    Buffer.from([10]),
-    writeU32(newCode.length),
-    newCode,
-    wasm.subarray(code.end),
-  ]);
+  return Buffer.concat([wasm.subarray(0, code.start), Buffer.from([10]), writeU32(newCode.length), newCode, wasm.subarray(code.end)]);
 }

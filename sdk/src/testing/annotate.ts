@@ -13,13 +13,48 @@ export interface CommentStyle {
   end?: string;
 }
 
-const HASH = ['py', 'pyi', 'rb', 'sh', 'bash', 'zsh', 'fish', 'yaml', 'yml', 'toml', 'pl', 'pm', 'r', 'ex', 'exs', 'jl', 'nix', 'tf', 'cmake', 'ps1', 'conf', 'mk', 'gd', 'coffee', 'cr', 'nim', 'tcl'];
+const HASH = [
+  'py',
+  'pyi',
+  'rb',
+  'sh',
+  'bash',
+  'zsh',
+  'fish',
+  'yaml',
+  'yml',
+  'toml',
+  'pl',
+  'pm',
+  'r',
+  'ex',
+  'exs',
+  'jl',
+  'nix',
+  'tf',
+  'cmake',
+  'ps1',
+  'conf',
+  'mk',
+  'gd',
+  'coffee',
+  'cr',
+  'nim',
+  'tcl',
+];
 const DASH = ['lua', 'sql', 'hs', 'elm', 'ada', 'adb', 'ads', 'vhd', 'vhdl', 'purs', 'agda'];
 const SEMI = ['clj', 'cljs', 'cljc', 'edn', 'el', 'lisp', 'lsp', 'scm', 'ss', 'rkt', 'ini', 'asm', 's', 'fnl'];
 const PERCENT = ['erl', 'hrl', 'tex', 'sty', 'cls', 'pro'];
 const XML = ['html', 'htm', 'xml', 'xhtml', 'svg', 'md', 'markdown', 'vue', 'svelte', 'xsd', 'xsl', 'plist'];
 const BLOCK = ['css', 'scss', 'less'];
-const NAMES: Record<string, CommentStyle> = { Dockerfile: { start: '#' }, Makefile: { start: '#' }, Gemfile: { start: '#' }, Rakefile: { start: '#' }, BUILD: { start: '#' }, WORKSPACE: { start: '#' } };
+const NAMES: Record<string, CommentStyle> = {
+  Dockerfile: { start: '#' },
+  Makefile: { start: '#' },
+  Gemfile: { start: '#' },
+  Rakefile: { start: '#' },
+  BUILD: { start: '#' },
+  WORKSPACE: { start: '#' },
+};
 
 /**
  * The comment syntax used for annotation lines of a file, chosen by extension: `//` by

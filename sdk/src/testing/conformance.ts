@@ -112,9 +112,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       throw new StepFailure((e as Error).message);
     }
     const entry = join(pluginDir, manifest.entrypoint.path);
-    if (!existsSync(entry)) throw new StepFailure(`the entrypoint ${manifest.entrypoint.path} does not exist in ${pluginDir}; build the plugin first`);
+    if (!existsSync(entry))
+      throw new StepFailure(`the entrypoint ${manifest.entrypoint.path} does not exist in ${pluginDir}; build the plugin first`);
     const offered = manifest.protocolVersions.filter((v) => (PROTOCOL_VERSIONS as readonly string[]).includes(v));
-    if (offered.length === 0) throw new StepFailure(`the manifest's protocolVersions (${manifest.protocolVersions.join(', ')}) share none with this SDK (${PROTOCOL_VERSIONS.join(', ')})`);
+    if (offered.length === 0)
+      throw new StepFailure(
+        `the manifest's protocolVersions (${manifest.protocolVersions.join(', ')}) share none with this SDK (${PROTOCOL_VERSIONS.join(', ')})`,
+      );
     return `${manifest.id}@${manifest.version}, ${manifest.entrypoint.runtime} ${manifest.entrypoint.path}, languages ${manifest.languages.join(', ')}`;
   });
   if (!manifest) return finish(report);
@@ -135,7 +139,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     launch: options.launch ?? launchUnsandboxed,
     timeoutMs,
     fixturesDir,
-    fixtures: existsSync(fixturesDir) ? listFixtureFiles(fixturesDir, m.extensions).map((path) => ({ path, language: languageForPath(path, m.languages) })) : [],
+    fixtures: existsSync(fixturesDir)
+      ? listFixtureFiles(fixturesDir, m.extensions).map((path) => ({ path, language: languageForPath(path, m.languages) }))
+      : [],
     phase: m.phases?.includes('A') === false ? 'B' : 'A',
   };
 
@@ -228,9 +234,18 @@ async function checkNoCookie(ctx: Ctx): Promise<string> {
   try {
     const exit = await s.waitExit(ctx.timeoutMs);
     await s.settleStderr();
-    if (!exit) throw new StepFailure(withStderr(`started without TRAVSR_PLUGIN_COOKIE, the plugin was still running after ${ctx.timeoutMs} ms; it must print one line and exit`, s.stderr));
+    if (!exit)
+      throw new StepFailure(
+        withStderr(
+          `started without TRAVSR_PLUGIN_COOKIE, the plugin was still running after ${ctx.timeoutMs} ms; it must print one line and exit`,
+          s.stderr,
+        ),
+      );
     if (exit.error) throw new StepFailure(exit.error);
-    const lines = s.stderr.trim().split('\n').filter((l) => l.trim() !== '');
+    const lines = s.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const problems: string[] = [];
     if (exit.code === 0) problems.push('it exited with code 0 (expected non-zero)');
     if (exit.signal) problems.push(`it was killed by ${exit.signal}`);
@@ -256,12 +271,18 @@ async function checkHandshake(ctx: Ctx): Promise<string> {
     const m = ctx.manifest;
     const problems: string[] = [];
     if (hello.plugin.id !== m.id) problems.push(`plugin id "${hello.plugin.id}" differs from the manifest's "${m.id}"`);
-    if (hello.plugin.version !== m.version) problems.push(`plugin version "${hello.plugin.version}" differs from the manifest's "${m.version}"`);
-    if (!(PROTOCOL_VERSIONS as readonly string[]).includes(hello.protocolVersion)) problems.push(`protocol version "${hello.protocolVersion}" was not offered (offered: ${PROTOCOL_VERSIONS.join(', ')})`);
-    if (!m.protocolVersions.includes(hello.protocolVersion)) problems.push(`protocol version "${hello.protocolVersion}" is not in the manifest's protocolVersions (${m.protocolVersions.join(', ')})`);
+    if (hello.plugin.version !== m.version)
+      problems.push(`plugin version "${hello.plugin.version}" differs from the manifest's "${m.version}"`);
+    if (!(PROTOCOL_VERSIONS as readonly string[]).includes(hello.protocolVersion))
+      problems.push(`protocol version "${hello.protocolVersion}" was not offered (offered: ${PROTOCOL_VERSIONS.join(', ')})`);
+    if (!m.protocolVersions.includes(hello.protocolVersion))
+      problems.push(
+        `protocol version "${hello.protocolVersion}" is not in the manifest's protocolVersions (${m.protocolVersions.join(', ')})`,
+      );
     const declared = m.phases ?? ['A'];
     const extra = hello.capabilities.phases.filter((p) => !declared.includes(p));
-    if (extra.length > 0) problems.push(`capabilities.phases has ${extra.join(', ')}, which the manifest does not declare (${declared.join(', ')})`);
+    if (extra.length > 0)
+      problems.push(`capabilities.phases has ${extra.join(', ')}, which the manifest does not declare (${declared.join(', ')})`);
     if (problems.length > 0) throw new StepFailure(`hello answered, but ${problems.join('; ')}`);
     return `protocol ${hello.protocolVersion}, ${hello.sdk.name}@${hello.sdk.version}, max frame ${hello.maxFrameBytes} bytes, answered in ${ms} ms`;
   });
@@ -288,9 +309,13 @@ async function checkBeforeHello(ctx: Ctx): Promise<string> {
         });
         return `answered NotInitialized (${code}) and accepted hello afterwards`;
       }
-      throw new StepFailure(`a ping before hello should be answered with NotInitialized (${WireErrorCode.NotInitialized}); got: ${s.describe(e)}`);
+      throw new StepFailure(
+        `a ping before hello should be answered with NotInitialized (${WireErrorCode.NotInitialized}); got: ${s.describe(e)}`,
+      );
     }
-    throw new StepFailure(`a ping before hello was answered normally; it must be refused with NotInitialized (${WireErrorCode.NotInitialized})`);
+    throw new StepFailure(
+      `a ping before hello was answered normally; it must be refused with NotInitialized (${WireErrorCode.NotInitialized})`,
+    );
   });
 }
 
@@ -298,14 +323,19 @@ async function checkInitialize(ctx: Ctx): Promise<string> {
   return withPlugin(ctx, 'none', async (s) => {
     const { initialize } = await s.handshake(ctx.timeoutMs, CORPUS);
     const unknown = initialize.languages.filter((l) => !ctx.manifest.languages.includes(l));
-    if (unknown.length > 0) throw new StepFailure(`initialize answered languages ${unknown.join(', ')}, which the manifest does not list (${ctx.manifest.languages.join(', ')})`);
+    if (unknown.length > 0)
+      throw new StepFailure(
+        `initialize answered languages ${unknown.join(', ')}, which the manifest does not list (${ctx.manifest.languages.join(', ')})`,
+      );
     return `languages: ${initialize.languages.join(', ') || '(none declared)'}`;
   });
 }
 
 function requireFixtures(ctx: Ctx): void {
   if (ctx.fixtures.length === 0) {
-    throw new StepFailure(`no fixture files with the manifest's extensions (${ctx.manifest.extensions.join(', ')}) in ${ctx.fixturesDir}; add a few realistic sources there (they are the snapshot inputs too) or pass fixturesDir`);
+    throw new StepFailure(
+      `no fixture files with the manifest's extensions (${ctx.manifest.extensions.join(', ')}) in ${ctx.fixturesDir}; add a few realistic sources there (they are the snapshot inputs too) or pass fixturesDir`,
+    );
   }
 }
 
@@ -316,17 +346,21 @@ function filesOf(s: PluginSession, requestId: number | string): GraphFileParams[
 async function checkAnalyze(ctx: Ctx): Promise<string> {
   requireFixtures(ctx);
   return withPlugin(ctx, 'initialize', async (s) => {
-    const requestId = s.nextRequestId;
+    const pending = s.request('analyze', { phase: ctx.phase, files: ctx.fixtures }, ctx.timeoutMs);
+    const requestId = s.lastRequestId!;
     let result: AnalyzeResult;
     try {
-      result = await s.request('analyze', { phase: ctx.phase, files: ctx.fixtures }, ctx.timeoutMs);
+      result = await pending;
     } catch (e) {
       throw new StepFailure(`analyze of ${ctx.fixtures.length} fixture file(s) failed: ${s.describe(e)}`);
     }
     const stray = s.graphFiles.filter((g) => g.requestId !== requestId);
     const mine = filesOf(s, requestId);
     const problems: string[] = [];
-    if (stray.length > 0) problems.push(`${stray.length} graph/file notification(s) named request id ${JSON.stringify(stray[0]?.requestId)} instead of ${requestId}`);
+    if (stray.length > 0)
+      problems.push(
+        `${stray.length} graph/file notification(s) named request id ${JSON.stringify(stray[0]?.requestId)} instead of ${requestId}`,
+      );
     for (const f of ctx.fixtures) {
       const got = mine.filter((g) => g.path === f.path);
       if (got.length !== 1) {
@@ -336,15 +370,22 @@ async function checkAnalyze(ctx: Ctx): Promise<string> {
       const g = got[0]!;
       if (g.language !== f.language) problems.push(`${f.path}: language "${g.language}" (requested "${f.language}")`);
       if (g.phase !== ctx.phase) problems.push(`${f.path}: phase ${g.phase} (requested ${ctx.phase})`);
-      if (g.status !== 'ok') problems.push(`${f.path}: status ${g.status}: ${g.diagnostics.map((d) => d.message).join('; ') || 'no diagnostic'}`);
+      if (g.status !== 'ok')
+        problems.push(`${f.path}: status ${g.status}: ${g.diagnostics.map((d) => d.message).join('; ') || 'no diagnostic'}`);
       const badPath = g.nodes.find((n) => n.vname.path !== f.path);
       if (badPath) problems.push(`${f.path}: node "${badPath.name}" has VName path "${badPath.vname.path}" (must be the file's path)`);
       const badCorpus = g.nodes.find((n) => n.vname.corpus !== CORPUS);
-      if (badCorpus) problems.push(`${f.path}: node "${badCorpus.name}" has corpus "${badCorpus.vname.corpus}" (initialize said "${CORPUS}")`);
+      if (badCorpus)
+        problems.push(`${f.path}: node "${badCorpus.name}" has corpus "${badCorpus.vname.corpus}" (initialize said "${CORPUS}")`);
     }
     const unrequested = mine.filter((g) => !ctx.fixtures.some((f) => f.path === g.path));
     if (unrequested.length > 0) problems.push(`reported files that were not requested: ${unrequested.map((g) => g.path).join(', ')}`);
-    const sum = { files: mine.length, failed: mine.filter((g) => g.status === 'failed').length, nodes: mine.reduce((n, g) => n + g.nodes.length, 0), edges: mine.reduce((n, g) => n + g.edges.length, 0) };
+    const sum = {
+      files: mine.length,
+      failed: mine.filter((g) => g.status === 'failed').length,
+      nodes: mine.reduce((n, g) => n + g.nodes.length, 0),
+      edges: mine.reduce((n, g) => n + g.edges.length, 0),
+    };
     for (const k of ['files', 'failed', 'nodes', 'edges'] as const) {
       if (result[k] !== sum[k]) problems.push(`the analyze result says ${k}=${result[k]} but the notifications add up to ${sum[k]}`);
     }
@@ -361,7 +402,10 @@ async function checkUnknownMethod(ctx: Ctx): Promise<string> {
       throw new StepFailure('a request for an unknown method was answered with a result; expected MethodNotFound');
     } catch (e) {
       if (e instanceof StepFailure) throw e;
-      if (wireCode(e) !== WireErrorCode.MethodNotFound) throw new StepFailure(`an unknown method should be answered with MethodNotFound (${WireErrorCode.MethodNotFound}); got: ${s.describe(e)}`);
+      if (wireCode(e) !== WireErrorCode.MethodNotFound)
+        throw new StepFailure(
+          `an unknown method should be answered with MethodNotFound (${WireErrorCode.MethodNotFound}); got: ${s.describe(e)}`,
+        );
     }
     await pingAlive(s, ctx, 'an unknown method');
     return `answered MethodNotFound (${WireErrorCode.MethodNotFound}); still answers ping`;
@@ -375,7 +419,10 @@ async function checkInvalidParams(ctx: Ctx): Promise<string> {
       throw new StepFailure('analyze with invalid params was answered with a result; expected InvalidParams');
     } catch (e) {
       if (e instanceof StepFailure) throw e;
-      if (wireCode(e) !== WireErrorCode.InvalidParams) throw new StepFailure(`analyze with invalid params should be answered with InvalidParams (${WireErrorCode.InvalidParams}); got: ${s.describe(e)}`);
+      if (wireCode(e) !== WireErrorCode.InvalidParams)
+        throw new StepFailure(
+          `analyze with invalid params should be answered with InvalidParams (${WireErrorCode.InvalidParams}); got: ${s.describe(e)}`,
+        );
     }
     await pingAlive(s, ctx, 'invalid params');
     return `answered InvalidParams (${WireErrorCode.InvalidParams}); still answers ping`;
@@ -388,10 +435,11 @@ async function checkMissingFile(ctx: Ctx): Promise<string> {
   const real = ctx.fixtures.slice(0, 2);
   const files = real.length > 0 ? [real[0]!, missing, ...real.slice(1)] : [missing];
   return withPlugin(ctx, 'initialize', async (s) => {
-    const requestId = s.nextRequestId;
+    const pending = s.request('analyze', { phase: ctx.phase, files }, ctx.timeoutMs);
+    const requestId = s.lastRequestId!;
     let result: AnalyzeResult;
     try {
-      result = await s.request('analyze', { phase: ctx.phase, files }, ctx.timeoutMs);
+      result = await pending;
     } catch (e) {
       throw new StepFailure(`analyze with a nonexistent file must still succeed (the file is reported failed); got: ${s.describe(e)}`);
     }
@@ -403,7 +451,10 @@ async function checkMissingFile(ctx: Ctx): Promise<string> {
     else if (m[0]!.diagnostics.length === 0) problems.push(`${missing.path}: reported failed without a diagnostic saying why`);
     for (const f of real) {
       const g = mine.filter((x) => x.path === f.path);
-      if (g.length !== 1 || g[0]!.status !== 'ok') problems.push(`${f.path}: expected one ok notification next to the missing file, got ${g.map((x) => x.status).join(', ') || 'none'}`);
+      if (g.length !== 1 || g[0]!.status !== 'ok')
+        problems.push(
+          `${f.path}: expected one ok notification next to the missing file, got ${g.map((x) => x.status).join(', ') || 'none'}`,
+        );
     }
     if (result.failed !== 1) problems.push(`the result counts failed=${result.failed} (expected 1)`);
     if (problems.length > 0) throw new StepFailure(problems.join('; '));
@@ -418,9 +469,9 @@ async function checkCancel(ctx: Ctx): Promise<string> {
   const files: AnalyzeFile[] = [];
   for (let i = 0; i < repeat; i++) files.push(...ctx.fixtures);
   return withPlugin(ctx, 'initialize', async (s) => {
-    const requestId = s.nextRequestId;
     const abort = new AbortController();
     const pending = s.request('analyze', { phase: ctx.phase, files }, ctx.timeoutMs, abort.signal);
+    const requestId = s.lastRequestId!;
     let outcome: string | undefined;
     const settled = pending.then(
       (r) => (outcome = `completed (${r.files} files) before the cancel took effect`),
@@ -431,7 +482,10 @@ async function checkCancel(ctx: Ctx): Promise<string> {
     const before = filesOf(s, requestId).length;
     abort.abort();
     await settled;
-    if (outcome === undefined || outcome.startsWith('ERROR')) throw new StepFailure(`after cancel, analyze should be answered with Cancelled (${WireErrorCode.Cancelled}) or its result; got: ${outcome?.slice(6) ?? 'nothing'}`);
+    if (outcome === undefined || outcome.startsWith('ERROR'))
+      throw new StepFailure(
+        `after cancel, analyze should be answered with Cancelled (${WireErrorCode.Cancelled}) or its result; got: ${outcome?.slice(6) ?? 'nothing'}`,
+      );
     const atAnswer = filesOf(s, requestId).length;
     await pingAlive(s, ctx, 'cancel');
     const late = filesOf(s, requestId).length - atAnswer;
@@ -447,7 +501,10 @@ async function checkOversizedFrame(ctx: Ctx): Promise<string> {
     header.writeUInt32BE(limit + 1, 0);
     await s.conn!.writeRaw(header).catch(() => undefined);
     const exit = await s.waitExit(ctx.timeoutMs);
-    if (!exit) throw new StepFailure(`after a frame header announcing ${limit + 1} bytes (limit ${limit}), the plugin was still running after ${ctx.timeoutMs} ms; it must end the session at once, before reading or allocating the body`);
+    if (!exit)
+      throw new StepFailure(
+        `after a frame header announcing ${limit + 1} bytes (limit ${limit}), the plugin was still running after ${ctx.timeoutMs} ms; it must end the session at once, before reading or allocating the body`,
+      );
     return `exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`} on a ${limit + 1}-byte frame header (limit ${limit})`;
   });
 }
@@ -456,8 +513,14 @@ async function checkStdinClosed(ctx: Ctx): Promise<string> {
   return withPlugin(ctx, 'initialize', async (s) => {
     s.process.stdin.end();
     const exit = await s.waitExit(ctx.timeoutMs);
-    if (!exit) throw new StepFailure(`the plugin was still running ${ctx.timeoutMs} ms after the host closed its stdin; a plugin must exit when the host goes away`);
-    if (exit.code !== 0) throw new StepFailure(`after stdin closed, the plugin exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`} (expected 0)`);
+    if (!exit)
+      throw new StepFailure(
+        `the plugin was still running ${ctx.timeoutMs} ms after the host closed its stdin; a plugin must exit when the host goes away`,
+      );
+    if (exit.code !== 0)
+      throw new StepFailure(
+        `after stdin closed, the plugin exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`} (expected 0)`,
+      );
     return 'exited with code 0';
   });
 }
@@ -471,7 +534,10 @@ async function checkShutdown(ctx: Ctx): Promise<string> {
     }
     const exit = await s.waitExit(ctx.timeoutMs);
     if (!exit) throw new StepFailure(`the plugin answered shutdown but was still running ${ctx.timeoutMs} ms later`);
-    if (exit.code !== 0) throw new StepFailure(`after shutdown the plugin exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`} (expected 0)`);
+    if (exit.code !== 0)
+      throw new StepFailure(
+        `after shutdown the plugin exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`} (expected 0)`,
+      );
     return 'answered and exited with code 0';
   });
 }

@@ -53,7 +53,7 @@ export class PluginSession {
   readonly conn: Connection | undefined;
   private stderrText = '';
   private stderrDropped = 0;
-  private sentRequests = 0;
+  private lastId: RequestId | undefined;
   private negotiatedMax = DEFAULT_MAX_FRAME_BYTES;
 
   private constructor(
@@ -85,7 +85,12 @@ export class PluginSession {
   static async start(target: SessionTarget, options: { cookie?: boolean; connect?: boolean } = {}): Promise<PluginSession> {
     let launched: Launched;
     try {
-      launched = await target.launch({ env: hostEnv(options.cookie ?? true), repoRoot: target.repoRoot, pluginDir: target.pluginDir, manifest: target.manifest });
+      launched = await target.launch({
+        env: hostEnv(options.cookie ?? true),
+        repoRoot: target.repoRoot,
+        pluginDir: target.pluginDir,
+        manifest: target.manifest,
+      });
     } catch (e) {
       throw new StepFailure(`the launcher could not start the plugin: ${(e as Error).message}`);
     }
@@ -101,26 +106,41 @@ export class PluginSession {
     return this.negotiatedMax;
   }
 
-  /**
-   * The id the next request will carry. The host-side {@link Connection} numbers requests
-   * 1, 2, 3, … per connection; `graph/file` notifications must name this id.
-   */
-  get nextRequestId(): RequestId {
-    return this.sentRequests + 1;
-  }
-
   /** Sends a request; resolves with the result, rejects with a {@link ConnectionError} (`REMOTE_ERROR` carries `wire`). */
-  async request<M extends MethodName>(method: M | string, params: unknown, timeoutMs: number, signal?: AbortSignal): Promise<ResultOf<M & MethodName>> {
+  request<M extends MethodName>(
+    method: M | string,
+    params: unknown,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ResultOf<M & MethodName>> {
     const conn = this.requireConnection();
-    if (!conn.isClosed) this.sentRequests++;
-    const options: { timeoutMs: number; signal?: AbortSignal } = { timeoutMs };
+    const options: { timeoutMs: number; signal?: AbortSignal; onId: (id: RequestId) => void } = {
+      timeoutMs,
+      onId: (id) => (this.lastId = id),
+    };
     if (signal) options.signal = signal;
     return conn.request(method as M & MethodName, params, options);
   }
 
+  /**
+   * The id of the request sent last (set as soon as {@link request} is called): the
+   * `graph/file` notifications of an `analyze` must name it.
+   */
+  get lastRequestId(): RequestId | undefined {
+    return this.lastId;
+  }
+
   /** `hello` as a host sends it; checks nothing but the schema. */
   async hello(timeoutMs: number): Promise<HelloResult> {
-    const result = await this.request('hello', { protocolVersions: [...PROTOCOL_VERSIONS], host: { name: 'travsr-conformance', version: '1' }, maxFrameBytes: DEFAULT_MAX_FRAME_BYTES }, timeoutMs);
+    const result = await this.request(
+      'hello',
+      {
+        protocolVersions: [...PROTOCOL_VERSIONS],
+        host: { name: 'travsr-conformance', version: '1' },
+        maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+      },
+      timeoutMs,
+    );
     this.negotiatedMax = Math.min(DEFAULT_MAX_FRAME_BYTES, result.maxFrameBytes);
     this.conn?.setMaxFrameBytes(this.negotiatedMax);
     return result;
@@ -187,7 +207,8 @@ export class PluginSession {
   describe(e: unknown): string {
     if (e instanceof ConnectionError) {
       if (e.code === 'REMOTE_ERROR' && e.wire) return `the plugin answered error ${e.wire.code}: ${e.wire.message}`;
-      if (e.code === 'CONNECTION_CLOSED') return `the connection closed${this.conn?.error ? ` (${this.conn.error.message})` : ''}${this.exitText()}`;
+      if (e.code === 'CONNECTION_CLOSED')
+        return `the connection closed${this.conn?.error ? ` (${this.conn.error.message})` : ''}${this.exitText()}`;
       return e.message;
     }
     const code = (e as { code?: unknown }).code;

@@ -96,7 +96,11 @@ export async function snapshotTest(options: SnapshotOptions): Promise<SnapshotRe
   if (inputs.length === 0) throw new Error(`no files with the manifest's extensions (${manifest.extensions.join(', ')}) in ${inputDir}`);
   const files: AnalyzeFile[] = inputs.map((path) => ({ path, language: languageForPath(path, manifest.languages) }));
 
-  const graphs = await analyzeAll({ pluginDir, manifest, repoRoot: inputDir, launch: options.launch ?? launchUnsandboxed }, files, timeoutMs);
+  const graphs = await analyzeAll(
+    { pluginDir, manifest, repoRoot: inputDir, launch: options.launch ?? launchUnsandboxed },
+    files,
+    timeoutMs,
+  );
 
   const result: SnapshotResult = { files: [] };
   const diffs: string[] = [];
@@ -115,7 +119,11 @@ export async function snapshotTest(options: SnapshotOptions): Promise<SnapshotRe
       writeFileSync(target, actual);
       result.files.push({ path: f.path, status: stored === undefined ? 'created' : 'updated' });
     } else {
-      diffs.push(stored === undefined ? `+++ ${f.path}: no stored snapshot (${relative(process.cwd(), target)} is missing)\n` : unifiedDiff(stored, actual, `stored/${f.path}`, `actual/${f.path}`));
+      diffs.push(
+        stored === undefined
+          ? `+++ ${f.path}: no stored snapshot (${relative(process.cwd(), target)} is missing)\n`
+          : unifiedDiff(stored, actual, `stored/${f.path}`, `actual/${f.path}`),
+      );
     }
   }
   const wanted = new Set(inputs);
@@ -139,13 +147,18 @@ export async function snapshotTest(options: SnapshotOptions): Promise<SnapshotRe
   return result;
 }
 
-async function analyzeAll(target: { pluginDir: string; manifest: PluginManifest; repoRoot: string; launch: Launcher }, files: AnalyzeFile[], timeoutMs: number): Promise<Map<string, GraphFileParams>> {
+async function analyzeAll(
+  target: { pluginDir: string; manifest: PluginManifest; repoRoot: string; launch: Launcher },
+  files: AnalyzeFile[],
+  timeoutMs: number,
+): Promise<Map<string, GraphFileParams>> {
   const s = await PluginSession.start(target);
   try {
     await s.handshake(timeoutMs, 'snapshot');
-    const requestId = s.nextRequestId;
     const phase = target.manifest.phases?.includes('A') === false ? 'B' : 'A';
-    await s.request('analyze', { phase, files }, timeoutMs);
+    const pending = s.request('analyze', { phase, files }, timeoutMs);
+    const requestId = s.lastRequestId;
+    await pending;
     const graphs = new Map<string, GraphFileParams>();
     for (const g of s.graphFiles) if (g.requestId === requestId) graphs.set(g.path, g);
     await s.request('shutdown', {}, timeoutMs).catch(() => undefined);
@@ -153,7 +166,9 @@ async function analyzeAll(target: { pluginDir: string; manifest: PluginManifest;
   } catch (e) {
     await s.settleStderr();
     const stderr = s.stderr.trim();
-    throw new Error(`the plugin could not analyze the snapshot inputs: ${e instanceof Error && e.name === 'StepFailure' ? e.message : s.describe(e)}${stderr ? `\nplugin stderr:\n${stderr}` : ''}`);
+    throw new Error(
+      `the plugin could not analyze the snapshot inputs: ${e instanceof Error && e.name === 'StepFailure' ? e.message : s.describe(e)}${stderr ? `\nplugin stderr:\n${stderr}` : ''}`,
+    );
   } finally {
     await s.stop();
   }

@@ -60,7 +60,9 @@ export function initTreeSitter(options: TreeSitterOptions = {}): Promise<void> {
   initialized ??= (async () => {
     const explicit = options.treeSitterWasm === undefined ? undefined : toPath(options.treeSitterWasm);
     if (explicit !== undefined && !existsSync(explicit)) {
-      throw new Error(`tree-sitter runtime not found at ${explicit}: copy web-tree-sitter's tree-sitter.wasm there (a plugin build copies it next to its bundle)`);
+      throw new Error(
+        `tree-sitter runtime not found at ${explicit}: copy web-tree-sitter's tree-sitter.wasm there (a plugin build copies it next to its bundle)`,
+      );
     }
     const entry = process.argv[1];
     const nextToEntry = entry ? join(dirname(entry), 'tree-sitter.wasm') : undefined;
@@ -99,13 +101,17 @@ export async function loadGrammar(wasm: string | URL, options: TreeSitterOptions
   try {
     bytes = readFileSync(source);
   } catch (e) {
-    throw new Error(`grammar not found at ${source} (${(e as { code?: string }).code ?? (e as Error).message}): check the path, or rebuild the plugin so its build copies the grammar .wasm next to the bundle`);
+    throw new Error(
+      `grammar not found at ${source} (${(e as { code?: string }).code ?? (e as Error).message}): check the path, or rebuild the plugin so its build copies the grammar .wasm next to the bundle`,
+    );
   }
   let language: Language;
   try {
     language = await Language.load(bytes);
   } catch (e) {
-    throw new Error(`cannot load the grammar ${source}: ${(e as Error).message}. web-tree-sitter 0.25 loads grammars of ABI 13–15 (e.g. tree-sitter-wasms@0.1.13)`);
+    throw new Error(
+      `cannot load the grammar ${source}: ${(e as Error).message}. web-tree-sitter 0.25 loads grammars of ABI 13–15 (e.g. tree-sitter-wasms@0.1.13)`,
+    );
   }
   const parser = new Parser();
   parser.setLanguage(language);

@@ -92,7 +92,9 @@ export function runTagsQuery(language: Language, tree: Tree, querySource: string
     seen.add(key);
     tags.push({ role: role.role, kind: role.kind, name: nameNode.text, nameNode, node: role.node, docNodes });
   }
-  return tags.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex || a.nameNode.startIndex - b.nameNode.startIndex);
+  return tags.sort(
+    (a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex || a.nameNode.startIndex - b.nameNode.startIndex,
+  );
 }
 
 /**
@@ -213,7 +215,11 @@ function leadingComments(node: SyntaxNode): SyntaxNode[] {
   // the sibling of an ancestor that starts at the same place.
   let anchor: SyntaxNode | null = node;
   while (anchor && !anchor.previousSibling && anchor.parent && anchor.parent.startIndex === node.startIndex) anchor = anchor.parent;
-  for (let sib = anchor?.previousSibling ?? null; sib && isComment(sib) && sib.endPosition.row >= line - 1 && out.length < 20; sib = sib.previousSibling) {
+  for (
+    let sib = anchor?.previousSibling ?? null;
+    sib && isComment(sib) && sib.endPosition.row >= line - 1 && out.length < 20;
+    sib = sib.previousSibling
+  ) {
     out.unshift(sib);
     line = sib.startPosition.row;
   }
@@ -307,7 +313,12 @@ export function tagsToGraph(tags: readonly Tag[], graph: FileGraphBuilder, optio
       const kind = Object.hasOwn(refKinds, tag.kind) ? refKinds[tag.kind] : undefined;
       if (!kind) continue;
       const name = kind === 'imports' ? unquote(tag.name) : tag.name.trim();
-      const ref = graph.ref(scope ? scope.node : graph.fileNode, kind, name, lines.range(tag.nameNode.startPosition, tag.nameNode.endPosition));
+      const ref = graph.ref(
+        scope ? scope.node : graph.fileNode,
+        kind,
+        name,
+        lines.range(tag.nameNode.startPosition, tag.nameNode.endPosition),
+      );
       if (ref) out.refs.push(ref);
     }
   }

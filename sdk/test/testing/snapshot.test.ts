@@ -14,7 +14,25 @@ describe('unifiedDiff', () => {
     const before = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'].join('\n') + '\n';
     const after = ['1', '2', '3', '4', 'five', '6', '7', '8', '9', '10', '11', '12', '13'].join('\n') + '\n';
     expect(unifiedDiff(before, after, 'stored/a.lua', 'actual/a.lua')).toBe(
-      ['--- stored/a.lua', '+++ actual/a.lua', '@@ -2,7 +2,7 @@', ' 2', ' 3', ' 4', '-5', '+five', ' 6', ' 7', ' 8', '@@ -10,3 +10,4 @@', ' 10', ' 11', ' 12', '+13', ''].join('\n'),
+      [
+        '--- stored/a.lua',
+        '+++ actual/a.lua',
+        '@@ -2,7 +2,7 @@',
+        ' 2',
+        ' 3',
+        ' 4',
+        '-5',
+        '+five',
+        ' 6',
+        ' 7',
+        ' 8',
+        '@@ -10,3 +10,4 @@',
+        ' 10',
+        ' 11',
+        ' 12',
+        '+13',
+        '',
+      ].join('\n'),
     );
   });
 
@@ -50,7 +68,14 @@ describe('renderAnnotatedSource', () => {
     status: 'ok',
     nodes: [
       { vname: v(''), kind: 'file', name: 'm.lua' },
-      { vname: v('M.run'), kind: 'function', name: 'run', qualifiedName: 'M.run', range: { startLine: 2, startCol: 0, endLine: 4, endCol: 3 }, skeleton: 'function M.run(x)' },
+      {
+        vname: v('M.run'),
+        kind: 'function',
+        name: 'run',
+        qualifiedName: 'M.run',
+        range: { startLine: 2, startCol: 0, endLine: 4, endCol: 3 },
+        skeleton: 'function M.run(x)',
+      },
       { vname: v('helper'), kind: 'function', name: 'helper', range: { startLine: 6, startCol: 6, endLine: 6, endCol: 27 } },
       { vname: v('run@2'), kind: 'function', name: 'go', range: { startLine: 6, startCol: 6, endLine: 6, endCol: 27 } },
     ],
@@ -135,7 +160,9 @@ describe('snapshotTest', () => {
       expect(error).toBeInstanceOf(SnapshotMismatchError);
       const message = (error as SnapshotMismatchError).message;
       expect(message).toContain('1 snapshot(s)');
-      expect(message).toContain('--- stored/b.fx\n+++ actual/b.fx\n@@ -1,5 +1,7 @@\n def beta\n // ^^^^^^^^ definition function beta [1:0-1:8]\n+call gamma\n+//   ^^^^^ reference calls gamma (from beta)\n');
+      expect(message).toContain(
+        '--- stored/b.fx\n+++ actual/b.fx\n@@ -1,5 +1,7 @@\n def beta\n // ^^^^^^^^ definition function beta [1:0-1:8]\n+call gamma\n+//   ^^^^^ reference calls gamma (from beta)\n',
+      );
       expect(message).toContain('accept it with:\n  npm run snapshots:update');
       expect((error as SnapshotMismatchError).code).toBe('SNAPSHOT_MISMATCH');
     } finally {
@@ -146,7 +173,9 @@ describe('snapshotTest', () => {
   it('treats a stored snapshot without input as a failure, and update removes it', async () => {
     await snapshotTest({ pluginDir: plugin.dir, update: true });
     writeFileSync(join(outputDir(), 'gone.fx'), 'old\n');
-    await expect(snapshotTest({ pluginDir: plugin.dir, update: false })).rejects.toThrow(/gone\.fx: stored snapshot has no input file any more/);
+    await expect(snapshotTest({ pluginDir: plugin.dir, update: false })).rejects.toThrow(
+      /gone\.fx: stored snapshot has no input file any more/,
+    );
     const r = await snapshotTest({ pluginDir: plugin.dir, update: true });
     expect(r.files).toContainEqual({ path: 'gone.fx', status: 'removed' });
     expect(existsSync(join(outputDir(), 'gone.fx'))).toBe(false);

@@ -3,7 +3,16 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertSchema, GraphFileParamsSchema } from '@travsr/protocol';
 import { FileGraphBuilder, type FileContext } from '../../src/index.js';
-import { countParseErrors, createTagsAnalyzer, LineIndex, loadGrammar, parseErrorDiagnostic, runTagsQuery, tagsToGraph, type Grammar } from '../../src/tree-sitter/index.js';
+import {
+  countParseErrors,
+  createTagsAnalyzer,
+  LineIndex,
+  loadGrammar,
+  parseErrorDiagnostic,
+  runTagsQuery,
+  tagsToGraph,
+  type Grammar,
+} from '../../src/tree-sitter/index.js';
 
 const require = createRequire(import.meta.url);
 const grammars = join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
@@ -53,7 +62,9 @@ describe('loadGrammar', () => {
   });
 
   it('names the path when the grammar is missing', async () => {
-    await expect(loadGrammar('/nonexistent/tree-sitter-nope.wasm')).rejects.toThrow(/grammar not found at \/nonexistent\/tree-sitter-nope\.wasm/);
+    await expect(loadGrammar('/nonexistent/tree-sitter-nope.wasm')).rejects.toThrow(
+      /grammar not found at \/nonexistent\/tree-sitter-nope\.wasm/,
+    );
   });
 
   it('accepts a file: URL', async () => {
@@ -125,7 +136,9 @@ describe('runTagsQuery + tagsToGraph', () => {
         (lexical_declaration (variable_declarator name: (identifier) @name)) @definition.binding`;
       const out = tagsToGraph(runTagsQuery(js.language, tree, query), graph, { text });
       expect(out.definitions).toEqual([]);
-      expect(out.refs.map((r) => [r.name, r.range])).toEqual([['node:fs/promises', { startLine: 1, startCol: 25, endLine: 1, endCol: 43 }]]);
+      expect(out.refs.map((r) => [r.name, r.range])).toEqual([
+        ['node:fs/promises', { startLine: 1, startCol: 25, endLine: 1, endCol: 43 }],
+      ]);
     } finally {
       tree.delete();
     }
@@ -136,7 +149,10 @@ describe('runTagsQuery + tagsToGraph', () => {
     const tree = python.parse(text);
     const graph = graphFor('m.py');
     try {
-      tagsToGraph(runTagsQuery(python.language, tree, '(function_definition name: (identifier) @name) @definition.routine'), graph, { text, definitionKinds: { routine: 'method' } });
+      tagsToGraph(runTagsQuery(python.language, tree, '(function_definition name: (identifier) @name) @definition.routine'), graph, {
+        text,
+        definitionKinds: { routine: 'method' },
+      });
     } finally {
       tree.delete();
     }
@@ -181,16 +197,39 @@ describe('createTagsAnalyzer', () => {
   it('loads in initialize and returns a schema-valid graph per file, with a parse warning when broken', async () => {
     const hooks = createTagsAnalyzer({ grammar: join(grammars, 'tree-sitter-python.wasm'), query: PYTHON_TAGS });
     await hooks.initialize();
-    const file = { path: 'broken.py', language: 'python', absolutePath: '/x/broken.py', text: 'class A:\n    def m(self:\n', bytes: new Uint8Array() };
+    const file = {
+      path: 'broken.py',
+      language: 'python',
+      absolutePath: '/x/broken.py',
+      text: 'class A:\n    def m(self:\n',
+      bytes: new Uint8Array(),
+    };
     const ctx = { graph: graphFor('broken.py') } as FileContext;
     const analysis = await hooks.analyzeFile(file, ctx);
     expect(analysis.nodes.map((n) => n.vname.signature)).toContain('A');
     expect(analysis.diagnostics?.map((d) => d.code)).toEqual(['PARSE_ERRORS']);
-    assertSchema(GraphFileParamsSchema, { requestId: 1, path: 'broken.py', language: 'python', phase: 'A', status: 'ok', nodes: analysis.nodes, edges: analysis.edges, refs: analysis.refs, diagnostics: analysis.diagnostics }, 'graph');
+    assertSchema(
+      GraphFileParamsSchema,
+      {
+        requestId: 1,
+        path: 'broken.py',
+        language: 'python',
+        phase: 'A',
+        status: 'ok',
+        nodes: analysis.nodes,
+        edges: analysis.edges,
+        refs: analysis.refs,
+        diagnostics: analysis.diagnostics,
+      },
+      'graph',
+    );
   });
 
   it('names the grammar when its query does not compile', async () => {
-    const hooks = createTagsAnalyzer({ grammar: join(grammars, 'tree-sitter-python.wasm'), query: '(function_definition nme: (identifier) @name) @definition.function' });
+    const hooks = createTagsAnalyzer({
+      grammar: join(grammars, 'tree-sitter-python.wasm'),
+      query: '(function_definition nme: (identifier) @name) @definition.function',
+    });
     await expect(hooks.initialize()).rejects.toThrow(/invalid tags query for .*tree-sitter-python\.wasm/);
   });
 

@@ -1,0 +1,12 @@
+import { graphFloodPluginDir, makeTextRepo, cleanupTemps } from './common.js';
+import { loadPluginDir, PluginSupervisor } from '../../host/dist/plugins/index.js';
+import { defaultLimits } from '../../host/dist/sandbox/index.js';
+const dir = await graphFloodPluginDir();
+const repo = makeTextRepo(400);
+const sup = new PluginSupervisor({ plugin: await loadPluginDir(dir), repoRoot: repo.root, corpus: 'github.com/acme/shop', grant: { tier: 'standard', allowUnsandboxed: false }, limits: defaultLimits(), timeouts: { pingIntervalMs: 0 } });
+await sup.start();
+await sup.analyze({ phase: 'A', files: repo.files.slice(0, 20) }, { onFile() {} });
+let items = 0; const t0 = performance.now();
+await sup.analyze({ phase: 'A', files: repo.files }, { onFile(f) { items += f.nodes.length + f.edges.length; } });
+console.log('items/s', Math.round(items / ((performance.now() - t0) / 1000)));
+await sup.stop(); cleanupTemps();

@@ -1,0 +1,25 @@
+import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
+import { Connection } from '@travsr/protocol/node';
+import { PLUGIN_COOKIE_ENV, PLUGIN_COOKIE_VALUE } from '@travsr/protocol';
+import { mkdirSync, writeFileSync } from 'node:fs';
+await build({ entryPoints: ['/work/main/test/bench/fixtures/graph-flood.ts'], outfile: '/tmp/prof/main.js', bundle: true, platform: 'node', format: 'esm', target: 'node20', external: ['msgpackr-extract'], define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' }, banner: { js: "import { createRequire as __c } from 'node:module';\nconst require = __c(import.meta.url);" } });
+mkdirSync('/tmp/prof/repo/src', { recursive: true });
+const files = [];
+for (let i = 0; i < 400; i++) { writeFileSync(`/tmp/prof/repo/src/f${i}.txt`, 'x'); files.push({ path: `src/f${i}.txt`, language: 'text' }); }
+const args = process.argv[2] === 'prof' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/out'] : [];
+const child = spawn(process.execPath, [...args, '/tmp/prof/main.js'], { env: { [PLUGIN_COOKIE_ENV]: PLUGIN_COOKIE_VALUE }, stdio: ['pipe', 'pipe', 'inherit'] });
+const conn = new Connection(child.stdout, child.stdin, { role: 'host', validate: false });
+let items = 0;
+conn.onNotification('graph/file', (f) => { items += f.nodes.length + f.edges.length; });
+conn.onNotification('progress', () => {});
+await conn.request('hello', { protocolVersions: ['1'], host: { name: 'x', version: '0' }, maxFrameBytes: 16 << 20 });
+await conn.request('initialize', { root: '/tmp/prof/repo', corpus: 'github.com/acme/shop' });
+await conn.request('analyze', { phase: 'A', files: files.slice(0, 20) });
+items = 0;
+const t0 = performance.now();
+await conn.request('analyze', { phase: 'A', files });
+const s = (performance.now() - t0) / 1000;
+console.log('items/s', Math.round(items / s), 'MB/s', (conn.stats.bytesIn / s / 1e6).toFixed(1));
+await conn.request('shutdown', {});
+child.stdin.end();
