@@ -4,10 +4,10 @@ import tseslint from 'typescript-eslint';
 /** Imports each package may not make: the dependency rule of DESIGN.md, enforced. */
 const forbidden = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const noHost = { group: ['travsr', 'travsr/*', '**/host/src/**'], message: 'Nothing imports the host: it starts plugins as processes.' };
-const noPlugins = { group: ['@travsr/plugin-*', '**/plugins/**'], message: 'The host never imports a plugin; it only starts one as a process.' };
+const noPlugins = { group: ['@travsr/plugin-*', '**/plugins/*/src/**', '**/plugins/*/dist/**'], message: 'The host never imports a plugin; it only starts one as a process.' };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/snapshots/**', 'protocol/corpus/**', 'test/fixtures/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['host/templates/**', '**/dist/**', '**/node_modules/**', '**/snapshots/**', 'protocol/corpus/**', 'test/fixtures/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { project: ['./tsconfig.eslint.json'], tsconfigRootDir: import.meta.dirname } },

@@ -79,7 +79,7 @@ export interface WireError {
 export function wireErrorFrom(err: unknown): WireError {
   if (typeof err === 'object' && err !== null) {
     const e = err as { code?: unknown; message?: unknown; data?: unknown };
-    const message = typeof e.message === 'string' ? e.message : String(err);
+    const message = typeof e.message === 'string' ? e.message : Object.prototype.toString.call(err);
     if (typeof e.code === 'number' && Number.isInteger(e.code)) {
       return e.data === undefined ? { code: e.code, message } : { code: e.code, message, data: e.data };
     }

@@ -1,6 +1,5 @@
 import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
-import { format } from 'node:util';
 import {
   DEFAULT_MAX_FRAME_BYTES,
   MIN_MAX_FRAME_BYTES,
@@ -159,7 +158,7 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       },
       (e: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
       },
     );
   });

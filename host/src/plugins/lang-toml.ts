@@ -53,7 +53,7 @@ export function readLangToml(path = langTomlPath()): LangRegistry {
   }
   let doc: Record<string, unknown>;
   try {
-    doc = parse(text) as Record<string, unknown>;
+    doc = parse(text);
   } catch (e) {
     const where = e instanceof TomlError ? `${path}:${e.line}:${e.column}` : path;
     throw new LangTomlError('LANG_TOML_INVALID', `${where}: ${firstLine((e as Error).message)}; fix the file or delete it and register the plugins again`);

@@ -84,7 +84,7 @@ interface ActiveAnalyze {
   queued: number;
   analyzed: number;
   failed: number;
-  handlerError: unknown;
+  handlerError: Error | undefined;
 }
 
 const MAX_QUEUED_FILES = 64;
@@ -329,8 +329,9 @@ export class PluginSession {
     const t0 = performance.now();
     const r = await this.guard(conn.request('ping', { nonce }, { timeoutMs }), 'ping');
     if (r.nonce !== nonce) {
-      this.fail(new PluginError(PluginErrorCode.ProtocolViolation, `${this.label} answered ping with the wrong nonce`, this.label));
-      throw this.failure;
+      const err = new PluginError(PluginErrorCode.ProtocolViolation, `${this.label} answered ping with the wrong nonce`, this.label);
+      this.fail(err);
+      throw err;
     }
     return performance.now() - t0;
   }
@@ -461,7 +462,7 @@ export class PluginSession {
       try {
         if (!active.handlerError) await active.handlers.onFile(delivered);
       } catch (e) {
-        active.handlerError = e;
+        active.handlerError = e instanceof Error ? e : new Error(String(e));
       } finally {
         active.queued--;
         if (active.queued <= MAX_QUEUED_FILES / 2) this.proc?.stdout.resume();

@@ -100,9 +100,13 @@ export class TraceStore {
   list(query: TraceQuery = {}): TraceSummary[] {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (query.kind) (where.push('kind = ?'), args.push(query.kind));
-    if (query.status) (where.push('status = ?'), args.push(query.status));
-    if (query.subject) (where.push("subject LIKE ? ESCAPE '\\'"), args.push(`%${query.subject.replace(/[\\%_]/g, '\\$&')}%`));
+    const filter = (clause: string, arg: unknown) => {
+      where.push(clause);
+      args.push(arg);
+    };
+    if (query.kind) filter('kind = ?', query.kind);
+    if (query.status) filter('status = ?', query.status);
+    if (query.subject) filter("subject LIKE ? ESCAPE '\\'", `%${query.subject.replace(/[\\%_]/g, '\\$&')}%`);
     const sql = `SELECT data FROM traces ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC, rowid DESC LIMIT ?`;
     args.push(query.limit ?? 20);
     return (this.db.prepare(sql).all(...args) as { data: string }[]).map(({ data }) => {

@@ -77,7 +77,10 @@ function assertPlainData(value: unknown, path: string): void {
       return;
     case 'object':
       break;
-    default:
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+    case 'undefined':
       throw unsupported(path, typeof value);
   }
   if (Array.isArray(value)) {
@@ -87,7 +90,7 @@ function assertPlainData(value: unknown, path: string): void {
   if (value instanceof Uint8Array) return;
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) {
-    throw unsupported(path, (value as object).constructor?.name ?? 'object');
+    throw unsupported(path, value.constructor?.name ?? 'object');
   }
   for (const key of Object.keys(value)) {
     assertPlainData((value as Record<string, unknown>)[key], `${path}/${key}`);

@@ -164,7 +164,7 @@ export class Connection {
       this.pending.set(id, entry);
       this.send({ kind: 'request', id, method, params }).catch((e: unknown) => {
         this.settle(id);
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
       });
       // after the request is queued, so a cancel can never overtake it; none once it settled
       if (options.signal) {
@@ -217,7 +217,7 @@ export class Connection {
       frame = encodeFrame(envelope, this.maxFrameBytes);
     } catch (e) {
       // a rejection, not a throw: callers clean up in their catch handlers
-      return Promise.reject(e as Error);
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
     return this.enqueueWrite(frame);
   }

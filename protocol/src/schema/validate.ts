@@ -54,7 +54,8 @@ export function assertSchema<T extends TSchema>(schema: T, value: unknown, what:
 
 /** Validates the envelope of a decoded frame. */
 export function assertEnvelope(value: unknown): Envelope {
-  return assertSchema(EnvelopeSchema, value, 'frame envelope') as Envelope;
+  const envelope: Envelope = assertSchema(EnvelopeSchema, value, 'frame envelope');
+  return envelope;
 }
 
 /** Validates the params of a known method. */
@@ -78,7 +79,7 @@ export function assertResult<M extends MethodName>(method: M, result: unknown): 
  * const manifest = parseManifest(await readFile('travsr-plugin.json', 'utf8'));
  * ```
  */
-export function parseManifest(source: string | unknown, where = 'travsr-plugin.json'): PluginManifest {
+export function parseManifest(source: unknown, where = 'travsr-plugin.json'): PluginManifest {
   let value: unknown = source;
   if (typeof source === 'string') {
     try {

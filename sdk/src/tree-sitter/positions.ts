@@ -51,7 +51,6 @@ export class LineIndex {
     const start = this.starts[row];
     if (start === undefined) return utf16Column;
     const prefix = this.text.slice(start, start + utf16Column);
-    // eslint-disable-next-line no-control-regex
     return /^[\x00-\x7f]*$/.test(prefix) ? prefix.length : Buffer.byteLength(prefix, 'utf8');
   }
 
