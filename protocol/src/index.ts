@@ -9,6 +9,14 @@ export { packValue, unpackValue } from './frame/msgpack.js';
 export * from './schema/graph.js';
 export * from './schema/messages.js';
 export * from './schema/manifest.js';
-export { assertSchema, assertEnvelope, assertParams, assertResult, parseManifest, compileSchema, describeSchemaErrors } from './schema/validate.js';
+export {
+  assertSchema,
+  assertEnvelope,
+  assertParams,
+  assertResult,
+  parseManifest,
+  compileSchema,
+  describeSchemaErrors,
+} from './schema/validate.js';
 export { canonicalVName, nodeId, formatVName, type NodeId } from './graph/vname.js';
 export { pprWeight } from './graph/edge-weight.js';

@@ -26,7 +26,11 @@ describe('travsr CLI', () => {
     expect(made.stderr).toBe('');
     expect(made.code).toBe(0);
     expect(made.stdout).toContain('created plugin lang-mylang');
-    expect(JSON.parse(readFileSync(join(dir, 'travsr-plugin.json'), 'utf8'))).toMatchObject({ id: 'lang-mylang', languages: ['mylang'], extensions: ['.my'] });
+    expect(JSON.parse(readFileSync(join(dir, 'travsr-plugin.json'), 'utf8'))).toMatchObject({
+      id: 'lang-mylang',
+      languages: ['mylang'],
+      extensions: ['.my'],
+    });
     expect(readFileSync(join(dir, 'snapshots/output/example.my'), 'utf8')).toMatch(/definition function/);
 
     const tested = await travsr(['plugin', 'test', dir]);
@@ -67,7 +71,10 @@ describe('travsr CLI', () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/status\s+error — CONFORMANCE_FAILED/);
     expect(show.stdout).toMatch(/ok\s+network: requested/);
-    const json = JSON.parse((await travsr(['trace', 'show', id!, '--global', '--json'])).stdout) as { tier: string; transitions: unknown[] };
+    const json = JSON.parse((await travsr(['trace', 'show', id!, '--global', '--json'])).stdout) as {
+      tier: string;
+      transitions: unknown[];
+    };
     expect(json.tier).toBe('standard');
     expect(json.transitions.length).toBeGreaterThan(3);
     rmSync(plugins.root, { recursive: true, force: true });
@@ -81,7 +88,9 @@ describe('travsr CLI', () => {
     writeFileSync(manifestPath, JSON.stringify(m));
     const r = await travsr(['plugin', 'test', plugins.dir('ok')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Error \[CONSTRAINT_REFUSED\]: misbehave@1.0.0 asks for more than the standard tier grants: .*network \(requested hosts pkg.example.org:443, granted none\)/);
+    expect(r.stderr).toMatch(
+      /Error \[CONSTRAINT_REFUSED\]: misbehave@1.0.0 asks for more than the standard tier grants: .*network \(requested hosts pkg.example.org:443, granted none\)/,
+    );
     expect(r.stderr).toMatch(/--tier elevated/);
     rmSync(plugins.root, { recursive: true, force: true });
   });
@@ -89,7 +98,9 @@ describe('travsr CLI', () => {
   it('plugin test on a folder without a manifest says what to do', async () => {
     const r = await travsr(['plugin', 'test', work]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Error \[PLUGIN_NOT_FOUND\]: .* is not a Travsr plugin: it has no travsr-plugin.json; scaffold one with `travsr plugin new <dir>`/);
+    expect(r.stderr).toMatch(
+      /Error \[PLUGIN_NOT_FOUND\]: .* is not a Travsr plugin: it has no travsr-plugin.json; scaffold one with `travsr plugin new <dir>`/,
+    );
   });
 
   it('trace show of an unknown id is a clear error', async () => {

@@ -7,7 +7,8 @@ import { build } from 'esbuild';
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 /** Modes of the misbehaving test plugin (see test/fixtures/plugins/misbehave.ts). */
-export type MisbehaveMode = 'ok' | 'garbage' | 'bad-handshake' | 'slow-hello' | 'hang' | 'flood' | 'oversized' | 'crash' | 'schema' | 'foreign' | 'slow';
+export type MisbehaveMode =
+  'ok' | 'garbage' | 'bad-handshake' | 'slow-hello' | 'hang' | 'flood' | 'oversized' | 'crash' | 'schema' | 'foreign' | 'slow';
 
 /**
  * Bundles the misbehaving plugin once and lays out one self-contained plugin directory

@@ -68,7 +68,11 @@ describe('a deliberately broken plugin in the standard tier', () => {
 
   const cases: [MisbehaveMode, string, RegExp][] = [
     ['bad-handshake', 'PLUGIN_HANDSHAKE_FAILED', /protocol version 99/],
-    ['garbage', 'PLUGIN_PROTOCOL_VIOLATION', /FRAME_TOO_LARGE.*"HTTP", look like text: the frame stream carries frames only; logs go to stderr/],
+    [
+      'garbage',
+      'PLUGIN_PROTOCOL_VIOLATION',
+      /FRAME_TOO_LARGE.*"HTTP", look like text: the frame stream carries frames only; logs go to stderr/,
+    ],
     ['oversized', 'PLUGIN_PROTOCOL_VIOLATION', /FRAME_TOO_LARGE.*over the \d+-byte limit/],
     ['schema', 'PLUGIN_PROTOCOL_VIOLATION', /SCHEMA_VIOLATION.*\/nodes\/0\/kind must be equal to one of the allowed values/],
     ['hang', 'PLUGIN_TIMEOUT', /sent nothing for \d+ s during analyze and looks hung/],

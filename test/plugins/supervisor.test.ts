@@ -14,7 +14,12 @@ let repo: string;
 
 beforeAll(async () => {
   plugins = await buildMisbehavePlugins(['ok', 'slow', 'crash', 'slow-hello']);
-  repo = makeTextRepo({ 'a.txt': 'one', 'b.txt': 'two', 'crash.txt': 'boom', ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`many/f${i}.txt`, `w${i}`])) });
+  repo = makeTextRepo({
+    'a.txt': 'one',
+    'b.txt': 'two',
+    'crash.txt': 'boom',
+    ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`many/f${i}.txt`, `w${i}`])),
+  });
 });
 afterAll(() => {
   rmSync(plugins.root, { recursive: true, force: true });
@@ -34,7 +39,9 @@ describe('PluginSupervisor', () => {
   it('restarts a crashed plugin on the next request and serves it', async () => {
     const traces: Trace[] = [];
     const sup = new PluginSupervisor({ ...base(), plugin: await loadPluginDir(plugins.dir('ok')), onTrace: (t) => traces.push(t) });
-    await expect(sup.analyze({ phase: 'A', files: [{ path: 'crash.txt', language: 'text' }] }, { onFile: () => {} })).rejects.toMatchObject({ code: 'PLUGIN_CRASHED' });
+    await expect(sup.analyze({ phase: 'A', files: [{ path: 'crash.txt', language: 'text' }] }, { onFile: () => {} })).rejects.toMatchObject(
+      { code: 'PLUGIN_CRASHED' },
+    );
     const out = await sup.analyze({ phase: 'A', files: [{ path: 'a.txt', language: 'text' }] }, { onFile: () => {} });
     expect(out.analyzed).toBe(1);
     expect(sup.launches).toBe(2);
@@ -72,7 +79,10 @@ describe('PluginSupervisor', () => {
     const recorded = await treeHash(dir);
     appendFileSync(join(dir, 'main.js'), '\n// edited after install\n');
     const sup = new PluginSupervisor({ ...base(), plugin: await loadPluginDir(dir), expectedTreeHash: recorded });
-    await expect(sup.start()).rejects.toMatchObject({ code: 'PLUGIN_TAMPERED', message: expect.stringMatching(/changed since they were installed/) });
+    await expect(sup.start()).rejects.toMatchObject({
+      code: 'PLUGIN_TAMPERED',
+      message: expect.stringMatching(/changed since they were installed/),
+    });
     await expect(sup.ping()).rejects.toMatchObject({ code: 'PLUGIN_TAMPERED' });
     expect(sup.launches).toBe(1);
   });
@@ -90,19 +100,35 @@ describe('PluginSupervisor', () => {
   });
 
   it('refuses the unsandboxed tier unless the user allowed it', async () => {
-    const sup = new PluginSupervisor({ ...base(), grant: { tier: 'unsandboxed', allowUnsandboxed: false }, plugin: await loadPluginDir(plugins.dir('slow')) });
+    const sup = new PluginSupervisor({
+      ...base(),
+      grant: { tier: 'unsandboxed', allowUnsandboxed: false },
+      plugin: await loadPluginDir(plugins.dir('slow')),
+    });
     const err = (await sup.start().catch((e: unknown) => e)) as PluginError;
     expect(err.message).toMatch(/allow-unsandboxed text/);
   });
 
   it('times out a handshake that never comes', async () => {
-    const sup = new PluginSupervisor({ ...base(), timeouts: { ...base().timeouts, handshakeMs: 800 }, plugin: await loadPluginDir(plugins.dir('slow-hello')) });
-    await expect(sup.start()).rejects.toMatchObject({ code: 'PLUGIN_HANDSHAKE_FAILED', message: expect.stringMatching(/did not answer handshake in time/) });
+    const sup = new PluginSupervisor({
+      ...base(),
+      timeouts: { ...base().timeouts, handshakeMs: 800 },
+      plugin: await loadPluginDir(plugins.dir('slow-hello')),
+    });
+    await expect(sup.start()).rejects.toMatchObject({
+      code: 'PLUGIN_HANDSHAKE_FAILED',
+      message: expect.stringMatching(/did not answer handshake in time/),
+    });
   });
 
   it('health checks ping an idle plugin', async () => {
     const traces: Trace[] = [];
-    const sup = new PluginSupervisor({ ...base(), timeouts: { ...base().timeouts, pingIntervalMs: 100 }, plugin: await loadPluginDir(plugins.dir('slow')), onTrace: (t) => traces.push(t) });
+    const sup = new PluginSupervisor({
+      ...base(),
+      timeouts: { ...base().timeouts, pingIntervalMs: 100 },
+      plugin: await loadPluginDir(plugins.dir('slow')),
+      onTrace: (t) => traces.push(t),
+    });
     await sup.start();
     await new Promise((r) => setTimeout(r, 600));
     await sup.stop();

@@ -20,7 +20,9 @@ export async function bundlePlugin(pluginDir: string): Promise<void> {
     nodePaths: require.resolve.paths('@travsr/sdk') ?? [],
     external: ['msgpackr-extract'],
     define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
-    banner: { js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
+    },
     logLevel: 'silent',
   });
 }

@@ -56,9 +56,13 @@ export function readLangToml(path = langTomlPath()): LangRegistry {
     doc = parse(text);
   } catch (e) {
     const where = e instanceof TomlError ? `${path}:${e.line}:${e.column}` : path;
-    throw new LangTomlError('LANG_TOML_INVALID', `${where}: ${firstLine((e as Error).message)}; fix the file or delete it and register the plugins again`);
+    throw new LangTomlError(
+      'LANG_TOML_INVALID',
+      `${where}: ${firstLine((e as Error).message)}; fix the file or delete it and register the plugins again`,
+    );
   }
-  const bad = (what: string) => new LangTomlError('LANG_TOML_INVALID', `${path}: ${what}; fix the file or delete it and register the plugins again`);
+  const bad = (what: string) =>
+    new LangTomlError('LANG_TOML_INVALID', `${path}: ${what}; fix the file or delete it and register the plugins again`);
   const reg: LangRegistry = { languages: {}, plugins: {} };
   for (const [lang, raw] of Object.entries(asTable(doc.languages, 'languages', bad))) {
     const t = asTable(raw, `languages.${lang}`, bad);

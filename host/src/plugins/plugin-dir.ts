@@ -23,7 +23,10 @@ export async function loadPluginDir(dir: string): Promise<LoadedPlugin> {
   try {
     text = await readFile(manifestPath, 'utf8');
   } catch {
-    throw new PluginError(PluginErrorCode.NotFound, `${abs} is not a Travsr plugin: it has no ${MANIFEST_FILE}; scaffold one with \`travsr plugin new <dir>\``);
+    throw new PluginError(
+      PluginErrorCode.NotFound,
+      `${abs} is not a Travsr plugin: it has no ${MANIFEST_FILE}; scaffold one with \`travsr plugin new <dir>\``,
+    );
   }
   let manifest: PluginManifest;
   try {

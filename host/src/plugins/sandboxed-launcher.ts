@@ -16,7 +16,12 @@ export interface KitLaunchOptions {
 export function sandboxedLauncher(
   plugin: LoadedPlugin,
   tier: SandboxTier,
-  options: { limits?: ResourceLimits; networkAllow?: string[]; allowUnsandboxed?: boolean; onLaunch?: (description: string[]) => void } = {},
+  options: {
+    limits?: ResourceLimits;
+    networkAllow?: string[];
+    allowUnsandboxed?: boolean;
+    onLaunch?: (description: string[]) => void;
+  } = {},
 ): (opts: KitLaunchOptions) => Promise<{ process: PluginProcess; repoRootInside: string }> {
   return async ({ env, repoRoot }) => {
     const cmd = await prepareLaunch({

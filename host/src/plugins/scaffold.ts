@@ -23,9 +23,12 @@ export function scaffoldPlugin(dir: string, opts: ScaffoldOptions): string[] {
   if (existsSync(target) && readdirSync(target).length > 0) {
     throw new PluginError(PluginErrorCode.NotFound, `${target} already exists and is not empty; choose a new directory`);
   }
-  if (!/^[a-z0-9][a-z0-9._-]*$/.test(opts.id)) throw new PluginError(PluginErrorCode.ManifestInvalid, `plugin id "${opts.id}" must be lowercase letters, digits, . _ -`);
-  if (!/^[a-z0-9][a-z0-9+#._-]*$/.test(opts.language)) throw new PluginError(PluginErrorCode.ManifestInvalid, `language "${opts.language}" must be lowercase letters, digits, + # . _ -`);
-  if (!/^\.[A-Za-z0-9._+-]+$/.test(opts.extension)) throw new PluginError(PluginErrorCode.ManifestInvalid, `extension "${opts.extension}" must start with a dot, e.g. .mylang`);
+  if (!/^[a-z0-9][a-z0-9._-]*$/.test(opts.id))
+    throw new PluginError(PluginErrorCode.ManifestInvalid, `plugin id "${opts.id}" must be lowercase letters, digits, . _ -`);
+  if (!/^[a-z0-9][a-z0-9+#._-]*$/.test(opts.language))
+    throw new PluginError(PluginErrorCode.ManifestInvalid, `language "${opts.language}" must be lowercase letters, digits, + # . _ -`);
+  if (!/^\.[A-Za-z0-9._+-]+$/.test(opts.extension))
+    throw new PluginError(PluginErrorCode.ManifestInvalid, `extension "${opts.extension}" must start with a dot, e.g. .mylang`);
   const vars: Record<string, string> = { ...opts, sdkSpec: sdkSpec() };
   const fill = (s: string) => s.replace(/\{\{(\w+)\}\}/g, (m, k: string) => vars[k] ?? m);
   const written: string[] = [];
@@ -58,5 +61,10 @@ function sdkSpec(): string {
 
 /** A default plugin id from a directory name: `./my-lang` → `my-lang`. */
 export function defaultPluginId(dir: string): string {
-  return basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'my-plugin';
+  return (
+    basename(resolve(dir))
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '') || 'my-plugin'
+  );
 }

@@ -1,5 +1,11 @@
 import type { AnalyzeParams, AnalyzeResult, GraphFileParams, HelloResult, LogParams, ProgressParams, RequestId } from '@travsr/protocol';
-import { DEFAULT_MAX_FRAME_BYTES, PLUGIN_COOKIE_ENV, PLUGIN_COOKIE_VALUE, PROTOCOL_VERSIONS, PROTOCOL_VERSIONS_ENV } from '@travsr/protocol';
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  PLUGIN_COOKIE_ENV,
+  PLUGIN_COOKIE_VALUE,
+  PROTOCOL_VERSIONS,
+  PROTOCOL_VERSIONS_ENV,
+} from '@travsr/protocol';
 import { Connection } from '@travsr/protocol/node';
 import { treeHash, verifyTreeHash } from '@travsr/registry';
 import {
@@ -217,7 +223,11 @@ export class PluginSession {
     try {
       this.proc = spawnPlugin(this.cmd);
     } catch (e) {
-      throw new PluginError(PluginErrorCode.LaunchFailed, `${this.label}: could not start ${this.cmd.file}: ${(e as Error).message}`, this.label);
+      throw new PluginError(
+        PluginErrorCode.LaunchFailed,
+        `${this.label}: could not start ${this.cmd.file}: ${(e as Error).message}`,
+        this.label,
+      );
     }
     const proc = this.proc;
     void proc.exited.then((info) => this.onExit(info));
@@ -227,7 +237,10 @@ export class PluginSession {
     });
     proc.stderr.on('end', () => this.stderr.end());
 
-    const conn = new Connection(proc.stdout, proc.stdin, { role: 'host', maxFrameBytes: this.opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES });
+    const conn = new Connection(proc.stdout, proc.stdin, {
+      role: 'host',
+      maxFrameBytes: this.opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    });
     this.conn = conn;
     conn.onClose((err) => this.onConnectionClosed(err));
     conn.onNotification('graph/file', (p) => this.onGraphFile(p as GraphFileParams));
@@ -237,7 +250,11 @@ export class PluginSession {
     this.setState('handshaking');
     const maxFrameBytes = this.opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     const hello = await this.guard(
-      conn.request('hello', { protocolVersions: [...PROTOCOL_VERSIONS], host: { name: 'travsr', version: HOST_VERSION }, maxFrameBytes }, { timeoutMs: this.opts.timeouts.handshakeMs }),
+      conn.request(
+        'hello',
+        { protocolVersions: [...PROTOCOL_VERSIONS], host: { name: 'travsr', version: HOST_VERSION }, maxFrameBytes },
+        { timeoutMs: this.opts.timeouts.handshakeMs },
+      ),
       'handshake',
     );
     const manifest = plugin.manifest;
@@ -260,7 +277,10 @@ export class PluginSession {
     conn.setMaxFrameBytes(Math.min(maxFrameBytes, hello.maxFrameBytes));
 
     this.setState('initializing');
-    const init: { root: string; corpus: string; options?: Record<string, unknown> } = { root: this.cmd.repoRootInside ?? '/', corpus: this.opts.corpus };
+    const init: { root: string; corpus: string; options?: Record<string, unknown> } = {
+      root: this.cmd.repoRootInside ?? '/',
+      corpus: this.opts.corpus,
+    };
     if (this.opts.pluginOptions) init.options = this.opts.pluginOptions;
     const initResult = await this.guard(conn.request('initialize', init, { timeoutMs: this.opts.timeouts.requestMs }), 'initialize');
     trace.details.languages = initResult.languages;
@@ -290,21 +310,24 @@ export class PluginSession {
     let lastFrames = conn.stats.framesIn;
     let lastActivity = Date.now();
     const idleMs = this.opts.timeouts.analyzeIdleMs;
-    const watchdog = setInterval(() => {
-      if (conn.stats.framesIn !== lastFrames || this.stderr.bytes > 0) {
-        lastFrames = conn.stats.framesIn;
-        lastActivity = Date.now();
-      } else if (Date.now() - lastActivity > idleMs) {
-        this.fail(
-          new PluginError(
-            PluginErrorCode.Timeout,
-            `${this.label} sent nothing for ${Math.round(idleMs / 1000)} s during analyze and looks hung; it was stopped. Check its stderr (\`travsr trace show ${this.recorder.trace.id}\`)`,
-            this.label,
-            this.stderr.lastLines(),
-          ),
-        );
-      }
-    }, Math.max(50, Math.min(1000, idleMs / 4)));
+    const watchdog = setInterval(
+      () => {
+        if (conn.stats.framesIn !== lastFrames || this.stderr.bytes > 0) {
+          lastFrames = conn.stats.framesIn;
+          lastActivity = Date.now();
+        } else if (Date.now() - lastActivity > idleMs) {
+          this.fail(
+            new PluginError(
+              PluginErrorCode.Timeout,
+              `${this.label} sent nothing for ${Math.round(idleMs / 1000)} s during analyze and looks hung; it was stopped. Check its stderr (\`travsr trace show ${this.recorder.trace.id}\`)`,
+              this.label,
+              this.stderr.lastLines(),
+            ),
+          );
+        }
+      },
+      Math.max(50, Math.min(1000, idleMs / 4)),
+    );
     try {
       const reqOpts: { signal?: AbortSignal; onId: (id: RequestId) => void } = { onId: (id) => (active.id = id) };
       if (options.signal) reqOpts.signal = options.signal;
@@ -386,7 +409,10 @@ export class PluginSession {
       let code = errorCode(e);
       if (code === 'CONNECTION_CLOSED' && !this.failure && this.proc) {
         // stdout ended before the exit status arrived: wait for it, to report how the plugin died
-        await settlesWithin(this.proc.exited.then(() => this.fatal.catch(() => undefined)), 2_000);
+        await settlesWithin(
+          this.proc.exited.then(() => this.fatal.catch(() => undefined)),
+          2_000,
+        );
       }
       if (this.failure) throw this.failure;
       code = errorCode(e);
@@ -403,14 +429,26 @@ export class PluginSession {
       if (code === 'REMOTE_ERROR') {
         const wire = (e as { wire?: { code: number; message: string } }).wire;
         if (what === 'handshake' || what === 'initialize') {
-          const err = new PluginError(PluginErrorCode.HandshakeFailed, `${this.label} refused ${what}: ${wire?.message ?? (e as Error).message}`, this.label);
+          const err = new PluginError(
+            PluginErrorCode.HandshakeFailed,
+            `${this.label} refused ${what}: ${wire?.message ?? (e as Error).message}`,
+            this.label,
+          );
           this.fail(err);
           throw err;
         }
-        throw new PluginError(wire?.code === -32800 ? PluginErrorCode.Cancelled : PluginErrorCode.RequestFailed, `${this.label}: ${wire?.message ?? (e as Error).message}`, this.label);
+        throw new PluginError(
+          wire?.code === -32800 ? PluginErrorCode.Cancelled : PluginErrorCode.RequestFailed,
+          `${this.label}: ${wire?.message ?? (e as Error).message}`,
+          this.label,
+        );
       }
       if (code === 'SCHEMA_VIOLATION') {
-        const err = new PluginError(PluginErrorCode.ProtocolViolation, `${this.label} answered ${what} with invalid data: ${(e as Error).message}; the session was ended`, this.label);
+        const err = new PluginError(
+          PluginErrorCode.ProtocolViolation,
+          `${this.label} answered ${what} with invalid data: ${(e as Error).message}; the session was ended`,
+          this.label,
+        );
         this.fail(err);
         throw err;
       }
@@ -421,11 +459,19 @@ export class PluginSession {
   private onGraphFile(file: GraphFileParams): void {
     const active = this.active;
     if (!active || active.id === undefined || file.requestId !== active.id) {
-      throw new PluginError(PluginErrorCode.ProtocolViolation, `${this.label} sent graph/file for ${file.path} outside of an analyze request (requestId ${String(file.requestId)})`, this.label);
+      throw new PluginError(
+        PluginErrorCode.ProtocolViolation,
+        `${this.label} sent graph/file for ${file.path} outside of an analyze request (requestId ${String(file.requestId)})`,
+        this.label,
+      );
     }
     const language = active.languages.get(file.path);
     if (language === undefined) {
-      throw new PluginError(PluginErrorCode.ProtocolViolation, `${this.label} sent graph/file for ${file.path}, which was not requested`, this.label);
+      throw new PluginError(
+        PluginErrorCode.ProtocolViolation,
+        `${this.label} sent graph/file for ${file.path}, which was not requested`,
+        this.label,
+      );
     }
     if (active.seen.has(file.path)) {
       throw new PluginError(PluginErrorCode.ProtocolViolation, `${this.label} sent graph/file for ${file.path} twice`, this.label);
@@ -478,10 +524,12 @@ export class PluginSession {
       if (n.vname.corpus !== corpus) return `node ${n.vname.signature} claims corpus ${JSON.stringify(n.vname.corpus)}`;
     }
     for (const e of file.edges) {
-      if (e.src.path !== file.path || e.src.corpus !== corpus) return `an edge starts at ${e.src.path}#${e.src.signature}, outside this file`;
+      if (e.src.path !== file.path || e.src.corpus !== corpus)
+        return `an edge starts at ${e.src.path}#${e.src.signature}, outside this file`;
     }
     for (const r of file.refs ?? []) {
-      if (r.src.path !== file.path || r.src.corpus !== corpus) return `a reference starts at ${r.src.path}#${r.src.signature}, outside this file`;
+      if (r.src.path !== file.path || r.src.corpus !== corpus)
+        return `a reference starts at ${r.src.path}#${r.src.signature}, outside this file`;
     }
     return undefined;
   }
@@ -527,7 +575,9 @@ export class PluginSession {
           ),
         );
       } else {
-        this.fail(new PluginError(PluginErrorCode.Crashed, `${this.label}: connection failed: ${err.message}`, this.label, this.stderr.lastLines()));
+        this.fail(
+          new PluginError(PluginErrorCode.Crashed, `${this.label}: connection failed: ${err.message}`, this.label, this.stderr.lastLines()),
+        );
       }
     }
     // A clean end of stdout: the exit handler reports the crash with the exit status.
@@ -539,7 +589,12 @@ export class PluginSession {
     if (!this.failure && this.stateValue !== 'stopping') {
       const lines = this.stderr.lastLines();
       const how = info.signal ? `was killed by ${info.signal}${signalReason(info.signal)}` : `exited with code ${String(info.code)}`;
-      const phase = this.stateValue === 'handshaking' ? 'before answering hello' : this.stateValue === 'busy' ? 'in the middle of analyze' : `while ${this.stateValue}`;
+      const phase =
+        this.stateValue === 'handshaking'
+          ? 'before answering hello'
+          : this.stateValue === 'busy'
+            ? 'in the middle of analyze'
+            : `while ${this.stateValue}`;
       this.fail(
         new PluginError(
           this.stateValue === 'handshaking' || this.stateValue === 'launching' ? PluginErrorCode.HandshakeFailed : PluginErrorCode.Crashed,

@@ -207,10 +207,16 @@ export class PluginSupervisor {
   }
 
   private recordFailure(e: unknown): void {
-    const err = e instanceof PluginError ? e : new PluginError(PluginErrorCode.Crashed, String((e as Error)?.message ?? e), this.opts.plugin.label);
+    const err =
+      e instanceof PluginError ? e : new PluginError(PluginErrorCode.Crashed, String((e as Error)?.message ?? e), this.opts.plugin.label);
     this.lastError = err;
     // Refusals (constraints, missing sandbox, tampering) will not heal by retrying.
-    if (err.code === PluginErrorCode.ConstraintRefused || err.code === PluginErrorCode.SandboxUnavailable || err.code === PluginErrorCode.Tampered || err.code === PluginErrorCode.NotFound) {
+    if (
+      err.code === PluginErrorCode.ConstraintRefused ||
+      err.code === PluginErrorCode.SandboxUnavailable ||
+      err.code === PluginErrorCode.Tampered ||
+      err.code === PluginErrorCode.NotFound
+    ) {
       this.stateValue = 'disabled';
       return;
     }
@@ -238,7 +244,13 @@ export class PluginSupervisor {
 
   private disabledError(): PluginError {
     const last = this.lastError;
-    if (last && (last.code === PluginErrorCode.ConstraintRefused || last.code === PluginErrorCode.SandboxUnavailable || last.code === PluginErrorCode.Tampered || last.code === PluginErrorCode.NotFound)) {
+    if (
+      last &&
+      (last.code === PluginErrorCode.ConstraintRefused ||
+        last.code === PluginErrorCode.SandboxUnavailable ||
+        last.code === PluginErrorCode.Tampered ||
+        last.code === PluginErrorCode.NotFound)
+    ) {
       return last;
     }
     return new PluginError(

@@ -71,7 +71,10 @@ export class TraceStore {
       db.exec(SCHEMA);
       return new TraceStore(db, path);
     } catch (e) {
-      throw new TraceStoreError('TRACE_STORE_UNAVAILABLE', `cannot open the trace store ${path}: ${(e as Error).message}; check that the directory is writable`);
+      throw new TraceStoreError(
+        'TRACE_STORE_UNAVAILABLE',
+        `cannot open the trace store ${path}: ${(e as Error).message}; check that the directory is writable`,
+      );
     }
   }
 
@@ -93,7 +96,16 @@ export class TraceStore {
         `INSERT OR REPLACE INTO traces (id, kind, started_at, subject, status, duration_ms, error_code, data)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(trace.id, trace.kind, trace.startedAt, trace.subject, trace.status, trace.durationMs, trace.error?.code ?? null, JSON.stringify(trace));
+      .run(
+        trace.id,
+        trace.kind,
+        trace.startedAt,
+        trace.subject,
+        trace.status,
+        trace.durationMs,
+        trace.error?.code ?? null,
+        JSON.stringify(trace),
+      );
   }
 
   /** The newest traces first. */
@@ -111,7 +123,14 @@ export class TraceStore {
     args.push(query.limit ?? 20);
     return (this.db.prepare(sql).all(...args) as { data: string }[]).map(({ data }) => {
       const t = JSON.parse(data) as Trace;
-      const s: TraceSummary = { id: t.id, kind: t.kind, startedAt: t.startedAt, subject: t.subject, status: t.status, durationMs: t.durationMs };
+      const s: TraceSummary = {
+        id: t.id,
+        kind: t.kind,
+        startedAt: t.startedAt,
+        subject: t.subject,
+        status: t.status,
+        durationMs: t.durationMs,
+      };
       if (t.error) s.error = `${t.error.code}: ${t.error.message}`;
       return s;
     });
@@ -120,9 +139,10 @@ export class TraceStore {
   /** One trace by id or unique id prefix (at least 4 characters). */
   get(idOrPrefix: string): Trace {
     const rows = this.db
-      .prepare('SELECT data FROM traces WHERE id = ? OR (length(?) >= 4 AND id LIKE ? || \'%\') LIMIT 2')
+      .prepare("SELECT data FROM traces WHERE id = ? OR (length(?) >= 4 AND id LIKE ? || '%') LIMIT 2")
       .all(idOrPrefix, idOrPrefix, idOrPrefix.replace(/[%_]/g, '')) as { data: string }[];
-    if (rows.length === 0) throw new TraceStoreError('TRACE_NOT_FOUND', `no trace ${idOrPrefix} in ${this.path}; run \`travsr trace list\` to see the ids`);
+    if (rows.length === 0)
+      throw new TraceStoreError('TRACE_NOT_FOUND', `no trace ${idOrPrefix} in ${this.path}; run \`travsr trace list\` to see the ids`);
     if (rows.length > 1) throw new TraceStoreError('TRACE_AMBIGUOUS', `${idOrPrefix} matches several traces; give more of the id`);
     return JSON.parse(rows[0]!.data) as Trace;
   }

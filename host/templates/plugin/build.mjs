@@ -11,6 +11,8 @@ await build({
   target: 'node20',
   external: ['msgpackr-extract'],
   define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
-  banner: { js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

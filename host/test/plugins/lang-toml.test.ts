@@ -15,7 +15,9 @@ describe('lang.toml', () => {
     const path = tmp();
     const reg = {
       languages: { go: { plugin: 'lang-go', allowUnsandboxed: false }, java: { allowUnsandboxed: true } },
-      plugins: { 'lang-go': { version: '0.1.0', dir: '/x/lang-go/0.1.0', treeHash: 'sha256:ab', tier: 'standard' as const, networkAllow: [] } },
+      plugins: {
+        'lang-go': { version: '0.1.0', dir: '/x/lang-go/0.1.0', treeHash: 'sha256:ab', tier: 'standard' as const, networkAllow: [] },
+      },
     };
     writeLangToml(reg, path);
     expect(readLangToml(path)).toEqual(reg);

@@ -16,11 +16,10 @@ import { packValue, unpackValue } from './msgpack.js';
 export function encodeFrame(message: unknown, maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES): Buffer {
   const body = packValue(message);
   if (body.length > maxFrameBytes) {
-    throw new ProtocolError(
-      ProtocolErrorCode.FrameTooLarge,
-      `frame of ${body.length} bytes exceeds the ${maxFrameBytes}-byte limit`,
-      { size: body.length, limit: maxFrameBytes },
-    );
+    throw new ProtocolError(ProtocolErrorCode.FrameTooLarge, `frame of ${body.length} bytes exceeds the ${maxFrameBytes}-byte limit`, {
+      size: body.length,
+      limit: maxFrameBytes,
+    });
   }
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + body.length);
   frame.writeUInt32BE(body.length, 0);

@@ -32,7 +32,11 @@ export function emitSchemas(dir: string): string[] {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   for (const [file, schema] of Object.entries(schemaFiles())) {
-    const doc = { $schema: 'http://json-schema.org/draft-07/schema#', $id: BASE + file, ...(JSON.parse(JSON.stringify(schema)) as Record<string, unknown>) };
+    const doc = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      $id: BASE + file,
+      ...(JSON.parse(JSON.stringify(schema)) as Record<string, unknown>),
+    };
     writeFileSync(join(dir, file), JSON.stringify(doc, null, 2) + '\n');
     written.push(file);
   }

@@ -33,16 +33,7 @@ export const NODE_KINDS = [
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 /** Kinds of graph edges. `contains` links a file or scope to what it defines. */
-export const EDGE_KINDS = [
-  'contains',
-  'calls',
-  'imports',
-  'inherits',
-  'implements',
-  'types',
-  'references',
-  'overrides',
-] as const;
+export const EDGE_KINDS = ['contains', 'calls', 'imports', 'inherits', 'implements', 'types', 'references', 'overrides'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
 /** Who produced an edge: the structural pass, the semantic pass, an external SCIP index. */

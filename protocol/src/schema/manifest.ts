@@ -15,7 +15,10 @@ const host = Type.String({
 export const ConstraintsSchema = Type.Object(
   {
     /** `false`, or the hosts (`host[:port]`) it may reach through the host's proxy. */
-    network: Type.Union([Type.Literal(false), Type.Object({ allow: Type.Array(host, { minItems: 1, maxItems: 64 }) }, { additionalProperties: false })]),
+    network: Type.Union([
+      Type.Literal(false),
+      Type.Object({ allow: Type.Array(host, { minItems: 1, maxItems: 64 }) }, { additionalProperties: false }),
+    ]),
     /** `none`, or POSIX shared memory and message queues for parallel workers. */
     ipc: stringEnum(['none', 'posix-shm'] as const),
     /** Host functions beyond the protocol. No host offers any yet, so only `false` is grantable. */
@@ -47,9 +50,17 @@ export const ManifestSchema = Type.Object(
     id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$' }),
     version: Type.String({ maxLength: 64, pattern: '^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$' }),
     description: Type.Optional(Type.String({ maxLength: 1024 })),
-    languages: Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9+#._-]*$' }), { minItems: 1, maxItems: 256, uniqueItems: true }),
+    languages: Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9+#._-]*$' }), {
+      minItems: 1,
+      maxItems: 256,
+      uniqueItems: true,
+    }),
     /** File extensions with the dot (`.ts`) or exact file names (`Dockerfile`). */
-    extensions: Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[^/\\\\]+$' }), { minItems: 1, maxItems: 1024, uniqueItems: true }),
+    extensions: Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[^/\\\\]+$' }), {
+      minItems: 1,
+      maxItems: 1024,
+      uniqueItems: true,
+    }),
     entrypoint: Type.Object(
       {
         /** `node`: run `path` with the host's Node.js; `exec`: `path` is an executable. */

@@ -33,10 +33,7 @@ export const ResponseEnvelopeSchema = Type.Union([
     { kind: Type.Literal('response'), id: RequestIdSchema, result: Type.Unknown() },
     { additionalProperties: false, required: ['kind', 'id', 'result'] },
   ),
-  Type.Object(
-    { kind: Type.Literal('response'), id: RequestIdSchema, error: WireErrorSchema },
-    { additionalProperties: false },
-  ),
+  Type.Object({ kind: Type.Literal('response'), id: RequestIdSchema, error: WireErrorSchema }, { additionalProperties: false }),
 ]);
 export const NotificationEnvelopeSchema = Type.Object(
   {

@@ -187,7 +187,7 @@ describe('FrameDecoder', () => {
     }
     expect(first).toMatchObject({ code: 'FRAME_EMPTY' });
     const good = encodeFrame({ kind: 'request', id: 1, method: 'ping' });
-    expect(() => decoder.push(good)).toThrow(first as Error);
+    expect(() => decoder.push(good)).toThrow(first);
     expect(decoder.pendingBytes).toBe(0);
     expect(() => decoder.end()).not.toThrow();
   });

@@ -12,12 +12,16 @@ export function formatTrace(t: Trace): string {
   out.push(`  status    ${t.status}${t.error ? ` — ${t.error.code}: ${t.error.message}` : ''}`);
   if (t.constraints.length) {
     out.push('constraints');
-    for (const c of t.constraints) out.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.constraint}: requested ${c.requested}, granted ${c.granted}${c.reason ? ` (${c.reason})` : ''}`);
+    for (const c of t.constraints)
+      out.push(
+        `  ${c.ok ? 'ok  ' : 'FAIL'} ${c.constraint}: requested ${c.requested}, granted ${c.granted}${c.reason ? ` (${c.reason})` : ''}`,
+      );
   }
   if (t.transitions.length) {
     out.push('transitions');
     const t0 = Date.parse(t.transitions[0]!.at);
-    for (const s of t.transitions) out.push(`  +${String(Date.parse(s.at) - t0).padStart(6)} ms  ${s.state}${s.detail ? `  ${s.detail}` : ''}`);
+    for (const s of t.transitions)
+      out.push(`  +${String(Date.parse(s.at) - t0).padStart(6)} ms  ${s.state}${s.detail ? `  ${s.detail}` : ''}`);
   }
   const counts = Object.entries(t.counts);
   if (counts.length) {

@@ -12,10 +12,19 @@ export default class PluginTest extends TravsrCommand {
   static override summary = 'Run the conformance kit against a plugin directory, in a sandbox';
   static override description =
     'Starts the plugin the way the host does (standard tier unless --tier says otherwise) and checks the handshake, ping, analyze over the fixtures in snapshots/input, cancellation, bad input and shutdown. Prints a report, records a trace under ~/.travsr, and exits 1 if any check fails.';
-  static override examples = ['<%= config.bin %> plugin test plugins/example-lua', '<%= config.bin %> plugin test ./my-plugin --fixtures ./samples --json'];
-  static override args = { dir: Args.directory({ required: true, exists: true, description: 'plugin directory (holds travsr-plugin.json)' }) };
+  static override examples = [
+    '<%= config.bin %> plugin test plugins/example-lua',
+    '<%= config.bin %> plugin test ./my-plugin --fixtures ./samples --json',
+  ];
+  static override args = {
+    dir: Args.directory({ required: true, exists: true, description: 'plugin directory (holds travsr-plugin.json)' }),
+  };
   static override flags = {
-    tier: Flags.string({ options: ['standard', 'native-ipc', 'elevated', 'unsandboxed'], default: 'standard', description: 'sandbox tier to test in' }),
+    tier: Flags.string({
+      options: ['standard', 'native-ipc', 'elevated', 'unsandboxed'],
+      default: 'standard',
+      description: 'sandbox tier to test in',
+    }),
     fixtures: Flags.directory({ exists: true, description: 'folder of sample sources to analyze (default: <dir>/snapshots/input)' }),
     timeout: Flags.integer({ default: 15_000, description: 'per-check timeout in milliseconds' }),
     json: Flags.boolean({ default: false, description: 'print the report as JSON' }),
@@ -71,7 +80,11 @@ export default class PluginTest extends TravsrCommand {
     }
     recorder.trace.details.checks = report.checks;
     const failed = report.checks.filter((c) => !c.ok);
-    const trace = recorder.finish(failed.length ? { code: 'CONFORMANCE_FAILED', message: `${failed.length} check(s) failed: ${failed.map((c) => c.name).join(', ')}` } : undefined);
+    const trace = recorder.finish(
+      failed.length
+        ? { code: 'CONFORMANCE_FAILED', message: `${failed.length} check(s) failed: ${failed.map((c) => c.name).join(', ')}` }
+        : undefined,
+    );
     store.save(trace);
     store.close();
 

@@ -7,7 +7,11 @@ export default class TraceList extends TravsrCommand {
   static override summary = 'List recent traces of plugin sessions, plugin tests and tool calls';
   static override description =
     'Traces are kept in the repository graph store (.travsr/graph.db) when the current directory (or --repo) has a .travsr folder, otherwise in ~/.travsr/traces.db.';
-  static override examples = ['<%= config.bin %> trace list', '<%= config.bin %> trace list --status error --json', '<%= config.bin %> trace list --global'];
+  static override examples = [
+    '<%= config.bin %> trace list',
+    '<%= config.bin %> trace list --status error --json',
+    '<%= config.bin %> trace list --global',
+  ];
   static override flags = {
     repo: Flags.string({ description: 'repository whose traces to read (default: the current directory)' }),
     global: Flags.boolean({ description: 'read ~/.travsr/traces.db even inside a repository', default: false }),
@@ -38,7 +42,9 @@ export default class TraceList extends TravsrCommand {
       }
       for (const r of rows) {
         const status = r.status === 'error' ? `error ${r.error ?? ''}` : r.status;
-        this.log(`${r.id.slice(0, 8)}  ${r.startedAt}  ${r.kind.padEnd(14)}  ${r.subject.padEnd(28)}  ${String(Math.round(r.durationMs)).padStart(7)} ms  ${status}`);
+        this.log(
+          `${r.id.slice(0, 8)}  ${r.startedAt}  ${r.kind.padEnd(14)}  ${r.subject.padEnd(28)}  ${String(Math.round(r.durationMs)).padStart(7)} ms  ${status}`,
+        );
       }
       this.log(`(${rows.length} shown, from ${store.path}; \`travsr trace show <id>\` for details)`);
     } finally {
