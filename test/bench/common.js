@@ -3,10 +3,11 @@
 // tiny repositories).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { isNativeAccelerationEnabled } from 'msgpackr';
 import { probeSandbox } from '../../host/dist/sandbox/index.js';
 
 export const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -34,7 +35,7 @@ export function formatValue(v) {
   if (typeof v !== 'number') return String(v);
   if (!Number.isFinite(v)) return String(v);
   const a = Math.abs(v);
-  if (a >= 100_000) return Math.round(v).toLocaleString('en-US');
+  if (a >= 10_000) return Math.round(v).toLocaleString('en-US');
   if (a >= 100) return v.toFixed(0);
   if (a >= 10) return v.toFixed(1);
   if (a >= 1) return v.toFixed(2);
@@ -44,7 +45,9 @@ export function formatValue(v) {
 /** Renders rows as a markdown table. */
 export function markdownTable(rows) {
   const head = ['benchmark', 'metric', 'value', 'unit', 'target', 'verdict'];
-  const cells = rows.map((r) => [r.benchmark, r.metric, formatValue(r.value), r.unit, r.target, r.verdict].map((c) => String(c).replaceAll('|', '\\|')));
+  const cells = rows.map((r) =>
+    [r.benchmark, r.metric, formatValue(r.value), r.unit, r.target, r.verdict].map((c) => String(c).replaceAll('|', '\\|')),
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c) => `| ${c.map((x, i) => (i === 2 ? x.padStart(widths[i]) : x.padEnd(widths[i]))).join(' | ')} |`;
   const sep = `|${widths.map((w, i) => (i === 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
@@ -55,7 +58,9 @@ export function markdownTable(rows) {
 
 function firstLine(cmd, args) {
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).split('\n')[0].trim();
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
+      .split('\n')[0]
+      .trim();
   } catch {
     return undefined;
   }
@@ -76,6 +81,10 @@ export function machineInfo() {
     node: process.version,
     bwrap: firstLine('bwrap', ['--version']) ?? 'not found',
     kernel: `${process.platform} ${release()}`,
+    loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
+    // The host decodes with msgpackr's native string extraction when msgpackr-extract is
+    // installed; bundled plugins always run the pure-JS path.
+    hostMsgpackNative: isNativeAccelerationEnabled === true,
     date: new Date().toISOString(),
     commit: firstLine('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']) ?? 'unknown',
   };
@@ -163,7 +172,9 @@ const pluginBuildOptions = {
   target: 'node20',
   external: ['msgpackr-extract'],
   define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
-  banner: { js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 };
 
@@ -197,7 +208,15 @@ let syntheticModule;
 export function loadSyntheticGraph() {
   syntheticModule ??= (async () => {
     const out = join(tempDir('synthetic'), 'synthetic-graph.mjs');
-    await build({ entryPoints: [join(benchDir, 'fixtures', 'synthetic-graph.ts')], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+    await build({
+      entryPoints: [join(benchDir, 'fixtures', 'synthetic-graph.ts')],
+      outfile: out,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
     return import(pathToFileURL(out).href);
   })();
   return syntheticModule;

@@ -16,7 +16,12 @@ function smallEnvelope() {
   return {
     kind: 'notification',
     method: 'progress',
-    params: { requestId: 42, done: 1234, total: 20_000, message: 'analyzing src/services/orders/order-repository.ts (1234 of 20000 files)' },
+    params: {
+      requestId: 42,
+      done: 1234,
+      total: 20_000,
+      message: 'analyzing src/services/orders/order-repository.ts (1234 of 20000 files)',
+    },
   };
 }
 
@@ -24,12 +29,25 @@ function smallEnvelope() {
 async function graphEnvelope(targetBytes) {
   const { syntheticFileGraph } = await loadSyntheticGraph();
   const envelope = (n) => {
-    const graph = new FileGraphBuilder({ corpus: 'github.com/acme/shop', path: 'src/services/orders/order-service.ts', language: 'typescript' });
+    const graph = new FileGraphBuilder({
+      corpus: 'github.com/acme/shop',
+      path: 'src/services/orders/order-service.ts',
+      language: 'typescript',
+    });
     const a = syntheticFileGraph(graph, { nodes: n, edges: n });
     return {
       kind: 'notification',
       method: 'graph/file',
-      params: { requestId: 7, path: 'src/services/orders/order-service.ts', language: 'typescript', phase: 'A', status: 'ok', nodes: a.nodes, edges: a.edges, diagnostics: [] },
+      params: {
+        requestId: 7,
+        path: 'src/services/orders/order-service.ts',
+        language: 'typescript',
+        phase: 'A',
+        status: 'ok',
+        nodes: a.nodes,
+        edges: a.edges,
+        diagnostics: [],
+      },
     };
   };
   let lo = 1;

@@ -36,20 +36,21 @@ const TARGET_ITEMS_PER_S = 200_000;
 const CORPUS = 'github.com/acme/shop';
 const pluginOptions = { nodesPerFile: NODES_PER_FILE, edgesPerFile: EDGES_PER_FILE };
 
-/** Runs a measurement REPEATS times; the median run (by rate) stands for all, as load on the machine varies. */
-async function repeat(once) {
-  const runs = [];
-  for (let i = 0; i < REPEATS; i++) runs.push(await once());
-  runs.sort((a, b) => a.items / a.seconds - b.items / b.seconds);
-  return { ...runs[Math.floor(runs.length / 2)], runs };
+/** The median run (by rate) stands for all: load on the machine varies from run to run. */
+function median(runs) {
+  const sorted = [...runs].sort((x, y) => x.items / x.seconds - y.items / y.seconds);
+  return { ...sorted[Math.floor(sorted.length / 2)], runs };
 }
 
 function verdict(itemsPerS) {
   return itemsPerS >= TARGET_ITEMS_PER_S ? 'pass' : 'FAIL';
 }
 
+// Each open*() starts one configuration, warms it up and returns { once, close }: once()
+// times one analyze request over every file of the repository.
+
 /** a. The whole host path: supervisor, session checks, validation on. */
-async function viaSupervisor(pluginDir, repo) {
+async function openSupervisor(pluginDir, repo) {
   const sup = new PluginSupervisor({
     plugin: await loadPluginDir(pluginDir),
     repoRoot: repo.root,
@@ -62,10 +63,16 @@ async function viaSupervisor(pluginDir, repo) {
   try {
     await sup.start();
     await sup.analyze({ phase: 'A', files: repo.files.slice(0, WARMUP_FILES) }, { onFile() {} });
-    // PluginSession exposes its connection's byte counters only in the trace written at the
-    // end; read them from the live connection to measure this request alone.
-    const stats = sup.current?.conn?.stats;
-    return await repeat(async () => {
+  } catch (e) {
+    await sup.stop();
+    throw e;
+  }
+  // PluginSession exposes its connection's byte counters only in the trace written at the
+  // end; read them from the live connection to measure one request alone.
+  const stats = sup.current?.stats;
+  return {
+    close: () => sup.stop(),
+    once: async () => {
       const bytes0 = stats?.bytesIn ?? 0;
       let items = 0;
       const t0 = performance.now();
@@ -80,10 +87,8 @@ async function viaSupervisor(pluginDir, repo) {
       const seconds = (performance.now() - t0) / 1000;
       if (out.analyzed !== repo.files.length) throw new Error(`supervisor run analyzed ${out.analyzed} of ${repo.files.length} files`);
       return { items, seconds, bytes: stats ? stats.bytesIn - bytes0 : NaN };
-    });
-  } finally {
-    await sup.stop();
-  }
+    },
+  };
 }
 
 /** Starts the plugin in the standard tier and completes hello + initialize on a plain Connection. */
@@ -108,7 +113,11 @@ async function rawSession(pluginDir, repo, validate) {
     await cmd.cleanup();
   };
   try {
-    await conn.request('hello', { protocolVersions: [...PROTOCOL_VERSIONS], host: { name: 'travsr-bench', version: '0.0.0' }, maxFrameBytes: 16 << 20 }, { timeoutMs: 10_000 });
+    await conn.request(
+      'hello',
+      { protocolVersions: [...PROTOCOL_VERSIONS], host: { name: 'travsr-bench', version: '0.0.0' }, maxFrameBytes: 16 << 20 },
+      { timeoutMs: 10_000 },
+    );
     await conn.request('initialize', { root: cmd.repoRootInside, corpus: CORPUS, options: pluginOptions }, { timeoutMs: 10_000 });
   } catch (e) {
     await close();
@@ -118,34 +127,41 @@ async function rawSession(pluginDir, repo, validate) {
 }
 
 /** b. A plain Connection: the codec and (optionally) schema validation, nothing else. */
-async function viaConnection(pluginDir, repo, validate) {
+async function openConnection(pluginDir, repo, validate) {
   const s = await rawSession(pluginDir, repo, validate);
+  const close = async () => {
+    s.conn.close();
+    await s.close();
+  };
+  let items = 0;
+  s.conn.onNotification('graph/file', (f) => {
+    items += f.nodes.length + f.edges.length;
+  });
+  s.conn.onNotification('progress', () => {});
   try {
-    let items = 0;
-    s.conn.onNotification('graph/file', (f) => {
-      items += f.nodes.length + f.edges.length;
-    });
-    s.conn.onNotification('progress', () => {});
     await s.conn.request('analyze', { phase: 'A', files: repo.files.slice(0, WARMUP_FILES) });
-    return await repeat(async () => {
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return {
+    close,
+    once: async () => {
       items = 0;
       const bytes0 = s.conn.stats.bytesIn;
       const t0 = performance.now();
       await s.conn.request('analyze', { phase: 'A', files: repo.files });
       const seconds = (performance.now() - t0) / 1000;
       return { items, seconds, bytes: s.conn.stats.bytesIn - bytes0 };
-    });
-  } finally {
-    s.conn.close();
-    await s.close();
-  }
+    },
+  };
 }
 
 /**
  * c. Counts the bytes of each frame without decoding it (only frames under 4 KiB are
  * decoded, to find the analyze answer): the rate the sandboxed plugin can produce.
  */
-async function viaByteCounter(pluginDir, repo) {
+async function openByteCounter(pluginDir, repo) {
   const s = await rawSession(pluginDir, repo, true);
   s.conn.close(); // the handshake is done; from here the stream is read by hand
   let id = 1_000_000;
@@ -191,9 +207,28 @@ async function viaByteCounter(pluginDir, repo) {
   };
   try {
     await analyze(repo.files.slice(0, WARMUP_FILES));
-    return await repeat(() => analyze(repo.files));
-  } finally {
+  } catch (e) {
     await s.close();
+    throw e;
+  }
+  return { close: s.close, once: () => analyze(repo.files) };
+}
+
+/**
+ * Opens every configuration, then runs them in turn REPEATS times, so that a change in the
+ * machine's load hits all of them alike; returns the runs per configuration.
+ */
+async function measureInterleaved(openers) {
+  const open = [];
+  try {
+    for (const [label, opener] of openers) open.push([label, await opener()]);
+    const runs = new Map(open.map(([label]) => [label, []]));
+    for (let i = 0; i < REPEATS; i++) {
+      for (const [label, runner] of open) runs.get(label).push(await runner.once());
+    }
+    return new Map([...runs].map(([label, r]) => [label, median(r)]));
+  } finally {
+    for (const [, runner] of open) await runner.close();
   }
 }
 
@@ -207,7 +242,8 @@ function measureUs(fn) {
 async function perFileCosts() {
   const { syntheticFileGraph } = await loadSyntheticGraph();
   const path = 'src/f0001.txt';
-  const analysis = () => syntheticFileGraph(new FileGraphBuilder({ corpus: CORPUS, path, language: 'text' }), { nodes: NODES_PER_FILE, edges: EDGES_PER_FILE });
+  const analysis = () =>
+    syntheticFileGraph(new FileGraphBuilder({ corpus: CORPUS, path, language: 'text' }), { nodes: NODES_PER_FILE, edges: EDGES_PER_FILE });
   const a = analysis();
   const params = { requestId: 2, path, language: 'text', phase: 'A', status: 'ok', nodes: a.nodes, edges: a.edges, diagnostics: [] };
   const envelope = { kind: 'notification', method: 'graph/file', params };
@@ -215,7 +251,14 @@ async function perFileCosts() {
   const chunks = [];
   for (let at = 0; at < frame.length; at += 65536) chunks.push(frame.subarray(at, at + 65536));
   const body = frame.subarray(4);
-  const rawUnpackr = new Unpackr({ useRecords: false, structuredClone: false, moreTypes: false, bundleStrings: false, mapsAsObjects: true, int64AsType: 'number' });
+  const rawUnpackr = new Unpackr({
+    useRecords: false,
+    structuredClone: false,
+    moreTypes: false,
+    bundleStrings: false,
+    mapsAsObjects: true,
+    int64AsType: 'number',
+  });
   const decoded = unpackValue(body);
   const items = a.nodes.length + a.edges.length;
   const decodeUs = measureUs(() => {
@@ -250,19 +293,31 @@ export async function run() {
   const add = (label, r, target) => {
     const perS = r.items / r.seconds;
     const runs = r.runs.map((x) => Math.round(x.items / x.seconds));
-    rows.push({ ...row(title, `${label}: nodes+edges (median of ${REPEATS})`, perS, '/s', target ? `≥ ${TARGET_ITEMS_PER_S.toLocaleString('en-US')}/s` : '—', target ? verdict(perS) : '—'), runs });
+    rows.push({
+      ...row(
+        title,
+        `${label}: nodes+edges (median of ${REPEATS})`,
+        perS,
+        '/s',
+        target ? `≥ ${TARGET_ITEMS_PER_S.toLocaleString('en-US')}/s` : '—',
+        target ? verdict(perS) : '—',
+      ),
+      runs,
+    });
     rows.push(row(title, `${label}: frames`, r.bytes / r.seconds / 1e6, 'MB/s'));
   };
   if (!sandbox.ok) {
     rows.push(skipRow(title, sandbox.reason));
   } else {
-    log(`graph: supervisor, ${what}`);
-    add('PluginSupervisor.analyze, standard tier, validation on', await viaSupervisor(pluginDir, repo), true);
-    log('graph: plain Connection, validate on / off');
-    add('plain Connection, validate: true', await viaConnection(pluginDir, repo, true), false);
-    add('plain Connection, validate: false', await viaConnection(pluginDir, repo, false), false);
-    log('graph: byte counter');
-    add('no decoding (plugin-side ceiling)', await viaByteCounter(pluginDir, repo), false);
+    log(`graph: ${what}, 4 configurations × ${REPEATS} runs`);
+    const supervisorLabel = 'PluginSupervisor.analyze, standard tier, validation on';
+    const results = await measureInterleaved([
+      [supervisorLabel, () => openSupervisor(pluginDir, repo)],
+      ['plain Connection, validate: true', () => openConnection(pluginDir, repo, true)],
+      ['plain Connection, validate: false', () => openConnection(pluginDir, repo, false)],
+      ['no decoding (plugin-side ceiling)', () => openByteCounter(pluginDir, repo)],
+    ]);
+    for (const [label, r] of results) add(label, r, label === supervisorLabel);
   }
   log('graph: in-process cost per file');
   const per = await perFileCosts();

@@ -45,10 +45,22 @@ function header(m) {
     '# Travsr plugin boundary benchmarks',
     '',
     `- machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.kernel}`,
-    `- node ${m.node}, ${m.bwrap}`,
+    `- node ${m.node}, ${m.bwrap}, host msgpackr native acceleration ${m.hostMsgpackNative ? 'on' : 'off'}`,
+    `- load average at start ${m.loadAverage.join(' / ')}${m.loadAverage[0] > m.cores / 2 ? ' — other work was running; expect noisy numbers' : ''}`,
     `- ${m.date}, commit ${m.commit}`,
     '',
   ].join('\n');
+}
+
+/** JSON as Prettier would write it, so that `npm run lint` accepts the results file. */
+async function formatJson(value) {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  try {
+    const prettier = await import('prettier');
+    return await prettier.format(text, { parser: 'json', ...(await prettier.resolveConfig(join(benchDir, 'results', 'latest.json'))) });
+  } catch {
+    return text;
+  }
 }
 
 async function main(names) {
@@ -63,7 +75,7 @@ async function main(names) {
   process.stdout.write(`${header(result.machine)}\n${markdownTable(result.rows)}\n\n_total ${result.seconds.toFixed(1)} s_\n`);
   const outDir = join(benchDir, 'results');
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(outDir, 'latest.json'), await formatJson(result));
   log(`results written to ${join('test', 'bench', 'results', 'latest.json')}`);
   if (result.rows.some((r) => r.verdict === 'error')) process.exitCode = 1;
 }

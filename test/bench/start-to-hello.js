@@ -59,7 +59,11 @@ async function spawnToHello(plugin, repoRoot, tier) {
 }
 
 function bareNodeHello(plugin) {
-  return timeHello({ file: process.execPath, args: [`${plugin.dir}/${plugin.manifest.entrypoint.path}`], env: { ...pluginEnv, PATH: '/usr/bin:/bin' } });
+  return timeHello({
+    file: process.execPath,
+    args: [`${plugin.dir}/${plugin.manifest.entrypoint.path}`],
+    env: { ...pluginEnv, PATH: '/usr/bin:/bin' },
+  });
 }
 
 async function sessionStart(plugin, repoRoot, tier) {

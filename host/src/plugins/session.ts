@@ -6,7 +6,7 @@ import {
   PROTOCOL_VERSIONS,
   PROTOCOL_VERSIONS_ENV,
 } from '@travsr/protocol';
-import { Connection } from '@travsr/protocol/node';
+import { Connection, type ConnectionStats } from '@travsr/protocol/node';
 import { treeHash, verifyTreeHash } from '@travsr/registry';
 import {
   evaluateConstraints,
@@ -165,6 +165,11 @@ export class PluginSession {
   /** Where the repository appears inside the sandbox. */
   get repoRootInside(): string | undefined {
     return this.cmd?.repoRootInside;
+  }
+
+  /** Frame and byte counters of the connection so far (zeros before launch). */
+  get stats(): ConnectionStats {
+    return this.conn ? { ...this.conn.stats } : { framesIn: 0, framesOut: 0, bytesIn: 0, bytesOut: 0 };
   }
 
   /** Process id of the launched command (bwrap's, when sandboxed). */

@@ -63,10 +63,28 @@ export function unpackValue(bytes: Uint8Array): unknown {
     }
     throw new ProtocolError(ProtocolErrorCode.FrameUndecodable, `frame is not valid MessagePack: ${reason}`);
   }
-  assertPlainData(value, '');
+  if (!isPlainData(value)) assertPlainData(value, '');
   return value;
 }
 
+/** The fast check on the hot path: no path strings are built unless something is wrong. */
+function isPlainData(value: unknown): boolean {
+  if (value === null) return true;
+  const t = typeof value;
+  if (t === 'string' || t === 'boolean' || t === 'number') return true;
+  if (t !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!isPlainData(value[i])) return false;
+    return true;
+  }
+  if (value instanceof Uint8Array) return true;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in value as object) if (!isPlainData((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/** The slow walk that names where the offending value is; only run once isPlainData failed. */
 function assertPlainData(value: unknown, path: string): void {
   if (value === null) return;
   switch (typeof value) {
