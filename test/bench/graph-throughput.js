@@ -67,13 +67,12 @@ async function openSupervisor(pluginDir, repo) {
     await sup.stop();
     throw e;
   }
-  // PluginSession exposes its connection's byte counters only in the trace written at the
-  // end; read them from the live connection to measure one request alone.
-  const stats = sup.current?.stats;
+  // The session's counters are a snapshot: read them before and after each request.
+  const bytesIn = () => sup.current?.stats.bytesIn ?? NaN;
   return {
     close: () => sup.stop(),
     once: async () => {
-      const bytes0 = stats?.bytesIn ?? 0;
+      const bytes0 = bytesIn();
       let items = 0;
       const t0 = performance.now();
       const out = await sup.analyze(
@@ -86,7 +85,7 @@ async function openSupervisor(pluginDir, repo) {
       );
       const seconds = (performance.now() - t0) / 1000;
       if (out.analyzed !== repo.files.length) throw new Error(`supervisor run analyzed ${out.analyzed} of ${repo.files.length} files`);
-      return { items, seconds, bytes: stats ? stats.bytesIn - bytes0 : NaN };
+      return { items, seconds, bytes: bytesIn() - bytes0 };
     },
   };
 }
