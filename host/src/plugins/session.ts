@@ -312,13 +312,15 @@ export class PluginSession {
     };
     this.active = active;
     this.setState('busy', `analyze ${params.files.length} file(s), phase ${params.phase}`);
-    let lastFrames = conn.stats.framesIn;
+    // Any bytes on stdout or stderr count as a sign of life.
+    const activity = () => conn.stats.bytesIn + this.stderr.bytes;
+    let lastSeen = activity();
     let lastActivity = Date.now();
     const idleMs = this.opts.timeouts.analyzeIdleMs;
     const watchdog = setInterval(
       () => {
-        if (conn.stats.framesIn !== lastFrames || this.stderr.bytes > 0) {
-          lastFrames = conn.stats.framesIn;
+        if (activity() !== lastSeen) {
+          lastSeen = activity();
           lastActivity = Date.now();
         } else if (Date.now() - lastActivity > idleMs) {
           this.fail(
