@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { pluginBundleOptions } from '../src/build/index.js';
 import type { PluginManifest } from '@travsr/protocol';
 import { launchUnsandboxed, type Launcher } from '../src/testing/launch.js';
 import { PluginSession } from '../src/testing/session.js';
@@ -30,18 +31,11 @@ export interface FixturePlugin {
 /** Bundles test/fixtures/fixture-analyzer.ts (with the SDK sources) into a fresh plugin directory. */
 export async function buildFixturePlugin(files: Record<string, string> = {}): Promise<FixturePlugin> {
   const dir = mkdtempSync(join(tmpdir(), 'travsr-sdk-fixture-'));
-  await build({
-    entryPoints: [fileURLToPath(new URL('./fixtures/fixture-analyzer.ts', import.meta.url))],
-    outfile: join(dir, 'dist', 'main.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['msgpackr-extract'],
-    define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'error',
-  });
+  await build(
+    pluginBundleOptions(fileURLToPath(new URL('./fixtures/fixture-analyzer.ts', import.meta.url)), join(dir, 'dist', 'main.js'), {
+      logLevel: 'error',
+    }),
+  );
   writeFileSync(join(dir, 'travsr-plugin.json'), JSON.stringify(FIXTURE_MANIFEST, null, 2));
   const repo = join(dir, 'snapshots', 'input');
   mkdirSync(repo, { recursive: true });

@@ -7,6 +7,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { pluginBundleOptions } from '@travsr/sdk/build';
 import { isNativeAccelerationEnabled } from 'msgpackr';
 import { probeSandbox } from '../../host/dist/sandbox/index.js';
 
@@ -163,27 +164,12 @@ export function makeTextRepo(count) {
   return { root, files };
 }
 
-// The same esbuild options as plugins/example-lua/scripts/build.mjs: one self-contained
-// file that runs with Node.js alone inside the sandbox (no node_modules there).
-const pluginBuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['msgpackr-extract'],
-  define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
-  banner: {
-    js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-};
-
 let floodPlugin;
 /** Bundles fixtures/graph-flood.ts into a temp plugin directory (manifest + main.js), once. */
 export function graphFloodPluginDir() {
   floodPlugin ??= (async () => {
     const dir = tempDir('graph-flood');
-    await build({ ...pluginBuildOptions, entryPoints: [join(benchDir, 'fixtures', 'graph-flood.ts')], outfile: join(dir, 'main.js') });
+    await build(pluginBundleOptions(join(benchDir, 'fixtures', 'graph-flood.ts'), join(dir, 'main.js')));
     writeFileSync(
       join(dir, 'travsr-plugin.json'),
       JSON.stringify({

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { pluginBundleOptions } from '@travsr/sdk/build';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -17,16 +18,7 @@ export type MisbehaveMode =
 export async function buildMisbehavePlugins(modes: readonly MisbehaveMode[]): Promise<{ root: string; dir: (m: MisbehaveMode) => string }> {
   const root = mkdtempSync(join(tmpdir(), 'travsr-misbehave-'));
   const bundle = join(root, 'main.js');
-  await build({
-    entryPoints: [join(here, '../fixtures/plugins/misbehave.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: bundle,
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'silent',
-  });
+  await build(pluginBundleOptions(join(here, '../fixtures/plugins/misbehave.ts'), bundle, { logLevel: 'silent' }));
   for (const mode of modes) {
     const dir = join(root, mode);
     mkdirSync(dir, { recursive: true });

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { pluginBundleOptions } from '@travsr/sdk/build';
 import { patchLuaScanner } from './patch-lua-scanner.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -23,24 +24,7 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', joi
 // 2. Bundle.
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
-await build({
-  entryPoints: [join(root, 'src', 'main.ts')],
-  outfile: join(dist, 'main.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  loader: { '.scm': 'text' },
-  // msgpackr's optional native decoder cannot load from a sandbox without node_modules;
-  // use its pure-JS path everywhere so the plugin behaves the same in and out of it.
-  external: ['msgpackr-extract'],
-  define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
-  // Bundled CommonJS dependencies call require() for Node built-ins; ESM has no require.
-  banner: {
-    js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
+await build(pluginBundleOptions(join(root, 'src', 'main.ts'), join(dist, 'main.js'), { loader: { '.scm': 'text' } }));
 
 // 3. The wasm files next to the bundle.
 copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), join(dist, 'tree-sitter.wasm'));

@@ -1,0 +1,54 @@
+/**
+ * The esbuild options (a plain object: the SDK does not depend on esbuild) that turn a
+ * plugin's entry point into ONE self-contained ES module file. The host binds the plugin
+ * directory read-only into a sandbox with Node.js and nothing else, so everything the
+ * plugin imports must be inside the bundle:
+ * - msgpackr's optional native decoder is left out and disabled (it would need node_modules);
+ * - bundled CommonJS dependencies get a `require` (ESM has none).
+ */
+export interface PluginBundleOptions {
+  entryPoints: string[];
+  outfile: string;
+  bundle: true;
+  platform: 'node';
+  format: 'esm';
+  target: string;
+  external: string[];
+  define: Record<string, string>;
+  banner: { js: string };
+  loader?: Record<string, 'text' | 'binary' | 'file' | 'json'>;
+  logLevel: 'silent' | 'error' | 'warning' | 'info';
+}
+
+/**
+ * Options for `esbuild.build()` that bundle `entry` into `outfile` the way every Travsr
+ * plugin must be bundled.
+ *
+ * @example
+ * ```js
+ * import { build } from 'esbuild';
+ * import { pluginBundleOptions } from '@travsr/sdk/build';
+ * await build(pluginBundleOptions('src/main.ts', 'dist/main.js', { loader: { '.scm': 'text' } }));
+ * ```
+ */
+export function pluginBundleOptions(
+  entry: string,
+  outfile: string,
+  extra: { loader?: PluginBundleOptions['loader']; logLevel?: PluginBundleOptions['logLevel'] } = {},
+): PluginBundleOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['msgpackr-extract'],
+    define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
+    banner: {
+      js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
+    },
+    ...(extra.loader ? { loader: extra.loader } : {}),
+    logLevel: extra.logLevel ?? 'warning',
+  };
+}

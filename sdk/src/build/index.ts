@@ -1,0 +1,2 @@
+/** `@travsr/sdk/build` — how to bundle a plugin so it runs in the sandbox with Node.js alone. */
+export { pluginBundleOptions, type PluginBundleOptions } from './bundle-options.js';
