@@ -1,2 +1,7 @@
 /** The Travsr host as a library: what the CLI is built from. */
-export {};
+export * from './plugins/index.js';
+export * from './sandbox/index.js';
+export * from './traces/index.js';
+export * from './log/logger.js';
+export { HOST_VERSION } from './version.js';
+export { travsrHome } from './paths/travsr-home.js';
