@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 /** What a trace is about. */
-export type TraceKind = 'plugin-session' | 'plugin-test' | 'tool-call';
+export type TraceKind = 'plugin-session' | 'plugin-test' | 'index-run' | 'tool-call';
 /** How the traced work ended. */
 export type TraceStatus = 'running' | 'completed' | 'error';
 

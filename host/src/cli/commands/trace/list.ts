@@ -17,7 +17,7 @@ export default class TraceList extends TravsrCommand {
     global: Flags.boolean({ description: 'read ~/.travsr/traces.db even inside a repository', default: false }),
     limit: Flags.integer({ description: 'how many traces', default: 20, min: 1 }),
     status: Flags.string({ options: ['running', 'completed', 'error'], description: 'only traces with this status' }),
-    kind: Flags.string({ options: ['plugin-session', 'plugin-test', 'tool-call'], description: 'only traces of this kind' }),
+    kind: Flags.string({ options: ['plugin-session', 'plugin-test', 'index-run', 'tool-call'], description: 'only traces of this kind' }),
     subject: Flags.string({ description: 'only traces whose subject contains this text (e.g. a plugin id)' }),
     json: Flags.boolean({ description: 'print JSON', default: false }),
   };

@@ -1,0 +1,85 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Args, Flags } from '@oclif/core';
+import { TravsrCommand } from '../base-command.js';
+import { gitPath, installPostCommitHook } from '../../indexer/git/index.js';
+import { formatSummary } from '../../indexer/index-summary.js';
+import { loadBuiltinPlugins, registerPlugins } from '../../indexer/plugin-catalog.js';
+import { LanguageMap, walkRepository } from '../../indexer/walk/index.js';
+import { loadPluginDir } from '../../plugins/plugin-dir.js';
+import { indexWorkspace } from '../../workspace/index-workspace.js';
+import { openWorkspace } from '../../workspace/workspace.js';
+
+export default class Init extends TravsrCommand {
+  static override summary = 'Set up Travsr in a repository: register plugins, install the git hook, index';
+  static override description =
+    'Creates .travsr/ (kept out of git), registers the first-party plugins for the languages found in the tree (in ~/.travsr/lang.toml), installs a post-commit hook that reindexes incrementally, and runs a full index.';
+  static override examples = ['<%= config.bin %> init', '<%= config.bin %> init ../my-repo --json'];
+  static override args = { path: Args.directory({ description: 'repository to set up', default: '.', exists: true }) };
+  static override flags = {
+    hook: Flags.boolean({ default: true, allowNo: true, description: 'install the post-commit hook (--no-hook to skip)' }),
+    json: Flags.boolean({ default: false, description: 'print the summary as JSON' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Init);
+    const ws = await openWorkspace(args.path, { create: true });
+    try {
+      const steps: string[] = [];
+      if (ws.git) {
+        const exclude = await gitPath(ws.root, 'info/exclude');
+        const current = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
+        if (!/^\/?\.travsr\/?$/m.test(current)) {
+          mkdirSync(dirname(exclude), { recursive: true });
+          appendFileSync(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}/.travsr/\n`);
+          steps.push('kept .travsr/ out of git (.git/info/exclude)');
+        }
+      }
+
+      // Which languages are here, by every plugin this installation has?
+      const builtin = await loadBuiltinPlugins(ws.logger);
+      const available = [...builtin];
+      for (const dir of ws.config.values['plugins.dirs'].value) {
+        try {
+          available.push(await loadPluginDir(dir));
+        } catch (e) {
+          ws.logger.log('warn', (e as Error).message);
+        }
+      }
+      const map = LanguageMap.fromPlugins(
+        available.map((p) => ({ id: p.manifest.id, manifest: p.manifest })),
+        { prefer: ws.settings.prefer },
+      );
+      const languages = new Set<string>();
+      for await (const entry of walkRepository(ws.root, {
+        maxFileBytes: ws.settings.maxFileBytes,
+        exclude: ws.settings.exclude,
+        languageMap: map,
+      })) {
+        if (entry.kind === 'file' && entry.match) languages.add(entry.match.language);
+      }
+      // First-party plugins are registered in lang.toml; plugins from `plugins.dirs` stay development plugins.
+      const added = await registerPlugins(builtin, languages, ws.config.values['sandbox.tier'].value);
+      for (const a of added) steps.push(`registered ${a.plugin} for ${a.language}`);
+      if (languages.size === 0) steps.push('no language with an available plugin was found');
+
+      if (ws.git && flags.hook && ws.config.values['hook.enabled'].value) {
+        const bin = fileURLToPath(new URL('../../../bin/run.js', import.meta.url));
+        const hook = await installPostCommitHook(ws.root, { command: [process.execPath, bin, 'hook-run', '--from-hook'] });
+        steps.push(`post-commit hook ${hook.action} (${hook.path})`);
+      }
+
+      const summary = await indexWorkspace(ws, { kind: 'full' }, { progress: !flags.json });
+      if (flags.json) {
+        this.log(JSON.stringify({ root: ws.root, corpus: ws.settings.corpus, languages: [...languages].sort(), steps, summary }, null, 2));
+        return;
+      }
+      this.log(`travsr initialized in ${join(ws.root, '.travsr')} (corpus ${ws.settings.corpus})`);
+      for (const s of steps) this.log(`  ${s}`);
+      this.log(formatSummary(summary));
+    } finally {
+      ws.close();
+    }
+  }
+}

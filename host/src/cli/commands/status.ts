@@ -1,0 +1,81 @@
+import { Args, Flags } from '@oclif/core';
+import { TravsrCommand } from '../base-command.js';
+import { hookStatus } from '../../indexer/git/index.js';
+import { registeredPlugins } from '../../indexer/plugin-catalog.js';
+import { GraphStore } from '../../store/index.js';
+import { openWorkspace } from '../../workspace/workspace.js';
+
+export default class Status extends TravsrCommand {
+  static override summary = 'Show the state of the index: schema version, counts, languages, plugins, completeness';
+  static override examples = ['<%= config.bin %> status', '<%= config.bin %> status --json'];
+  static override args = {
+    path: Args.directory({ description: 'repository (default: the current directory)', default: '.', exists: true }),
+  };
+  static override flags = { json: Flags.boolean({ default: false, description: 'print JSON' }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Status);
+    const ws = await openWorkspace(args.path);
+    try {
+      const store = ws.store;
+      const counts = store.counts();
+      const files = store.listFiles();
+      const failed = files.filter((f) => f.status === 'failed').map((f) => ({ path: f.path, plugin: f.plugin, reason: f.reason }));
+      const skipped = files.filter((f) => f.status === 'skipped').map((f) => ({ path: f.path, reason: f.reason }));
+      const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger);
+      const hook = ws.git ? await hookStatus(ws.root) : undefined;
+      const state = store.getMeta('index_state');
+      const status = {
+        root: ws.root,
+        store: store.path,
+        corpus: ws.settings.corpus,
+        schemaVersion: store.schemaVersion(),
+        latestSchemaVersion: GraphStore.LATEST_SCHEMA_VERSION,
+        lastIndexedCommit: store.getMeta('last_indexed_commit') ?? null,
+        lastIndexedAt: store.getMeta('last_indexed_at') ?? null,
+        complete: state === 'complete',
+        interrupted: state === 'running',
+        counts,
+        plugins: plugins.map((p) => ({
+          id: p.plugin.manifest.id,
+          version: p.plugin.manifest.version,
+          languages: p.plugin.manifest.languages,
+          phases: p.plugin.manifest.phases ?? ['A'],
+          tier: p.tier,
+          source: p.source,
+        })),
+        pluginProblems: problems,
+        hook: hook?.state ?? 'not a git repository',
+        failed,
+        skipped,
+      };
+      if (flags.json) {
+        this.log(JSON.stringify(status, null, 2));
+        return;
+      }
+      this.log(`${status.root}  (corpus ${status.corpus})`);
+      this.log(
+        `  store       ${status.store}, schema v${status.schemaVersion}${status.schemaVersion < status.latestSchemaVersion ? ` (v${status.latestSchemaVersion} available)` : ''}`,
+      );
+      this.log(
+        `  indexed     ${status.lastIndexedAt ?? 'never'}${status.lastIndexedCommit ? ` at commit ${status.lastIndexedCommit.slice(0, 12)}` : ''}${status.interrupted ? ' — the last run was interrupted; run `travsr index`' : ''}`,
+      );
+      this.log(
+        `  graph       ${counts.files} files, ${counts.nodes} nodes, ${counts.edges} edges, ${counts.refs} references, ${counts.tombstones} tombstones`,
+      );
+      this.log(`  hook        ${status.hook}`);
+      for (const [lang, c] of Object.entries(counts.byLanguage).sort()) {
+        const p = status.plugins.find((x) => x.languages.includes(lang));
+        const phase = p ? `phase ${p.phases.join('+')} (${p.id}@${p.version}, ${p.tier})` : 'no plugin';
+        this.log(
+          `  ${lang.padEnd(12)}${String(c.files).padStart(6)} files ${String(c.nodes).padStart(8)} nodes  ${phase}${c.failed ? `, ${c.failed} failed` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}`,
+        );
+      }
+      for (const p of problems) this.log(`  ! ${p}`);
+      for (const f of failed.slice(0, 10)) this.log(`  failed ${f.path}: ${f.reason ?? ''}`);
+      if (failed.length > 10) this.log(`  … ${failed.length - 10} more failed files (--json lists them all)`);
+    } finally {
+      ws.close();
+    }
+  }
+}

@@ -1,0 +1,373 @@
+import { ConfigError } from './errors.js';
+
+/** Sandbox tiers a configuration may grant by default (never `unsandboxed`: that is a per-language permission). */
+export type DefaultSandboxTier = 'standard' | 'native-ipc' | 'elevated';
+
+/** Log levels, lowest first. */
+export type ConfigLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** The type of every configuration key's value. */
+export interface ConfigTypes {
+  corpus: string;
+  'index.maxFileBytes': number;
+  'index.workers': number;
+  'index.exclude': string[];
+  'index.followSymlinks': boolean;
+  'plugins.prefer': Record<string, string>;
+  'plugins.dirs': string[];
+  'sandbox.tier': DefaultSandboxTier;
+  'log.level': ConfigLogLevel;
+  'hook.enabled': boolean;
+}
+
+/** A configuration key, as written with dots (`index.workers`); in TOML the part before the dot is a table. */
+export type ConfigKey = keyof ConfigTypes;
+
+/** How a value is written and checked. Lists are comma-separated in environment variables and on the command line; tables are `a=b,c=d` there. */
+export type ConfigValueKind = 'string' | 'integer' | 'boolean' | 'enum' | 'string-list' | 'string-map';
+
+/** Facts about the machine that some defaults depend on; passed in so the resolver stays pure. */
+export interface MachineFacts {
+  availableParallelism: number;
+}
+
+/** One row of the schema. */
+export interface ConfigKeySpec<T> {
+  readonly kind: ConfigValueKind;
+  /** Environment variable that sets the key. */
+  readonly env: string;
+  readonly description: string;
+  /** The accepted values, as a phrase for error messages ("an integer ≥ 1"). */
+  readonly expected: string;
+  readonly defaultValue: (machine: MachineFacts) => T;
+  /** The default as shown in help and docs. */
+  readonly defaultText: string;
+  /** `enum`: the accepted values. */
+  readonly options?: readonly string[];
+  /** `integer`: the smallest accepted value. */
+  readonly min?: number;
+  /** `string-map`: what a key and a value must look like. */
+  readonly mapKey?: { pattern: RegExp; what: string };
+  readonly mapValue?: { pattern: RegExp; what: string };
+  /** `string-list` of directories: relative entries are resolved (see resolveConfig). */
+  readonly paths?: boolean;
+}
+
+// Same shapes as the protocol's language and plugin ids; config has no internal dependencies, so they are repeated here.
+const LANGUAGE_ID = /^[a-z0-9][a-z0-9+#._-]*$/;
+const PLUGIN_ID = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
+
+/** Every configuration key: type, default, environment variable, description and what is valid. */
+export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTypes[K]> } = {
+  corpus: {
+    kind: 'string',
+    env: 'TRAVSR_CORPUS',
+    description: "Corpus name in every node's VName; empty means the indexer derives it",
+    expected: 'a string without control characters',
+    defaultValue: () => '',
+    defaultText: '"" (derived)',
+  },
+  'index.maxFileBytes': {
+    kind: 'integer',
+    env: 'TRAVSR_INDEX_MAX_FILE_BYTES',
+    description: 'Files larger than this many bytes are skipped, with a reason, when indexing',
+    expected: 'an integer ≥ 1 (bytes)',
+    min: 1,
+    defaultValue: () => 1024 * 1024,
+    defaultText: '1048576 (1 MiB)',
+  },
+  'index.workers': {
+    kind: 'integer',
+    env: 'TRAVSR_INDEX_WORKERS',
+    description: 'Files analyzed in parallel while indexing',
+    expected: 'an integer ≥ 1',
+    min: 1,
+    defaultValue: (m) => Math.max(1, m.availableParallelism),
+    defaultText: 'the number of CPUs (os.availableParallelism())',
+  },
+  'index.exclude': {
+    kind: 'string-list',
+    env: 'TRAVSR_INDEX_EXCLUDE',
+    description: 'Extra gitignore-style patterns of files not to index, on top of .gitignore and .travsrignore',
+    expected: 'a list of non-empty gitignore-style patterns',
+    defaultValue: () => [],
+    defaultText: '[]',
+  },
+  'index.followSymlinks': {
+    kind: 'boolean',
+    env: 'TRAVSR_INDEX_FOLLOW_SYMLINKS',
+    description: 'Follow symbolic links while walking the repository',
+    expected: 'a boolean (true or false)',
+    defaultValue: () => false,
+    defaultText: 'false',
+  },
+  'plugins.prefer': {
+    kind: 'string-map',
+    env: 'TRAVSR_PLUGINS_PREFER',
+    description: 'Which plugin serves a language when several claim it (language = plugin id)',
+    expected: 'a table of language = "plugin-id"',
+    mapKey: { pattern: LANGUAGE_ID, what: 'a language id (lowercase letters, digits, + # . _ -)' },
+    mapValue: { pattern: PLUGIN_ID, what: 'a plugin id (lowercase letters, digits, . _ -, optionally scope/name)' },
+    defaultValue: () => ({}),
+    defaultText: '{} (registration order)',
+  },
+  'plugins.dirs': {
+    kind: 'string-list',
+    env: 'TRAVSR_PLUGINS_DIRS',
+    description:
+      'Extra plugin directories to register; relative paths are relative to the repository root (repo file), ~/.travsr (user file) or the current directory (flag, environment)',
+    expected: 'a list of non-empty directory paths',
+    paths: true,
+    defaultValue: () => [],
+    defaultText: '[]',
+  },
+  'sandbox.tier': {
+    kind: 'enum',
+    env: 'TRAVSR_SANDBOX_TIER',
+    description:
+      'Sandbox tier granted to a plugin by default (unsandboxed is only ever granted per language, by `travsr lang allow-unsandboxed`)',
+    expected: 'one of standard, native-ipc, elevated',
+    options: ['standard', 'native-ipc', 'elevated'],
+    defaultValue: () => 'standard',
+    defaultText: 'standard',
+  },
+  'log.level': {
+    kind: 'enum',
+    env: 'TRAVSR_LOG_LEVEL',
+    description: 'Lowest level of the log lines written to stderr',
+    expected: 'one of debug, info, warn, error',
+    options: ['debug', 'info', 'warn', 'error'],
+    defaultValue: () => 'warn',
+    defaultText: 'warn',
+  },
+  'hook.enabled': {
+    kind: 'boolean',
+    env: 'TRAVSR_HOOK_ENABLED',
+    description: 'Whether the git post-commit hook reindexes (false: the installed hook does nothing)',
+    expected: 'a boolean (true or false)',
+    defaultValue: () => true,
+    defaultText: 'true',
+  },
+};
+
+/** Every key, in schema order. */
+export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA) as ConfigKey[];
+
+/** Whether `name` is a configuration key. */
+export function isConfigKey(name: string): name is ConfigKey {
+  return Object.hasOwn(CONFIG_SCHEMA, name);
+}
+
+/** The schema row of `key`, typed loosely for code that handles every key alike. */
+export function keySpec(key: ConfigKey): ConfigKeySpec<unknown> {
+  return CONFIG_SCHEMA[key];
+}
+
+/** The command-line flag name a command uses for `key`: `index.maxFileBytes` → `--index-max-file-bytes`. */
+export function configFlagName(key: ConfigKey): string {
+  return `--${key.replace(/\./g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** The result of reading one value: the typed value, or what is wrong with it (a phrase that follows the key name). */
+export type ConfigConversion =
+  { ok: true; value: unknown } | { ok: false; problem: string; /** The table entry at fault. */ entry?: string };
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Reads a value parsed from TOML (smol-toml with `integersAsBigInt: true`, so integers are
+ * bigints and floats are numbers), or a typed value passed as a flag (`from: 'flag'`, integers as numbers).
+ */
+export function valueFromData(key: ConfigKey, raw: unknown, from: 'toml' | 'flag' = 'toml'): ConfigConversion {
+  const spec = keySpec(key);
+  const wrong = (): ConfigConversion => ({ ok: false, problem: `must be ${spec.expected}, got ${describeData(raw)}` });
+  switch (spec.kind) {
+    case 'string':
+      return typeof raw === 'string' ? checkString(spec, raw) : wrong();
+    case 'integer': {
+      let n: number;
+      if (typeof raw === 'bigint') {
+        if (raw > BigInt(Number.MAX_SAFE_INTEGER) || raw < BigInt(Number.MIN_SAFE_INTEGER)) return wrong();
+        n = Number(raw);
+      } else if (from === 'flag' && typeof raw === 'number' && Number.isSafeInteger(raw)) n = raw;
+      else return wrong();
+      return checkInteger(spec, n, raw);
+    }
+    case 'boolean':
+      return typeof raw === 'boolean' ? { ok: true, value: raw } : wrong();
+    case 'enum':
+      return typeof raw === 'string' && (spec.options ?? []).includes(raw) ? { ok: true, value: raw } : wrong();
+    case 'string-list': {
+      if (!Array.isArray(raw)) return wrong();
+      const items: string[] = [];
+      for (const [i, item] of raw.entries()) {
+        if (typeof item !== 'string') return { ok: false, problem: `must be ${spec.expected}; item ${i + 1} is ${describeData(item)}` };
+        items.push(item);
+      }
+      return checkList(spec, items);
+    }
+    case 'string-map': {
+      if (!isTable(raw)) return wrong();
+      const map: Record<string, string> = {};
+      for (const [k, v] of Object.entries(raw)) {
+        if (typeof v !== 'string') return { ok: false, problem: `must be ${spec.expected}; "${k}" is ${describeData(v)}`, entry: k };
+        map[k] = v;
+      }
+      return checkMap(spec, map);
+    }
+  }
+}
+
+/**
+ * Reads a value written as text: an environment variable, a command-line argument, `travsr config set`.
+ * Booleans: true/false, 1/0, yes/no, on/off. Lists: comma-separated. Tables: `language=plugin,…`.
+ */
+export function valueFromText(key: ConfigKey, text: string): ConfigConversion {
+  const spec = keySpec(key);
+  const wrong = (): ConfigConversion => ({ ok: false, problem: `must be ${spec.expected}, got ${JSON.stringify(text)}` });
+  const t = text.trim();
+  switch (spec.kind) {
+    case 'string':
+      return checkString(spec, text);
+    case 'integer':
+      if (!/^\+?\d+(_\d+)*$/.test(t)) return wrong();
+      return checkInteger(spec, Number(t.replace(/_/g, '')), text);
+    case 'boolean': {
+      const b = BOOLEAN_WORDS[t.toLowerCase()];
+      return b === undefined ? wrong() : { ok: true, value: b };
+    }
+    case 'enum':
+      return (spec.options ?? []).includes(t) ? { ok: true, value: t } : wrong();
+    case 'string-list':
+      return checkList(spec, splitList(t));
+    case 'string-map': {
+      const map: Record<string, string> = {};
+      for (const entry of splitList(t)) {
+        const eq = entry.indexOf('=');
+        if (eq <= 0) return { ok: false, problem: `must be ${spec.expected}, written language=plugin-id,…; got ${JSON.stringify(entry)}` };
+        map[entry.slice(0, eq).trim()] = entry.slice(eq + 1).trim();
+      }
+      return checkMap(spec, map);
+    }
+  }
+}
+
+/** A flag's value: text is read like an environment variable, anything else must already have the key's type. */
+export function valueFromFlag(key: ConfigKey, raw: unknown): ConfigConversion {
+  return typeof raw === 'string' ? valueFromText(key, raw) : valueFromData(key, raw, 'flag');
+}
+
+/** A value written the way TOML writes it (strings quoted, `["a", "b"]`, `{ python = "lang-python" }`), for display. */
+export function formatConfigValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(formatConfigValue).join(', ')}]`;
+  if (isTable(value)) {
+    const entries = Object.entries(value).map(
+      ([k, v]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)} = ${formatConfigValue(v)}`,
+    );
+    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+  }
+  return String(value);
+}
+
+/** Known keys close to `name` (typos, other casing or separators, a missing table name), best first. */
+export function closeConfigKeys(name: string, max = 3): ConfigKey[] {
+  const norm = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
+  const n = norm(name);
+  const scored: { key: ConfigKey; score: number }[] = [];
+  for (const key of CONFIG_KEYS) {
+    const k = norm(key);
+    const leaf = norm(key.slice(key.lastIndexOf('.') + 1));
+    let score: number;
+    if (k === n) score = 0;
+    else if (leaf === n || k.startsWith(`${n}.`) || n.startsWith(`${k}.`)) score = 1;
+    else score = 1 + Math.min(editDistance(n, k), editDistance(n, leaf));
+    if (score <= Math.max(3, Math.floor(n.length / 4))) scored.push({ key, score });
+  }
+  return scored
+    .sort((a, b) => a.score - b.score || a.key.localeCompare(b.key))
+    .slice(0, max)
+    .map((s) => s.key);
+}
+
+/** The error for a key that is not in the schema, naming close keys. */
+export function unknownKeyError(name: string): ConfigError {
+  const close = closeConfigKeys(name);
+  const hint = close.length > 0 ? `did you mean ${close.join(', ')}?` : `known keys: ${CONFIG_KEYS.join(', ')}`;
+  return new ConfigError('CONFIG_UNKNOWN_KEY', `unknown config key "${name}"; ${hint} (\`travsr config list\` shows every key)`);
+}
+
+/** A TOML table (not an array, not a date). */
+export function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+const BOOLEAN_WORDS: Record<string, boolean> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+  on: true,
+  off: false,
+};
+
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function checkString(spec: ConfigKeySpec<unknown>, s: string): ConfigConversion {
+  return CONTROL.test(s) ? { ok: false, problem: `must be ${spec.expected}, got ${JSON.stringify(s)}` } : { ok: true, value: s };
+}
+
+function checkInteger(spec: ConfigKeySpec<unknown>, n: number, raw: unknown): ConfigConversion {
+  if (!Number.isSafeInteger(n) || (spec.min !== undefined && n < spec.min))
+    return { ok: false, problem: `must be ${spec.expected}, got ${typeof raw === 'string' ? JSON.stringify(raw) : String(raw)}` };
+  return { ok: true, value: n };
+}
+
+function checkList(spec: ConfigKeySpec<unknown>, items: string[]): ConfigConversion {
+  for (const [i, item] of items.entries())
+    if (item.trim().length === 0 || CONTROL.test(item))
+      return { ok: false, problem: `must be ${spec.expected}; item ${i + 1} is ${JSON.stringify(item)}` };
+  return { ok: true, value: items };
+}
+
+function checkMap(spec: ConfigKeySpec<unknown>, map: Record<string, string>): ConfigConversion {
+  for (const [k, v] of Object.entries(map)) {
+    if (spec.mapKey && !spec.mapKey.pattern.test(k))
+      return { ok: false, problem: `must be ${spec.expected}; "${k}" is not ${spec.mapKey.what}`, entry: k };
+    if (spec.mapValue && !spec.mapValue.pattern.test(v))
+      return { ok: false, problem: `must be ${spec.expected}; ${JSON.stringify(v)} (for "${k}") is not ${spec.mapValue.what}`, entry: k };
+  }
+  return { ok: true, value: map };
+}
+
+/** A parsed TOML value, described for an error message. */
+function describeData(v: unknown): string {
+  if (typeof v === 'string') return `${JSON.stringify(v)} (a string)`;
+  if (typeof v === 'bigint') return `${v} (an integer)`;
+  if (typeof v === 'number') return Number.isInteger(v) ? `${v} (a number)` : `${v} (a float)`;
+  if (typeof v === 'boolean') return `${v} (a boolean)`;
+  if (v instanceof Date) return 'a date';
+  if (Array.isArray(v)) return 'an array';
+  if (isTable(v)) return 'a table';
+  return String(v);
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const sub = (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, sub));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}

@@ -1,0 +1,70 @@
+/** What one index run did, for the CLI summary, `--json` and the trace. */
+export interface IndexSummary {
+  mode: 'full' | 'incremental';
+  repoRoot: string;
+  /** Files claimed by a plugin and seen in the tree. */
+  filesSeen: number;
+  analyzed: number;
+  unchanged: number;
+  failed: number;
+  removed: number;
+  /** Files skipped by the walker, by reason (too-large, binary, generated, …). */
+  skipped: Record<string, number>;
+  /** Files no registered plugin claims, by extension: the languages that stay unanalyzed. */
+  unclaimed: Record<string, number>;
+  /** Files re-analyzed because their edges point into a changed file. */
+  dependents: number;
+  nodes: number;
+  edges: number;
+  refs: { edges: number; ambiguous: number; unresolved: number };
+  plugins: PluginSummary[];
+  /** Failed files with the reason, at most 50. */
+  failures: { path: string; plugin: string; reason: string }[];
+  durationMs: number;
+  commit?: string;
+}
+
+/** One plugin's part of an index run. */
+export interface PluginSummary {
+  id: string;
+  version: string;
+  languages: string[];
+  tier: string;
+  files: number;
+  analyzed: number;
+  failed: number;
+  phases: string[];
+  status: 'ok' | 'partial' | 'failed' | 'idle';
+  error?: string;
+}
+
+/** A human summary, a few lines. */
+export function formatSummary(s: IndexSummary): string {
+  const lines: string[] = [];
+  const secs = (s.durationMs / 1000).toFixed(2);
+  lines.push(
+    `${s.mode === 'full' ? 'indexed' : 'reindexed'} ${s.repoRoot} in ${secs} s: ${s.analyzed} analyzed, ${s.unchanged} unchanged, ${s.failed} failed, ${s.removed} removed${s.dependents ? `, ${s.dependents} dependents` : ''}`,
+  );
+  lines.push(
+    `graph: ${s.nodes} nodes, ${s.edges} edges (name-matched: ${s.refs.edges} edges, ${s.refs.ambiguous} ambiguous refs left out, ${s.refs.unresolved} unresolved)`,
+  );
+  for (const p of s.plugins) {
+    lines.push(
+      `  ${p.id}@${p.version} [${p.languages.join(', ')}] tier ${p.tier}, phase ${p.phases.join('+')}: ${p.analyzed}/${p.files} files${p.failed ? `, ${p.failed} failed` : ''}${p.error ? ` — ${p.error}` : ''}`,
+    );
+  }
+  const skipped = Object.entries(s.skipped);
+  if (skipped.length) lines.push(`skipped: ${skipped.map(([r, n]) => `${n} ${r}`).join(', ')}`);
+  const unclaimed = Object.entries(s.unclaimed).sort((a, b) => b[1] - a[1]);
+  if (unclaimed.length) {
+    lines.push(
+      `not analyzed (no plugin registered): ${unclaimed
+        .slice(0, 8)
+        .map(([e, n]) => `${n} ${e}`)
+        .join(', ')}${unclaimed.length > 8 ? ', …' : ''}`,
+    );
+  }
+  for (const f of s.failures.slice(0, 10)) lines.push(`  failed ${f.path} (${f.plugin}): ${f.reason}`);
+  if (s.failures.length > 10) lines.push(`  … ${s.failed - 10} more failed files (travsr status --json lists them)`);
+  return lines.join('\n');
+}

@@ -1,0 +1,356 @@
+import { join } from 'node:path';
+import type { GraphFileParams } from '@travsr/protocol';
+import type { Logger } from '../log/logger.js';
+import { PluginError, PluginErrorCode, errorCode } from '../plugins/errors.js';
+import { PluginSupervisor } from '../plugins/supervisor.js';
+import type { PluginTimeouts } from '../plugins/timeouts.js';
+import type { GraphStore } from '../store/index.js';
+import type { Trace } from '../traces/trace.js';
+import { persistentTraceSink } from '../traces/trace-sink.js';
+import { hashFile, LanguageMap, walkRepository } from './walk/index.js';
+import type { RegisteredPlugin } from './plugin-catalog.js';
+import type { IndexSummary, PluginSummary } from './index-summary.js';
+
+/** What to index: everything, or what a commit changed. */
+export type IndexMode = { kind: 'full'; rebuild?: boolean } | { kind: 'incremental'; changed: string[]; deleted: string[] };
+
+/** Settings of one index run (already resolved from configuration). */
+export interface IndexSettings {
+  corpus: string;
+  workers: number;
+  maxFileBytes: number;
+  exclude: string[];
+  followSymlinks: boolean;
+  prefer: Record<string, string>;
+}
+
+/** Progress of an index run, for a progress bar. */
+export interface IndexProgress {
+  stage: 'walk' | 'hash' | 'analyze' | 'resolve';
+  done: number;
+  total: number;
+  plugin?: string;
+}
+
+/** Everything {@link runIndex} needs. */
+export interface IndexRequest {
+  repoRoot: string;
+  store: GraphStore;
+  plugins: RegisteredPlugin[];
+  settings: IndexSettings;
+  mode: IndexMode;
+  logger: Logger;
+  onProgress?: (p: IndexProgress) => void;
+  onTrace?: (t: Trace) => void;
+  signal?: AbortSignal;
+  /** Files per analyze request (smaller: finer crash isolation; larger: less overhead). */
+  batchSize?: number;
+  timeouts?: Partial<PluginTimeouts>;
+  commit?: string;
+}
+
+interface Job {
+  path: string;
+  language: string;
+  sha256: string;
+  lines: number;
+}
+
+/** Errors after which a plugin will not analyze anything in this run. */
+const PLUGIN_LEVEL: ReadonlySet<string> = new Set([
+  PluginErrorCode.Disabled,
+  PluginErrorCode.ConstraintRefused,
+  PluginErrorCode.SandboxUnavailable,
+  PluginErrorCode.Tampered,
+  PluginErrorCode.NotFound,
+  PluginErrorCode.LaunchFailed,
+  PluginErrorCode.HandshakeFailed,
+  PluginErrorCode.Stopped,
+]);
+
+const MAX_FAILURES_LISTED = 50;
+
+/**
+ * Indexes a repository into the graph store: walks the tree (ignore files honoured,
+ * binaries/generated/huge files skipped with a reason), hashes files, sends the changed
+ * ones, grouped by language, to their plugins (one sandboxed sidecar per plugin, several
+ * plugins at once up to `workers`), Phase A then Phase B, and replaces each file's part of
+ * the graph atomically as it streams in. Files that disappeared are tombstoned; name-matched
+ * references are resolved last. One failing file or plugin never stops the run: it is
+ * recorded and reported in the summary.
+ */
+export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
+  const t0 = performance.now();
+  const { repoRoot, store, settings, logger } = req;
+  const languageMap = LanguageMap.fromPlugins(
+    req.plugins.map((p) => ({ id: p.plugin.manifest.id, manifest: p.plugin.manifest })),
+    { prefer: settings.prefer },
+  );
+  const summary: IndexSummary = {
+    mode: req.mode.kind,
+    repoRoot,
+    filesSeen: 0,
+    analyzed: 0,
+    unchanged: 0,
+    failed: 0,
+    removed: 0,
+    skipped: {},
+    unclaimed: {},
+    dependents: 0,
+    nodes: 0,
+    edges: 0,
+    refs: { edges: 0, ambiguous: 0, unresolved: 0 },
+    plugins: [],
+    failures: [],
+    durationMs: 0,
+    ...(req.commit ? { commit: req.commit } : {}),
+  };
+  const wasInterrupted = store.getMeta('index_state') === 'running';
+  store.setMeta('index_state', 'running');
+
+  // 1. Walk: what is in the tree, and which plugin claims each file.
+  const claimed = new Map<string, { language: string; plugin: string }>();
+  const skipped = new Map<string, { reason: string; detail: string }>();
+  for await (const entry of walkRepository(repoRoot, {
+    maxFileBytes: settings.maxFileBytes,
+    exclude: settings.exclude,
+    followSymlinks: settings.followSymlinks,
+    languageMap,
+    reportUnclaimed: true,
+  })) {
+    if (entry.kind === 'file') {
+      const m = entry.match ?? languageMap.match(entry.path);
+      if (m) claimed.set(entry.path, { language: m.language, plugin: m.plugin });
+    } else if (entry.reason === 'no-plugin') {
+      const ext = extensionOf(entry.path);
+      summary.unclaimed[ext] = (summary.unclaimed[ext] ?? 0) + 1;
+    } else if (languageMap.match(entry.path)) {
+      skipped.set(entry.path, { reason: entry.reason, detail: entry.detail });
+      summary.skipped[entry.reason] = (summary.skipped[entry.reason] ?? 0) + 1;
+    }
+  }
+  summary.filesSeen = claimed.size;
+  req.onProgress?.({ stage: 'walk', done: claimed.size, total: claimed.size });
+
+  // 2. What changed: candidates to hash, and files to remove from the graph.
+  const stored = new Map(store.listFiles().map((f) => [f.path, f]));
+  let candidates: string[];
+  const toRemove = new Set<string>();
+  if (req.mode.kind === 'full') {
+    candidates = [...claimed.keys()];
+    for (const path of stored.keys()) if (!claimed.has(path)) toRemove.add(path);
+  } else {
+    candidates = req.mode.changed.filter((p) => claimed.has(p));
+    for (const p of [...req.mode.deleted, ...req.mode.changed]) if (!claimed.has(p) && stored.has(p)) toRemove.add(p);
+  }
+  const rebuild = req.mode.kind === 'full' && req.mode.rebuild === true;
+  const jobs = new Map<string, Job>();
+  let hashed = 0;
+  await forEachLimit(candidates, 8, async (path) => {
+    const c = claimed.get(path)!;
+    try {
+      const h = await hashFile(join(repoRoot, path));
+      const prev = stored.get(path);
+      if (!rebuild && prev && prev.sha256 === h.sha256 && prev.status === 'ok') summary.unchanged++;
+      else jobs.set(path, { path, language: c.language, sha256: h.sha256, lines: h.lines });
+    } catch (e) {
+      skipped.set(path, { reason: 'unreadable', detail: (e as Error).message });
+      summary.skipped.unreadable = (summary.skipped.unreadable ?? 0) + 1;
+    }
+    req.onProgress?.({ stage: 'hash', done: ++hashed, total: candidates.length });
+  });
+  // markSkipped also tombstones whatever the file had in the graph.
+  for (const [path, s] of skipped) store.markSkipped(path, '', `${s.reason}: ${s.detail}`);
+
+  // 3. Dependents: files whose edges point into what changes must be analyzed again.
+  if (req.mode.kind === 'incremental') {
+    const changing = [...jobs.keys(), ...toRemove];
+    for (const dep of store.dependentsOf(changing)) {
+      if (jobs.has(dep) || !claimed.has(dep) || toRemove.has(dep)) continue;
+      const prev = stored.get(dep);
+      if (!prev) continue;
+      jobs.set(dep, { path: dep, language: claimed.get(dep)!.language, sha256: prev.sha256, lines: prev.lines ?? 0 });
+      summary.dependents++;
+    }
+  }
+
+  const touched = [...jobs.keys(), ...toRemove];
+  const namesBefore = new Set(store.definedNames(touched));
+  for (const path of [...toRemove].sort()) {
+    store.removeFile(path);
+    summary.removed++;
+  }
+
+  // 4. Analyze, per plugin, in parallel up to `workers`.
+  const byPlugin = new Map<string, Job[]>();
+  for (const job of [...jobs.values()].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const id = claimed.get(job.path)!.plugin;
+    byPlugin.set(id, [...(byPlugin.get(id) ?? []), job]);
+  }
+  let analyzedCount = 0;
+  const totalJobs = jobs.size;
+  const recordFailure = (path: string, plugin: string, reason: string, job?: Job) => {
+    summary.failed++;
+    if (summary.failures.length < MAX_FAILURES_LISTED) summary.failures.push({ path, plugin, reason });
+    if (job) {
+      store.replaceFile({
+        path,
+        sha256: job.sha256,
+        language: job.language,
+        phase: 'A',
+        plugin,
+        status: 'failed',
+        nodes: [],
+        edges: [],
+        refs: [],
+        diagnostics: [{ severity: 'error', code: 'ANALYSIS_FAILED', message: reason }],
+      });
+    }
+  };
+  const runPlugin = async (reg: RegisteredPlugin): Promise<void> => {
+    const m = reg.plugin.manifest;
+    const files = byPlugin.get(m.id) ?? [];
+    const phases = (m.phases ?? ['A']).filter((p): p is 'A' | 'B' => p === 'A' || p === 'B');
+    const ps: PluginSummary = {
+      id: m.id,
+      version: m.version,
+      languages: m.languages,
+      tier: reg.tier,
+      files: files.length,
+      analyzed: 0,
+      failed: 0,
+      phases,
+      status: 'idle',
+    };
+    summary.plugins.push(ps);
+    if (files.length === 0) return;
+    const sup = new PluginSupervisor({
+      plugin: reg.plugin,
+      repoRoot,
+      corpus: settings.corpus,
+      grant: { tier: reg.tier, allowUnsandboxed: reg.allowUnsandboxed, networkAllow: reg.networkAllow },
+      ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
+      logger,
+      onTrace: req.onTrace ?? persistentTraceSink(repoRoot, logger),
+      ...(req.timeouts ? { timeouts: req.timeouts } : {}),
+    });
+    const failedHere = new Set<string>();
+    try {
+      for (const phase of phases) {
+        const queue = files.filter((f) => !failedHere.has(f.path));
+        let stop: PluginError | undefined;
+        while (queue.length > 0 && !stop) {
+          if (req.signal?.aborted) throw new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
+          const batch = queue.splice(0, req.batchSize ?? 256);
+          const delivered = new Set<string>();
+          const onFile = (f: GraphFileParams) => {
+            const job = batch.find((j) => j.path === f.path)!;
+            delivered.add(f.path);
+            store.replaceFile({
+              path: f.path,
+              sha256: job.sha256,
+              language: job.language,
+              phase,
+              plugin: reg.plugin.label,
+              status: f.status,
+              nodes: f.nodes,
+              edges: f.edges,
+              refs: f.refs ?? [],
+              diagnostics: f.diagnostics,
+            });
+            if (f.status === 'failed') {
+              failedHere.add(f.path);
+              recordFailure(f.path, reg.plugin.label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');
+            } else if (phase === phases[0]) {
+              ps.analyzed++;
+              req.onProgress?.({ stage: 'analyze', done: ++analyzedCount, total: totalJobs, plugin: m.id });
+            }
+          };
+          try {
+            const out = await sup.analyze(
+              { phase, files: batch.map((j) => ({ path: j.path, language: j.language })) },
+              { onFile },
+              req.signal ? { signal: req.signal } : {},
+            );
+            for (const path of out.missing) {
+              failedHere.add(path);
+              recordFailure(
+                path,
+                reg.plugin.label,
+                'the plugin answered without sending this file',
+                batch.find((j) => j.path === path),
+              );
+            }
+          } catch (e) {
+            const code = errorCode(e) ?? '';
+            const rest = batch.filter((j) => !delivered.has(j.path));
+            if (code === PluginErrorCode.Cancelled) throw e;
+            if (PLUGIN_LEVEL.has(code) || rest.length === 0) {
+              stop = e as PluginError;
+              for (const j of [...rest, ...queue.splice(0)]) {
+                failedHere.add(j.path);
+                recordFailure(j.path, reg.plugin.label, `not analyzed: ${(e as Error).message}`, j);
+              }
+            } else {
+              // The plugin died on a file: the first one it had not sent is the suspect. It is
+              // recorded failed; the others go back to the queue for the restarted plugin.
+              const suspect = rest[0]!;
+              failedHere.add(suspect.path);
+              recordFailure(
+                suspect.path,
+                reg.plugin.label,
+                `${code}: the plugin failed while analyzing this file (${(e as Error).message})`,
+                suspect,
+              );
+              queue.unshift(...rest.slice(1));
+            }
+          }
+        }
+        if (stop) {
+          ps.error = stop.message;
+          break;
+        }
+      }
+    } finally {
+      await sup.stop();
+    }
+    ps.failed = failedHere.size;
+    ps.status = ps.failed === 0 ? 'ok' : ps.analyzed > 0 ? 'partial' : 'failed';
+  };
+  const active = req.plugins.filter((p) => byPlugin.has(p.plugin.manifest.id));
+  for (const p of req.plugins) if (!byPlugin.has(p.plugin.manifest.id)) await runPlugin(p);
+  await forEachLimit(active, Math.max(1, settings.workers), runPlugin);
+  summary.analyzed = summary.plugins.reduce((n, p) => n + p.analyzed, 0);
+
+  // 5. Name-matched references: all of them after a full run (or a run after an interrupted
+  // one), else only those that the change can affect.
+  req.onProgress?.({ stage: 'resolve', done: 0, total: 1 });
+  if (req.mode.kind === 'full' || wasInterrupted) {
+    summary.refs = store.resolveRefs();
+  } else {
+    const namesAfter = store.definedNames([...jobs.keys()]);
+    summary.refs = store.resolveRefs({ paths: [...jobs.keys()], names: [...new Set([...namesBefore, ...namesAfter])] });
+  }
+  const counts = store.counts();
+  summary.nodes = counts.nodes;
+  summary.edges = counts.edges;
+  if (req.commit) store.setMeta('last_indexed_commit', req.commit);
+  store.setMeta('last_indexed_at', new Date().toISOString());
+  store.setMeta('index_state', 'complete');
+  summary.durationMs = Math.round(performance.now() - t0);
+  return summary;
+}
+
+function extensionOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot) : name;
+}
+
+async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

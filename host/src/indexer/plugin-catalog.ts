@@ -1,0 +1,146 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MANIFEST_FILE } from '@travsr/protocol';
+import { treeHash } from '@travsr/registry';
+import type { Logger } from '../log/logger.js';
+import { PluginError } from '../plugins/errors.js';
+import { readLangToml, writeLangToml, type LangRegistry } from '../plugins/lang-toml.js';
+import { loadPluginDir, type LoadedPlugin } from '../plugins/plugin-dir.js';
+import type { SandboxTier } from '../sandbox/index.js';
+
+/** A plugin the indexer may run, with what the user granted it. */
+export interface RegisteredPlugin {
+  plugin: LoadedPlugin;
+  tier: SandboxTier;
+  allowUnsandboxed: boolean;
+  networkAllow: string[];
+  /** Tree hash recorded at registration; the host refuses to launch if the files changed. */
+  treeHash?: string;
+  /** Where the registration came from: lang.toml, or a plugin directory named in config. */
+  source: 'lang.toml' | 'config';
+}
+
+/**
+ * First-party plugins that ship with this installation: every built `plugins/<id>/` next
+ * to the host package (the monorepo layout). The packaged registry replaces this later.
+ */
+export function builtinPluginDirs(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (let dir = here, i = 0; i < 6; i++, dir = dirname(dir)) {
+    const candidate = join(dir, 'plugins');
+    if (existsSync(candidate) && existsSync(join(dir, 'host'))) {
+      return readdirSync(candidate)
+        .sort()
+        .map((name) => join(candidate, name))
+        .filter((d) => existsSync(join(d, MANIFEST_FILE)));
+    }
+  }
+  return [];
+}
+
+/** Loads the first-party plugins that are built (their entrypoint exists); others are reported. */
+export async function loadBuiltinPlugins(logger?: Logger): Promise<LoadedPlugin[]> {
+  const out: LoadedPlugin[] = [];
+  for (const dir of builtinPluginDirs()) {
+    try {
+      out.push(await loadPluginDir(dir));
+    } catch (e) {
+      logger?.log('warn', `built-in plugin in ${dir} is not usable: ${(e as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Registers plugins for languages in `~/.travsr/lang.toml`: the plugin entry (version,
+ * directory, tree hash, granted tier) and the language → plugin mapping. An existing
+ * language mapping is kept (the user chose it); returns what was newly registered.
+ */
+export async function registerPlugins(
+  plugins: LoadedPlugin[],
+  languages: Iterable<string>,
+  defaultTier: SandboxTier = 'standard',
+): Promise<{ language: string; plugin: string }[]> {
+  const wanted = new Set(languages);
+  const reg: LangRegistry = readLangToml();
+  const added: { language: string; plugin: string }[] = [];
+  for (const p of plugins) {
+    const langs = p.manifest.languages.filter((l) => wanted.has(l));
+    if (langs.length === 0) continue;
+    const existing = reg.plugins[p.manifest.id];
+    if (!existing || existing.version !== p.manifest.version || existing.dir !== p.dir) {
+      reg.plugins[p.manifest.id] = {
+        version: p.manifest.version,
+        dir: p.dir,
+        treeHash: await treeHash(p.dir),
+        tier: defaultTier,
+        networkAllow: [],
+      };
+    }
+    for (const l of langs) {
+      const entry = reg.languages[l] ?? { allowUnsandboxed: false };
+      if (!entry.plugin) {
+        entry.plugin = p.manifest.id;
+        added.push({ language: l, plugin: p.manifest.id });
+      }
+      reg.languages[l] = entry;
+    }
+  }
+  writeLangToml(reg);
+  return added;
+}
+
+/**
+ * The plugins the indexer runs, in a deterministic order: those registered in lang.toml
+ * for a language (sorted by plugin id), then plugin directories named in configuration
+ * (`plugins.dirs`, in the order given; no recorded tree hash, since they are under
+ * development). A registration whose files are gone is reported and left out.
+ */
+export async function registeredPlugins(
+  extraDirs: readonly string[],
+  logger?: Logger,
+): Promise<{ plugins: RegisteredPlugin[]; problems: string[] }> {
+  const reg = readLangToml();
+  const plugins: RegisteredPlugin[] = [];
+  const problems: string[] = [];
+  const used = new Set(
+    Object.values(reg.languages)
+      .map((l) => l.plugin)
+      .filter((p): p is string => !!p),
+  );
+  for (const id of [...used].sort()) {
+    const entry = reg.plugins[id];
+    if (!entry) {
+      problems.push(`lang.toml maps a language to ${id}, which is not registered; run \`travsr init\` again`);
+      continue;
+    }
+    try {
+      const plugin = await loadPluginDir(entry.dir);
+      const langs = plugin.manifest.languages;
+      const allowUnsandboxed = langs.some((l) => reg.languages[l]?.allowUnsandboxed === true);
+      plugins.push({
+        plugin,
+        tier: entry.tier,
+        allowUnsandboxed,
+        networkAllow: entry.networkAllow,
+        ...(entry.treeHash ? { treeHash: entry.treeHash } : {}),
+        source: 'lang.toml',
+      });
+    } catch (e) {
+      const msg = e instanceof PluginError ? e.message : String(e);
+      problems.push(`${id}: ${msg}`);
+      logger?.log('warn', msg);
+    }
+  }
+  for (const dir of extraDirs) {
+    try {
+      const plugin = await loadPluginDir(dir);
+      if (plugins.some((p) => p.plugin.manifest.id === plugin.manifest.id)) continue;
+      plugins.push({ plugin, tier: 'standard', allowUnsandboxed: false, networkAllow: [], source: 'config' });
+    } catch (e) {
+      problems.push(`${dir}: ${(e as Error).message}`);
+    }
+  }
+  return { plugins, problems };
+}

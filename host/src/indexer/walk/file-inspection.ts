@@ -1,0 +1,60 @@
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { classifyName, classifyPrefix, PREFIX_BYTES } from './content-checks.js';
+import { describeSystemError } from './errors.js';
+import type { WalkEntry } from './walk-entry.js';
+import { SkipReason } from './walk-entry.js';
+
+/** `O_NOFOLLOW` where the platform has it: a file swapped for a link mid-walk is not read through. */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+/** A file swapped for a FIFO mid-walk must not block the open. */
+const NON_BLOCK = constants.O_NONBLOCK ?? 0;
+
+/**
+ * Stats a file and reads at most {@link PREFIX_BYTES} of it to decide whether it is indexed.
+ * Never throws: a failure is an `unreadable` entry.
+ */
+export async function inspectFile(
+  path: string,
+  absPath: string,
+  options: {
+    maxFileBytes: number;
+    throughLink: boolean;
+    /** Scratch space of {@link PREFIX_BYTES} bytes, reused across calls; nothing refers to it after the call. */
+    buffer: Buffer;
+  },
+): Promise<WalkEntry> {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const byName = classifyName(name);
+  if (byName) return { kind: 'skipped', path, reason: byName.reason, detail: byName.detail };
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(absPath, constants.O_RDONLY | NON_BLOCK | (options.throughLink ? 0 : NO_FOLLOW));
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { kind: 'skipped', path, reason: SkipReason.Unreadable, detail: 'not a regular file' };
+    if (stat.size > options.maxFileBytes) {
+      return {
+        kind: 'skipped',
+        path,
+        reason: SkipReason.TooLarge,
+        detail: `${stat.size} bytes is over the ${options.maxFileBytes}-byte limit (maxFileBytes)`,
+      };
+    }
+    if (stat.size > 0) {
+      const prefix = options.buffer.subarray(0, Math.min(stat.size, PREFIX_BYTES));
+      let filled = 0;
+      while (filled < prefix.length) {
+        const { bytesRead } = await handle.read(prefix, filled, prefix.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      const byContent = classifyPrefix(name, prefix.subarray(0, filled));
+      if (byContent) return { kind: 'skipped', path, reason: byContent.reason, detail: byContent.detail };
+    }
+    return { kind: 'file', path, size: stat.size };
+  } catch (e) {
+    return { kind: 'skipped', path, reason: SkipReason.Unreadable, detail: describeSystemError(e) };
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

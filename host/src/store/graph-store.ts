@@ -1,0 +1,484 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { VName } from '@travsr/protocol';
+import { repoTravsrDir } from '../paths/travsr-home.js';
+import { rebuildAdvice, StoreError, StoreErrorCode, translateSqliteError } from './errors.js';
+import { FileGraphWriter } from './file-graph-writer.js';
+import { exportGraph } from './graph-export.js';
+import { MigrationRunner } from './migration-runner.js';
+import { GRAPH_MIGRATIONS } from './migrations/index.js';
+import { NodeTable } from './node-table.js';
+import { RefResolver } from './ref-resolver.js';
+import { FILE_COLUMNS, NODE_COLUMNS, toFileRow, toNodeRow, type RawFile, type RawNode } from './rows.js';
+import { StoreContext } from './store-context.js';
+import { SymbolIndex, type SynonymPair } from './symbol-index.js';
+import type {
+  EdgeRow,
+  FileGraphInput,
+  FileRow,
+  GraphCounts,
+  GraphExport,
+  GraphStoreOpenOptions,
+  NodeRow,
+  ReplaceFileResult,
+  ResolveRefsResult,
+  ResolveScope,
+  SymbolHit,
+  SymbolSearchOptions,
+} from './types.js';
+
+interface RawEdge {
+  src: number;
+  dst: number;
+  kind: string;
+  confidence: number;
+  provenance: string;
+  derived: number;
+  origin_path: string;
+}
+
+/**
+ * The repository's code graph in SQLite (`.travsr/graph.db`, WAL): nodes addressed by VName,
+ * edges with provenance and confidence, per-file status, unresolved refs, an FTS5 symbol
+ * index. Every write is one transaction; a reader opened with `{ readonly: true }` keeps
+ * working, on a consistent snapshot inside {@link snapshot}, while another process writes.
+ *
+ * @example
+ * ```ts
+ * const store = GraphStore.forRepo('/path/to/repo');
+ * store.replaceFile({ path: 'src/a.ts', sha256, language: 'typescript', phase: 'A', plugin: 'lang-typescript@0.1.0',
+ *   status: 'ok', nodes, edges, refs, diagnostics: [] });
+ * store.resolveRefs({ paths: ['src/a.ts'] });
+ * store.close();
+ * ```
+ */
+export class GraphStore {
+  /** The schema version this code writes (the number of migrations). */
+  static readonly LATEST_SCHEMA_VERSION = GRAPH_MIGRATIONS.length;
+
+  private readonly ctx: StoreContext;
+  private readonly symbols: SymbolIndex;
+  private readonly writer: FileGraphWriter;
+  private readonly resolver: RefResolver;
+  private closed = false;
+
+  private constructor(
+    private readonly db: Database.Database,
+    /** The database file. */
+    readonly path: string,
+    /** True when opened with `{ readonly: true }`. */
+    readonly readonly: boolean,
+    private readonly runner: MigrationRunner,
+  ) {
+    this.ctx = new StoreContext(db, path);
+    this.symbols = new SymbolIndex(this.ctx);
+    this.writer = new FileGraphWriter(this.ctx, new NodeTable(this.ctx, this.symbols));
+    this.resolver = new RefResolver(this.ctx);
+  }
+
+  /**
+   * Opens (creating it and its directory if needed) the graph database at `dbPath`: WAL,
+   * busy_timeout 5000 ms, synchronous NORMAL, then pending migrations. With
+   * `{ readonly: true }` nothing is created or migrated: the file must exist at
+   * {@link LATEST_SCHEMA_VERSION}. Errors: STORE_CORRUPT (not SQLite or damaged),
+   * STORE_TOO_NEW, STORE_OUTDATED (read-only open of an older schema), STORE_NOT_FOUND,
+   * STORE_UNAVAILABLE, STORE_SCHEMA_UNKNOWN, STORE_MIGRATION_FAILED.
+   */
+  static open(dbPath: string, options: GraphStoreOpenOptions = {}): GraphStore {
+    const readonly = options.readonly === true;
+    if (readonly && !existsSync(dbPath))
+      throw new StoreError(
+        StoreErrorCode.NotFound,
+        `there is no graph database at ${dbPath}; run \`travsr index\` in the repository first`,
+        dbPath,
+      );
+    if (!readonly)
+      try {
+        mkdirSync(dirname(dbPath), { recursive: true });
+      } catch (e) {
+        throw new StoreError(
+          StoreErrorCode.Unavailable,
+          `cannot create the directory of ${dbPath}: ${(e as Error).message}; check the permissions of ${dirname(dbPath)}`,
+          dbPath,
+          { cause: e },
+        );
+      }
+    let db: Database.Database;
+    try {
+      db = new Database(dbPath, readonly ? { readonly: true, fileMustExist: true } : {});
+    } catch (e) {
+      throw translateSqliteError(e, dbPath);
+    }
+    try {
+      db.pragma('busy_timeout = 5000');
+      if (!readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+      }
+      db.pragma('cache_size = -32768'); // KiB: 32 MiB of page cache per connection
+      db.pragma('temp_store = MEMORY');
+      const runner = new MigrationRunner(db, GRAPH_MIGRATIONS, dbPath);
+      const version = runner.currentVersion();
+      runner.assertNotTooNew(version);
+      if (!readonly) runner.run();
+      else if (version < GraphStore.LATEST_SCHEMA_VERSION)
+        throw new StoreError(
+          StoreErrorCode.Outdated,
+          `${dbPath} is at schema v${version} and needs migrating to v${GraphStore.LATEST_SCHEMA_VERSION}, which a read-only open cannot do; run \`travsr index\` (or open it read-write) first`,
+          dbPath,
+        );
+      return new GraphStore(db, dbPath, readonly, runner);
+    } catch (e) {
+      db.close();
+      throw translateSqliteError(e, dbPath);
+    }
+  }
+
+  /** Where the graph of the repository at `repoRoot` lives: `<repo>/.travsr/graph.db`. */
+  static pathForRepo(repoRoot: string): string {
+    return join(repoTravsrDir(repoRoot), 'graph.db');
+  }
+
+  /** Opens the graph of the repository at `repoRoot` (see {@link open}). */
+  static forRepo(repoRoot: string, options: GraphStoreOpenOptions = {}): GraphStore {
+    return GraphStore.open(GraphStore.pathForRepo(repoRoot), options);
+  }
+
+  /** The schema version of the database (as `travsr status` reports it). */
+  schemaVersion(): number {
+    return this.read(() => this.runner.currentVersion());
+  }
+
+  /** Closes the connection; later calls fail with STORE_CLOSED. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  /**
+   * Runs `fn` in one write transaction (BEGIN IMMEDIATE): everything or nothing. Store
+   * writes inside it join it (as savepoints), so a batch of files can commit at once.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.write(() => this.db.transaction(fn).immediate());
+  }
+
+  /**
+   * Runs `fn` in one read transaction: every read inside sees the same snapshot, however
+   * much another connection writes meanwhile. Wrap {@link exportGraph} iteration in it.
+   */
+  snapshot<T>(fn: () => T): T {
+    return this.read(() => this.db.transaction(fn).deferred());
+  }
+
+  /**
+   * Starts a read transaction that lasts until `end()`: like {@link snapshot}, for reads that
+   * span awaits (streaming an export to a slow sink). Meant for read-only stores; on a
+   * writable one, writes made before `end()` would join this transaction.
+   */
+  beginSnapshot(): { end(): void } {
+    return this.read(() => {
+      if (this.db.inTransaction)
+        throw new StoreError(
+          StoreErrorCode.InvalidInput,
+          `a transaction is already open on ${this.path}; end it before starting a snapshot`,
+          this.path,
+        );
+      this.db.exec('BEGIN');
+      this.ctx.stmt("SELECT value FROM meta WHERE key = 'graph_version'").get(); // the first read fixes the snapshot
+      return {
+        end: () => {
+          if (!this.closed && this.db.inTransaction) this.db.exec('COMMIT');
+        },
+      };
+    });
+  }
+
+  /** The files row of `path`. */
+  getFile(path: string): FileRow | undefined {
+    return this.read(() => {
+      const r = this.ctx.stmt(`SELECT ${FILE_COLUMNS} FROM files WHERE path = ?`).get(path) as RawFile | undefined;
+      return r && toFileRow(r);
+    });
+  }
+
+  /** Every files row, sorted by path. */
+  listFiles(): FileRow[] {
+    return this.read(() => (this.ctx.stmt(`SELECT ${FILE_COLUMNS} FROM files ORDER BY path`).all() as RawFile[]).map(toFileRow));
+  }
+
+  /**
+   * Stores one file's analysis in ONE transaction. For status `ok`: upserts the nodes by
+   * VName (reviving tombstones, turning placeholders into definitions); for Phase A,
+   * tombstones the file's nodes the analysis no longer has; deletes this file's plugin
+   * edges of the same phase (Phase A: provenance phase-a; Phase B: the others but manual)
+   * and inserts the new ones (an endpoint with no node gets an 'external' placeholder);
+   * replaces the file's refs of this phase (dropping the file's derived edges: call
+   * {@link resolveRefs} afterwards); updates the files row. For status `failed`: the stored
+   * graph and sha256 stay, only the failure is recorded, so the next run retries.
+   * Bad input is STORE_INVALID_INPUT and writes nothing.
+   */
+  replaceFile(input: FileGraphInput): ReplaceFileResult {
+    return this.write(() => this.inTransaction(() => this.writer.replaceFile(input), input.path));
+  }
+
+  /**
+   * Records that `path` (content `sha256`) was not analyzed, and why (binary, generated,
+   * too large, no plugin). Any older graph of the file is removed (nodes tombstoned), since
+   * it no longer describes the content.
+   */
+  markSkipped(path: string, sha256: string, reason: string, language?: string): { tombstoned: number } {
+    return this.write(() => this.inTransaction(() => this.writer.markSkipped(path, sha256, reason, language), path));
+  }
+
+  /**
+   * Forgets a deleted file: tombstones its nodes, deletes the derived edges from and to
+   * them, the edges and refs its analysis produced, and its files row. Plugin edges of other
+   * files pointing into it stay until those files are reanalyzed ({@link dependentsOf}).
+   */
+  removeFile(path: string): { tombstoned: number } {
+    return this.write(() => this.inTransaction(() => this.writer.removeFile(path), path));
+  }
+
+  /**
+   * Phase A name matching: turns refs into derived edges (provenance phase-a, derived 1).
+   * Candidates are live nodes (not file nodes, not placeholders) of the ref source's corpus
+   * and language whose name is the ref's last segment (split on `.`, `:`, `/`, `::`):
+   * exactly one in the ref's file → confidence 0.5; otherwise exactly one in the
+   * repository → 0.35; several → no edge (ambiguous); none → unresolved.
+   *
+   * Without `scope`, every ref is re-resolved. With one, the refs from `scope.paths` or
+   * with a target name in `scope.names` (and the other refs of their source nodes) are.
+   * After an incremental update pass the changed and reanalyzed paths, and as names the
+   * {@link definedNames} of the changed files before and after the update.
+   */
+  resolveRefs(scope?: ResolveScope): ResolveRefsResult {
+    return this.write(() => this.inTransaction(() => this.resolver.resolve(scope)));
+  }
+
+  /**
+   * Files other than `paths` whose plugin (non-derived) edges point into nodes of `paths`
+   * (tombstoned ones included): what must be reanalyzed when `paths` change. Sorted.
+   */
+  dependentsOf(paths: readonly string[]): string[] {
+    return this.read(() =>
+      (
+        this.ctx
+          .stmt(
+            `SELECT DISTINCT e.origin_path AS path FROM nodes n JOIN edges e ON e.dst = n.id
+             WHERE n.path IN (SELECT value FROM json_each(@p)) AND e.derived = 0 AND e.origin_path <> ''
+               AND e.origin_path NOT IN (SELECT value FROM json_each(@p))
+             ORDER BY 1`,
+          )
+          .all({ p: JSON.stringify(paths) }) as { path: string }[]
+      ).map((r) => r.path),
+    );
+  }
+
+  /**
+   * Files whose refs name one of `names` (by last segment), sorted. With {@link dependentsOf}:
+   * a file whose call could not be resolved before may resolve now that a changed file
+   * defines the name (or become ambiguous because a second file does), so its Phase B
+   * analysis must be redone too.
+   */
+  referrersOf(names: readonly string[]): string[] {
+    return this.read(() =>
+      (
+        this.ctx
+          .stmt('SELECT DISTINCT path FROM refs WHERE target_name IN (SELECT value FROM json_each(?)) ORDER BY 1')
+          .all(JSON.stringify(names)) as { path: string }[]
+      ).map((r) => r.path),
+    );
+  }
+
+  /** Names of the live definitions in `paths` (file nodes and placeholders excluded), sorted. */
+  definedNames(paths: readonly string[]): string[] {
+    return this.read(() =>
+      (
+        this.ctx
+          .stmt(
+            `SELECT DISTINCT name FROM nodes
+             WHERE path IN (SELECT value FROM json_each(?)) AND tombstoned_at IS NULL
+               AND kind NOT IN ('file', 'external') AND name <> ''
+             ORDER BY 1`,
+          )
+          .all(JSON.stringify(paths)) as { name: string }[]
+      ).map((r) => r.name),
+    );
+  }
+
+  /** Totals for `travsr status`. */
+  counts(): GraphCounts {
+    return this.read(() => {
+      const one = (sql: string) => (this.ctx.stmt(sql).get() as { c: number }).c;
+      const counts: GraphCounts = {
+        files: one('SELECT count(*) AS c FROM files'),
+        nodes: one("SELECT count(*) AS c FROM nodes WHERE tombstoned_at IS NULL AND kind <> 'external'"),
+        externals: one("SELECT count(*) AS c FROM nodes WHERE tombstoned_at IS NULL AND kind = 'external'"),
+        edges: one('SELECT count(*) AS c FROM edges'),
+        tombstones: one('SELECT count(*) AS c FROM nodes WHERE tombstoned_at IS NOT NULL'),
+        refs: one('SELECT count(*) AS c FROM refs'),
+        byLanguage: {},
+      };
+      const entry = (language: string) => (counts.byLanguage[language] ??= { files: 0, nodes: 0, failed: 0, skipped: 0 });
+      const files = this.ctx
+        .stmt(
+          `SELECT COALESCE(language, 'unknown') AS language, count(*) AS files,
+             sum(status = 'failed') AS failed, sum(status = 'skipped') AS skipped
+           FROM files GROUP BY 1`,
+        )
+        .all() as { language: string; files: number; failed: number; skipped: number }[];
+      for (const f of files) Object.assign(entry(f.language), { files: f.files, failed: f.failed, skipped: f.skipped });
+      const nodes = this.ctx
+        .stmt("SELECT language, count(*) AS nodes FROM nodes WHERE tombstoned_at IS NULL AND kind <> 'external' GROUP BY language")
+        .all() as { language: string; nodes: number }[];
+      for (const n of nodes) entry(n.language).nodes = n.nodes;
+      return counts;
+    });
+  }
+
+  /**
+   * The graph for `travsr graph export --format jsonl`: live nodes sorted by NodeId
+   * (placeholders only when an exported edge touches them) and edges between live nodes
+   * sorted by (src, dst, kind, provenance), one line per distinct edge with its highest
+   * confidence. The iterables read lazily: iterate `nodes` to the end before `edges`, do
+   * not use the store in between, and wrap both in {@link snapshot} when another process
+   * may write meanwhile.
+   */
+  exportGraph(): GraphExport {
+    this.read(() => undefined); // fails now, not at the first iteration, when closed
+    return exportGraph(this.ctx);
+  }
+
+  /**
+   * BM25 search over identifiers: the query is split like the indexed names
+   * (`parseHttpResponse` finds `parse_http_response`), expanded through the synonyms,
+   * and matched against names, qualified names, paths and skeletons of live nodes.
+   */
+  searchSymbols(query: string, options: SymbolSearchOptions = {}): SymbolHit[] {
+    return this.read(() => this.symbols.search(query, options));
+  }
+
+  /** Adds a synonym pair (used in both directions by {@link searchSymbols}). */
+  addSynonym(term: string, synonym: string): void {
+    this.write(() => this.symbols.addSynonym(term, synonym));
+  }
+
+  /** Removes a synonym pair; true when it existed. */
+  removeSynonym(term: string, synonym: string): boolean {
+    return this.write(() => this.symbols.removeSynonym(term, synonym));
+  }
+
+  /** Every synonym pair, sorted. */
+  listSynonyms(): SynonymPair[] {
+    return this.read(() => this.symbols.listSynonyms());
+  }
+
+  /** The node with this VName, tombstoned or not. */
+  findNode(vname: VName): NodeRow | undefined {
+    return this.read(() => {
+      const r = this.ctx
+        .stmt(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE corpus = ? AND root = ? AND path = ? AND language = ? AND signature = ?`)
+        .get(vname.corpus, vname.root, vname.path, vname.language, vname.signature) as RawNode | undefined;
+      return r && toNodeRow(r);
+    });
+  }
+
+  /** The nodes whose VName path is `path`, by surrogate id; live ones unless asked otherwise. */
+  fileNodes(path: string, options: { includeTombstoned?: boolean } = {}): NodeRow[] {
+    return this.read(() =>
+      (
+        this.ctx
+          .stmt(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE path = ? AND (? OR tombstoned_at IS NULL) ORDER BY id`)
+          .all(path, options.includeTombstoned ? 1 : 0) as RawNode[]
+      ).map(toNodeRow),
+    );
+  }
+
+  /** Stored edges leaving node `id` (surrogate), tombstoned endpoints included. */
+  edgesFrom(id: number): EdgeRow[] {
+    return this.read(() =>
+      (this.ctx.stmt(`SELECT * FROM edges WHERE src = ? ORDER BY dst, kind, provenance, derived, origin_path`).all(id) as RawEdge[]).map(
+        toEdgeRow,
+      ),
+    );
+  }
+
+  /** Stored edges arriving at node `id` (surrogate), tombstoned endpoints included. */
+  edgesTo(id: number): EdgeRow[] {
+    return this.read(() =>
+      (this.ctx.stmt(`SELECT * FROM edges WHERE dst = ? ORDER BY src, kind, provenance, derived, origin_path`).all(id) as RawEdge[]).map(
+        toEdgeRow,
+      ),
+    );
+  }
+
+  /** A value of the meta table. */
+  getMeta(key: string): string | undefined {
+    return this.read(() => (this.ctx.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value);
+  }
+
+  /** Sets a value of the meta table. */
+  setMeta(key: string, value: string): void {
+    this.write(() => {
+      this.ctx.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    });
+  }
+
+  /** A counter bumped by every graph write; caches derived from the graph record it. */
+  graphVersion(): number {
+    return Number(this.getMeta('graph_version') ?? 0);
+  }
+
+  private read<T>(fn: () => T): T {
+    if (this.closed)
+      throw new StoreError(StoreErrorCode.Closed, `the graph store ${this.path} was used after close(); open it again`, this.path);
+    try {
+      return fn();
+    } catch (e) {
+      throw translateSqliteError(e, this.path);
+    }
+  }
+
+  private write<T>(fn: () => T): T {
+    if (this.readonly)
+      throw new StoreError(
+        StoreErrorCode.ReadOnly,
+        `the graph store ${this.path} was opened read-only and cannot be written; open it without { readonly: true }`,
+        this.path,
+      );
+    return this.read(fn);
+  }
+
+  // One IMMEDIATE transaction (a savepoint when nested); constraint violations become
+  // STORE_INVALID_INPUT naming the file, after the rollback.
+  private inTransaction<T>(fn: () => T, path?: string): T {
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))
+        throw new StoreError(
+          StoreErrorCode.InvalidInput,
+          `cannot store ${path ? `the analysis of ${path}` : 'the graph update'}: ${(e as Error).message}; nothing was written. Fix the input (a plugin or indexer bug), or ${rebuildAdvice(this.path)} if the database is at fault`,
+          this.path,
+          { cause: e },
+        );
+      throw e;
+    }
+  }
+}
+
+function toEdgeRow(r: RawEdge): EdgeRow {
+  return {
+    src: r.src,
+    dst: r.dst,
+    kind: r.kind,
+    confidence: r.confidence,
+    provenance: r.provenance,
+    derived: r.derived === 1,
+    originPath: r.origin_path,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The identifier tokenizer shared by the FTS index and the queries run against it.
+ *
+ * SQLite's FTS5 tokenizers cannot split `parseHTTPResponse` into words, and better-sqlite3
+ * cannot register a custom FTS5 tokenizer from JavaScript (its API only exposes scalar,
+ * aggregate and table-valued functions). So the split happens here, in JS, on BOTH sides:
+ * the index stores the pre-split tokens joined by spaces (FTS5's `unicode61` tokenizer then
+ * only has to cut at the spaces), and every query goes through the same function, so
+ * `parseHttpResponse`, `parse_http_response` and `parse-http-response` meet in the middle.
+ */
+
+// One alternative per token shape, tried left to right at each position:
+//  - an upper-case run followed by a capitalised word: the `HTTP` in `HTTPResponse`
+//  - an optionally capitalised lower-case word: `parse`, `Response`
+//  - an upper-case run at the end or before a digit/separator: `ID` in `userID`
+//  - a digit run: `2` in `parseHTTPResponse2`
+//  - letters without case (CJK, …), with their combining marks
+const TOKEN = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}[\p{Lu}\p{M}]*|\p{N}+|[\p{Lo}\p{Lt}\p{Lm}][\p{Lo}\p{Lt}\p{Lm}\p{M}]*/gu;
+
+/**
+ * Splits identifiers and paths into lower-case word tokens: camelCase, PascalCase,
+ * snake_case, kebab-case, dotted and slashed paths, and digit runs all split the same way.
+ * Everything that is not a letter or a digit separates tokens.
+ *
+ * @example
+ * ```ts
+ * identifierTokens('parseHTTPResponse2'); // ['parse', 'http', 'response', '2']
+ * identifierTokens('__init__');           // ['init']
+ * identifierTokens('src/auth/jwt.ts');    // ['src', 'auth', 'jwt', 'ts']
+ * ```
+ * `maxTokens` stops early (for long text such as skeletons).
+ */
+export function identifierTokens(text: string, maxTokens = Infinity): string[] {
+  const out: string[] = [];
+  for (const m of text.normalize('NFC').matchAll(TOKEN)) {
+    if (out.length >= maxTokens) break;
+    out.push(m[0].toLowerCase());
+  }
+  return out;
+}
+
+/** The tokens of `text` (at most `maxTokens`) joined by single spaces: what the FTS index stores for it. */
+export function tokenDocument(text: string | null | undefined, maxTokens = Infinity): string {
+  return text ? identifierTokens(text, maxTokens).join(' ') : '';
+}

@@ -1,0 +1,9 @@
+/** The graph store: SQLite (WAL) at `.travsr/graph.db`, migrations, symbol search. */
+export { GraphStore } from './graph-store.js';
+export { StoreError, StoreErrorCode } from './errors.js';
+export { MigrationRunner, type MigrationReport } from './migration-runner.js';
+export { GRAPH_MIGRATIONS, type Migration } from './migrations/index.js';
+export { identifierTokens } from './identifier-tokens.js';
+export { SAME_FILE_CONFIDENCE, REPO_UNIQUE_CONFIDENCE } from './ref-resolver.js';
+export type { SynonymPair } from './symbol-index.js';
+export type * from './types.js';

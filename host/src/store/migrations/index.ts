@@ -1,0 +1,27 @@
+import type { Migration } from './migration.js';
+import { v01SeedSchema } from './v01-seed-schema.js';
+import { v02EdgeProvenance } from './v02-edge-provenance.js';
+import { v03NodeDetails } from './v03-node-details.js';
+import { v04Packages } from './v04-packages.js';
+import { v05Rbac } from './v05-rbac.js';
+import { v06SymbolSearch } from './v06-symbol-search.js';
+import { v07Vectors } from './v07-vectors.js';
+import { v08KcoreShells } from './v08-kcore-shells.js';
+import { v09Tombstones } from './v09-tombstones.js';
+import { v10Traces } from './v10-traces.js';
+
+export type { Migration } from './migration.js';
+
+/** The graph store's migrations, in order. Append only: never edit a released one. */
+export const GRAPH_MIGRATIONS: readonly Migration[] = [
+  v01SeedSchema,
+  v02EdgeProvenance,
+  v03NodeDetails,
+  v04Packages,
+  v05Rbac,
+  v06SymbolSearch,
+  v07Vectors,
+  v08KcoreShells,
+  v09Tombstones,
+  v10Traces,
+];

@@ -1,0 +1,130 @@
+import type { StoreContext } from './store-context.js';
+import type { ResolveRefsResult, ResolveScope } from './types.js';
+
+/** Confidence of a name match with exactly one candidate in the ref's own file. */
+export const SAME_FILE_CONFIDENCE = 0.5;
+/** Confidence of a name match with exactly one candidate in the repository (none in the file). */
+export const REPO_UNIQUE_CONFIDENCE = 0.35;
+
+interface RefRow {
+  id: number;
+  path: string;
+  src: number;
+  kind: string;
+  target_name: string;
+}
+
+interface SrcInfo {
+  corpus: string;
+  language: string;
+  live: boolean;
+}
+
+// Candidates: live definitions (not file nodes, not placeholders) of the ref's corpus and
+// language whose name is the ref's last segment. Two rows are enough to tell one from many.
+const CANDIDATES = `SELECT id FROM nodes WHERE name = ? AND corpus = ? AND language = ?
+  AND tombstoned_at IS NULL AND kind NOT IN ('file', 'external')`;
+const PAGE = 5000;
+
+/**
+ * Phase A name matching: turns unresolved refs into derived edges (provenance phase-a,
+ * derived = 1) when the target is unambiguous, and into nothing otherwise.
+ */
+export class RefResolver {
+  constructor(private readonly ctx: StoreContext) {}
+
+  /** See {@link GraphStore.resolveRefs}. Runs inside the caller's transaction. */
+  resolve(scope?: ResolveScope): ResolveRefsResult {
+    const result: ResolveRefsResult = { edges: 0, ambiguous: 0, unresolved: 0 };
+    const match = new Matcher(this.ctx);
+    if (!scope) {
+      this.ctx.stmt('DELETE FROM edges WHERE derived = 1').run();
+      const page = this.ctx.stmt('SELECT id, path, src, kind, target_name FROM refs WHERE id > ? ORDER BY id LIMIT ?');
+      for (let after = 0; ;) {
+        const rows = page.all(after, PAGE) as RefRow[];
+        for (const r of rows) match.resolve(r, result);
+        if (rows.length < PAGE) break;
+        after = rows[rows.length - 1]!.id;
+      }
+    } else {
+      // A derived edge is not tied to the ref that made it, so re-resolve per source node:
+      // every ref of a node in scope, after deleting all of that node's derived edges.
+      const srcs = this.ctx
+        .stmt(
+          `SELECT DISTINCT src FROM refs
+           WHERE path IN (SELECT value FROM json_each(?)) OR target_name IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify(scope.paths ?? []), JSON.stringify(scope.names ?? [])) as { src: number }[];
+      const dropDerived = this.ctx.stmt('DELETE FROM edges WHERE derived = 1 AND src = ?');
+      const refsOf = this.ctx.stmt('SELECT id, path, src, kind, target_name FROM refs WHERE src = ? ORDER BY id');
+      for (const { src } of srcs) {
+        dropDerived.run(src);
+        for (const r of refsOf.all(src) as RefRow[]) match.resolve(r, result);
+      }
+    }
+    this.ctx.bumpGraphVersion();
+    return result;
+  }
+}
+
+/** Resolves refs one by one, caching candidate look-ups for the duration of one call. */
+class Matcher {
+  private readonly srcs = new Map<number, SrcInfo | undefined>();
+  private readonly repoCandidates = new Map<string, number[]>();
+
+  constructor(private readonly ctx: StoreContext) {}
+
+  resolve(ref: RefRow, result: ResolveRefsResult): void {
+    const src = this.srcInfo(ref.src);
+    if (!src?.live) {
+      result.unresolved++;
+      return;
+    }
+    const inFile = this.ctx.stmt(`${CANDIDATES} AND path = ? LIMIT 2`).all(ref.target_name, src.corpus, src.language, ref.path) as {
+      id: number;
+    }[];
+    let target: number | undefined;
+    let confidence = SAME_FILE_CONFIDENCE;
+    if (inFile.length === 1) target = inFile[0]!.id;
+    else if (inFile.length === 0) {
+      const inRepo = this.inRepo(ref.target_name, src);
+      if (inRepo.length === 1) {
+        target = inRepo[0];
+        confidence = REPO_UNIQUE_CONFIDENCE;
+      } else if (inRepo.length === 0) {
+        result.unresolved++;
+        return;
+      }
+    }
+    if (target === undefined) {
+      result.ambiguous++; // no edge is better than a wrong one
+      return;
+    }
+    this.ctx
+      .stmt(
+        `INSERT INTO edges (src, dst, kind, provenance, confidence, derived, origin_path) VALUES (?, ?, ?, 'phase-a', ?, 1, ?)
+         ON CONFLICT (src, dst, kind, provenance, derived, origin_path) DO UPDATE SET confidence = max(confidence, excluded.confidence)`,
+      )
+      .run(ref.src, target, ref.kind, confidence, ref.path);
+    result.edges++;
+  }
+
+  private srcInfo(id: number): SrcInfo | undefined {
+    if (!this.srcs.has(id)) {
+      const row = this.ctx.stmt('SELECT corpus, language, tombstoned_at FROM nodes WHERE id = ?').get(id) as
+        { corpus: string; language: string; tombstoned_at: number | null } | undefined;
+      this.srcs.set(id, row && { corpus: row.corpus, language: row.language, live: row.tombstoned_at === null });
+    }
+    return this.srcs.get(id);
+  }
+
+  private inRepo(name: string, src: SrcInfo): number[] {
+    const key = `${src.corpus.length}:${src.corpus}${src.language.length}:${src.language}${name}`;
+    let ids = this.repoCandidates.get(key);
+    if (!ids) {
+      ids = (this.ctx.stmt(`${CANDIDATES} LIMIT 2`).all(name, src.corpus, src.language) as { id: number }[]).map((r) => r.id);
+      this.repoCandidates.set(key, ids);
+    }
+    return ids;
+  }
+}

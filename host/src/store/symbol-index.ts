@@ -1,0 +1,154 @@
+import { StoreError, StoreErrorCode } from './errors.js';
+import { identifierTokens, tokenDocument } from './identifier-tokens.js';
+import { NODE_COLUMNS, toNodeRow, type RawNode } from './rows.js';
+import type { StoreContext } from './store-context.js';
+import type { SymbolHit, SymbolSearchOptions } from './types.js';
+
+// Only the first tokens of a skeleton (signature, then the start of the doc comment) are
+// indexed: enough for natural-language hits, and index writes stay proportional to nodes
+// rather than to documentation size.
+const DOC_TOKENS = 64;
+
+// BM25 column weights of node_fts(name, qualified, path, doc): a hit in the symbol's own
+// name counts most, its qualified name next, its file path and skeleton least.
+const BM25 = 'bm25(node_fts, 10.0, 5.0, 1.5, 1.0)';
+
+/** Inserts one node's row; parameters: rowid, then {@link ftsColumns}. */
+export const INSERT_FTS_ROW = 'INSERT INTO node_fts (rowid, name, qualified, path, doc) VALUES (?, ?, ?, ?, ?)';
+
+/** The pre-split text of a node's FTS columns (name, qualified, path, doc). */
+export function ftsColumns(
+  name: string,
+  qualifiedName: string | null,
+  path: string,
+  skeleton: string | null,
+): [string, string, string, string] {
+  return [tokenDocument(name), tokenDocument(qualifiedName), tokenDocument(path), tokenDocument(skeleton, DOC_TOKENS)];
+}
+
+/** A synonym pair as stored. */
+export interface SynonymPair {
+  term: string;
+  synonym: string;
+}
+
+/**
+ * The FTS5 identifier index over nodes (`node_fts`, rowid = nodes.id) and its synonym
+ * layer. Index rows are written by the node writes, in their transaction; queries are
+ * split by the same {@link identifierTokens} as the indexed text.
+ */
+export class SymbolIndex {
+  constructor(private readonly ctx: StoreContext) {}
+
+  /** Indexes (or re-indexes) node `id`. */
+  write(id: number, name: string, qualifiedName: string | null, path: string, skeleton: string | null, replace: boolean): void {
+    if (replace) this.remove(id);
+    this.ctx.stmt(INSERT_FTS_ROW).run(id, ...ftsColumns(name, qualifiedName, path, skeleton));
+  }
+
+  /** Drops node `id` from the index (no-op when absent). */
+  remove(id: number): void {
+    this.ctx.stmt('DELETE FROM node_fts WHERE rowid = ?').run(id);
+  }
+
+  /**
+   * Live nodes matching `query`, best first. The query is split into identifier tokens, each
+   * word and token is expanded through the synonym table (both directions), and the
+   * alternatives are OR-ed, so BM25 ranks a symbol matching more of them higher.
+   */
+  search(query: string, options: SymbolSearchOptions = {}): SymbolHit[] {
+    const match = this.matchExpression(query);
+    if (!match) return [];
+    const limit = Math.max(1, Math.floor(options.limit ?? 20));
+    // Only live definitions have FTS rows (tombstoning and placeholders remove or skip them),
+    // so without a kind filter the top hits come straight from the FTS table, which is about
+    // twice as fast as ranking the join. Ties go to the older node.
+    const rows = (
+      options.kinds && options.kinds.length > 0
+        ? this.ctx
+            .stmt(
+              `SELECT ${NODE_COLUMNS}, ${BM25} AS rank
+               FROM node_fts JOIN nodes n ON n.id = node_fts.rowid
+               WHERE node_fts MATCH ? AND n.kind IN (SELECT value FROM json_each(?))
+               ORDER BY rank, n.id LIMIT ?`,
+            )
+            .all(match, JSON.stringify(options.kinds), limit)
+        : this.ctx
+            .stmt(
+              `SELECT ${NODE_COLUMNS}, f.rank
+               FROM (SELECT rowid, ${BM25} AS rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank, rowid LIMIT ?) f
+               JOIN nodes n ON n.id = f.rowid
+               ORDER BY f.rank, n.id`,
+            )
+            .all(match, limit)
+    ) as (RawNode & { rank: number })[];
+    return rows.map((r) => ({ node: toNodeRow(r), score: -r.rank }));
+  }
+
+  /** The FTS5 MATCH expression for `query` (undefined when it has no tokens). */
+  matchExpression(query: string): string | undefined {
+    const tokens = unique(identifierTokens(query));
+    if (tokens.length === 0) return undefined;
+    // Whole words too, so a synonym term such as `k8s` (which splits into k, 8, s) still hits.
+    const words = unique(
+      query
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((w) => w.length > 0),
+    );
+    const phrases = new Set(tokens.map((t) => phrase([t])));
+    for (const key of unique([...tokens, ...words]))
+      for (const s of this.synonymsOf(key)) {
+        const st = identifierTokens(s);
+        if (st.length > 0) phrases.add(phrase(st));
+      }
+    return [...phrases].join(' OR ');
+  }
+
+  /** Records that `term` may also be written `synonym` (used in both directions). */
+  addSynonym(term: string, synonym: string): void {
+    const t = normalizeTerm(term);
+    const s = normalizeTerm(synonym);
+    if (identifierTokens(t).length === 0 || identifierTokens(s).length === 0 || t === s)
+      throw new StoreError(
+        StoreErrorCode.InvalidInput,
+        `cannot add the synonym ${JSON.stringify(term)} = ${JSON.stringify(synonym)}: both must contain letters or digits and differ; give two different words`,
+        this.ctx.path,
+      );
+    this.ctx.stmt('INSERT OR IGNORE INTO synonyms (term, synonym) VALUES (?, ?)').run(t, s);
+  }
+
+  /** Removes a synonym pair (either direction); true when something was removed. */
+  removeSynonym(term: string, synonym: string): boolean {
+    const t = normalizeTerm(term);
+    const s = normalizeTerm(synonym);
+    const r = this.ctx.stmt('DELETE FROM synonyms WHERE (term = ? AND synonym = ?) OR (term = ? AND synonym = ?)').run(t, s, s, t);
+    return r.changes > 0;
+  }
+
+  /** All synonym pairs, sorted. */
+  listSynonyms(): SynonymPair[] {
+    return this.ctx.stmt('SELECT term, synonym FROM synonyms ORDER BY term, synonym').all() as SynonymPair[];
+  }
+
+  private synonymsOf(key: string): string[] {
+    return (
+      this.ctx.stmt('SELECT synonym AS s FROM synonyms WHERE term = ? UNION SELECT term FROM synonyms WHERE synonym = ?').all(key, key) as {
+        s: string;
+      }[]
+    ).map((r) => r.s);
+  }
+}
+
+function normalizeTerm(s: string): string {
+  return s.trim().toLowerCase();
+}
+
+// Tokens contain only letters, digits and marks, so quoting them cannot break the syntax.
+function phrase(tokens: string[]): string {
+  return `"${tokens.join(' ')}"`;
+}
+
+function unique(xs: string[]): string[] {
+  return [...new Set(xs)];
+}

@@ -1,0 +1,70 @@
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Error when another index run holds the repository's lock for too long. */
+export class IndexLockError extends Error {
+  override readonly name = 'IndexLockError';
+  readonly code = 'INDEX_LOCKED';
+}
+
+/**
+ * Takes `.travsr/index.lock` so two index runs (two quick commits, or a commit during
+ * `travsr index`) never write the same graph at once. A lock left by a process that no
+ * longer exists is taken over. Waits up to `waitMs`, then fails with INDEX_LOCKED.
+ * Returns the release function.
+ */
+export async function acquireIndexLock(travsrDir: string, waitMs = 60_000): Promise<() => void> {
+  const path = join(travsrDir, 'index.lock');
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        try {
+          unlinkSync(path);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const holder = Number.parseInt(safeRead(path), 10);
+    if (!Number.isInteger(holder) || !alive(holder)) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // someone else took it over first
+      }
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new IndexLockError(
+        `another index run (pid ${holder}) is working on this repository; wait for it to finish, or remove ${path} if that process is gone`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function safeRead(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { headCommit } from '../indexer/git/index.js';
+import { runIndex, type IndexMode, type IndexRequest } from '../indexer/indexer.js';
+import type { IndexSummary } from '../indexer/index-summary.js';
+import { registeredPlugins } from '../indexer/plugin-catalog.js';
+import { TraceRecorder } from '../traces/trace.js';
+import { persistentTraceSink } from '../traces/trace-sink.js';
+import { acquireIndexLock } from './index-lock.js';
+import { progressReporter } from './progress.js';
+import type { Workspace } from './workspace.js';
+
+/**
+ * Runs one index of a workspace under its lock, with the registered plugins, a progress
+ * line on a terminal, and an `index-run` trace next to the plugin sessions' traces.
+ */
+export async function indexWorkspace(
+  ws: Workspace,
+  mode: IndexMode,
+  opts: { progress?: boolean; lockWaitMs?: number; signal?: AbortSignal; extra?: Partial<IndexRequest> } = {},
+): Promise<IndexSummary> {
+  const release = await acquireIndexLock(join(ws.root, '.travsr'), opts.lockWaitMs);
+  const recorder = new TraceRecorder('index-run', ws.root);
+  const save = persistentTraceSink(ws.root, ws.logger);
+  const progress = progressReporter(opts.progress);
+  try {
+    recorder.transition('loading_plugins');
+    const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger);
+    for (const p of problems) ws.logger.log('warn', p);
+    const commit = ws.git ? await headCommit(ws.root) : undefined;
+    recorder.transition('indexing', mode.kind);
+    const summary = await runIndex({
+      repoRoot: ws.root,
+      store: ws.store,
+      plugins,
+      settings: ws.settings,
+      mode,
+      logger: ws.logger,
+      onProgress: progress.update,
+      ...(commit ? { commit } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...opts.extra,
+    });
+    progress.done();
+    for (const [k, v] of Object.entries({
+      analyzed: summary.analyzed,
+      unchanged: summary.unchanged,
+      failed: summary.failed,
+      removed: summary.removed,
+      nodes: summary.nodes,
+      edges: summary.edges,
+    })) {
+      recorder.count(k, v);
+    }
+    recorder.trace.details.plugins = summary.plugins;
+    if (problems.length) recorder.trace.details.problems = problems;
+    if (summary.failures.length) recorder.trace.details.failures = summary.failures;
+    save(recorder.finish());
+    return summary;
+  } catch (e) {
+    progress.done();
+    save(recorder.finish({ code: (e as { code?: string }).code ?? 'INDEX_FAILED', message: (e as Error).message }));
+    throw e;
+  } finally {
+    release();
+  }
+}

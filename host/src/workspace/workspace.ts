@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadConfig, type ConfigKey, type LoadedConfig } from '../config/index.js';
+import type { IndexSettings } from '../indexer/indexer.js';
+import { findRepoRoot } from '../indexer/git/index.js';
+import { stderrLogger, type Logger } from '../log/logger.js';
+import { repoTravsrDir } from '../paths/travsr-home.js';
+import { GraphStore } from '../store/index.js';
+import { deriveCorpus } from './corpus.js';
+
+/** Error about the repository a command works on. */
+export class WorkspaceError extends Error {
+  override readonly name = 'WorkspaceError';
+  constructor(
+    readonly code: 'NOT_INITIALIZED' | 'NOT_A_DIRECTORY',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A repository a command works on: its root, configuration, graph store and settings. */
+export interface Workspace {
+  root: string;
+  /** True when the root is a git work tree. */
+  git: boolean;
+  config: LoadedConfig;
+  store: GraphStore;
+  settings: IndexSettings;
+  logger: Logger;
+  close(): void;
+}
+
+/**
+ * Opens the repository that holds `dir` (its git top level, or `dir` itself outside git):
+ * loads the layered configuration and the graph store.
+ * @param create make `.travsr/` when missing (init); otherwise a missing one is NOT_INITIALIZED.
+ */
+export async function openWorkspace(
+  dir: string,
+  opts: { create?: boolean; flags?: Partial<Record<ConfigKey, unknown>>; readonly?: boolean } = {},
+): Promise<Workspace> {
+  const abs = resolve(dir);
+  if (!existsSync(abs)) throw new WorkspaceError('NOT_A_DIRECTORY', `${abs} does not exist`);
+  const gitRoot = await findRepoRoot(abs);
+  const root = gitRoot ?? abs;
+  const travsrDir = repoTravsrDir(root);
+  if (!existsSync(travsrDir)) {
+    if (!opts.create)
+      throw new WorkspaceError(
+        'NOT_INITIALIZED',
+        `${root} has no Travsr index yet; run \`travsr init ${root === process.cwd() ? '.' : root}\` first`,
+      );
+    mkdirSync(travsrDir, { recursive: true });
+  }
+  const config = loadConfig({ repoRoot: root, ...(opts.flags ? { flags: opts.flags } : {}) });
+  const logger = stderrLogger(config.values['log.level'].value);
+  const corpus = config.values.corpus.value || (await deriveCorpus(root));
+  const store = GraphStore.open(join(travsrDir, 'graph.db'), opts.readonly ? { readonly: true } : {});
+  return {
+    root,
+    git: gitRoot !== undefined,
+    config,
+    store,
+    logger,
+    settings: {
+      corpus,
+      workers: config.values['index.workers'].value,
+      maxFileBytes: config.values['index.maxFileBytes'].value,
+      exclude: [...config.values['index.exclude'].value],
+      followSymlinks: config.values['index.followSymlinks'].value,
+      prefer: { ...config.values['plugins.prefer'].value },
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,268 @@
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, resolveConfig, type ConfigInputs } from '../../src/config/index.js';
+
+const REPO = '/work/r/.travsr/config.toml';
+const USER = '/home/u/.travsr/config.toml';
+const machine = { availableParallelism: 6 };
+const resolve = (inputs: ConfigInputs) => resolveConfig({ machine, ...inputs });
+const repoFile = (text: string) => ({ path: REPO, text });
+const userFile = (text: string) => ({ path: USER, text });
+
+describe('resolveConfig precedence', () => {
+  const all = {
+    flags: { 'index.workers': 5 },
+    env: { TRAVSR_INDEX_WORKERS: '4' },
+    repoFile: repoFile('[index]\nworkers = 3\n'),
+    userFile: userFile('[index]\nworkers = 2\n'),
+  };
+
+  it('a flag beats an environment variable', () => {
+    expect(resolve(all).values['index.workers']).toEqual({ value: 5, source: 'flag', origin: '--index-workers' });
+  });
+  it('an environment variable beats the repository file', () => {
+    expect(resolve({ ...all, flags: {} }).values['index.workers']).toEqual({ value: 4, source: 'env', origin: 'TRAVSR_INDEX_WORKERS' });
+  });
+  it('the repository file beats the user file', () => {
+    expect(resolve({ ...all, flags: {}, env: {} }).values['index.workers']).toEqual({ value: 3, source: 'repo', origin: `${REPO}:2` });
+  });
+  it('the user file beats the default', () => {
+    expect(resolve({ userFile: all.userFile }).values['index.workers']).toEqual({ value: 2, source: 'user', origin: `${USER}:2` });
+  });
+  it('without any layer, the default (which may depend on the machine)', () => {
+    expect(resolve({}).values['index.workers']).toEqual({ value: 6, source: 'default' });
+    expect(resolveConfig({ machine: { availableParallelism: 32 } }).values['index.workers'].value).toBe(32);
+  });
+  it('each key is resolved on its own, and an empty environment variable counts as unset', () => {
+    const cfg = resolve({
+      env: { TRAVSR_LOG_LEVEL: 'debug', TRAVSR_CORPUS: '' },
+      repoFile: repoFile('corpus = "acme"\n[log]\nlevel = "info"\n'),
+      userFile: userFile('[hook]\nenabled = false\n'),
+    });
+    expect(cfg.values['log.level']).toEqual({ value: 'debug', source: 'env', origin: 'TRAVSR_LOG_LEVEL' });
+    expect(cfg.values.corpus).toEqual({ value: 'acme', source: 'repo', origin: `${REPO}:1` });
+    expect(cfg.values['hook.enabled']).toEqual({ value: false, source: 'user', origin: `${USER}:2` });
+    expect(cfg.values['sandbox.tier']).toEqual({ value: 'standard', source: 'default' });
+  });
+  it('lists and tables from a higher layer replace the lower one whole', () => {
+    const cfg = resolve({
+      repoFile: repoFile('[plugins.prefer]\ngo = "lang-go"\n'),
+      userFile: userFile('[plugins.prefer]\npython = "lang-python"\n[index]\nexclude = ["a"]\n'),
+      env: { TRAVSR_INDEX_EXCLUDE: 'b' },
+    });
+    expect(cfg.values['plugins.prefer'].value).toEqual({ go: 'lang-go' });
+    expect(cfg.values['index.exclude'].value).toEqual(['b']);
+  });
+  it('is pure: the same inputs give the same result', () => {
+    expect(resolve(all)).toEqual(resolve(all));
+  });
+});
+
+describe('resolveConfig defaults and types', () => {
+  it('gives every key of the schema a value, with the documented defaults', () => {
+    const v = resolve({}).values;
+    expect(Object.keys(v)).toEqual(CONFIG_KEYS);
+    expect(Object.fromEntries(CONFIG_KEYS.map((k) => [k, v[k].value]))).toEqual({
+      corpus: '',
+      'index.maxFileBytes': 1048576,
+      'index.workers': 6,
+      'index.exclude': [],
+      'index.followSymlinks': false,
+      'plugins.prefer': {},
+      'plugins.dirs': [],
+      'sandbox.tier': 'standard',
+      'log.level': 'warn',
+      'hook.enabled': true,
+    });
+  });
+
+  it('reads every type from TOML, with the line of each key (dotted keys, inline tables, multi-line arrays)', () => {
+    const text = [
+      '# project settings', //                             1
+      'corpus = "github.com/acme/app" # the VName corpus', // 2
+      'log.level = "error"', //                             3
+      '[index]', //                                         4
+      'followSymlinks = true', //                           5
+      'exclude = [', //                                     6
+      '  "vendor/**", # third party', //                    7
+      "  '*.gen.ts',", //                                   8
+      ']', //                                               9
+      'maxFileBytes = 2_000_000', //                       10
+      '[plugins]', //                                      11
+      'prefer = { python = "lang-python", "c++" = "acme/lang-cpp" }', // 12
+      'dirs = ["tools/plugins", "/opt/travsr"]', //        13
+      '[sandbox]', //                                      14
+      'tier = "native-ipc"', //                            15
+    ].join('\n');
+    const v = resolve({ repoFile: repoFile(text) }).values;
+    expect(v.corpus).toEqual({ value: 'github.com/acme/app', source: 'repo', origin: `${REPO}:2` });
+    expect(v['index.maxFileBytes']).toEqual({ value: 2_000_000, source: 'repo', origin: `${REPO}:10` });
+    expect(v['index.followSymlinks']).toEqual({ value: true, source: 'repo', origin: `${REPO}:5` });
+    expect(v['index.exclude']).toEqual({ value: ['vendor/**', '*.gen.ts'], source: 'repo', origin: `${REPO}:6` });
+    expect(v['plugins.prefer']).toEqual({ value: { python: 'lang-python', 'c++': 'acme/lang-cpp' }, source: 'repo', origin: `${REPO}:12` });
+    // Relative plugin directories in the repository file are relative to the repository root.
+    expect(v['plugins.dirs']).toEqual({ value: ['/work/r/tools/plugins', '/opt/travsr'], source: 'repo', origin: `${REPO}:13` });
+    expect(v['sandbox.tier']).toEqual({ value: 'native-ipc', source: 'repo', origin: `${REPO}:15` });
+    expect(v['log.level']).toEqual({ value: 'error', source: 'repo', origin: `${REPO}:3` });
+  });
+
+  it('reads every type from environment variables (lists comma-separated, tables language=plugin)', () => {
+    const v = resolve({
+      env: {
+        TRAVSR_CORPUS: 'acme',
+        TRAVSR_INDEX_MAX_FILE_BYTES: '4096',
+        TRAVSR_INDEX_WORKERS: '3',
+        TRAVSR_INDEX_EXCLUDE: 'vendor/**, *.min.js,',
+        TRAVSR_INDEX_FOLLOW_SYMLINKS: 'yes',
+        TRAVSR_PLUGINS_PREFER: 'python=lang-python, go=lang-go',
+        TRAVSR_PLUGINS_DIRS: 'rel,/abs,~/mine',
+        TRAVSR_SANDBOX_TIER: 'elevated',
+        TRAVSR_LOG_LEVEL: 'info',
+        TRAVSR_HOOK_ENABLED: 'off',
+      },
+      cwd: '/here',
+      home: '/home/u',
+    }).values;
+    expect(Object.fromEntries(CONFIG_KEYS.map((k) => [k, v[k].value]))).toEqual({
+      corpus: 'acme',
+      'index.maxFileBytes': 4096,
+      'index.workers': 3,
+      'index.exclude': ['vendor/**', '*.min.js'],
+      'index.followSymlinks': true,
+      'plugins.prefer': { python: 'lang-python', go: 'lang-go' },
+      'plugins.dirs': ['/here/rel', '/abs', '/home/u/mine'],
+      'sandbox.tier': 'elevated',
+      'log.level': 'info',
+      'hook.enabled': false,
+    });
+    for (const k of CONFIG_KEYS) expect(v[k].source).toBe('env');
+  });
+
+  it('takes typed flag values and text flag values', () => {
+    const v = resolve({
+      flags: { 'index.followSymlinks': true, 'index.exclude': ['x/**'], 'log.level': 'debug', 'hook.enabled': 'false', corpus: undefined },
+    }).values;
+    expect(v['index.followSymlinks']).toEqual({ value: true, source: 'flag', origin: '--index-follow-symlinks' });
+    expect(v['index.exclude'].value).toEqual(['x/**']);
+    expect(v['hook.enabled']).toEqual({ value: false, source: 'flag', origin: '--hook-enabled' });
+    expect(v.corpus.source).toBe('default');
+  });
+
+  it('resolves relative plugin directories of the user file against ~/.travsr', () => {
+    const v = resolve({ userFile: userFile('[plugins]\ndirs = ["mine", "~/elsewhere"]\n'), home: '/home/u' }).values;
+    expect(v['plugins.dirs'].value).toEqual(['/home/u/.travsr/mine', '/home/u/elsewhere']);
+  });
+});
+
+describe('resolveConfig errors and warnings', () => {
+  const invalid = (text: string) => () => resolve({ repoFile: repoFile(text) });
+
+  it('a wrong type in a file names file:line, the key and the expected type', () => {
+    expect(invalid('corpus = "x"\n\n[index]\nworkers = "four"\n')).toThrow(
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(
+          /^\/work\/r\/\.travsr\/config\.toml:4: index\.workers must be an integer ≥ 1, got "four" \(a string\); fix the file or run `travsr config unset index\.workers`$/,
+        ),
+      }),
+    );
+  });
+
+  it.each([
+    ['[index]\nworkers = 0', /:2: index\.workers must be an integer ≥ 1, got 0/],
+    ['[index]\nmaxFileBytes = 1.5', /:2: index\.maxFileBytes must be an integer ≥ 1 \(bytes\), got 1\.5 \(a float\)/],
+    ['[index]\nmaxFileBytes = 99999999999999999999', /:2: index\.maxFileBytes must be an integer/],
+    ['[index]\nfollowSymlinks = "yes"', /:2: index\.followSymlinks must be a boolean \(true or false\), got "yes"/],
+    [
+      '[index]\nexclude = "vendor/**"',
+      /:2: index\.exclude must be a list of non-empty gitignore-style patterns, got "vendor\/\*\*" \(a string\)/,
+    ],
+    ['[index]\nexclude = ["a", 3]', /:2: index\.exclude must be a list .*; item 2 is 3 \(an integer\)/],
+    ['[index]\nexclude = ["a", ""]', /:2: index\.exclude must be a list .*; item 2 is ""/],
+    ['[sandbox]\ntier = "unsandboxed"', /:2: sandbox\.tier must be one of standard, native-ipc, elevated, got "unsandboxed"/],
+    ['[log]\nlevel = "verbose"', /:2: log\.level must be one of debug, info, warn, error/],
+    ['[hook]\nenabled = 1', /:2: hook\.enabled must be a boolean \(true or false\), got 1 \(an integer\)/],
+    ['corpus = ["a"]', /:1: corpus must be a string without control characters, got an array/],
+    ['[plugins.prefer]\npython = "lang-python"\n"Go Lang" = "lang-go"', /:3: plugins\.prefer must be .*; "Go Lang" is not a language id/],
+    ['[plugins.prefer]\npython = "Lang Python!"', /:2: plugins\.prefer must be .*; "Lang Python!" \(for "python"\) is not a plugin id/],
+    ['[plugins]\nprefer = "lang-python"', /:2: plugins\.prefer must be a table of language = "plugin-id", got "lang-python"/],
+    ['index = 4', /:1: index must be a table \(\[index\]\), not a single value/],
+  ])('refuses %j', (text, message) => {
+    expect(invalid(text)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(message) }));
+  });
+
+  it('a TOML syntax error names file:line:col', () => {
+    expect(invalid('corpus = "x"\n[index\nworkers = 2\n')).toThrow(
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(/^\/work\/r\/\.travsr\/config\.toml:2:7: TOML syntax error: /),
+      }),
+    );
+    expect(() => resolve({ userFile: userFile('a = 1\na = 2\n') })).toThrow(
+      /^\/home\/u\/\.travsr\/config\.toml:2:1: TOML syntax error: .*redefine/,
+    );
+  });
+
+  it('the user file fix hint points at --global', () => {
+    expect(() => resolve({ userFile: userFile('[log]\nlevel = 3\n') })).toThrow(
+      /:2: log\.level .*`travsr config unset log\.level --global`/,
+    );
+  });
+
+  it('an invalid layer is an error even when a higher layer overrides the key', () => {
+    expect(() => resolve({ env: { TRAVSR_INDEX_WORKERS: '2' }, repoFile: repoFile('[index]\nworkers = -1\n') })).toThrow(
+      /config\.toml:2: index\.workers/,
+    );
+  });
+
+  it('a wrong environment variable or flag is named', () => {
+    expect(() => resolve({ env: { TRAVSR_INDEX_WORKERS: 'many' } })).toThrow(
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        message:
+          'environment variable TRAVSR_INDEX_WORKERS: index.workers must be an integer ≥ 1, got "many"; fix or unset TRAVSR_INDEX_WORKERS',
+      }),
+    );
+    expect(() => resolve({ env: { TRAVSR_HOOK_ENABLED: 'maybe' } })).toThrow(/TRAVSR_HOOK_ENABLED: hook\.enabled must be a boolean/);
+    expect(() => resolve({ env: { TRAVSR_PLUGINS_PREFER: 'python' } })).toThrow(/TRAVSR_PLUGINS_PREFER: .*language=plugin-id/);
+    expect(() => resolve({ flags: { 'index.maxFileBytes': 2.5 } })).toThrow(
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(/^flag --index-max-file-bytes: index\.maxFileBytes must be an integer/),
+      }),
+    );
+    expect(() => resolve({ flags: { 'sandbox.tier': 'unsandboxed' } })).toThrow(/^flag --sandbox-tier: /);
+    expect(() => resolve({ flags: { 'index.worker': 2 } as never })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_UNKNOWN_KEY', message: expect.stringMatching(/did you mean index\.workers\?/) }),
+    );
+  });
+
+  it('unknown keys in a file are warnings with file:line and a close name, and the rest still resolves', () => {
+    const cfg = resolve({
+      repoFile: repoFile('[index]\nworker = 4\nmaxFileBytes = 10\n\n[telemetry]\nenabled = true\n'),
+      userFile: userFile('log_level = "debug"\n'),
+    });
+    expect(cfg.values['index.maxFileBytes'].value).toBe(10);
+    expect(cfg.values['index.workers'].source).toBe('default');
+    expect(cfg.warnings).toEqual([
+      {
+        code: 'CONFIG_UNKNOWN_KEY',
+        key: 'log_level',
+        origin: `${USER}:1`,
+        message: `${USER}:1: unknown key "log_level" is ignored (did you mean log.level?)`,
+      },
+      {
+        code: 'CONFIG_UNKNOWN_KEY',
+        key: 'index.worker',
+        origin: `${REPO}:2`,
+        message: `${REPO}:2: unknown key "index.worker" is ignored (did you mean index.workers?)`,
+      },
+      { code: 'CONFIG_UNKNOWN_KEY', key: 'telemetry', origin: `${REPO}:5`, message: `${REPO}:5: unknown key "telemetry" is ignored` },
+    ]);
+  });
+
+  it('a quoted key containing a dot is not mistaken for a dotted key', () => {
+    const cfg = resolve({ repoFile: repoFile('"index.workers" = 3\n') });
+    expect(cfg.values['index.workers'].source).toBe('default');
+    expect(cfg.warnings.map((w) => w.origin)).toEqual([`${REPO}:1`]);
+  });
+});

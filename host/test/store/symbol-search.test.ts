@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { analysis, def, tempStore } from './graph-fixtures.js';
+
+function names(hits: { node: { name: string } }[]): string[] {
+  return hits.map((h) => h.node.name);
+}
+
+describe('searchSymbols', () => {
+  it('finds a snake_case symbol from a camelCase query and the other way round', () => {
+    const store = tempStore();
+    store.replaceFile(
+      analysis('src/http.py', {
+        language: 'python',
+        nodes: [
+          {
+            ...def('src/http.py', '#parse_http_response'),
+            vname: { ...def('src/http.py', '#parse_http_response').vname, language: 'python' },
+          },
+          { ...def('src/http.py', '#render_page'), vname: { ...def('src/http.py', '#render_page').vname, language: 'python' } },
+        ],
+      }),
+    );
+    store.replaceFile(
+      analysis('src/client.ts', { nodes: [def('src/client.ts', '#sendHttpRequest'), def('src/client.ts', '#closeSocket')] }),
+    );
+    expect(names(store.searchSymbols('parseHttpResponse'))[0]).toBe('parse_http_response');
+    expect(names(store.searchSymbols('ParseHTTPResponse'))[0]).toBe('parse_http_response');
+    expect(names(store.searchSymbols('send_http_request'))[0]).toBe('sendHttpRequest');
+    expect(names(store.searchSymbols('close-socket'))).toEqual(['closeSocket']);
+    store.close();
+  });
+
+  it('ranks a symbol matching more of the query, and matches in the name above matches in the path', () => {
+    const store = tempStore();
+    store.replaceFile(
+      analysis('src/user/service.ts', {
+        nodes: [
+          def('src/user/service.ts', '#loadUserProfile'),
+          def('src/user/service.ts', '#loadConfig'),
+          def('src/user/service.ts', '#saveProfile'),
+        ],
+      }),
+    );
+    store.replaceFile(analysis('src/other.ts', { nodes: [def('src/other.ts', '#userCount'), def('src/other.ts', '#formatDate')] }));
+    const hits = store.searchSymbols('load user profile');
+    expect(hits[0]?.node.name).toBe('loadUserProfile');
+    expect(hits.every((h, i) => i === 0 || h.score <= hits[i - 1]!.score)).toBe(true);
+    // 'user' is in the name of userCount but only in the path of loadConfig.
+    const user = names(store.searchSymbols('user'));
+    expect(user.indexOf('userCount')).toBeLessThan(user.indexOf('loadConfig'));
+    expect(names(store.searchSymbols('format_date', { limit: 1 }))).toEqual(['formatDate']);
+    store.close();
+  });
+
+  it('expands the query through synonyms in both directions, including multi-token ones', () => {
+    const store = tempStore();
+    store.replaceFile(
+      analysis('src/security.ts', {
+        nodes: [
+          def('src/security.ts', '#authenticateUser'),
+          def('src/security.ts', '#removeItem'),
+          def('src/security.ts', '#kubernetesClient'),
+        ],
+      }),
+    );
+    expect(store.searchSymbols('auth user')[0]?.node.name).toBe('authenticateUser'); // 'user' alone
+    expect(names(store.searchSymbols('auth'))).not.toContain('authenticateUser');
+    store.addSynonym('auth', 'authenticate');
+    store.addSynonym('delete', 'remove');
+    store.addSynonym('k8s', 'kubernetes client');
+    expect(names(store.searchSymbols('auth'))).toEqual(['authenticateUser']);
+    expect(names(store.searchSymbols('deleteItem'))[0]).toBe('removeItem');
+    expect(names(store.searchSymbols('remove'))).toEqual(['removeItem']);
+    expect(names(store.searchSymbols('authenticate'))).toEqual(['authenticateUser']);
+    expect(names(store.searchSymbols('k8s'))).toEqual(['kubernetesClient']);
+    expect(store.listSynonyms()).toEqual([
+      { term: 'auth', synonym: 'authenticate' },
+      { term: 'delete', synonym: 'remove' },
+      { term: 'k8s', synonym: 'kubernetes client' },
+    ]);
+    expect(store.removeSynonym('remove', 'delete')).toBe(true);
+    expect(names(store.searchSymbols('deleteItem'))).toEqual(['removeItem']); // still 'item'
+    expect(names(store.searchSymbols('delete'))).toEqual([]);
+    expect(() => store.addSynonym('auth', '--')).toThrow(/must contain letters or digits/);
+    store.close();
+  });
+
+  it('filters by kind, hides tombstoned nodes and follows renames in the same transaction', () => {
+    const store = tempStore();
+    store.replaceFile(analysis('src/a.ts', { nodes: [def('src/a.ts', '#Parser', 'class'), def('src/a.ts', '#parser', 'function')] }));
+    expect(store.searchSymbols('parser').length).toBe(2);
+    expect(store.searchSymbols('parser', { kinds: ['class'] }).map((h) => h.node.kind)).toEqual(['class']);
+    // The function is renamed (same VName, new name) and the class disappears.
+    store.replaceFile(analysis('src/a.ts', { nodes: [{ ...def('src/a.ts', '#parser', 'function'), name: 'tokenizer' }] }));
+    expect(store.searchSymbols('parser')).toEqual([]);
+    expect(names(store.searchSymbols('tokenizer'))).toEqual(['tokenizer']);
+    // Revived: searchable again.
+    store.replaceFile(analysis('src/a.ts', { nodes: [def('src/a.ts', '#Parser', 'class')] }));
+    expect(names(store.searchSymbols('parser'))).toEqual(['Parser']);
+    expect(store.searchSymbols('')).toEqual([]);
+    expect(store.searchSymbols('"; DROP TABLE nodes; --')).toEqual([]);
+    store.close();
+  });
+
+  it('searches qualified names and skeleton text', () => {
+    const store = tempStore();
+    store.replaceFile(
+      analysis('src/x.ts', {
+        nodes: [
+          def('src/x.ts', '#run', 'method', { qualifiedName: 'JobScheduler.run' }),
+          def('src/x.ts', '#go', 'function', { skeleton: 'function go(): void\n/** Retries the upload with exponential backoff. */' }),
+        ],
+      }),
+    );
+    expect(names(store.searchSymbols('jobScheduler'))).toEqual(['run']);
+    expect(names(store.searchSymbols('exponential backoff'))).toEqual(['go']);
+    store.close();
+  });
+});
