@@ -18,6 +18,8 @@ export interface IndexSummary {
   edges: number;
   refs: { edges: number; ambiguous: number; unresolved: number };
   plugins: PluginSummary[];
+  /** Languages claimed by several plugins: which one was used and the rule that chose it. */
+  choices: { language: string; plugin: string; candidates: string[]; rule: string }[];
   /** Failed files with the reason, at most 50. */
   failures: { path: string; plugin: string; reason: string }[];
   durationMs: number;
@@ -53,6 +55,7 @@ export function formatSummary(s: IndexSummary): string {
       `  ${p.id}@${p.version} [${p.languages.join(', ')}] tier ${p.tier}, phase ${p.phases.join('+')}: ${p.analyzed}/${p.files} files${p.failed ? `, ${p.failed} failed` : ''}${p.error ? ` — ${p.error}` : ''}`,
     );
   }
+  for (const c of s.choices) lines.push(`  ${c.language}: ${c.plugin} chosen among ${c.candidates.join(', ')} (${c.rule})`);
   const skipped = Object.entries(s.skipped);
   if (skipped.length) lines.push(`skipped: ${skipped.map(([r, n]) => `${n} ${r}`).join(', ')}`);
   const unclaimed = Object.entries(s.unclaimed).sort((a, b) => b[1] - a[1]);

@@ -101,6 +101,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     edges: 0,
     refs: { edges: 0, ambiguous: 0, unresolved: 0 },
     plugins: [],
+    choices: [],
     failures: [],
     durationMs: 0,
     ...(req.commit ? { commit: req.commit } : {}),
@@ -120,7 +121,12 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   })) {
     if (entry.kind === 'file') {
       const m = entry.match ?? languageMap.match(entry.path);
-      if (m) claimed.set(entry.path, { language: m.language, plugin: m.plugin });
+      if (m) {
+        claimed.set(entry.path, { language: m.language, plugin: m.plugin });
+        if (m.candidates.length > 1 && !summary.choices.some((c) => c.language === m.language && c.plugin === m.plugin)) {
+          summary.choices.push({ language: m.language, plugin: m.plugin, candidates: [...m.candidates], rule: m.rule });
+        }
+      }
     } else if (entry.reason === 'no-plugin') {
       const ext = extensionOf(entry.path);
       summary.unclaimed[ext] = (summary.unclaimed[ext] ?? 0) + 1;

@@ -52,6 +52,7 @@ export async function indexWorkspace(
       recorder.count(k, v);
     }
     recorder.trace.details.plugins = summary.plugins;
+    if (summary.choices.length) recorder.trace.details.pluginChoices = summary.choices;
     if (problems.length) recorder.trace.details.problems = problems;
     if (summary.failures.length) recorder.trace.details.failures = summary.failures;
     save(recorder.finish());
