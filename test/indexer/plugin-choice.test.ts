@@ -25,7 +25,10 @@ afterAll(() => {
   repo.dispose();
 });
 
-type Summary = { choices: { language: string; plugin: string; candidates: string[]; rule: string }[]; plugins: { id: string; analyzed: number }[] };
+type Summary = {
+  choices: { language: string; plugin: string; candidates: string[]; rule: string }[];
+  plugins: { id: string; analyzed: number }[];
+};
 
 describe('plugin choice', () => {
   it('without a preference, the first plugin in configuration order wins, and the summary says why', async () => {
@@ -33,7 +36,9 @@ describe('plugin choice', () => {
     const r = await travsr(['init', repo.root, '--no-hook', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const s = (JSON.parse(r.stdout) as { summary: Summary }).summary;
-    expect(s.choices).toEqual([{ language: 'text', plugin: 'misbehave', candidates: ['misbehave', 'lang-text'], rule: expect.stringMatching(/misbehave/) }]);
+    expect(s.choices).toEqual([
+      { language: 'text', plugin: 'misbehave', candidates: ['misbehave', 'lang-text'], rule: expect.stringMatching(/misbehave/) },
+    ]);
     expect(s.plugins.find((p) => p.id === 'misbehave')?.analyzed).toBe(2);
     expect(s.plugins.find((p) => p.id === 'lang-text')?.analyzed).toBe(0);
   });
@@ -48,10 +53,15 @@ describe('plugin choice', () => {
 
     const list = await travsr(['trace', 'list', '--repo', repo.root, '--kind', 'index-run', '--json']);
     const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
-    const trace = JSON.parse((await travsr(['trace', 'show', id, '--repo', repo.root, '--json'])).stdout) as { details: { pluginChoices: { plugin: string }[] } };
+    const trace = JSON.parse((await travsr(['trace', 'show', id, '--repo', repo.root, '--json'])).stdout) as {
+      details: { pluginChoices: { plugin: string }[] };
+    };
     expect(trace.details.pluginChoices[0]?.plugin).toBe('lang-text');
     // The plugin sessions of the run are traced in the repository too.
-    const sessions = JSON.parse((await travsr(['trace', 'list', '--repo', repo.root, '--kind', 'plugin-session', '--json'])).stdout) as { store: string; traces: { subject: string }[] };
+    const sessions = JSON.parse((await travsr(['trace', 'list', '--repo', repo.root, '--kind', 'plugin-session', '--json'])).stdout) as {
+      store: string;
+      traces: { subject: string }[];
+    };
     expect(sessions.store).toBe(join(repo.root, '.travsr', 'graph.db'));
     expect(sessions.traces.map((t) => t.subject)).toContain('lang-text@0.1.0');
   });

@@ -66,7 +66,9 @@ export default class Status extends TravsrCommand {
       this.log(`  hook        ${status.hook}`);
       for (const [lang, c] of Object.entries(counts.byLanguage).sort()) {
         const preferred = ws.settings.prefer[lang];
-        const p = status.plugins.find((x) => x.id === preferred && x.languages.includes(lang)) ?? status.plugins.find((x) => x.languages.includes(lang));
+        const p =
+          status.plugins.find((x) => x.id === preferred && x.languages.includes(lang)) ??
+          status.plugins.find((x) => x.languages.includes(lang));
         const phase = p ? `phase ${p.phases.join('+')} (${p.id}@${p.version}, ${p.tier})` : 'no plugin';
         this.log(
           `  ${lang.padEnd(12)}${String(c.files).padStart(6)} files ${String(c.nodes).padStart(8)} nodes  ${phase}${c.failed ? `, ${c.failed} failed` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}`,
