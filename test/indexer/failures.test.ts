@@ -1,7 +1,8 @@
 // One bad file or plugin never breaks the index: a plugin crashing on one file, a file that
 // does not parse, an indexer killed mid-run. The database stays consistent and the next
 // run completes.
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -130,6 +131,20 @@ describe('failures stay per file', () => {
     const full = (await travsr(['graph', 'export', tree], { env })).stdout.split('\n').filter(Boolean).sort();
     expect(graph).toEqual(full);
     rmSync(tree, { recursive: true, force: true });
+    repo.dispose();
+  });
+
+  it('an index run that finds no plugin at all (another ~/.travsr) refuses instead of emptying the graph', async () => {
+    const repo = new GitRepo();
+    repo.write({ 'm.lua': 'local function f() return 1 end\nreturn f\n' }).commit('one');
+    expect((await travsr(['init', repo.root, '--no-hook'])).code).toBe(0);
+    const otherHome = mkdtempSync(join(tmpdir(), 'travsr-other-home-'));
+    const r = await travsr(['index', repo.root], { env: { TRAVSR_HOME: otherHome } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Error \[NO_PLUGINS\]: no language plugin is registered .*run `travsr init/);
+    const status = JSON.parse((await travsr(['status', repo.root, '--json'])).stdout) as { counts: { files: number; nodes: number } };
+    expect(status.counts.files).toBe(1);
+    expect(status.counts.nodes).toBeGreaterThan(1);
     repo.dispose();
   });
 });

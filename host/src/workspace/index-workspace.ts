@@ -5,9 +5,16 @@ import type { IndexSummary } from '../indexer/index-summary.js';
 import { registeredPlugins } from '../indexer/plugin-catalog.js';
 import { TraceRecorder } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
+import { travsrHome } from '../paths/travsr-home.js';
 import { acquireIndexLock } from './index-lock.js';
 import { progressReporter } from './progress.js';
 import type { Workspace } from './workspace.js';
+
+/** Refusal to index with no plugin at all over a non-empty graph. */
+export class NoPluginsError extends Error {
+  override readonly name = 'NoPluginsError';
+  readonly code = 'NO_PLUGINS';
+}
 
 /**
  * Runs one index of a workspace under its lock, with the registered plugins, a progress
@@ -26,6 +33,17 @@ export async function indexWorkspace(
     recorder.transition('loading_plugins');
     const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger);
     for (const p of problems) ws.logger.log('warn', p);
+    if (plugins.length === 0 && ws.store.counts().files > 0) {
+      // Most likely a different ~/.travsr (another user, a GUI git client with another HOME):
+      // indexing now would drop every file from the graph.
+      throw new NoPluginsError(
+        `no language plugin is registered (${problems.length ? problems.join('; ') : `lang.toml in ${travsrHome()} is empty`}), so indexing would remove every file from the graph; run \`travsr init ${ws.root}\` as the user who owns the index`,
+      );
+    }
+    if (mode.kind === 'incremental' && ws.store.getMeta('index_state') === 'running') {
+      // The last run was interrupted: files it did not reach are missing, not just changed ones.
+      mode = { kind: 'full' };
+    }
     const commit = ws.git ? await headCommit(ws.root) : undefined;
     recorder.transition('indexing', mode.kind);
     const summary = await runIndex({
