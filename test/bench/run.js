@@ -1,6 +1,8 @@
-// `npm run bench`: runs the benchmarks of the plugin boundary and prints one markdown table.
+// `npm run bench`: runs the benchmarks of the plugin boundary and of indexing, and prints one
+// markdown table.
 //   node test/bench/run.js              every benchmark
-//   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello)
+//   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
+//                                       incremental, store)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +12,11 @@ import * as frames from './frame-codec.js';
 import * as ping from './ping.js';
 import * as graph from './graph-throughput.js';
 import * as hello from './start-to-hello.js';
+import * as index from './index-throughput.js';
+import * as incremental from './incremental-reindex.js';
+import * as store from './store-write-rate.js';
 
-const BENCHMARKS = [frames, ping, graph, hello];
+const BENCHMARKS = [frames, ping, graph, hello, index, incremental, store];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */
 export async function runBenchmarks(names = []) {
@@ -42,7 +47,7 @@ export async function runBenchmarks(names = []) {
 
 function header(m) {
   return [
-    '# Travsr plugin boundary benchmarks',
+    '# Travsr benchmarks',
     '',
     `- machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.kernel}`,
     `- node ${m.node}, ${m.bwrap}, host msgpackr native acceleration ${m.hostMsgpackNative ? 'on' : 'off'}`,

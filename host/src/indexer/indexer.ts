@@ -255,6 +255,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
             store.replaceFile({
               path: f.path,
               sha256: job.sha256,
+              lines: job.lines,
               language: job.language,
               phase,
               plugin: reg.plugin.label,

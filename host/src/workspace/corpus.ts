@@ -22,7 +22,9 @@ export function normalizeRemote(url: string): string {
   let s = url
     .trim()
     .replace(/\.git$/, '')
-    .replace(/\/+$/, '');
+    .replace(/(\/\.?)+$/, '');
+  // A clone of a local directory: only its name is stable across machines.
+  if (s.startsWith('/') || s.startsWith('.') || s.startsWith('file://')) return basename(s) || s;
   const scp = /^[^@/]+@([^:/]+):(.+)$/.exec(s);
   if (scp) return `${scp[1]}/${scp[2]}`;
   s = s.replace(/^[a-z+]+:\/\//, '').replace(/^[^@/]+@/, '');

@@ -28,7 +28,8 @@ export async function indexWorkspace(
   const release = await acquireIndexLock(join(ws.root, '.travsr'), opts.lockWaitMs);
   const recorder = new TraceRecorder('index-run', ws.root);
   const save = persistentTraceSink(ws.root, ws.logger);
-  const progress = progressReporter(opts.progress);
+  // A progress line only when asked for (not --json) and stderr is a terminal.
+  const progress = progressReporter(opts.progress !== false && process.stderr.isTTY === true && !process.env.CI);
   try {
     recorder.transition('loading_plugins');
     const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger);

@@ -4,7 +4,7 @@ import type { IndexProgress } from '../indexer/indexer.js';
  * A one-line progress display on stderr when it is a terminal; nothing in pipes, CI or
  * with --json, so machine output stays clean.
  */
-export function progressReporter(enabled: boolean = process.stderr.isTTY === true && !process.env.CI): {
+export function progressReporter(enabled: boolean): {
   update: (p: IndexProgress) => void;
   done: () => void;
 } {

@@ -1,0 +1,167 @@
+// Benchmark 6: incremental reindex after a one-file commit. Repositories of ~25k and ~100k
+// lines are built from the Lua corpus (copied into subdirectories when it is smaller), set up
+// with `travsr init` (post-commit hook installed), then take one-file commits: function bodies
+// edited, functions added. Each commit is made with TRAVSR_HOOK_DISABLE=1 and the reindex is
+// timed by running `travsr hook-run --json` ourselves: its own `durationMs` and the wall time
+// of the whole process (Node start-up, plugin start in the sandbox, exit). A few more commits
+// go through the real hook, timing `git commit` as the user waits for it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exampleLuaProblem, log, percentile, row, sandboxAvailable, skipRow } from './common.js';
+import { corpusRepo, fallbackRow, git, luaCorpus } from './lua-corpus.js';
+import { benchTravsrHome, runTravsr, runTravsrJson } from './travsr-cli.js';
+
+export const name = 'incremental';
+export const title = 'incremental reindex';
+
+const SIZES = [
+  { label: '25k', lines: 25_000 },
+  { label: '100k', lines: 100_000 },
+];
+const TIMED_COMMITS = 6;
+const HOOK_COMMITS = 2;
+const TARGET_MS = 1000;
+const CORPUS = 'bench.travsr.dev/lua';
+
+// A function header that ends its line, so that a statement inserted after it is in the body.
+const FUNCTION_HEADER = /^\s*(local\s+)?function\s+[\w.:]+\s*\([^)]*\)\s*$/;
+
+/**
+ * Changes one file the way a developer would: commit `n` even → a statement inserted into a
+ * function body; odd → a new function (before the module's final `return`). Files are spread
+ * over the repository.
+ */
+function editOneFile(repo, n, total) {
+  const candidates = repo.files.filter((_, i) => i % 7 === 3);
+  for (let k = 0; k < candidates.length; k++) {
+    const file = candidates[(Math.floor(((n + 0.5) * candidates.length) / total) + k) % candidates.length];
+    const abs = join(repo.root, file.path);
+    const lines = readFileSync(abs, 'utf8').split('\n');
+    if (n % 2 === 0) {
+      const at = lines.findIndex((l) => FUNCTION_HEADER.test(l));
+      if (at === -1) continue;
+      lines.splice(at + 1, 0, `  local bench_edit_${n} = ${n} -- benchmark edit`);
+      writeFileSync(abs, lines.join('\n'));
+      return { path: file.path, change: 'function body edited' };
+    }
+    let at = lines.length;
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (/^return\b/.test(lines[i])) {
+        at = i;
+        break;
+      }
+      if (lines[i].trim() !== '') break;
+    }
+    lines.splice(at, 0, `local function bench_added_${n}(value)`, `  return tostring(value) .. "${n}"`, `end`, '');
+    writeFileSync(abs, lines.join('\n'));
+    return { path: file.path, change: 'function added' };
+  }
+  throw new Error(`no file with a one-line function header to edit in ${repo.root}`);
+}
+
+async function measureSize(corpus, size, home) {
+  const env = { TRAVSR_CORPUS: CORPUS };
+  const repo = corpusRepo(corpus, { targetLines: size.lines, prefix: `incr-${size.label}` });
+  log(`incremental: ${size.label} repository, ${repo.files.length} files, ${repo.lines} lines; travsr init…`);
+  const init = await runTravsrJson(['init', repo.root], { home, env });
+  if (!init.json.steps.some((s) => s.startsWith('post-commit hook')))
+    throw new Error(`travsr init installed no hook: ${init.json.steps.join('; ')}`);
+
+  const hookRuns = [];
+  for (let n = 0; n < TIMED_COMMITS; n++) {
+    const edit = editOneFile(repo, n, TIMED_COMMITS + HOOK_COMMITS);
+    git(repo.root, ['commit', '-q', '-am', `bench: ${edit.change} in ${edit.path}`], { TRAVSR_HOOK_DISABLE: '1' });
+    const r = await runTravsrJson(['hook-run', repo.root], { home, env });
+    const s = r.json;
+    if (s.mode !== 'incremental' || s.analyzed < 1 || s.failed > 0)
+      throw new Error(`hook-run after one commit: ${s.analyzed} analyzed, ${s.failed} failed (${s.mode}) in ${repo.root}`);
+    hookRuns.push({
+      ...edit,
+      durationMs: s.durationMs,
+      wallMs: r.wallMs,
+      analyzed: s.analyzed,
+      dependents: s.dependents,
+      hostPeakKiB: r.hostPeakKiB,
+    });
+  }
+
+  // The same kind of commit through the real post-commit hook, as the user waits for it.
+  const hookCommits = [];
+  for (let n = TIMED_COMMITS; n < TIMED_COMMITS + HOOK_COMMITS; n++) {
+    const edit = editOneFile(repo, n, TIMED_COMMITS + HOOK_COMMITS);
+    const t0 = performance.now();
+    git(repo.root, ['commit', '-q', '-am', `bench: ${edit.change} in ${edit.path}`], { TRAVSR_HOME: home, ...env });
+    hookCommits.push(performance.now() - t0);
+  }
+  const hookLog = readFileSync(join(repo.root, '.travsr', 'hook.log'), 'utf8');
+  const logged = [...hookLog.matchAll(/^reindexed .* in ([\d.]+) s: (\d+) analyzed/gm)].map((m) => Number(m[1]) * 1000);
+  if (logged.length !== HOOK_COMMITS || /travsr hook(-run)?: /.test(hookLog))
+    throw new Error(`the post-commit hook did not reindex cleanly; see ${hookLog.slice(-400)}`);
+  const status = await runTravsrJson(['status', repo.root], { home, env });
+  const head = git(repo.root, ['rev-parse', 'HEAD']).trim();
+  if (status.json.lastIndexedCommit !== head)
+    throw new Error(`after the hook, the index is at ${status.json.lastIndexedCommit}, HEAD is ${head}`);
+  return { size, repo, init, hookRuns, hookCommits, logged };
+}
+
+export async function run() {
+  const problem = exampleLuaProblem();
+  if (problem) return [skipRow(title, problem)];
+  const sandbox = await sandboxAvailable();
+  if (!sandbox.ok) return [skipRow(title, sandbox.reason)];
+  const corpus = await luaCorpus();
+  const rows = [];
+  if (corpus.kind === 'synthetic') rows.push(fallbackRow(title, corpus));
+  const home = benchTravsrHome();
+  const results = [];
+  for (const size of SIZES) results.push(await measureSize(corpus, size, home));
+
+  for (const r of results) {
+    const big = r.size.lines >= 100_000;
+    const durations = r.hookRuns.map((h) => h.durationMs);
+    const walls = r.hookRuns.map((h) => h.wallMs);
+    const target = big ? `< ${TARGET_MS.toLocaleString('en-US')} ms` : '—';
+    const verdict = (ms) => (big ? (ms < TARGET_MS ? 'pass' : 'FAIL') : '—');
+    const p = `${r.size.label} repo`;
+    const analyzed = r.hookRuns.map((h) => h.analyzed);
+    rows.push(
+      row(title, `${p}: files / lines (${corpus.kind})`, `${r.repo.files.length} / ${r.repo.lines.toLocaleString('en-US')}`, ''),
+      row(title, `${p}: travsr init (hook installed), wall`, r.init.wallMs / 1000, 's'),
+      row(
+        title,
+        `${p}: hook-run durationMs, p50 of ${r.hookRuns.length} one-file commits`,
+        percentile(durations, 50),
+        'ms',
+        target,
+        verdict(percentile(durations, 50)),
+      ),
+      row(title, `${p}: hook-run durationMs, max`, Math.max(...durations), 'ms', target, verdict(Math.max(...durations))),
+      row(
+        title,
+        `${p}: hook-run process wall (Node start-up included), p50`,
+        percentile(walls, 50),
+        'ms',
+        target,
+        verdict(percentile(walls, 50)),
+      ),
+      row(title, `${p}: hook-run process wall, max`, Math.max(...walls), 'ms', target, verdict(Math.max(...walls))),
+      row(
+        title,
+        `${p}: files re-analyzed per commit (changed + dependents), min–max`,
+        `${Math.min(...analyzed)}–${Math.max(...analyzed)}`,
+        'files',
+      ),
+      row(title, `${p}: git commit through the post-commit hook, wall, max of ${r.hookCommits.length}`, Math.max(...r.hookCommits), 'ms'),
+      row(title, `${p}: reindex time the hook logged (.travsr/hook.log), max`, Math.max(...r.logged), 'ms'),
+      row(title, `${p}: peak RSS of hook-run, max`, Math.max(...r.hookRuns.map((h) => h.hostPeakKiB ?? 0)) / 1024 || 'n/a', 'MiB'),
+    );
+  }
+  const [small, big] = results.map((r) =>
+    percentile(
+      r.hookRuns.map((h) => h.durationMs),
+      50,
+    ),
+  );
+  rows.push(row(title, 'size dependence: durationMs p50, 100k ÷ 25k', big / small, '×'));
+  return rows;
+}
