@@ -12,6 +12,7 @@ const noPlugins = {
 export default tseslint.config(
   {
     ignores: [
+      'test/bench/.cache/**',
       'host/templates/**',
       '**/dist/**',
       '**/node_modules/**',

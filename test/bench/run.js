@@ -2,7 +2,7 @@
 // markdown table.
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
-//                                       incremental, store)
+//                                       incremental, store, structural, ts-accuracy)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +15,10 @@ import * as hello from './start-to-hello.js';
 import * as index from './index-throughput.js';
 import * as incremental from './incremental-reindex.js';
 import * as store from './store-write-rate.js';
+import * as structural from './structural-coverage.js';
+import * as tsAccuracy from './ts-accuracy.js';
 
-const BENCHMARKS = [frames, ping, graph, hello, index, incremental, store];
+const BENCHMARKS = [frames, ping, graph, hello, index, incremental, store, tsAccuracy, structural];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */
 export async function runBenchmarks(names = []) {

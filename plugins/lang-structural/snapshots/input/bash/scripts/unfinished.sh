@@ -1,0 +1,3 @@
+deploy() {
+    cat <<EOF
+never terminated heredoc $(date

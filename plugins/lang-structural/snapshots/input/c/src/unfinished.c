@@ -1,0 +1,2 @@
+#if defined(X
+int broken(void) { return "never closed

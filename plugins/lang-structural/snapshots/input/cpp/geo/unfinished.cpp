@@ -1,0 +1,2 @@
+namespace geo {
+const char* banner = R"delim(raw string without its end

@@ -1,0 +1,2 @@
+class Broken {
+    string s = $@"verbatim {interp

@@ -1,0 +1,2 @@
+void broken() {
+  final s = '''multi ${"nested

@@ -1,0 +1,3 @@
+defmodule Broken do
+  @doc """
+  heredoc never closed #{interp

@@ -1,0 +1,3 @@
+package ledger
+
+var s = `raw string never closed

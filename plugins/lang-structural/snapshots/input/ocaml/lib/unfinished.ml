@@ -1,0 +1,1 @@
+let broken = {| quoted string (* comment

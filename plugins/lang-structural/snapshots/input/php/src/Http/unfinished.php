@@ -1,0 +1,4 @@
+<?php
+function broken() {
+    $text = <<<EOT
+    never closed

@@ -1,0 +1,4 @@
+module Mailer
+  def broken
+    <<~TEXT
+      a heredoc that never ends

@@ -1,0 +1,2 @@
+/* a block comment /* nested
+fn broken() { let s = r##"never closed

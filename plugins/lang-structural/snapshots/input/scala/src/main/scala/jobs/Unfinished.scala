@@ -1,0 +1,2 @@
+object Broken {
+  val s = s"""interpolated ${ "never

@@ -1,0 +1,3 @@
+func broken() {
+    let text = """
+    multi-line string \(interpolated(

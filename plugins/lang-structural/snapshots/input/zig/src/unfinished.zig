@@ -1,0 +1,3 @@
+const s =
+    \\multi-line string
+    \\without the rest

@@ -1,0 +1,70 @@
+/**
+ * The languages this plugin serves: the host's language id, the tree-sitter grammar that
+ * parses it (a `.wasm` of tree-sitter-wasms@0.1.13, copied into dist/ by the build) and the
+ * extensions it claims. Ids and extensions are those of the host's well-known table
+ * (host/src/indexer/walk/well-known-languages.ts), so that the host maps every extension of
+ * this multi-language plugin to the right language; test/manifest.test.ts keeps the three
+ * (this table, travsr-plugin.json, the host's table) in step.
+ *
+ * Adding a language: a row here, `queries/<id>.scm`, the manifest entries, inputs under
+ * `snapshots/input/<id>/` and a case in test/languages.test.ts.
+ */
+export interface LanguageSpec {
+  /** Language id, as the host assigns it and as VNames carry it. */
+  readonly id: string;
+  /** File name of the grammar in dist/ (and in tree-sitter-wasms/out/). */
+  readonly grammar: string;
+  /** Extensions (with the dot) and exact file names this language claims. */
+  readonly extensions: readonly string[];
+  /** What joins a qualifier to a name in a reference (`std::io` + `Read`); default `.`. */
+  readonly pathSeparator?: string;
+}
+
+export const LANGUAGES: readonly LanguageSpec[] = [
+  { id: 'bash', grammar: 'tree-sitter-bash.wasm', extensions: ['.sh', '.bash'] },
+  { id: 'c', grammar: 'tree-sitter-c.wasm', extensions: ['.c', '.h'] },
+  {
+    id: 'cpp',
+    grammar: 'tree-sitter-cpp.wasm',
+    extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp'],
+  },
+  { id: 'csharp', grammar: 'tree-sitter-c_sharp.wasm', extensions: ['.cs', '.csx'] },
+  { id: 'dart', grammar: 'tree-sitter-dart.wasm', extensions: ['.dart'] },
+  { id: 'elixir', grammar: 'tree-sitter-elixir.wasm', extensions: ['.ex', '.exs'] },
+  { id: 'go', grammar: 'tree-sitter-go.wasm', extensions: ['.go'] },
+  { id: 'java', grammar: 'tree-sitter-java.wasm', extensions: ['.java'] },
+  { id: 'kotlin', grammar: 'tree-sitter-kotlin.wasm', extensions: ['.kt', '.kts'] },
+  // Only implementations: `.mli` signatures need the ocaml_interface grammar, which the package lacks.
+  { id: 'ocaml', grammar: 'tree-sitter-ocaml.wasm', extensions: ['.ml'] },
+  { id: 'php', grammar: 'tree-sitter-php.wasm', extensions: ['.php', '.phtml'] },
+  { id: 'python', grammar: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi', '.pyw'] },
+  { id: 'ruby', grammar: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec', 'Gemfile', 'Rakefile'] },
+  { id: 'rust', grammar: 'tree-sitter-rust.wasm', extensions: ['.rs'], pathSeparator: '::' },
+  { id: 'scala', grammar: 'tree-sitter-scala.wasm', extensions: ['.scala', '.sc'] },
+  { id: 'swift', grammar: 'tree-sitter-swift.wasm', extensions: ['.swift'] },
+  { id: 'zig', grammar: 'tree-sitter-zig.wasm', extensions: ['.zig'] },
+];
+
+const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
+const byKey = new Map<string, LanguageSpec>();
+for (const l of LANGUAGES) for (const e of l.extensions) byKey.set(e.startsWith('.') ? e.toLowerCase() : e, l);
+
+/** The language with this id, if this plugin serves it. */
+export function languageById(id: string): LanguageSpec | undefined {
+  return byId.get(id);
+}
+
+/**
+ * The language a path's extension (longest first, case-insensitive) or exact file name
+ * claims, the way the host's language map decides.
+ */
+export function languageOfPath(path: string): LanguageSpec | undefined {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const named = byKey.get(name);
+  if (named) return named;
+  for (let dot = name.indexOf('.'); dot !== -1; dot = name.indexOf('.', dot + 1)) {
+    const hit = byKey.get(name.slice(dot).toLowerCase());
+    if (hit) return hit;
+  }
+  return undefined;
+}

@@ -1,0 +1,409 @@
+// One case per language: a small realistic file of snapshots/input, analyzed in process with the
+// built grammars and queries, must yield the definitions, imports, calls and inheritance a
+// reader of the file would list. (The snapshot test checks the whole output; this one says
+// what matters, so that a regression reads as "Go lost its method receivers", not as a diff.)
+import { existsSync, readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StructuralAnalyzer } from '../src/structural-analyzer.js';
+import { LANGUAGES } from '../src/languages.js';
+import { analyzeInput, buildHint, builtAnalyzer, definitions, distDir, inputDir, references } from './analyze-fixture.js';
+
+interface Case {
+  file: string;
+  defines: string[];
+  refers: string[];
+}
+
+const CASES: Record<string, Case> = {
+  python: {
+    file: 'python/shop/orders.py',
+    defines: [
+      'class Order',
+      'method Order.place',
+      'method Line.total',
+      'class Order.Meta',
+      'function export_path',
+      'function export_path.slug',
+    ],
+    refers: [
+      'imports os.path <- <file>',
+      'imports .inventory.reserve <- <file>',
+      'imports dataclasses.dataclass <- <file>',
+      'inherits events.Publisher <- Order',
+      'inherits Exception <- OrderError',
+      'calls reserve <- Order.place',
+      'calls self.subtotal <- Order.place',
+      'calls osp.join <- export_path',
+      'calls slug <- export_path',
+    ],
+  },
+  go: {
+    file: 'go/ledger/ledger.go',
+    defines: [
+      'struct Account',
+      'interface Store',
+      'method Store.Load',
+      'function New',
+      'method Ledger.Post',
+      'method Account.String',
+      'function Names',
+    ],
+    refers: [
+      'imports example.com/shop/internal/money <- <file>',
+      'imports sort <- <file>',
+      'inherits Store <- AuditedStore',
+      'calls l.store.Load <- Ledger.Post',
+      'calls fmt.Errorf <- Ledger.Post',
+      'calls stdsort.Slice <- Names',
+    ],
+  },
+  rust: {
+    file: 'rust/src/lib.rs',
+    defines: [
+      'trait Entry',
+      'method Entry.size',
+      'struct Cache',
+      'enum Lookup',
+      'method Cache.new',
+      'method String.size',
+      'macro cache_of',
+      'module tests',
+      'function tests.insert_then_get',
+    ],
+    refers: [
+      'imports std::collections::HashMap <- <file>',
+      'imports std::time::Duration <- <file>',
+      'imports clock <- <file>',
+      'implements Entry <- <file>',
+      'inherits Clone <- Entry',
+      'calls clock::now <- Cache.insert',
+      'calls HashMap::new <- Cache.new',
+      'calls cache_of <- tests.insert_then_get',
+    ],
+  },
+  java: {
+    file: 'java/com/example/billing/InvoiceService.java',
+    defines: [
+      'class InvoiceService',
+      'constructor InvoiceService.InvoiceService',
+      'method InvoiceService.create',
+      'class InvoiceService.Line',
+      'enum InvoiceService.Status',
+      'method InvoiceService.Batch.run',
+      'interface Notifier',
+      'method Notifier.log',
+    ],
+    refers: [
+      'imports java.util.function.Function <- <file>',
+      'imports java.util.Objects.requireNonNull <- <file>',
+      'inherits AbstractService <- InvoiceService',
+      'implements Notifier <- InvoiceService',
+      'calls repository.save <- InvoiceService.create',
+      'calls Invoice <- InvoiceService.create',
+      'calls notify <- InvoiceService.create',
+      'calls Line.amount <- InvoiceService.create',
+    ],
+  },
+  c: {
+    file: 'c/src/ring.c',
+    defines: ['function next', 'function ring_new', 'function ring_push', 'function ring_free'],
+    refers: [
+      'imports ring.h <- <file>',
+      'imports stdlib.h <- <file>',
+      'calls malloc <- ring_new',
+      'calls next <- ring_push',
+      'calls release <- ring_free',
+    ],
+  },
+  cpp: {
+    file: 'cpp/geo/shapes.cpp',
+    defines: ['namespace geo', 'function Circle::area', 'function geo.total_area', 'function main'],
+    refers: [
+      'imports shapes.hpp <- <file>',
+      'imports cmath <- <file>',
+      'calls std::pow <- Circle::area',
+      'calls s.area <- geo.total_area',
+      'calls std::make_unique <- main',
+      'calls geo::total_area <- main',
+    ],
+  },
+  csharp: {
+    file: 'csharp/Shop/Cart.cs',
+    defines: [
+      'namespace Shop.Checkout',
+      'class Shop.Checkout.Cart',
+      'constructor Shop.Checkout.Cart.Cart',
+      'method Shop.Checkout.Cart.Add',
+      'property Shop.Checkout.Cart.Total',
+      'interface Shop.Checkout.IDiscount',
+      'struct Shop.Checkout.Money',
+      'enum Shop.Checkout.Currency',
+    ],
+    refers: [
+      'imports System.Collections.Generic <- <file>',
+      'imports System.Text.Json.JsonSerializer <- <file>',
+      'inherits EntityBase <- Shop.Checkout.Cart',
+      'inherits IEnumerable <- Shop.Checkout.Cart',
+      'calls _items.Add <- Shop.Checkout.Cart.Add',
+      'calls Console.WriteLine <- Shop.Checkout.Cart.Add',
+      'calls Json.Serialize <- Shop.Checkout.Cart.ToJson',
+    ],
+  },
+  ruby: {
+    file: 'ruby/lib/mailer/delivery.rb',
+    defines: [
+      'module Mailer',
+      'class Mailer.Delivery',
+      'method Mailer.Delivery.deliver',
+      'method Mailer.Delivery.default',
+      'method Mailer.Delivery.from_env',
+      'method Mailer.Delivery.smtp',
+    ],
+    refers: [
+      'imports net/smtp <- <file>',
+      'imports template <- <file>',
+      'inherits Base <- Mailer.Delivery',
+      'inherits Retryable <- Mailer.Delivery',
+      'calls Template.render <- Mailer.Delivery.deliver',
+      'calls with_retries <- Mailer.Delivery.deliver',
+      'calls Logger <- Mailer.Delivery.initialize',
+      'calls Net::SMTP.start <- Mailer.Delivery.smtp',
+    ],
+  },
+  php: {
+    file: 'php/src/Http/Router.php',
+    defines: [
+      'class Router',
+      'method Router.dispatch',
+      'interface RouterInterface',
+      'trait LoggerAwareTrait',
+      'enum Method',
+      'function route',
+    ],
+    refers: [
+      'imports App.Http.Middleware.Auth <- <file>',
+      'imports Psr.Http.Message.ServerRequestInterface <- <file>',
+      'imports /helpers.php <- <file>',
+      'inherits BaseRouter <- Router',
+      'implements Countable <- Router',
+      'inherits LoggerAwareTrait <- Router',
+      'calls array_get <- Router.dispatch',
+      'calls $this.container.call <- Router.dispatch',
+      'calls Response.notFound <- Router.dispatch',
+      'calls Auth <- Router.dispatch',
+    ],
+  },
+  kotlin: {
+    file: 'kotlin/src/main/kotlin/app/TaskRepository.kt',
+    defines: [
+      'class Task',
+      'interface TaskStore',
+      'method TaskStore.save',
+      'class Result.Ok',
+      'class TaskRepository',
+      'method TaskRepository.complete',
+      'method TaskRepository.inMemory',
+      'function Task.describe',
+      'enum Priority',
+      'type TaskId',
+    ],
+    refers: [
+      'imports kotlinx.coroutines.flow.Flow <- <file>',
+      'inherits BaseRepository <- TaskRepository',
+      'implements AutoCloseable <- TaskRepository',
+      'calls store.save <- TaskRepository.complete',
+      'calls Result.Ok <- TaskRepository.complete',
+      'calls MemoryStore <- TaskRepository.inMemory',
+    ],
+  },
+  swift: {
+    file: 'swift/Sources/Weather/Forecast.swift',
+    defines: [
+      'struct Forecast',
+      'interface ForecastSource',
+      'method ForecastSource.forecast',
+      'enum WeatherError',
+      'class ForecastService',
+      'constructor ForecastService.init',
+      'method ForecastService.endpoint',
+      'method Forecast.summary',
+      'function celsius',
+    ],
+    refers: [
+      'imports Foundation <- <file>',
+      'inherits Codable <- Forecast',
+      'inherits NSObject <- ForecastService',
+      'calls endpoint <- ForecastService.forecast',
+      'calls session.data <- ForecastService.forecast',
+      'calls WeatherError.unknownCity <- ForecastService.endpoint',
+    ],
+  },
+  scala: {
+    file: 'scala/src/main/scala/jobs/Scheduler.scala',
+    defines: ['trait Job', 'method Job.run', 'class Every', 'class Scheduler', 'method Scheduler.apply', 'method Scheduler.log'],
+    refers: [
+      'imports scala.concurrent.Future <- <file>',
+      'imports java.time.Clock <- <file>',
+      'inherits Runnable <- Scheduler@2',
+      'inherits AutoCloseable <- Scheduler@2',
+      'calls Scheduler <- Scheduler.apply',
+      'calls jobs.foreach <- Scheduler.run',
+      'calls log <- Scheduler.run',
+    ],
+  },
+  dart: {
+    file: 'dart/lib/src/counter.dart',
+    defines: [
+      'class Counter',
+      'class PersistentCounter',
+      'constructor PersistentCounter.memory',
+      'method PersistentCounter.increment',
+      'class Loggable',
+      'enum Mode',
+      'method Counter.bump',
+      'function twice',
+    ],
+    refers: [
+      'imports package:meta/meta.dart <- <file>',
+      'inherits Counter <- PersistentCounter',
+      'inherits Loggable <- PersistentCounter',
+      'implements Disposable <- PersistentCounter',
+      'calls _store.write <- PersistentCounter.increment',
+      'calls log <- PersistentCounter.increment',
+      'calls increment <- Counter.bump',
+    ],
+  },
+  elixir: {
+    file: 'elixir/lib/chat/room.ex',
+    defines: [
+      'module Chat.Room',
+      'function Chat.Room.start_link',
+      'function Chat.Room.post',
+      'function Chat.Room.via',
+      'macro Chat.Room.is_room',
+      'module Chat.Room.Describable',
+    ],
+    refers: [
+      'imports GenServer <- Chat.Room',
+      'imports Chat.Presence <- Chat.Room',
+      'implements Chat.Broadcaster <- Chat.Room',
+      'calls GenServer.start_link <- Chat.Room.start_link',
+      'calls via <- Chat.Room.start_link',
+      'calls Chat.Metrics.count <- Chat.Room.handle_cast',
+    ],
+  },
+  zig: {
+    file: 'zig/src/stack.zig',
+    defines: ['function Stack', 'method Stack.push', 'enum Color', 'struct Point', 'method Point.length', 'function push then pop'],
+    refers: [
+      'imports std <- <file>',
+      'calls self.items.append <- Stack.push',
+      'calls std.math.sqrt <- Point.length',
+      'calls s.push <- push then pop',
+    ],
+  },
+  bash: {
+    file: 'bash/scripts/deploy.sh',
+    defines: ['function log', 'function build_release', 'function deploy_to'],
+    refers: [
+      'imports ./config.env <- <file>',
+      'imports /lib/common.sh <- <file>',
+      'calls log <- build_release',
+      'calls make <- build_release',
+      'calls deploy_to <- <file>',
+    ],
+  },
+  ocaml: {
+    file: 'ocaml/lib/inventory.ml',
+    defines: [
+      'module SMap',
+      'interface STORE',
+      'function STORE.load',
+      'module Memory',
+      'function Memory.load',
+      'class counter',
+      'method counter.incr',
+      'function reserve',
+      'type item',
+    ],
+    refers: [
+      'imports Printf <- <file>',
+      'calls S.load <- reserve',
+      'calls printf <- reserve',
+      'calls Hashtbl.find_opt <- Memory.load',
+      'calls List.fold_left <- total',
+    ],
+  },
+};
+
+let analyzer: StructuralAnalyzer;
+beforeAll(async () => {
+  expect(existsSync(`${distDir}main.js`), buildHint).toBe(true);
+  analyzer = builtAnalyzer();
+  await analyzer.initialize();
+});
+
+describe('every language served has a case', () => {
+  it('covers the language table', () => {
+    expect(Object.keys(CASES).sort()).toEqual(LANGUAGES.map((l) => l.id).sort());
+  });
+});
+
+describe.each(Object.entries(CASES))('%s', (language, c) => {
+  it(`finds the definitions, imports, calls and inheritance of ${c.file}`, async () => {
+    const result = await analyzeInput(analyzer, c.file);
+    expect(result.diagnostics ?? [], 'a valid file parses without errors').toEqual([]);
+    expect(result.nodes[0]?.vname.language).toBe(language);
+    expect(definitions(result)).toEqual(expect.arrayContaining(c.defines));
+    expect(references(result)).toEqual(expect.arrayContaining(c.refers));
+  });
+});
+
+describe('what is not a reference', () => {
+  it('keeps builtins and keywords out of the calls', async () => {
+    const refs = references(await analyzeInput(analyzer, 'rust/src/lib.rs'));
+    expect(refs.filter((r) => /^calls (format|assert|matches) /.test(r))).toEqual([]);
+    const ex = references(await analyzeInput(analyzer, 'elixir/lib/chat/room.ex'));
+    // `def start_link(name)` is a definition, and `@doc "…"` an attribute: neither is a call.
+    expect(ex.filter((r) => /^calls (def|defp|start_link|doc|impl|moduledoc) /.test(r))).toEqual([]);
+    const sh = references(await analyzeInput(analyzer, 'bash/scripts/deploy.sh'));
+    expect(sh.filter((r) => /^calls (set|local|printf) /.test(r))).toEqual([]);
+  });
+
+  it('does not take a C prototype or a C++ member declaration for a definition', async () => {
+    expect(definitions(await analyzeInput(analyzer, 'c/src/ring.h'))).not.toContain('function ring_new');
+    expect(definitions(await analyzeInput(analyzer, 'cpp/geo/shapes.hpp'))).not.toContain('method geo.Circle.area');
+  });
+});
+
+describe('language choice', () => {
+  it('parses by extension when the host names a language the extension does not have', async () => {
+    // The SDK test kit hands a multi-language plugin its first declared language for every file.
+    const spec = analyzer.languageFor({ path: 'src/app.py', language: 'bash' });
+    expect(spec?.id).toBe('python');
+    expect(analyzer.languageFor({ path: 'Rakefile', language: 'ruby' })?.id).toBe('ruby');
+    expect(analyzer.languageFor({ path: 'include/x.h', language: 'c' })?.id).toBe('c');
+  });
+
+  it('fails a file it has no grammar for with the reason', async () => {
+    await expect(analyzeInput(analyzer, 'notes/readme.txt', 'hello')).rejects.toThrow(/no grammar for notes\/readme.txt/);
+  });
+
+  it('stops a parse that takes too long, fails that file, and parses the next one', async () => {
+    const impatient = new StructuralAnalyzer({ grammarDir: distDir, queryDir: `${distDir}queries/`, parseTimeoutMs: 0 });
+    await impatient.initialize();
+    const big = readFileSync(`${inputDir}go/ledger/ledger.go`, 'utf8').repeat(200);
+    await expect(analyzeInput(impatient, 'go/big.go', big)).rejects.toThrow(/took longer than 0 s and was stopped/);
+    const patient = builtAnalyzer();
+    await patient.initialize();
+    expect((await analyzeInput(patient, 'go/big.go', big)).nodes.length).toBeGreaterThan(200);
+  });
+
+  it('loads a grammar only when a file of its language arrives', async () => {
+    const fresh = builtAnalyzer();
+    await fresh.initialize();
+    expect(fresh.loadedLanguages).toEqual([]);
+    await analyzeInput(fresh, 'go/ledger/ledger.go');
+    expect(fresh.loadedLanguages).toEqual(['go']);
+  });
+});
