@@ -146,7 +146,23 @@ function vmHwmKiB(pid) {
   }
 }
 
-/** Runs a command to the end; resolves `{ code, stdout, stderr, wallMs, peakKiB }` (peak RSS sampled every 20 ms). */
+let clockTicks;
+/** CPU time (user + system, all threads) of a process in ms, or undefined when it is gone. */
+function cpuMs(pid) {
+  try {
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / clockTicks;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs a command to the end; resolves `{ code, stdout, stderr, wallMs, peakKiB, cpuMs }`
+ * (peak RSS and CPU time sampled every 20 ms, so CPU time may be one interval short).
+ */
 export function runMeasured(cmd, args, { cwd, env = process.env, timeoutMs = 900_000 } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -156,9 +172,11 @@ export function runMeasured(cmd, args, { cwd, env = process.env, timeoutMs = 900
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
     let peak;
+    let cpu;
     const poll = setInterval(() => {
       const k = vmHwmKiB(child.pid);
       if (k !== undefined) peak = Math.max(peak ?? 0, k);
+      cpu = cpuMs(child.pid) ?? cpu;
     }, 20);
     const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     let wallMs;
@@ -172,6 +190,6 @@ export function runMeasured(cmd, args, { cwd, env = process.env, timeoutMs = 900
       clearTimeout(killer);
       reject(e);
     });
-    child.on('close', (code) => resolve({ code, stdout, stderr, wallMs, peakKiB: peak }));
+    child.on('close', (code) => resolve({ code, stdout, stderr, wallMs, peakKiB: peak, cpuMs: cpu }));
   });
 }

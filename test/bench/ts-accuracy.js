@@ -179,7 +179,14 @@ async function speed() {
       's',
     ),
     row(title, 'effect: files analyzed / failed, Phase B call edges', `${t.plugin.analyzed} / ${t.plugin.failed}, ${callsB}`, ''),
+    row(title, 'effect: scip-typescript CPU', seconds(s.cpuMs ?? NaN), 's'),
     row(title, 'effect: speed-up over scip-typescript (median wall)', ratio, '×', '≥ 2×', ratio >= 2 ? 'ok' : 'below'),
+    row(
+      title,
+      'effect: CPU time scip-typescript ÷ travsr (host + plugin): less sensitive to load',
+      (s.cpuMs ?? NaN) / ((t.init.hostCpuMs ?? NaN) + (t.init.pluginCpuMs ?? NaN)),
+      '×',
+    ),
   ];
 }
 

@@ -8,6 +8,7 @@ import { calleeNameNode, calleeText, moduleSpecifierOf, parseDiagnostics, parseS
 
 const MAX_SKELETON_LINES = 12;
 const MAX_SKELETON_CHARS = 1500;
+const MAX_DOC_CHARS = 600;
 
 /**
  * Phase A of one file, from the parser alone: definition nodes with qualified names,
@@ -106,7 +107,7 @@ export function analyzePhaseA(
  */
 function skeletonOf(sf: ts.SourceFile, d: Declaration, start: number): string {
   const own = headerOf(sf, d, start);
-  const doc = docOf(sf, d) ?? (d.overloads?.[0] ? docOf(sf, d.overloads[0]) : undefined);
+  const doc = docOf(sf, d) || (d.overloads?.[0] ? docOf(sf, d.overloads[0]) : undefined);
   const overloads = (d.overloads ?? []).map((o) => headerOf(sf, o, o.rangeNode.getStart(sf)));
   return [...(doc ? [doc] : []), ...overloads, own].join('\n');
 }
@@ -126,6 +127,21 @@ function docOf(sf: ts.SourceFile, d: Declaration): string | undefined {
   const comments = ts.getLeadingCommentRanges(text, d.rangeNode.pos) ?? [];
   const last = comments[comments.length - 1];
   if (!last || last.kind !== ts.SyntaxKind.MultiLineCommentTrivia || !text.startsWith('/**', last.pos)) return undefined;
-  const doc = text.slice(last.pos, last.end);
-  return doc.length > MAX_SKELETON_CHARS ? `${doc.slice(0, MAX_SKELETON_CHARS)} …` : doc;
+  return docSummary(text.slice(last.pos, last.end));
+}
+
+/**
+ * The description of a doc comment, without its block tags (`@example`, `@param`, `@since`, …):
+ * what a reader or an embedding needs, at a fraction of the size of a documented API's
+ * examples. Clipped to {@link MAX_DOC_CHARS}.
+ */
+export function docSummary(doc: string): string {
+  const lines = doc.split('\n');
+  const tag = lines.findIndex((l, i) => i > 0 && /^\s*\*?\s*@\w/.test(l));
+  let end = tag;
+  while (end > 1 && /^\s*\*?\s*$/.test(lines[end - 1]!)) end--; // blank lines before the tags
+  let summary = tag < 0 ? doc : `${lines.slice(0, end).join('\n').trimEnd()}\n */`;
+  if (tag === 1 && /^\/\*\*\s*$/.test(lines[0]!)) summary = ''; // tags only
+  if (summary.length > MAX_DOC_CHARS) summary = `${summary.slice(0, MAX_DOC_CHARS)} …`;
+  return summary;
 }

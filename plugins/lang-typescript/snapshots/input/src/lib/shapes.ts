@@ -48,7 +48,13 @@ export class Square extends BaseShape {
   }
 }
 
-/** The shape with the largest area, keeping the caller's element type. */
+/**
+ * The shape with the largest area, keeping the caller's element type.
+ *
+ * @param shapes - the candidates; an empty list has no largest shape
+ * @example
+ * largest([new Circle(1), new Square(3)])?.name // "square"
+ */
 export function largest<T extends Shape>(shapes: readonly T[]): T | undefined {
   let best: T | undefined;
   for (const s of shapes) if (!best || s.area() > best.area()) best = s;

@@ -74,9 +74,15 @@ export class Square extends BaseShape {
   }
 }
 
-/** The shape with the largest area, keeping the caller's element type. */
+/**
+ * The shape with the largest area, keeping the caller's element type.
+ *
+ * @param shapes - the candidates; an empty list has no largest shape
+ * @example
+ * largest([new Circle(1), new Square(3)])?.name // "square"
+ */
 export function largest<T extends Shape>(shapes: readonly T[]): T | undefined {
-// ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition function largest [52:0-56:1]
+// ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition function largest [58:0-62:1]
   let best: T | undefined;
   for (const s of shapes) if (!best || s.area() > best.area()) best = s;
 //                                       ^^^^ reference calls s.area (from largest)
@@ -103,7 +109,7 @@ export function largest<T extends Shape>(shapes: readonly T[]): T | undefined {
 // skeleton Square.scale: "scale(factor: number): Square"
 // skeleton Square.unit: "static unit = new Square(1);"
 // skeleton Square: "export class Square extends BaseShape"
-// skeleton largest: "/** The shape with the largest area, keeping the caller's element type. */\nexport function largest<T extends Shape>(shapes: readonly T[]): T | undefined"
+// skeleton largest: "/**\n * The shape with the largest area, keeping the caller's element type.\n */\nexport function largest<T extends Shape>(shapes: readonly T[]): T | undefined"
 // edge contains <file> -> BaseShape (confidence 1, phase-a)
 // edge contains <file> -> Circle (confidence 1, phase-a)
 // edge contains <file> -> Shape (confidence 1, phase-a)
