@@ -81,6 +81,9 @@ describe('failures stay per file', () => {
     db.close();
     expect(row.status).toBe('ok');
     expect(row.diagnostics).toMatch(/PARSE_ERRORS/);
+    const status = await travsr(['status', repo.root, '--json'], { env });
+    expect((JSON.parse(status.stdout) as { parseErrors: Record<string, unknown> }).parseErrors.lua).toEqual({ files: 1, of: 2 });
+    expect((await travsr(['status', repo.root], { env })).stdout).toMatch(/lua\s+2 files .*1 with parse errors \(50\.0%\)/);
     repo.dispose();
   });
 

@@ -22,6 +22,14 @@ export default class Status extends TravsrCommand {
       const files = store.listFiles();
       const failed = files.filter((f) => f.status === 'failed').map((f) => ({ path: f.path, plugin: f.plugin, reason: f.reason }));
       const skipped = files.filter((f) => f.status === 'skipped').map((f) => ({ path: f.path, reason: f.reason }));
+      // Grammars lag behind languages: say per language how many files parsed with errors.
+      const parseErrors: Record<string, { files: number; of: number }> = {};
+      for (const f of files) {
+        if (f.status !== 'ok' || !f.language) continue;
+        const entry = (parseErrors[f.language] ??= { files: 0, of: 0 });
+        entry.of++;
+        if (f.diagnostics.some((d) => d.code === 'PARSE_ERRORS')) entry.files++;
+      }
       const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger);
       const hook = ws.git ? await hookStatus(ws.root) : undefined;
       const state = store.getMeta('index_state');
@@ -46,6 +54,7 @@ export default class Status extends TravsrCommand {
         })),
         pluginProblems: problems,
         hook: hook?.state ?? 'not a git repository',
+        parseErrors,
         failed,
         skipped,
       };
@@ -69,9 +78,10 @@ export default class Status extends TravsrCommand {
         const p =
           status.plugins.find((x) => x.id === preferred && x.languages.includes(lang)) ??
           status.plugins.find((x) => x.languages.includes(lang));
+        const pe = parseErrors[lang];
         const phase = p ? `phase ${p.phases.join('+')} (${p.id}@${p.version}, ${p.tier})` : 'no plugin';
         this.log(
-          `  ${lang.padEnd(12)}${String(c.files).padStart(6)} files ${String(c.nodes).padStart(8)} nodes  ${phase}${c.failed ? `, ${c.failed} failed` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}`,
+          `  ${lang.padEnd(12)}${String(c.files).padStart(6)} files ${String(c.nodes).padStart(8)} nodes  ${phase}${c.failed ? `, ${c.failed} failed` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}${pe?.files ? `, ${pe.files} with parse errors (${((100 * pe.files) / pe.of).toFixed(1)}%)` : ''}`,
         );
       }
       for (const p of problems) this.log(`  ! ${p}`);
