@@ -1,14 +1,24 @@
 // Every command of the CLI, by id (oclif's "explicit" strategy: no directory scan at start-up,
 // and a command may be called `index` without clashing with oclif's index.js convention).
+import Ask from './commands/ask.js';
+import GraphBlastRadius from './commands/graph/blast-radius.js';
+import GraphCallers from './commands/graph/callers.js';
+import GraphDeps from './commands/graph/deps.js';
+import GraphPath from './commands/graph/path.js';
+import Mcp from './commands/mcp/serve.js';
 import ConfigGet from './commands/config/get.js';
 import ConfigList from './commands/config/list.js';
 import ConfigSet from './commands/config/set.js';
 import ConfigUnset from './commands/config/unset.js';
+import Connect from './commands/connect.js';
 import GraphExport from './commands/graph/export.js';
 import HookRun from './commands/hook-run.js';
 import Index from './commands/index.js';
 import Init from './commands/init.js';
 import LangAllowUnsandboxed from './commands/lang/allow-unsandboxed.js';
+import McpTokenAdd from './commands/mcp/token/add.js';
+import McpTokenList from './commands/mcp/token/list.js';
+import McpTokenRemove from './commands/mcp/token/remove.js';
 import PluginNew from './commands/plugin/new.js';
 import PluginTest from './commands/plugin/test.js';
 import Status from './commands/status.js';
@@ -20,12 +30,22 @@ export const COMMANDS = {
   index: Index,
   status: Status,
   'hook-run': HookRun,
+  connect: Connect,
+  ask: Ask,
+  mcp: Mcp,
   'graph:export': GraphExport,
+  'graph:callers': GraphCallers,
+  'graph:deps': GraphDeps,
+  'graph:blast-radius': GraphBlastRadius,
+  'graph:path': GraphPath,
   'config:list': ConfigList,
   'config:get': ConfigGet,
   'config:set': ConfigSet,
   'config:unset': ConfigUnset,
   'lang:allow-unsandboxed': LangAllowUnsandboxed,
+  'mcp:token:add': McpTokenAdd,
+  'mcp:token:list': McpTokenList,
+  'mcp:token:remove': McpTokenRemove,
   'plugin:new': PluginNew,
   'plugin:test': PluginTest,
   'trace:list': TraceList,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphFileParams } from '@travsr/protocol';
 import type { Logger } from '../log/logger.js';
@@ -5,6 +6,7 @@ import { PluginError, PluginErrorCode, errorCode } from '../plugins/errors.js';
 import { PluginSupervisor } from '../plugins/supervisor.js';
 import type { PluginTimeouts } from '../plugins/timeouts.js';
 import type { GraphStore } from '../store/index.js';
+import { FileWriteBatch } from './file-write-batch.js';
 import type { Trace } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import { hashFile, LanguageMap, walkRepository } from './walk/index.js';
@@ -249,10 +251,17 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
           if (req.signal?.aborted) throw new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
           const batch = queue.splice(0, req.batchSize ?? 256);
           const delivered = new Set<string>();
+          const byPath = new Map(batch.map((j) => [j.path, j]));
+          const jobOf = (path: string) => byPath.get(path);
+          const writes = new FileWriteBatch(store, (input, error) => {
+            if (phase === phases[0] && input.status === 'ok') ps.analyzed--;
+            failedHere.add(input.path);
+            recordFailure(input.path, reg.plugin.label, error.message, jobOf(input.path));
+          });
           const onFile = (f: GraphFileParams) => {
-            const job = batch.find((j) => j.path === f.path)!;
+            const job = jobOf(f.path)!;
             delivered.add(f.path);
-            store.replaceFile({
+            writes.add({
               path: f.path,
               sha256: job.sha256,
               lines: job.lines,
@@ -264,6 +273,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
               edges: f.edges,
               refs: f.refs ?? [],
               diagnostics: f.diagnostics,
+              ...(f.status === 'ok' && phase === phases[0] ? { text: readText(repoRoot, f.path) } : {}),
             });
             if (f.status === 'failed') {
               failedHere.add(f.path);
@@ -279,16 +289,13 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
               { onFile },
               req.signal ? { signal: req.signal } : {},
             );
+            writes.flush();
             for (const path of out.missing) {
               failedHere.add(path);
-              recordFailure(
-                path,
-                reg.plugin.label,
-                'the plugin answered without sending this file',
-                batch.find((j) => j.path === path),
-              );
+              recordFailure(path, reg.plugin.label, 'the plugin answered without sending this file', jobOf(path));
             }
           } catch (e) {
+            writes.flush();
             const code = errorCode(e) ?? '';
             const rest = batch.filter((j) => !delivered.has(j.path));
             if (code === PluginErrorCode.Cancelled) throw e;
@@ -360,4 +367,13 @@ async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T)
     while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** A file's text for the lexical index ('' when it vanished since it was hashed). */
+function readText(repoRoot: string, path: string): string {
+  try {
+    return readFileSync(join(repoRoot, path), 'utf8');
+  } catch {
+    return '';
+  }
 }

@@ -1,8 +1,13 @@
 import { EDGE_KINDS, NODE_KINDS, PROVENANCES, type VName } from '@travsr/protocol';
 import { StoreError, StoreErrorCode } from './errors.js';
+import { tokenDocument } from './identifier-tokens.js';
 import { vnameKey, type NodeTable } from './node-table.js';
 import type { StoreContext } from './store-context.js';
 import type { FileGraphInput, ReplaceFileResult } from './types.js';
+
+// Tokens of a file's text kept in file_fts: enough for any source file a person wrote;
+// a huge generated file does not bloat the index.
+const MAX_FILE_TOKENS = 50_000;
 
 const NODE_KIND_SET = new Set<string>(NODE_KINDS);
 const EDGE_KIND_SET = new Set<string>(EDGE_KINDS);
@@ -112,6 +117,7 @@ export class FileGraphWriter {
            diagnostics = excluded.diagnostics, acl = excluded.acl`,
       )
       .run(path, input.sha256, now, input.language, input.plugin, input.phase, input.lines ?? null, JSON.stringify(input.diagnostics), acl);
+    if (input.text !== undefined) this.writeFileText(path, input.text);
     this.ctx.bumpGraphVersion();
     return { nodes: input.nodes.length, edges: input.edges.length, tombstoned };
   }
@@ -140,8 +146,18 @@ export class FileGraphWriter {
     return { tombstoned };
   }
 
+  /** (Re)indexes the file's path and content tokens in file_fts (rowid = the files row). */
+  private writeFileText(path: string, text: string): void {
+    const row = this.ctx.stmt('SELECT rowid AS id FROM files WHERE path = ?').get(path) as { id: number };
+    this.ctx.stmt('DELETE FROM file_fts WHERE rowid = ?').run(row.id);
+    this.ctx
+      .stmt('INSERT INTO file_fts (rowid, path, body) VALUES (?, ?, ?)')
+      .run(row.id, tokenDocument(path), tokenDocument(text, MAX_FILE_TOKENS));
+  }
+
   /** Tombstones the file's nodes and deletes the edges and refs its analysis produced. */
   private dropFileGraph(path: string): number {
+    this.ctx.stmt('DELETE FROM file_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?)').run(path);
     const now = this.ctx.now();
     const ids = this.nodes.liveIdsOfFile(path);
     for (const id of ids) this.nodes.tombstone(id, now);

@@ -5,6 +5,7 @@ import type { VName } from '@travsr/protocol';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { rebuildAdvice, StoreError, StoreErrorCode, translateSqliteError } from './errors.js';
 import { FileGraphWriter } from './file-graph-writer.js';
+import { FileTextIndex, type FileHit, type FileSearchOptions } from './file-text-index.js';
 import { exportGraph } from './graph-export.js';
 import { MigrationRunner } from './migration-runner.js';
 import { GRAPH_MIGRATIONS } from './migrations/index.js';
@@ -15,11 +16,13 @@ import { StoreContext } from './store-context.js';
 import { SymbolIndex, type SynonymPair } from './symbol-index.js';
 import type {
   EdgeRow,
+  EdgeTuple,
   FileGraphInput,
   FileRow,
   GraphCounts,
   GraphExport,
   GraphStoreOpenOptions,
+  LiveNodeTuple,
   NodeRow,
   ReplaceFileResult,
   ResolveRefsResult,
@@ -59,6 +62,7 @@ export class GraphStore {
 
   private readonly ctx: StoreContext;
   private readonly symbols: SymbolIndex;
+  private readonly fileText: FileTextIndex;
   private readonly writer: FileGraphWriter;
   private readonly resolver: RefResolver;
   private closed = false;
@@ -73,6 +77,7 @@ export class GraphStore {
   ) {
     this.ctx = new StoreContext(db, path);
     this.symbols = new SymbolIndex(this.ctx);
+    this.fileText = new FileTextIndex(this.ctx);
     this.writer = new FileGraphWriter(this.ctx, new NodeTable(this.ctx, this.symbols));
     this.resolver = new RefResolver(this.ctx);
   }
@@ -225,6 +230,29 @@ export class GraphStore {
   }
 
   /**
+   * {@link replaceFile} for many files in one outer transaction (one commit instead of one
+   * per file: about twice the write rate). Each file still gets its own savepoint, so a file
+   * with bad input is rolled back alone and comes back as its STORE_INVALID_INPUT error while
+   * the others are stored. Any other error rolls back the whole call.
+   */
+  replaceFiles(inputs: readonly FileGraphInput[]): Array<ReplaceFileResult | StoreError> {
+    return this.write(() =>
+      this.db
+        .transaction(() =>
+          inputs.map((input) => {
+            try {
+              return this.inTransaction(() => this.writer.replaceFile(input), input.path);
+            } catch (e) {
+              if (e instanceof StoreError && e.code === StoreErrorCode.InvalidInput) return e;
+              throw e;
+            }
+          }),
+        )
+        .immediate(),
+    );
+  }
+
+  /**
    * Records that `path` (content `sha256`) was not analyzed, and why (binary, generated,
    * too large, no plugin). Any older graph of the file is removed (nodes tombstoned), since
    * it no longer describes the content.
@@ -359,6 +387,106 @@ export class GraphStore {
    */
   searchSymbols(query: string, options: SymbolSearchOptions = {}): SymbolHit[] {
     return this.read(() => this.symbols.search(query, options));
+  }
+
+  /**
+   * Every live node as a compact tuple, for loading the graph into memory:
+   * [id, kind, name, qualified_name, path, start_line, end_line, corpus, acl], ordered by id.
+   */
+  liveNodeColumns(): LiveNodeTuple[] {
+    return this.read(
+      () =>
+        this.ctx
+          .stmt(
+            `SELECT id, kind, name, qualified_name, path, start_line, end_line, corpus, acl
+             FROM nodes WHERE tombstoned_at IS NULL ORDER BY id`,
+          )
+          .raw(true)
+          .all() as LiveNodeTuple[],
+    );
+  }
+
+  /** The nodes with these store ids (in the order given; unknown ids are left out). */
+  nodesByIds(ids: readonly number[]): NodeRow[] {
+    if (ids.length === 0) return [];
+    return this.read(() => {
+      const rows = this.ctx
+        .stmt(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids)) as RawNode[];
+      const byId = new Map(rows.map((r) => [r.id, toNodeRow(r)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
+  }
+
+  /** Live nodes whose node id (hex) starts with `prefix` (at most `limit`). */
+  nodesByNodeIdPrefix(prefix: string, limit = 10): NodeRow[] {
+    const p = prefix.toLowerCase().replace(/[^0-9a-f]/g, '');
+    if (p.length === 0) return [];
+    return this.read(() =>
+      (
+        this.ctx
+          .stmt(
+            `SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.node_id >= ? AND n.node_id < ? AND tombstoned_at IS NULL ORDER BY n.node_id LIMIT ?`,
+          )
+          .all(p, `${p}g`, limit) as RawNode[]
+      ).map(toNodeRow),
+    );
+  }
+
+  /** Live nodes named `name` (exact) or whose qualified name is `name`, at most `limit`. */
+  nodesNamed(name: string, limit = 50): NodeRow[] {
+    return this.read(() =>
+      (
+        this.ctx
+          .stmt(
+            `SELECT ${NODE_COLUMNS} FROM nodes n WHERE (n.name = ? OR n.qualified_name = ?) AND tombstoned_at IS NULL
+             AND kind NOT IN ('external', 'file') ORDER BY (n.qualified_name = ?) DESC, n.path, n.start_line LIMIT ?`,
+          )
+          .all(name, name, name, limit) as RawNode[]
+      ).map(toNodeRow),
+    );
+  }
+
+  /**
+   * Replaces the cached k-core shells with `shells` ([store id, shell]) computed at graph
+   * version `graphVersion`. Does not change the graph version.
+   */
+  writeCoreShells(shells: readonly (readonly [number, number])[], graphVersion: number): void {
+    this.write(() =>
+      this.inTransaction(() => {
+        this.ctx.stmt('DELETE FROM kcore_shells').run();
+        const insert = this.ctx.stmt(
+          'INSERT INTO kcore_shells (node_id, shell, graph_version) SELECT node_id, ?, ? FROM nodes WHERE id = ?',
+        );
+        for (const [id, shell] of shells) insert.run(shell, graphVersion, id);
+      }),
+    );
+  }
+
+  /** The cached k-core shells ([store id, shell]) if they were computed at `graphVersion`, else undefined. */
+  readCoreShells(graphVersion: number): [number, number][] | undefined {
+    return this.read(() => {
+      const any = this.ctx.stmt('SELECT graph_version AS v FROM kcore_shells LIMIT 1').get() as { v: number } | undefined;
+      if (any?.v !== graphVersion) return undefined;
+      return this.ctx
+        .stmt('SELECT n.id, k.shell FROM kcore_shells k JOIN nodes n ON n.node_id = k.node_id WHERE k.graph_version = ?')
+        .raw(true)
+        .all(graphVersion) as [number, number][];
+    });
+  }
+
+  /** Every edge as [src, dst, kind, confidence] (store ids), for loading the graph into memory. */
+  edgeColumns(): EdgeTuple[] {
+    return this.read(() => this.ctx.stmt('SELECT src, dst, kind, confidence FROM edges').raw(true).all() as EdgeTuple[]);
+  }
+
+  /**
+   * Files ranked by BM25 of `query` over their path and content (identifier tokens), best
+   * first. Only files analyzed since schema v11 have text indexed; `travsr index --rebuild`
+   * fills in older ones.
+   */
+  searchFiles(query: string, options: FileSearchOptions = {}): FileHit[] {
+    return this.read(() => this.fileText.search(query, options));
   }
 
   /** Adds a synonym pair (used in both directions by {@link searchSymbols}). */

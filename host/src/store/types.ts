@@ -26,6 +26,11 @@ export interface FileGraphInput {
   lines?: number;
   /** RBAC: who may see this file and its nodes; '' (the default) = every reader of the corpus. */
   acl?: string;
+  /**
+   * The file's content, for the file text index (`file_fts`, lexical retrieval). Omitted:
+   * the index keeps what it had (Phase B sends none).
+   */
+  text?: string;
 }
 
 /** A row of the files table (v1 columns plus what later migrations add). */
@@ -189,3 +194,9 @@ export interface GraphStoreOpenOptions {
   /** Open read-only: no migrations, no writes; the database must exist at the latest version. */
   readonly?: boolean;
 }
+
+/** A live node for in-memory loading: [id, kind, name, qualified_name, path, start_line, end_line, corpus, acl]. */
+export type LiveNodeTuple = [number, string, string, string | null, string, number | null, number | null, string, string];
+
+/** An edge for in-memory loading: [src, dst, kind, confidence]. */
+export type EdgeTuple = [number, number, string, number];

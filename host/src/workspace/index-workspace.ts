@@ -3,6 +3,7 @@ import { headCommit } from '../indexer/git/index.js';
 import { runIndex, type IndexMode, type IndexRequest } from '../indexer/indexer.js';
 import type { IndexSummary } from '../indexer/index-summary.js';
 import { registeredPlugins } from '../indexer/plugin-catalog.js';
+import { storeCoreShells } from '../retrieval/kcore-cache.js';
 import { TraceRecorder } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import { travsrHome } from '../paths/travsr-home.js';
@@ -60,6 +61,9 @@ export async function indexWorkspace(
       ...opts.extra,
     });
     progress.done();
+    // Full runs cache the k-core shells for retrieval; after an incremental run the cache is
+    // stale and queries compute shells in memory (O(edges)) until the next full run.
+    if (mode.kind === 'full') recorder.count('maxCoreShell', storeCoreShells(ws.store).maxShell);
     for (const [k, v] of Object.entries({
       analyzed: summary.analyzed,
       unchanged: summary.unchanged,

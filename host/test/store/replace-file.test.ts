@@ -277,6 +277,23 @@ describe('GraphStore.replaceFile', () => {
     store.close();
   });
 
+  it('stores many files in one commit; a file with bad input is rolled back alone and returned as its error', () => {
+    const store = tempStore();
+    const f = def('src/a.ts', '#f');
+    store.replaceFile(analysis('src/a.ts', { sha256: 'v1', nodes: [f] }));
+    const before = store.getFile('src/a.ts');
+    const results = store.replaceFiles([
+      analysis('src/y.ts', { nodes: [def('src/y.ts', '#y')] }),
+      analysis('src/a.ts', { sha256: 'v2', nodes: [f, { ...def('src/a.ts', '#bad'), name: null as unknown as string }] }),
+      analysis('src/z.ts', { nodes: [def('src/z.ts', '#z')] }),
+    ]);
+    expect(results.map((r) => ('code' in r ? r.code : r.nodes))).toEqual([1, 'STORE_INVALID_INPUT', 1]);
+    expect(store.getFile('src/a.ts')).toEqual(before);
+    expect(store.listFiles().map((r) => r.path)).toEqual(['src/a.ts', 'src/y.ts', 'src/z.ts']);
+    expect(store.searchSymbols('z').map((s) => s.node.name)).toEqual(['z']);
+    store.close();
+  });
+
   it('rejects input that breaks the store rules with a clear error and writes nothing', () => {
     const store = tempStore();
     const f = def('src/a.ts', '#f');

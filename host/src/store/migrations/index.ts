@@ -9,6 +9,7 @@ import { v07Vectors } from './v07-vectors.js';
 import { v08KcoreShells } from './v08-kcore-shells.js';
 import { v09Tombstones } from './v09-tombstones.js';
 import { v10Traces } from './v10-traces.js';
+import { v11FileTextSearch } from './v11-file-text-search.js';
 
 export type { Migration } from './migration.js';
 
@@ -24,4 +25,5 @@ export const GRAPH_MIGRATIONS: readonly Migration[] = [
   v08KcoreShells,
   v09Tombstones,
   v10Traces,
+  v11FileTextSearch,
 ];

@@ -3,7 +3,7 @@
 //   read <db>                   read-only: print the node count inside a snapshot, wait for a
 //                               line on stdin, print it again (same snapshot), then once more
 //                               after the snapshot
-//   crash-migration <db>        migrate with an extra v11 that kills the process halfway
+//   crash-migration <db>        migrate with one extra migration that kills the process halfway
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { GraphStore } from '../../../src/store/graph-store.js';

@@ -1,0 +1,36 @@
+import { Args, Flags } from '@oclif/core';
+import { TravsrCommand } from '../base-command.js';
+import { FULL_ACCESS } from '../../retrieval/access-policy.js';
+import { openServedGraphs } from '../../tools/served-graphs.js';
+import { runTool } from '../../tools/tool-runner.js';
+
+export default class Ask extends TravsrCommand {
+  static override summary = 'Ask the graph: the code that answers a question, cut to a token budget (get_context)';
+  static override description = `Runs get_context: BM25 over symbols and files, exact names and paths the question quotes,
+Personalized PageRank over the graph, k-core lift, a Steiner tree connecting the winners, and a 0-1 knapsack
+over the snippets within --budget tokens (cl100k_base). --json prints
+{query, files:[{path, score}], nodes:[{id, kind, name, qualified_name, path, start_line, end_line, score}], tokens, trace_id, …}.`;
+  static override examples = [
+    '<%= config.bin %> ask "where are redirects resolved?"',
+    '<%= config.bin %> ask "why does login fail with a 401" --budget 4000 --json',
+  ];
+  static override args = { question: Args.string({ description: 'the question, task or issue text', required: true }) };
+  static override flags = {
+    budget: Flags.integer({ default: 8000, min: 200, max: 200000, description: 'hard limit on the answer, in tokens' }),
+    repo: Flags.directory({ default: '.', exists: true, description: 'repository (default: the current directory)' }),
+    json: Flags.boolean({ default: false, description: 'print JSON' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Ask);
+    const served = await openServedGraphs([flags.repo]);
+    try {
+      const r = runTool(served.host, 'get_context', { query: args.question, token_budget: flags.budget }, FULL_ACCESS);
+      if (r.isError) this.error(r.text, { exit: 1 });
+      if (flags.json) this.log(JSON.stringify({ ...r.structured, trace_id: r.traceId }, null, 2));
+      else this.log(r.text);
+    } finally {
+      served.close();
+    }
+  }
+}

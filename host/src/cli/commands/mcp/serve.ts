@@ -1,0 +1,71 @@
+import { Flags } from '@oclif/core';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { TravsrCommand } from '../../base-command.js';
+import { startMcpHttpServer } from '../../../mcp/http-server.js';
+import { mcpServerFactory } from '../../../mcp/server.js';
+import { TokenStore } from '../../../mcp/token-store.js';
+import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
+import { openServedGraphs } from '../../../tools/served-graphs.js';
+
+export default class Mcp extends TravsrCommand {
+  static override summary = 'Serve the graph over the Model Context Protocol (stdio by default, or HTTP)';
+  static override description = `stdio (the default) is for one local client that starts the server itself (Claude Desktop,
+Claude Code, Cursor: see \`travsr connect\`); it answers with full access. --http serves Streamable HTTP at /mcp and
+the older HTTP+SSE transport at /sse: every request needs a bearer token (\`travsr mcp token add\`) that names the
+corpora it may read — unless --no-auth on a loopback address. Several --repo serve several corpora (federated).`;
+  static override examples = [
+    '<%= config.bin %> mcp --stdio --repo .',
+    '<%= config.bin %> mcp --http --port 7433 --repo ~/src/api --repo ~/src/web',
+  ];
+  static override flags = {
+    stdio: Flags.boolean({ default: false, description: 'serve on stdin/stdout (the default)', exclusive: ['http'] }),
+    http: Flags.boolean({ default: false, description: 'serve over HTTP (Streamable HTTP + SSE)' }),
+    port: Flags.integer({ default: 7433, min: 0, max: 65535, description: 'HTTP port (0: any free port)' }),
+    host: Flags.string({ default: '127.0.0.1', description: 'HTTP address to listen on' }),
+    'no-auth': Flags.boolean({ default: false, description: 'HTTP on a loopback address without tokens (full access)' }),
+    repo: Flags.directory({
+      multiple: true,
+      exists: true,
+      description: 'repository to serve (repeatable; default: the current directory)',
+    }),
+    'allowed-origin': Flags.string({ multiple: true, description: 'browser origin allowed to call the HTTP server (repeatable)' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Mcp);
+    const served = await openServedGraphs(flags.repo && flags.repo.length > 0 ? flags.repo : ['.']);
+    const factory = mcpServerFactory(served.host);
+    if (!flags.http) {
+      // stdout carries the protocol: nothing else may be printed there.
+      const server = factory(FULL_ACCESS);
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = () => resolve();
+        process.stdin.on('end', () => resolve());
+      });
+      await server.connect(transport);
+      await closed;
+      await server.close();
+      served.close();
+      return;
+    }
+    const http = await startMcpHttpServer({
+      factory,
+      host: flags.host,
+      port: flags.port,
+      tokens: flags['no-auth'] ? undefined : TokenStore.load(),
+      ...(served.host.logger ? { logger: served.host.logger } : {}),
+      ...(flags['allowed-origin'] ? { allowedOrigins: flags['allowed-origin'] } : {}),
+    });
+    this.logToStderr(
+      `travsr MCP server: ${http.url} (Streamable HTTP), ${http.sseUrl} (SSE); corpora ${served.host.graphs.map((g) => g.corpus).join(', ')}; ${flags['no-auth'] ? 'no authentication' : 'bearer tokens required'}`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await http.close();
+    served.close();
+  }
+}

@@ -1,0 +1,43 @@
+import type { GraphStore } from '../store/index.js';
+import { GraphSnapshot } from './graph-snapshot.js';
+import { indexCompleteness, type Completeness } from './index-completeness.js';
+import { SourceReader } from './source-snippets.js';
+
+/**
+ * One repository's graph as the query side sees it: the store, the in-memory snapshot
+ * (reloaded when the store's graph version moves, e.g. after a commit's reindex), the
+ * completeness report and the source reader for snippets. Long-lived in the MCP server;
+ * one per command in the CLI.
+ */
+export class CodeGraph {
+  private snap: GraphSnapshot | undefined;
+  private completenessCache: { version: number; value: Completeness } | undefined;
+  readonly sources: SourceReader;
+
+  constructor(
+    /** The repository root (snippets are read from its working tree). */
+    readonly repoRoot: string,
+    readonly store: GraphStore,
+    /** The corpus the repository's own nodes carry. */
+    readonly corpus: string,
+  ) {
+    this.sources = new SourceReader(repoRoot);
+  }
+
+  /** The current snapshot, reloaded if the graph changed since the last call. */
+  snapshot(): GraphSnapshot {
+    const version = this.store.graphVersion();
+    if (!this.snap || this.snap.graphVersion !== version) {
+      this.snap = GraphSnapshot.load(this.store);
+      this.sources.clear();
+    }
+    return this.snap;
+  }
+
+  /** What answers built on this graph may miss (cached per graph version). */
+  completeness(): Completeness {
+    const version = this.store.graphVersion();
+    if (this.completenessCache?.version !== version) this.completenessCache = { version, value: indexCompleteness(this.store) };
+    return this.completenessCache.value;
+  }
+}

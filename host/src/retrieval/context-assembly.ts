@@ -1,0 +1,363 @@
+import { pprWeight } from '@travsr/protocol';
+import { visibilityMask, type AccessPolicy } from './access-policy.js';
+import type { CodeGraph } from './code-graph.js';
+import { GraphSnapshot } from './graph-snapshot.js';
+import type { Completeness } from './index-completeness.js';
+import { coreShells } from './kcore-cache.js';
+import { knapsack } from './knapsack.js';
+import { location, type NodeRef } from './node-ref.js';
+import { prizeCollectingSteinerTree } from './pcst.js';
+import { localPersonalizedPageRank } from './personalized-pagerank.js';
+import { queryMentions } from './query-mentions.js';
+import { refsOf } from './graph-queries.js';
+import { countTokens, TOKENIZER } from './token-count.js';
+
+/** One piece of code in a {@link ContextResult}. */
+export interface ContextItem {
+  node: NodeRef;
+  score: number;
+  /** Why it was chosen, in words: the lexical match, the graph relation, the structural role. */
+  why: string[];
+  snippet: { startLine: number; endLine: number; text: string; truncated: boolean; stale: boolean } | null;
+  /** Tokens of this item as rendered (header + code). */
+  tokens: number;
+}
+
+/** The answer of {@link getContext}. */
+export interface ContextResult {
+  query: string;
+  budget: number;
+  /** Tokens of the rendered answer ({@link renderContext}); never above `budget`. */
+  tokens: number;
+  tokenizer: string;
+  items: ContextItem[];
+  /** Files ranked by relevance (at least 20 when the graph has them), for "where should I look". */
+  files: { path: string; score: number }[];
+  /** Further ranked nodes that did not fit the budget (no snippet). */
+  more: { node: NodeRef; score: number }[];
+  completeness: Completeness;
+  stats: { seeds: number; candidates: number; steinerNodes: number; exactKnapsack: boolean; ms: number };
+}
+
+/** Options of {@link getContext}. */
+export interface ContextOptions {
+  policy: AccessPolicy;
+  /** Hard limit on the rendered answer's tokens (default 8000, at least 200). */
+  budget?: number;
+  /** Ranked files to return (default 30). */
+  files?: number;
+}
+
+// Tuning (checked by the localization benchmark, see test/bench/localization.js).
+const SYMBOL_HITS = 200;
+const FILE_HITS = 100;
+const PPR_ALPHA = 0.25;
+const PPR_EPSILON = 2e-6;
+const CANDIDATES = 300;
+const SNIPPET_MAX_LINES = 60;
+// A class or module is shown by its head (signature, doc, first members): its methods are items of their own.
+const CONTAINER_MAX_LINES = 20;
+const CONTAINERS = new Set(['class', 'interface', 'module', 'namespace', 'package', 'trait', 'struct', 'enum', 'impl']);
+const MIN_BUDGET = 200;
+
+interface Scored {
+  lexical: number;
+  mention: number;
+  file: number;
+  why: Set<string>;
+}
+
+/**
+ * get_context: the code that answers `query`, cut to a token budget.
+ * 1. Lexical seeds: BM25 over symbols (FTS5, identifier tokens, synonyms), BM25 over whole
+ *    files, and exact names, paths and stack frames the query quotes.
+ * 2. Personalized PageRank (local push, edge weights per kind × confidence, both directions)
+ *    spreads relevance from the seeds through calls, imports, inheritance and types.
+ * 3. k-core shells (cached per graph version) lift well-connected nodes: the "buried middle".
+ * 4. A Prize-Collecting Steiner Tree over the candidates connects the winners through the
+ *    nodes between them.
+ * 5. 0-1 knapsack picks the snippets (value = score, weight = rendered tokens) within the
+ *    budget, which is a hard limit.
+ * Deterministic for the same graph and query. RBAC is the visibility mask every stage
+ * takes: a node the caller may not see is never scored, expanded or counted.
+ */
+export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): ContextResult {
+  const t0 = performance.now();
+  const budget = Math.max(MIN_BUDGET, Math.floor(opts.budget ?? 8000));
+  const snap = cg.snapshot();
+  const visible = visibilityMask(snap, opts.policy);
+  const allowed = (d: number | undefined): d is number => d !== undefined && visible[d] === 1;
+
+  // 1. Lexical evidence.
+  const scored = new Map<number, Scored>();
+  const entry = (d: number) => {
+    let s = scored.get(d);
+    if (!s) scored.set(d, (s = { lexical: 0, mention: 0, file: 0, why: new Set() }));
+    return s;
+  };
+  const symbolHits = cg.store.searchSymbols(query, { limit: SYMBOL_HITS });
+  const maxSymbol = symbolHits[0]?.score ?? 1;
+  for (const h of symbolHits) {
+    const d = snap.denseOf(h.node.id);
+    if (!allowed(d)) continue;
+    const s = entry(d);
+    s.lexical = Math.max(s.lexical, h.score / maxSymbol);
+    s.why.add('its name matches the query');
+  }
+  const fileHits = cg.store.searchFiles(query, { limit: FILE_HITS }).filter((f) => fileVisible(cg, snap, visible, f.path));
+  const maxFile = fileHits[0]?.score ?? 1;
+  const fileLexical = new Map(fileHits.map((f) => [f.path, f.score / maxFile]));
+  const mentions = queryMentions(query);
+  const mentionedFiles = new Set<string>();
+  for (const p of mentions.paths) for (const path of filesMatching(snap, p)) mentionedFiles.add(path);
+  const frames = new Set(mentions.frames);
+  for (const id of mentions.identifiers) {
+    const rows = cg.store.nodesNamed(id, 12).filter((r) => allowed(snap.denseOf(r.id)));
+    if (rows.length === 0 || rows.length > 8) continue; // too common a name to be evidence
+    for (const r of rows) {
+      const s = entry(snap.denseOf(r.id)!);
+      s.mention = Math.max(s.mention, (frames.has(id) ? 1.5 : 1) / rows.length);
+      s.why.add(frames.has(id) ? `the query's stack trace passes through ${id}` : `the query names ${id}`);
+    }
+  }
+
+  // Seeds: lexical symbol hits, named symbols, and the file nodes of the best text matches.
+  const seeds = new Map<number, number>();
+  for (const [d, s] of scored) seeds.set(d, s.lexical + 2 * s.mention);
+  const fileNodes = fileNodeIndex(snap);
+  for (const [path, w] of fileLexical) {
+    const d = fileNodes.get(path);
+    if (allowed(d)) seeds.set(d, (seeds.get(d) ?? 0) + w);
+  }
+  for (const path of mentionedFiles) {
+    const d = fileNodes.get(path);
+    if (allowed(d)) seeds.set(d, (seeds.get(d) ?? 0) + 1.5);
+  }
+
+  // 2. Relevance spread over the graph.
+  const ppr = localPersonalizedPageRank(snap.graph, seeds, {
+    direction: 'both',
+    weighted: true,
+    reverseFactor: 0.7,
+    alpha: PPR_ALPHA,
+    epsilon: PPR_EPSILON,
+    visible,
+    limit: 4 * CANDIDATES,
+  });
+  const pprScore = new Map<number, number>();
+  const maxPpr = ppr.scores[0] ?? 1;
+  ppr.nodes.forEach((d, i) => pprScore.set(d, ppr.scores[i]! / maxPpr));
+
+  // 3. Structural lift.
+  const shells = coreShells(cg, snap);
+  let maxShell = 1;
+  for (const d of pprScore.keys()) maxShell = Math.max(maxShell, shells[d] ?? 0);
+
+  // Final node score: lexical evidence, graph relevance, file-level text match, lift.
+  const candidates = new Set<number>([...scored.keys(), ...pprScore.keys()]);
+  const score = new Map<number, number>();
+  for (const d of candidates) {
+    if (!allowed(d) || snap.kinds[d] === 'external') continue;
+    const s = scored.get(d);
+    const path = snap.paths[d]!;
+    const fileText = fileLexical.get(path) ?? 0;
+    const base =
+      0.35 * (s?.lexical ?? 0) +
+      0.9 * Math.min(1, s?.mention ?? 0) +
+      0.35 * (pprScore.get(d) ?? 0) +
+      0.3 * fileText +
+      (mentionedFiles.has(path) ? 0.3 : 0);
+    const lift = 1 + 0.15 * ((shells[d] ?? 0) / maxShell);
+    score.set(d, base * lift);
+  }
+  const ranked = [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const top = ranked.slice(0, CANDIDATES);
+
+  // 4. Connect the winners: PCST over the candidates' induced subgraph.
+  const steiner = connectCandidates(snap, top, visible);
+
+  // 5. Snippets within the budget.
+  const definitions = top.filter(([d]) => snap.kinds[d] !== 'file' && snap.startLines[d]! > 0).slice(0, 120);
+  for (const d of steiner) if (!definitions.some(([x]) => x === d) && score.has(d)) definitions.push([d, score.get(d)!]);
+  const refs = refsOf(
+    cg,
+    definitions.map(([d]) => d),
+  );
+  const fileSha = new Map(cg.store.listFiles().map((f) => [f.path, f.sha256]));
+  const items: (ContextItem & { dense: number })[] = [];
+  for (const [d, sc] of definitions) {
+    const ref = refs.get(d);
+    if (!ref) continue;
+    const why = [...(scored.get(d)?.why ?? [])];
+    if (pprScore.has(d) && !scored.has(d)) why.push('connected to the matches in the graph');
+    if (steiner.has(d) && !scored.has(d)) why.push('links other results (Steiner tree)');
+    if ((fileLexical.get(ref.path) ?? 0) > 0.5) why.push('its file matches the query text');
+    if (mentionedFiles.has(ref.path)) why.push('its file is named in the query');
+    if ((shells[d] ?? 0) >= maxShell * 0.8 && maxShell > 2) why.push(`structural core (k-shell ${shells[d]})`);
+    const snippet =
+      ref.startLine === null
+        ? undefined
+        : cg.sources.snippet(ref.path, ref.startLine, ref.endLine ?? ref.startLine, {
+            maxLines: CONTAINERS.has(ref.kind) ? CONTAINER_MAX_LINES : SNIPPET_MAX_LINES,
+            indexedSha256: fileSha.get(ref.path),
+          });
+    const item = {
+      dense: d,
+      node: ref,
+      score: round(sc),
+      why: why.length > 0 ? why : ['ranked by graph relevance'],
+      snippet: snippet
+        ? { startLine: snippet.startLine, endLine: snippet.endLine, text: snippet.text, truncated: snippet.truncated, stale: snippet.stale }
+        : null,
+      tokens: 0,
+    };
+    item.tokens = countTokens(renderItem(item));
+    items.push(item);
+  }
+  const preamble = countTokens(renderHeader(query, budget, cg.completeness()));
+  const capacity = Math.max(0, budget - preamble);
+  const pick = knapsack(
+    items.map((it) => ({ value: it.score, weight: it.tokens })),
+    capacity,
+  );
+  const chosen = dropNested(pick.chosen.map((i) => items[i]!)).sort((a, b) => b.score - a.score || a.dense - b.dense);
+
+  // Files: by their best node, helped by the file's own text match.
+  const fileScore = new Map<string, number>();
+  for (const [d, sc] of ranked) {
+    const path = snap.paths[d]!;
+    fileScore.set(path, Math.max(fileScore.get(path) ?? 0, sc));
+  }
+  for (const [path, w] of fileLexical) if (!fileScore.has(path)) fileScore.set(path, 0.3 * w);
+  const files = [...fileScore]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, Math.max(20, opts.files ?? 30))
+    .map(([path, s]) => ({ path, score: round(s) }));
+
+  const chosenSet = new Set(chosen.map((c) => c.dense));
+  const moreIds = ranked
+    .filter(([d]) => !chosenSet.has(d) && snap.kinds[d] !== 'file')
+    .slice(0, 30)
+    .map(([d]) => d);
+  const moreRefs = refsOf(cg, moreIds);
+  const result: ContextResult = {
+    query,
+    budget,
+    tokens: 0,
+    tokenizer: TOKENIZER,
+    items: chosen.map(({ dense: _dense, ...it }) => it),
+    files,
+    more: moreIds.flatMap((d) => {
+      const node = moreRefs.get(d);
+      return node ? [{ node, score: round(score.get(d)!) }] : [];
+    }),
+    completeness: cg.completeness(),
+    stats: {
+      seeds: seeds.size,
+      candidates: candidates.size,
+      steinerNodes: steiner.size,
+      exactKnapsack: pick.exact,
+      ms: 0,
+    },
+  };
+  result.tokens = countTokens(renderContext(result));
+  result.stats.ms = Math.round(performance.now() - t0);
+  return result;
+}
+
+/** The answer as text an agent reads: a header with completeness, then each snippet. */
+export function renderContext(r: Pick<ContextResult, 'query' | 'budget' | 'items' | 'completeness'>): string {
+  return [renderHeader(r.query, r.budget, r.completeness), ...r.items.map(renderItem)].join('\n');
+}
+
+function renderHeader(query: string, budget: number, completeness: Completeness): string {
+  return `Context for: ${query.length > 200 ? `${query.slice(0, 200)}…` : query}\nBudget ${budget} tokens (${TOKENIZER}). Graph: ${completeness.summary}\n`;
+}
+
+function renderItem(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 'score'>): string {
+  const head = `## ${location(it.snippet ? { path: it.node.path, startLine: it.snippet.startLine, endLine: it.snippet.endLine } : it.node)} ${it.node.kind} ${it.node.qualifiedName ?? it.node.name} — ${it.why.join('; ')}`;
+  if (!it.snippet) return `${head}\n`;
+  const stale = it.snippet.stale ? '\n(the file changed since it was indexed; lines may be off)' : '';
+  return `${head}${stale}\n\`\`\`\n${it.snippet.text}\n\`\`\`\n`;
+}
+
+/** A nested chosen item (a method inside a chosen class snippet) repeats code: keep the outer one only when it was not truncated. */
+function dropNested<T extends { node: NodeRef; snippet: ContextItem['snippet'] }>(items: T[]): T[] {
+  return items.filter(
+    (it) =>
+      !items.some(
+        (o) =>
+          o !== it &&
+          o.snippet &&
+          it.snippet &&
+          !o.snippet.truncated &&
+          o.node.path === it.node.path &&
+          o.snippet.startLine <= it.snippet.startLine &&
+          it.snippet.endLine <= o.snippet.endLine &&
+          (o.snippet.startLine < it.snippet.startLine || it.snippet.endLine < o.snippet.endLine),
+      ),
+  );
+}
+
+/** PCST over the candidates' induced subgraph; returns the dense nodes of the tree(s). */
+function connectCandidates(snap: GraphSnapshot, top: [number, number][], visible: Uint8Array): Set<number> {
+  if (top.length < 2) return new Set(top.map(([d]) => d));
+  const local = new Map<number, number>();
+  top.forEach(([d], i) => local.set(d, i));
+  const prizes = new Float64Array(top.length);
+  top.forEach(([, s], i) => (prizes[i] = s));
+  const src: number[] = [];
+  const dst: number[] = [];
+  const cost: number[] = [];
+  const g = snap.graph;
+  for (const [d, i] of local) {
+    for (let e = g.outOffsets[d]!; e < g.outOffsets[d + 1]!; e++) {
+      const t = g.outTargets[e]!;
+      const j = local.get(t);
+      if (j === undefined || j === i || visible[t] !== 1) continue;
+      src.push(i);
+      dst.push(j);
+      // Strong, certain edges are cheap to include; a name-matched import is dear.
+      cost.push(0.05 / (pprWeight(GraphSnapshot.edgeKind(g.outKinds[e]!)) * Math.max(0.2, g.outConfidence[e]!)));
+    }
+  }
+  if (src.length === 0) return new Set();
+  const r = prizeCollectingSteinerTree(prizes, { src, dst, cost }, { maxTrees: 5 });
+  return new Set([...r.nodes].map((i) => top[i]![0]));
+}
+
+/** Dense index of each file's `file` node. */
+function fileNodeIndex(snap: GraphSnapshot): Map<string, number> {
+  const cached = fileNodeCache.get(snap);
+  if (cached) return cached;
+  const m = new Map<string, number>();
+  for (let d = 0; d < snap.nodeCount; d++) if (snap.kinds[d] === 'file') m.set(snap.paths[d]!, d);
+  fileNodeCache.set(snap, m);
+  return m;
+}
+const fileNodeCache = new WeakMap<GraphSnapshot, Map<string, number>>();
+
+/** Indexed files a mentioned path names (exact, or the mention is a suffix: `models.py` → `requests/models.py`). */
+function filesMatching(snap: GraphSnapshot, mention: string): string[] {
+  const files = [...fileNodeIndex(snap).keys()];
+  const exact = files.filter((f) => f === mention);
+  if (exact.length > 0) return exact;
+  const parts = mention.split('/');
+  // Try ever shorter suffixes of the mention (a stack frame's absolute path ends in the repo path).
+  for (let i = 0; i < parts.length; i++) {
+    const suffix = parts.slice(i).join('/');
+    const hits = files.filter((f) => f === suffix || f.endsWith(`/${suffix}`));
+    if (hits.length > 0 && hits.length <= 3) return hits;
+    if (hits.length > 3) return [];
+  }
+  return [];
+}
+
+function fileVisible(cg: CodeGraph, snap: GraphSnapshot, visible: Uint8Array, path: string): boolean {
+  const d = fileNodeIndex(snap).get(path);
+  return d !== undefined ? visible[d] === 1 : cg.store.fileNodes(path).some((n) => visible[snap.denseOf(n.id) ?? -1] === 1);
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}

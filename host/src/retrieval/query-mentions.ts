@@ -1,0 +1,69 @@
+/**
+ * What a question names explicitly: code identifiers and file paths. An agent's question or
+ * an issue text often quotes the function that fails (`Session.resolve_redirects`), a stack
+ * frame (`File "requests/models.py", line 80, in register_hook`) or a path; these are far
+ * stronger evidence than any single word, so get_context seeds them directly.
+ */
+export interface QueryMentions {
+  /** Identifiers that look like code (camelCase, snake_case, dotted, called, quoted): last segments and whole dotted names. */
+  identifiers: string[];
+  /** Path-like mentions (`a/b.py`, `models.py`), without leading `./`. */
+  paths: string[];
+  /** Identifiers of stack-trace frames (`in <name>`), innermost last. */
+  frames: string[];
+}
+
+const STOP = new Set(['self', 'this', 'none', 'null', 'true', 'false', 'the', 'and', 'for', 'def', 'class', 'import', 'from', 'return']);
+
+/** Extracts the {@link QueryMentions} of a question or issue text. */
+export function queryMentions(text: string): QueryMentions {
+  const identifiers = new Set<string>();
+  const paths = new Set<string>();
+  const frames: string[] = [];
+  const add = (raw: string) => {
+    const id = raw.replace(/^[^A-Za-z_$]+|[^A-Za-z0-9_$]+$/g, '');
+    if (id.length < 3 || STOP.has(id.toLowerCase())) return;
+    identifiers.add(id);
+    const parts = id.split('.').filter((p) => p.length > 0);
+    if (parts.length > 1) {
+      const last = parts[parts.length - 1]!;
+      if (last.length >= 3 && !STOP.has(last.toLowerCase())) identifiers.add(last);
+      // `Session.request` also names the class
+      const prev = parts[parts.length - 2]!;
+      if (/^[A-Z]/.test(prev) && prev.length >= 3) identifiers.add(prev);
+    }
+  };
+  // Stack frames: File "x/y.py", line 12, in name   |   at name (x/y.ts:12:3)
+  for (const m of text.matchAll(/File "([^"]+)", line \d+, in ([A-Za-z_][\w.<>]*)/g)) {
+    paths.add(m[1]!);
+    if (!m[2]!.startsWith('<')) frames.push(m[2]!);
+  }
+  for (const m of text.matchAll(/\bat (?:new )?([A-Za-z_$][\w$.]*) \(([^():]+):\d+(?::\d+)?\)/g)) {
+    frames.push(m[1]!);
+    paths.add(m[2]!);
+  }
+  for (const f of frames) add(f);
+  // Quoted code: `x`, ``x``, and fenced blocks' identifiers with code shape.
+  for (const m of text.matchAll(/`+([^`\n]{1,200})`+/g))
+    for (const w of m[1]!.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) add(w[0]);
+  // Code-shaped words anywhere: snake_case, camelCase, PascalCase with an inner capital, dotted, called.
+  for (const m of text.matchAll(
+    /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\()|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z0-9]+[A-Z]\w*\b/g,
+  )) {
+    const w = m[0];
+    if (/^[a-z]+\.[a-z]{2,4}$/.test(w) && /\.(py|ts|js|go|rs|rb|java|md|txt|toml|json|yaml|yml|cfg|ini)$/.test(w)) continue; // a file name
+    if (/^(e\.g|i\.e|etc|vs)\b/i.test(w) || /^\w+\.(com|org|io|net)$/.test(w)) continue;
+    add(w);
+  }
+  for (const m of text.matchAll(/(?:^|[\s"'(`])((?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\.[a-z]{1,5})(?=$|[\s"'),:`])/gm)) {
+    const p = m[1]!.replace(/^\.\//, '');
+    if (
+      /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|scala|lua|ex|exs|zig|sh|toml|json|yaml|yml|cfg|ini)$/.test(
+        p,
+      ) &&
+      !/^\d/.test(p)
+    )
+      paths.add(p);
+  }
+  return { identifiers: [...identifiers], paths: [...paths], frames };
+}
