@@ -48,12 +48,25 @@ beforeAll(async () => {
       '}',
       '',
     ].join('\n'),
-    'src/transport.ts': ['/** Sends one request and returns the next location. */', 'export function sendRequest(url: string): string {', '  return url + "/";', '}', ''].join('\n'),
+    'src/transport.ts': [
+      '/** Sends one request and returns the next location. */',
+      'export function sendRequest(url: string): string {',
+      '  return url + "/";',
+      '}',
+      '',
+    ].join('\n'),
   });
   alpha.commit('alpha');
   beta = new GitRepo('travsr-mcp-beta-');
   beta.write({
-    'payroll.py': ['def secret_payroll_formula(salary):', '    return salary * 3', '', 'def run_payroll():', '    return secret_payroll_formula(10)', ''].join('\n'),
+    'payroll.py': [
+      'def secret_payroll_formula(salary):',
+      '    return salary * 3',
+      '',
+      'def run_payroll():',
+      '    return secret_payroll_formula(10)',
+      '',
+    ].join('\n'),
   });
   beta.commit('beta');
   for (const [repo, corpus] of [
@@ -73,7 +86,8 @@ afterAll(() => {
 
 type ToolCall = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 const textOf = (r: ToolCall) => r.content.map((c) => c.text ?? '').join('\n');
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolCall;
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as ToolCall;
 
 describe('MCP over stdio', () => {
   let client: Client;
@@ -120,7 +134,9 @@ describe('MCP over stdio', () => {
     const def = await call(client, 'get_definition', { symbol: 'sendRequest' });
     expect(textOf(def)).toContain('return url + "/";');
     const outline = await call(client, 'get_file_outline', { path: 'src/session.ts' });
-    expect(textOf(outline)).toMatch(/class Session 10-14\n\s+method get 11-13/);
+    expect(textOf(outline)).toMatch(
+      /function resolveRedirects 4-8  export function resolveRedirects\(url: string\): string\nclass Session 10-14 .*\n\s+method get 11-13/,
+    );
   });
 
   it('rejects bad arguments with an error that names them', async () => {
@@ -170,7 +186,10 @@ describe('MCP over HTTP with bearer tokens', () => {
     await client.connect(
       transport === 'streamable'
         ? new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } })
-        : new SSEClientTransport(new URL(`${base}/sse`), { requestInit: { headers }, eventSourceInit: { fetch: (u, i) => fetch(u, { ...i, headers: { ...(i?.headers as Record<string, string>), ...headers } }) } }),
+        : new SSEClientTransport(new URL(`${base}/sse`), {
+            requestInit: { headers },
+            eventSourceInit: { fetch: (u, i) => fetch(u, { ...i, headers: { ...(i?.headers as Record<string, string>), ...headers } }) },
+          }),
     );
     return client;
   };

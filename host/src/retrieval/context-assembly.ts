@@ -177,8 +177,9 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const steiner = connectCandidates(snap, top, visible);
 
   // 5. Snippets within the budget.
-  const definitions = top.filter(([d]) => snap.kinds[d] !== 'file' && snap.startLines[d]! > 0).slice(0, 120);
-  for (const d of steiner) if (!definitions.some(([x]) => x === d) && score.has(d)) definitions.push([d, score.get(d)!]);
+  const showable = (d: number) => snap.kinds[d] !== 'file' && snap.kinds[d] !== 'external' && snap.startLines[d]! > 0;
+  const definitions = top.filter(([d]) => showable(d)).slice(0, 120);
+  for (const d of steiner) if (showable(d) && !definitions.some(([x]) => x === d) && score.has(d)) definitions.push([d, score.get(d)!]);
   const refs = refsOf(
     cg,
     definitions.map(([d]) => d),
@@ -229,10 +230,18 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     fileScore.set(path, Math.max(fileScore.get(path) ?? 0, sc));
   }
   for (const [path, w] of fileLexical) if (!fileScore.has(path)) fileScore.set(path, 0.3 * w);
+  const wantFiles = Math.max(20, opts.files ?? 30);
   const files = [...fileScore]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, Math.max(20, opts.files ?? 30))
+    .slice(0, wantFiles)
     .map(([path, s]) => ({ path, score: round(s) }));
+  // Fewer files with evidence than asked for: the rest in order of how much of the code base
+  // depends on them (score 0), so a caller always gets a full ranked list.
+  if (files.length < wantFiles)
+    for (const path of filesByDependents(snap, visible)) {
+      if (files.length >= wantFiles) break;
+      if (!fileScore.has(path)) files.push({ path, score: 0 });
+    }
 
   const chosenSet = new Set(chosen.map((c) => c.dense));
   const moreIds = ranked
@@ -324,6 +333,20 @@ function connectCandidates(snap: GraphSnapshot, top: [number, number][], visible
   if (src.length === 0) return new Set();
   const r = prizeCollectingSteinerTree(prizes, { src, dst, cost }, { maxTrees: 5 });
   return new Set([...r.nodes].map((i) => top[i]![0]));
+}
+
+/** Visible files by the number of edges into their nodes from other files, most first. */
+function filesByDependents(snap: GraphSnapshot, visible: Uint8Array): string[] {
+  const g = snap.graph;
+  const count = new Map<string, number>();
+  for (let d = 0; d < snap.nodeCount; d++) {
+    if (visible[d] !== 1 || snap.kinds[d] === 'external') continue;
+    const path = snap.paths[d]!;
+    let n = count.get(path) ?? 0;
+    for (let e = g.inOffsets[d]!; e < g.inOffsets[d + 1]!; e++) if (snap.paths[g.inSources[e]!] !== path) n++;
+    count.set(path, n);
+  }
+  return [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([p]) => p);
 }
 
 /** Dense index of each file's `file` node. */

@@ -291,7 +291,7 @@ class MoatGrowth {
       else this.parkNext[tail] = this.parkHead[b]!;
       tail = this.parkTail[b]!;
     }
-    const potential = this.prizeSum[c]! - this.subMoat[c]!;
+    const potential = this.prizeSum[c] - this.subMoat[c];
     if (this.hasRoot[c] === 0 && potential > TOL) {
       this.active[c] = 1;
       this.queue.push(t + potential, this.m + c);

@@ -1,5 +1,6 @@
 import type { CsrGraph } from './csr-graph.js';
 import { checkRange } from './errors.js';
+import { topByScore } from './top-k.js';
 import {
   outWeight,
   restartDistribution,
@@ -118,9 +119,10 @@ export interface LocalPageRankOptions extends TransitionOptions {
   /**
    * Push threshold: a node is pushed while its residual is at least `epsilon × degree`, the
    * degree being the number of edges the walk may follow at it (into visible nodes, of kinds
-   * weighted above 0; at least 1). Work is O(1 / (alpha × epsilon)) edge reads whatever the graph
-   * size (plus, with hidden nodes or a kind filter, one count of each touched node's edges).
-   * Default 1e-6.
+   * weighted above 0; at least 1). Each push moves at least alpha × epsilon × degree into the
+   * estimate, which never exceeds 1, so the work is O(1 / (alpha × epsilon)) edge reads whatever
+   * the graph size; with hidden nodes or a kind filter, add the skipped edges of pushed nodes and
+   * one count of each listed node's edges. Default 1e-6.
    */
   epsilon?: number;
   /** Return at most this many nodes (the highest scores); default all with a score. */
@@ -129,14 +131,15 @@ export interface LocalPageRankOptions extends TransitionOptions {
 
 /**
  * A sparse PPR estimate: `nodes[i]` scored `scores[i]`, highest first (ties by node id).
- * Nodes not listed score 0 in the estimate.
+ * Nodes not listed score 0 in the estimate. The scores are comparable with those of
+ * {@link personalizedPageRank}, which they approach from below as epsilon shrinks.
  */
 export interface LocalPageRankResult {
   readonly nodes: Uint32Array;
   readonly scores: Float64Array;
   /**
-   * Residual mass left unpushed. The estimate never exceeds the exact PPR, and the exact PPR
-   * exceeds it by `residual` in total (L1), so by at most `residual` at any node.
+   * How far the estimate (all of it, before `limit`) falls short of the exact PPR in total (L1);
+   * the estimate never exceeds the exact PPR, so no node's score is short by more than this.
    */
   readonly residual: number;
   /** Number of push operations done. */
@@ -154,6 +157,8 @@ interface Workspace {
   /** Cached count of slots the walk may follow at a node, -1 until computed in this call. */
   readonly degree: Int32Array;
   readonly queued: Uint8Array;
+  /** 1 once the node's residual has reached epsilon in this call: it is in the result. */
+  readonly listed: Uint8Array;
 }
 
 const workspaces = new WeakMap<CsrGraph, Workspace>();
@@ -170,6 +175,7 @@ function workspaceFor(graph: CsrGraph): Workspace {
       total: new Float64Array(n),
       degree: new Int32Array(n),
       queued: new Uint8Array(n),
+      listed: new Uint8Array(n),
     };
     workspaces.set(graph, ws);
   }
@@ -185,13 +191,15 @@ function workspaceFor(graph: CsrGraph): Workspace {
  * Personalized PageRank by forward push (Andersen–Chung–Lang): starts with all mass as
  * residual on the seeds and repeatedly moves `alpha` of a node's residual into its estimate and
  * spreads the rest over its neighbours with the same transition model as
- * {@link personalizedPageRank} (a dangling node spreads it over the seeds). It reads only the
- * nodes it pushes and their edges, never the whole graph, so its cost depends on `epsilon` and
- * `alpha` and not on the graph size.
+ * {@link personalizedPageRank} (a dangling node spreads it over the seeds). A node's residual
+ * that stays below its threshold is credited at `alpha` (a walk restarted there is still there
+ * with at least that probability). It reads only the nodes it pushes and their edges, never the
+ * whole graph, so its cost depends on `epsilon` and `alpha` and not on the graph size. Hidden
+ * nodes are never entered: the result equals the one on the graph with them deleted.
  *
  * Guarantees: every estimate is ≤ the exact PPR, and the total shortfall is `residual`. For
- * the uniform walk with direction `both`, reverseFactor 1, no kind filter and no hidden or
- * dangling nodes, the shortfall at node v is also < `epsilon × degree(v)`.
+ * the uniform walk with direction `both`, reverseFactor 1 and no dangling node (a reversible
+ * walk), the shortfall at node v is also < `epsilon × degree(v)`.
  *
  * Not reentrant per graph (scratch arrays are cached per graph); JavaScript being
  * single-threaded, that only matters across worker threads sharing a graph's buffers.
@@ -218,7 +226,8 @@ export function localPersonalizedPageRank(graph: CsrGraph, seeds: PprSeeds, opts
 
 class ForwardPush {
   private readonly ws: Workspace;
-  private readonly touched: number[] = [];
+  /** Nodes whose residual reached epsilon: every node pushed, and the hubs left unpushed. */
+  private readonly listed: number[] = [];
   private readonly queue: number[] = [];
   /** Whether degrees must be counted (hidden nodes or kinds weighted 0); else the slot count is the degree. */
   private readonly counted: boolean;
@@ -292,10 +301,14 @@ class ForwardPush {
       ws.total[v] = -1;
       ws.degree[v] = -1;
       ws.queued[v] = 0;
-      this.touched.push(v);
+      ws.listed[v] = 0;
     }
     const r = (ws.residual[v]! += amount);
     if (ws.queued[v] === 1 || r < this.epsilon) return;
+    if (ws.listed[v] === 0) {
+      ws.listed[v] = 1;
+      this.listed.push(v);
+    }
     // The slot count bounds the degree from above, so a residual over its threshold needs no
     // count; only with hidden nodes or a kind filter is the degree counted, once per node.
     if (r >= this.epsilon * Math.max(1, this.slots(v)) || (this.counted && r >= this.epsilon * Math.max(1, this.degree(v)))) {
@@ -329,22 +342,15 @@ class ForwardPush {
   }
 
   private result(limit: number, pushes: number): LocalPageRankResult {
-    const ws = this.ws;
-    let residual = 0;
-    const scored: number[] = [];
-    for (const v of this.touched) {
-      residual += ws.residual[v]!;
-      if (ws.estimate[v]! > 0) scored.push(v);
-    }
-    const est = ws.estimate;
-    scored.sort((a, b) => est[b]! - est[a]! || a - b);
-    const k = Math.min(scored.length, limit);
-    const nodes = new Uint32Array(k);
-    const scores = new Float64Array(k);
-    for (let i = 0; i < k; i++) {
-      nodes[i] = scored[i]!;
-      scores[i] = est[scored[i]!]!;
-    }
-    return { nodes, scores, residual, pushes };
+    const { ws, alpha } = this;
+    // A walk restarted at v is still at v with probability ≥ alpha, so alpha × r(v) more at v
+    // keeps the estimate a lower bound, and lifts the hubs whose residual stayed unpushed. A node
+    // whose residual never reached epsilon is left out: it would score below alpha × epsilon.
+    let listedMass = 0;
+    for (const v of this.listed) listedMass += ws.estimate[v]! += alpha * ws.residual[v]!;
+    const nodes = topByScore(this.listed, ws.estimate, limit);
+    const scores = Float64Array.from(nodes, (v) => ws.estimate[v]!);
+    // Estimate and residual always add up to 1, so what the listed nodes lack is the shortfall.
+    return { nodes, scores, residual: Math.max(0, 1 - listedMass), pushes };
   }
 }

@@ -8,7 +8,8 @@ export function topByScore(ids: readonly number[], score: Float64Array, limit: n
   if (limit >= ids.length) kept = [...ids];
   else if (limit <= 0) kept = [];
   else {
-    const values = Float64Array.from(ids, (v) => score[v]!);
+    const values = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) values[i] = score[ids[i]!]!;
     const cut = kthLargest(values, limit);
     kept = [];
     const ties: number[] = [];

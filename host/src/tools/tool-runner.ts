@@ -373,8 +373,11 @@ function describe(n: NodeRef): string {
   return `${n.kind} ${n.qualifiedName ?? n.name}  ${location(n)}  [${n.id.slice(0, 12)}]`;
 }
 
+/** The signature line of a skeleton (skipping a leading doc comment or docstring). */
 function firstLine(s: string): string {
-  return s.split('\n')[0]!.slice(0, 200);
+  const lines = s.split('\n').map((l) => l.trim());
+  const code = lines.find((l) => l.length > 0 && !/^(\/\*\*?|\*|\/\/|#|"""|''')/.test(l));
+  return (code ?? lines[0] ?? '').slice(0, 200);
 }
 
 function describeErrors(errors: ErrorObject[]): string {

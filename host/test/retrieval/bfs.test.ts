@@ -22,10 +22,12 @@ const kindIndex = (k: EdgeKind) => EDGE_KINDS.indexOf(k);
 function naiveDistances(n: number, edges: EdgeList, seeds: number[], direction: Direction, allowed: (i: number) => boolean): number[] {
   const dist = new Array<number>(n).fill(Infinity);
   const queue: number[] = [];
-  for (const s of seeds) if (dist[s] === Infinity) (dist[s] = 0), queue.push(s);
   const reach = (v: number, d: number) => {
-    if (dist[v] === Infinity) (dist[v] = d), queue.push(v);
+    if (dist[v] !== Infinity) return;
+    dist[v] = d;
+    queue.push(v);
   };
+  for (const s of seeds) reach(s, 0);
   while (queue.length > 0) {
     const u = queue.shift()!;
     for (let i = 0; i < edges.src.length; i++) {
@@ -139,7 +141,12 @@ describe('bfs', () => {
 
 describe('shortestPath', () => {
   it('returns the call chain from an entry point to a function', () => {
-    expect(shortestPath(chain(), 0, 4)!.map((h) => `${h.from} ${h.kind} ${h.to}`)).toEqual(['0 calls 1', '1 calls 2', '2 calls 3', '3 calls 4']);
+    expect(shortestPath(chain(), 0, 4)!.map((h) => `${h.from} ${h.kind} ${h.to}`)).toEqual([
+      '0 calls 1',
+      '1 calls 2',
+      '2 calls 3',
+      '3 calls 4',
+    ]);
     expect(shortestPath(chain(), 4, 0)).toBeNull();
     expect(shortestPath(chain(), 0, 4, { maxDepth: 3 })).toBeNull();
     expect(shortestPath(chain(), 3, 3)).toEqual([]);

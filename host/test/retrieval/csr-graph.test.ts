@@ -77,7 +77,9 @@ describe('buildCsrGraph', () => {
     expect(() => buildCsrGraph(2, edgeList([{ src: 0, dst: 2, kind: 'calls' }]))).toThrow(
       expect.objectContaining({ code: 'EDGE_OUT_OF_RANGE', message: expect.stringContaining('edge 0 (0 → 2)') }),
     );
-    expect(() => buildCsrGraph(2, edgeList([{ src: 5, dst: 0, kind: 'calls' }]))).toThrow(expect.objectContaining({ code: 'EDGE_OUT_OF_RANGE' }));
+    expect(() => buildCsrGraph(2, edgeList([{ src: 5, dst: 0, kind: 'calls' }]))).toThrow(
+      expect.objectContaining({ code: 'EDGE_OUT_OF_RANGE' }),
+    );
   });
 
   it('rejects arrays of different lengths, unknown kinds and confidences outside [0, 1] with INVALID_INPUT', () => {
@@ -86,8 +88,12 @@ describe('buildCsrGraph', () => {
     expect(() => buildCsrGraph(2, { ...ok, kind: new Uint8Array([EDGE_KINDS.length]) })).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT' }),
     );
-    expect(() => buildCsrGraph(2, { ...ok, confidence: new Float32Array([1.5]) })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
-    expect(() => buildCsrGraph(2, { ...ok, confidence: new Float32Array([NaN]) })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => buildCsrGraph(2, { ...ok, confidence: new Float32Array([1.5]) })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() => buildCsrGraph(2, { ...ok, confidence: new Float32Array([NaN]) })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     expect(() => buildCsrGraph(-1, edgeList([]))).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => edgeList([{ src: 0, dst: 1, kind: 'likes' as never }])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });

@@ -57,7 +57,10 @@ export function withoutHidden(n: number, edges: EdgeList, visible: Uint8Array): 
 
 /** A graph from `[src, dst, kind?, confidence?]` tuples. */
 export function graphOf(n: number, edges: readonly (readonly [number, number, EdgeKind?, number?])[]): CsrGraph {
-  return buildCsrGraph(n, edgeList(edges.map(([src, dst, kind, confidence]) => ({ src, dst, kind: kind ?? 'calls', confidence: confidence ?? 1 }))));
+  return buildCsrGraph(
+    n,
+    edgeList(edges.map(([src, dst, kind, confidence]) => ({ src, dst, kind: kind ?? 'calls', confidence: confidence ?? 1 }))),
+  );
 }
 
 /**

@@ -17,7 +17,7 @@ function bruteForceCores(n: number, edges: EdgeList, allowed: (i: number) => boo
   const core = new Array<number>(n).fill(0);
   for (let k = 1; ; k++) {
     const alive = new Set<number>(Array.from({ length: n }, (_, v) => v));
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const v of alive) {
         let degree = 0;
@@ -109,6 +109,8 @@ describe('coreNumbers', () => {
   });
 
   it('rejects a visibility mask of the wrong length', () => {
-    expect(() => coreNumbers(graphOf(2, [[0, 1]]), { visible: new Uint8Array(1) })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    expect(() => coreNumbers(graphOf(2, [[0, 1]]), { visible: new Uint8Array(1) })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION' }),
+    );
   });
 });

@@ -9,7 +9,9 @@ function exhaustive(items: KnapsackItem[], capacity: number): number {
     let value = 0;
     let weight = 0;
     items.forEach((it, i) => {
-      if ((set >> i) & 1) (value += it.value), (weight += it.weight);
+      if (((set >> i) & 1) === 0) return;
+      value += it.value;
+      weight += it.weight;
     });
     if (weight <= capacity) best = Math.max(best, value);
   }

@@ -90,7 +90,10 @@ describe('prizeCollectingSteinerTree', () => {
         [1, 2, 1],
       ],
     );
-    for (const r of [prizeCollectingSteinerTree(inst.prizes, inst.edges, { root: 0 }), prizeCollectingSteinerTree(inst.prizes, inst.edges)]) {
+    for (const r of [
+      prizeCollectingSteinerTree(inst.prizes, inst.edges, { root: 0 }),
+      prizeCollectingSteinerTree(inst.prizes, inst.edges),
+    ]) {
       expect([...r.nodes]).toEqual([0, 1, 2]);
       expect([...r.edges]).toEqual([0, 1]);
       expect(r).toMatchObject({ prize: 20, cost: 2, trees: 1 });
@@ -204,10 +207,13 @@ describe('prizeCollectingSteinerTree', () => {
     const zero = instance([0, 0], [[0, 1, 0]]);
     expect(prizeCollectingSteinerTree(zero.prizes, zero.edges).nodes.length).toBe(0);
     expect([...prizeCollectingSteinerTree(zero.prizes, zero.edges, { root: 1 }).nodes]).toEqual([1]);
-    const loop = instance([2, 2], [
-      [0, 0, 0],
-      [0, 1, 1],
-    ]);
+    const loop = instance(
+      [2, 2],
+      [
+        [0, 0, 0],
+        [0, 1, 1],
+      ],
+    );
     expect([...prizeCollectingSteinerTree(loop.prizes, loop.edges).edges]).toEqual([1]);
   });
 
@@ -215,7 +221,9 @@ describe('prizeCollectingSteinerTree', () => {
     const edges = { src: [0], dst: [1], cost: [1] };
     expect(() => prizeCollectingSteinerTree([1, -1], edges)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => prizeCollectingSteinerTree([1, NaN], edges)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
-    expect(() => prizeCollectingSteinerTree([1, 1], { ...edges, cost: [Infinity] })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => prizeCollectingSteinerTree([1, 1], { ...edges, cost: [Infinity] })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     expect(() => prizeCollectingSteinerTree([1, 1], { ...edges, cost: [] })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => prizeCollectingSteinerTree([1], edges)).toThrow(expect.objectContaining({ code: 'EDGE_OUT_OF_RANGE' }));
     expect(() => prizeCollectingSteinerTree([1, 1], edges, { root: 2 })).toThrow(expect.objectContaining({ code: 'NODE_OUT_OF_RANGE' }));

@@ -33,7 +33,11 @@ function densePpr(n: number, edges: EdgeList, seeds: Map<number, number>, m: Mod
   }
   const restart = new Array<number>(n).fill(0);
   let total = 0;
-  for (const [v, w] of seeds) if (vis(v)) (restart[v]! += w), (total += w);
+  for (const [v, w] of seeds) {
+    if (!vis(v)) continue;
+    restart[v]! += w;
+    total += w;
+  }
   for (let v = 0; v < n; v++) restart[v]! /= total;
   for (const row of P) {
     const sum = row.reduce((a, b) => a + b, 0);

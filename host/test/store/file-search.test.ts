@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { analysis, tempStore } from './graph-fixtures.js';
+
+describe('file text search (file_fts)', () => {
+  it('ranks files by BM25 over their content and path, split like identifiers', () => {
+    const store = tempStore();
+    store.replaceFile(
+      analysis('src/http/redirects.py', { text: 'def resolve_redirects(resp):\n    """Follow HTTP redirects."""\n    return resp' }),
+    );
+    store.replaceFile(analysis('src/cookies.py', { text: 'def merge_cookies(jar, cookies):\n    return jar' }));
+    store.replaceFile(analysis('src/util.py', { text: 'def to_native_string(s):\n    return s' }));
+    expect(store.searchFiles('resolveRedirects is broken').map((h) => h.path)).toEqual(['src/http/redirects.py']);
+    expect(store.searchFiles('cookie jar merge')[0]!.path).toBe('src/cookies.py');
+    // A word in the path counts: "util" is only in src/util.py's path.
+    expect(store.searchFiles('util')[0]!.path).toBe('src/util.py');
+    expect(store.searchFiles('')).toEqual([]);
+    expect(store.searchFiles('nothing matches this')).toEqual([]);
+    store.close();
+  });
+
+  it('follows the file: reindexed text replaces the old, a removed or skipped file leaves the index', () => {
+    const store = tempStore();
+    store.replaceFile(analysis('a.py', { text: 'alpha beta' }));
+    store.replaceFile(analysis('b.py', { text: 'gamma' }));
+    store.replaceFile(analysis('a.py', { sha256: 'v2', text: 'delta' }));
+    expect(store.searchFiles('alpha')).toEqual([]);
+    expect(store.searchFiles('delta').map((h) => h.path)).toEqual(['a.py']);
+    // Phase B sends no text: the index keeps what Phase A wrote.
+    store.replaceFile(analysis('a.py', { sha256: 'v2', phase: 'B' }));
+    expect(store.searchFiles('delta').map((h) => h.path)).toEqual(['a.py']);
+    store.removeFile('a.py');
+    expect(store.searchFiles('delta')).toEqual([]);
+    store.markSkipped('b.py', 'sha', 'binary');
+    expect(store.searchFiles('gamma')).toEqual([]);
+    store.close();
+  });
+});

@@ -1,0 +1,100 @@
+// `travsr ask` and `travsr graph callers|deps|blast-radius|path` on a repository indexed by the real plugins.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitRepo } from '../helpers/git-repo.js';
+import { travsr } from '../helpers/run-cli.js';
+
+let repo: GitRepo;
+beforeAll(async () => {
+  repo = new GitRepo('travsr-ask-');
+  const files: Record<string, string> = {
+    'shop/cart.py': [
+      'from shop.pricing import apply_discount',
+      '',
+      'def checkout(cart):',
+      '    """Charge the customer for the cart."""',
+      '    total = apply_discount(sum(cart))',
+      '    return charge_card(total)',
+      '',
+      'def charge_card(amount):',
+      '    return amount',
+      '',
+    ].join('\n'),
+    'shop/pricing.py': [
+      'def apply_discount(total):',
+      '    """Ten percent off above 100."""',
+      '    return total * 0.9 if total > 100 else total',
+      '',
+    ].join('\n'),
+  };
+  // Enough unrelated files that the ranked file list has 20 entries.
+  for (let i = 0; i < 22; i++) files[`misc/module_${i}.py`] = `def helper_${i}(x):\n    return x + ${i}\n`;
+  repo.write(files).commit('shop');
+  const init = await travsr(['init', repo.root, '--no-hook']);
+  expect(init.code, init.stderr).toBe(0);
+}, 120_000);
+afterAll(() => repo?.dispose());
+
+describe('travsr ask', () => {
+  it('prints the code that answers the question, within the budget', async () => {
+    const r = await travsr(['ask', 'how is the discount applied at checkout?', '--repo', repo.root, '--budget', '600']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/## shop\/pricing\.py:1-3 function apply_discount/);
+    expect(r.stdout).toMatch(/## shop\/cart\.py:3-6 function checkout/);
+    expect(r.stdout).toMatch(/Graph: python: structural \(Phase A\) only/);
+  });
+
+  it('--json gives the documented shape with at least 20 ranked files', async () => {
+    const r = await travsr(['ask', 'apply discount', '--repo', repo.root, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      query: string;
+      files: { path: string; score: number }[];
+      nodes: {
+        id: string;
+        kind: string;
+        name: string;
+        qualified_name: string | null;
+        path: string;
+        start_line: number;
+        end_line: number;
+        score: number;
+      }[];
+      tokens: number;
+      trace_id: string;
+    };
+    expect(out.query).toBe('apply discount');
+    expect(out.files[0]!.path).toBe('shop/pricing.py');
+    expect(out.files.length).toBeGreaterThanOrEqual(20);
+    expect(out.nodes[0]).toMatchObject({ kind: 'function', name: 'apply_discount', path: 'shop/pricing.py', start_line: 1, end_line: 3 });
+    expect(out.nodes[0]!.id).toMatch(/^[0-9a-f]{64}$/);
+    expect(out.tokens).toBeLessThanOrEqual(8000);
+    expect(out.trace_id).toMatch(/^[0-9a-f-]{36}$/);
+    const trace = await travsr(['trace', 'show', out.trace_id, '--repo', repo.root]);
+    expect(trace.stdout).toMatch(/get_context/);
+  });
+
+  it('fails clearly outside an indexed repository', async () => {
+    const other = new GitRepo('travsr-ask-none-');
+    const r = await travsr(['ask', 'anything', '--repo', other.root]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/has no Travsr index yet; run `travsr init/);
+    other.dispose();
+  });
+});
+
+describe('travsr graph', () => {
+  it('callers, deps, blast-radius and path answer from the graph and mark name-matched edges', async () => {
+    const callers = await travsr(['graph', 'callers', 'apply_discount', '--repo', repo.root]);
+    expect(callers.stdout).toMatch(/Callers of function apply_discount\s+shop\/pricing\.py:1-3/);
+    expect(callers.stdout).toMatch(/calls \[name-matched\] function checkout\s+shop\/cart\.py:3-6/);
+    const deps = await travsr(['graph', 'deps', 'checkout', '--repo', repo.root, '--json']);
+    const names = (JSON.parse(deps.stdout) as { nodes: { name: string }[] }).nodes.map((n) => n.name);
+    expect(names).toEqual(expect.arrayContaining(['apply_discount', 'charge_card']));
+    const blast = await travsr(['graph', 'blast-radius', 'shop/pricing.py', '--repo', repo.root]);
+    expect(blast.stdout).toMatch(/Files affected:\n\s+shop\/cart\.py/);
+    const path = await travsr(['graph', 'path', 'checkout', 'apply_discount', '--repo', repo.root]);
+    expect(path.stdout).toMatch(/Path from checkout to apply_discount \(1 hops, via calls\)/);
+    const none = await travsr(['graph', 'callers', 'no_such_function', '--repo', repo.root]);
+    expect(none.stdout).toMatch(/No symbol matches "no_such_function"; try search_symbols/);
+  });
+});
