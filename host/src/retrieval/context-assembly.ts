@@ -36,7 +36,7 @@ export interface ContextResult {
   /** Further ranked nodes that did not fit the budget (no snippet). */
   more: { node: NodeRef; score: number }[];
   completeness: Completeness;
-  stats: { seeds: number; candidates: number; steinerNodes: number; exactKnapsack: boolean; ms: number };
+  stats: { seeds: number; candidates: number; steinerNodes: number; exactKnapsack: boolean; ms: number; stageMs: Record<string, number> };
 }
 
 /** Options of {@link getContext}. */
@@ -52,7 +52,7 @@ export interface ContextOptions {
 const SYMBOL_HITS = 200;
 const FILE_HITS = 100;
 const PPR_ALPHA = 0.25;
-const PPR_EPSILON = 2e-6;
+const PPR_EPSILON = 1e-5;
 const CANDIDATES = 300;
 const SNIPPET_MAX_LINES = 60;
 // A class or module is shown by its head (signature, doc, first members): its methods are items of their own.
@@ -134,6 +134,14 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     if (allowed(d)) seeds.set(d, (seeds.get(d) ?? 0) + 1.5);
   }
 
+  const stageMs: Record<string, number> = {};
+  let mark = performance.now();
+  const stage = (name: string) => {
+    const now = performance.now();
+    stageMs[name] = Math.round((now - mark) * 10) / 10;
+    mark = now;
+  };
+  stageMs.lexical = Math.round((mark - t0) * 10) / 10;
   // 2. Relevance spread over the graph.
   const ppr = localPersonalizedPageRank(snap.graph, seeds, {
     direction: 'both',
@@ -148,6 +156,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const maxPpr = ppr.scores[0] ?? 1;
   ppr.nodes.forEach((d, i) => pprScore.set(d, ppr.scores[i]! / maxPpr));
 
+  stage('ppr');
   // 3. Structural lift.
   const shells = coreShells(cg, snap);
   let maxShell = 1;
@@ -173,9 +182,11 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const ranked = [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   const top = ranked.slice(0, CANDIDATES);
 
+  stage('score');
   // 4. Connect the winners: PCST over the candidates' induced subgraph.
   const steiner = connectCandidates(snap, top, visible);
 
+  stage('pcst');
   // 5. Snippets within the budget.
   const showable = (d: number) => snap.kinds[d] !== 'file' && snap.kinds[d] !== 'external' && snap.startLines[d]! > 0;
   const definitions = top.filter(([d]) => showable(d)).slice(0, 120);
@@ -217,12 +228,14 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   }
   const preamble = countTokens(renderHeader(query, budget, cg.completeness()));
   const capacity = Math.max(0, budget - preamble);
+  stage('snippets');
   const pick = knapsack(
     items.map((it) => ({ value: it.score, weight: it.tokens })),
     capacity,
   );
   const chosen = dropNested(pick.chosen.map((i) => items[i]!)).sort((a, b) => b.score - a.score || a.dense - b.dense);
 
+  stage('knapsack');
   // Files: by their best node, helped by the file's own text match.
   const fileScore = new Map<string, number>();
   for (const [d, sc] of ranked) {
@@ -267,6 +280,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
       steinerNodes: steiner.size,
       exactKnapsack: pick.exact,
       ms: 0,
+      stageMs,
     },
   };
   result.tokens = countTokens(renderContext(result));

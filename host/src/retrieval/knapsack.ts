@@ -15,7 +15,10 @@ export interface KnapsackOptions {
    * approximation does. Default 4,000,000 (a few milliseconds, half a megabyte of choice bits).
    */
   cellLimit?: number;
-  /** Relative error allowed to the approximation, in (0, 1); default 0.05. */
+  /**
+   * Relative error allowed to the approximation, in [0.01, 1); default 0.05. Its dynamic
+   * programme has 16 / ε² columns per large item, whatever `cellLimit` says.
+   */
   epsilon?: number;
 }
 
@@ -61,7 +64,7 @@ export function knapsack(items: readonly KnapsackItem[], capacity: number, opts:
   const cellLimit = opts.cellLimit ?? 4_000_000;
   checkRange('cellLimit', cellLimit, 0, Infinity);
   const epsilon = opts.epsilon ?? 0.05;
-  checkRange('epsilon', epsilon, Number.MIN_VALUE, 1 - Number.EPSILON);
+  checkRange('epsilon', epsilon, 0.01, 1 - Number.EPSILON);
 
   const free: number[] = [];
   const candidates: number[] = [];

@@ -65,6 +65,11 @@ export function prizeCollectingSteinerTree(prizes: ArrayLike<number>, edges: Pcs
   if (opts.root !== undefined) checkNode('root', opts.root, n);
   const maxTrees = opts.maxTrees ?? 1;
   checkRange('maxTrees', maxTrees, 1, Infinity);
+  if (!Number.isInteger(maxTrees) && maxTrees !== Infinity)
+    throw new RetrievalError(
+      RetrievalErrorCode.InvalidOption,
+      `maxTrees is ${maxTrees}; pass a whole number of trees, or Infinity for all`,
+    );
   if (n === 0) return { nodes: new Uint32Array(0), edges: new Uint32Array(0), prize: 0, cost: 0, trees: 0 };
   let scale = 0;
   for (let v = 0; v < n; v++) scale = Math.max(scale, prizes[v]!);

@@ -68,7 +68,13 @@ export function graphOf(n: number, edges: readonly (readonly [number, number, Ed
  * off as a power of the id, so a few low ids are hubs with tens of thousands of callers.
  */
 export function powerLawEdges(rand: () => number, n: number, m: number): EdgeList {
-  const list = randomEdges(rand, n, m);
-  for (let i = 0; i < m; i++) list.dst[i] = Math.min(n - 1, Math.floor(n * rand() ** 3));
+  const list: EdgeList = { src: new Uint32Array(m), dst: new Uint32Array(m), kind: new Uint8Array(m), confidence: new Float32Array(m) };
+  for (let i = 0; i < m; i++) {
+    const u = rand();
+    list.src[i] = below(rand, n);
+    list.dst[i] = Math.min(n - 1, Math.floor(n * u * u * u));
+    list.kind[i] = i % EDGE_KINDS.length;
+    list.confidence[i] = CONFIDENCES[i % CONFIDENCES.length]!;
+  }
   return list;
 }

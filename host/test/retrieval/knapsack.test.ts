@@ -120,7 +120,7 @@ describe('knapsack', () => {
     expect(() => knapsack([{ value: NaN, weight: 1 }], 10)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => knapsack([], 10.5)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
     expect(() => knapsack([], -1)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
-    expect(() => knapsack([], 10, { epsilon: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    expect(() => knapsack([], 10, { epsilon: 0.001 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
     expect(() => knapsack([], 10, { epsilon: 1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
 });

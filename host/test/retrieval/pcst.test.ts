@@ -53,14 +53,19 @@ function bruteForceOptimum(inst: Instance, root?: number): number {
 function expectForest(inst: Instance, r: PcstResult, trees: number): void {
   const nodes = new Set(r.nodes);
   const parent = new Map([...nodes].map((v) => [v, v]));
-  const find = (v: number): number => (parent.get(v) === v ? v : find(parent.get(v)!));
+  const find = (v: number): number => {
+    while (parent.get(v) !== v) v = parent.get(v)!;
+    return v;
+  };
+  const problems: string[] = [];
   for (const e of r.edges) {
     const s = inst.edges.src[e]!;
     const d = inst.edges.dst[e]!;
-    expect(nodes.has(s) && nodes.has(d)).toBe(true);
-    expect(find(s)).not.toBe(find(d));
-    parent.set(find(s), find(d));
+    if (!nodes.has(s) || !nodes.has(d)) problems.push(`edge ${e} leaves the selection`);
+    else if (find(s) === find(d)) problems.push(`edge ${e} closes a cycle`);
+    else parent.set(find(s), find(d));
   }
+  expect(problems).toEqual([]);
   expect(r.edges.length).toBe(r.nodes.length - trees);
   expect(r.trees).toBe(trees);
   expect(r.prize).toBeCloseTo(
@@ -228,5 +233,6 @@ describe('prizeCollectingSteinerTree', () => {
     expect(() => prizeCollectingSteinerTree([1], edges)).toThrow(expect.objectContaining({ code: 'EDGE_OUT_OF_RANGE' }));
     expect(() => prizeCollectingSteinerTree([1, 1], edges, { root: 2 })).toThrow(expect.objectContaining({ code: 'NODE_OUT_OF_RANGE' }));
     expect(() => prizeCollectingSteinerTree([1, 1], edges, { maxTrees: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    expect(() => prizeCollectingSteinerTree([1, 1], edges, { maxTrees: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
 });
