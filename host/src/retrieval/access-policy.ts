@@ -34,7 +34,7 @@ const masks = new WeakMap<GraphSnapshot, Map<string, Uint8Array>>();
 export function visibilityMask(snapshot: GraphSnapshot, policy: AccessPolicy): Uint8Array {
   const key = JSON.stringify([policy.corpora, [...policy.groups].sort()]);
   let perSnapshot = masks.get(snapshot);
-  if (!perSnapshot) masks.set(snapshot, (perSnapshot = new Map()));
+  if (!perSnapshot) masks.set(snapshot, (perSnapshot = new Map<string, Uint8Array>()));
   const cached = perSnapshot.get(key);
   if (cached) return cached;
   const mask = new Uint8Array(snapshot.nodeCount);

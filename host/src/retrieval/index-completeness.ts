@@ -49,8 +49,10 @@ export function indexCompleteness(store: GraphStore): Completeness {
       if (f.diagnostics.some((d) => d.code === 'PARSE_ERRORS')) l.parseErrors++;
     }
   }
-  const languages = [...byLanguage.values()]
-    .map(({ phaseB, ...l }) => ({ ...l, phase: phaseB === 0 ? 'A' : phaseB === l.analyzed ? 'A+B' : 'mixed' }) as LanguageCompleteness)
+  const phaseOf = (phaseB: number, analyzed: number): LanguageCompleteness['phase'] =>
+    phaseB === 0 ? 'A' : phaseB === analyzed ? 'A+B' : 'mixed';
+  const languages: LanguageCompleteness[] = [...byLanguage.values()]
+    .map(({ phaseB, ...l }) => ({ ...l, phase: phaseOf(phaseB, l.analyzed) }))
     .sort((a, b) => b.files - a.files || (a.language < b.language ? -1 : 1));
   const complete = store.getMeta('index_state') === 'complete';
   const parts: string[] = [];

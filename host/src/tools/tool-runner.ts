@@ -87,7 +87,7 @@ function dispatch<N extends ToolName>(
   args: ToolArgs[N],
   policy: AccessPolicy,
 ): { text: string; structured: Record<string, unknown> } {
-  const graphs = readableGraphs(host, policy, (args as { corpus?: string }).corpus);
+  const graphs = readableGraphs(host, policy, args.corpus);
   switch (name) {
     case 'get_context':
       return contextTool(graphs, args as ToolArgs['get_context'], policy);

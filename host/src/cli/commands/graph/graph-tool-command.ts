@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { TravsrCommand } from '../../base-command.js';
+import type { TravsrCommand } from '../../base-command.js';
 import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
 import type { ToolName } from '../../../tools/tool-definitions.js';
 import { openServedGraphs } from '../../../tools/served-graphs.js';

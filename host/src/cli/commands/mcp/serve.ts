@@ -6,6 +6,7 @@ import { mcpServerFactory } from '../../../mcp/server.js';
 import { TokenStore } from '../../../mcp/token-store.js';
 import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
 import { openServedGraphs } from '../../../tools/served-graphs.js';
+import { ToolPool } from '../../../tools/tool-pool.js';
 
 export default class Mcp extends TravsrCommand {
   static override summary = 'Serve the graph over the Model Context Protocol (stdio by default, or HTTP)';
@@ -29,12 +30,20 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
       description: 'repository to serve (repeatable; default: the current directory)',
     }),
     'allowed-origin': Flags.string({ multiple: true, description: 'browser origin allowed to call the HTTP server (repeatable)' }),
+    'tool-timeout': Flags.integer({ default: 30_000, min: 100, description: 'ms a tool call may run before it is stopped' }),
+    workers: Flags.integer({ default: 2, min: 1, max: 64, description: 'tool calls that run at once (worker threads)' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Mcp);
     const served = await openServedGraphs(flags.repo && flags.repo.length > 0 ? flags.repo : ['.']);
-    const factory = mcpServerFactory(served.host);
+    const pool = new ToolPool({
+      graphs: served.host.graphs.map((g) => ({ root: g.repoRoot, corpus: g.corpus })),
+      size: flags.workers,
+      timeoutMs: flags['tool-timeout'],
+      saveTrace: (t) => served.host.saveTrace(t),
+    });
+    const factory = mcpServerFactory((name, args, policy, signal) => pool.run(name, args, policy, signal));
     if (!flags.http) {
       // stdout carries the protocol: nothing else may be printed there.
       const server = factory(FULL_ACCESS);
@@ -46,6 +55,7 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
       await server.connect(transport);
       await closed;
       await server.close();
+      await pool.close();
       served.close();
       return;
     }
@@ -66,6 +76,7 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
       process.once('SIGTERM', stop);
     });
     await http.close();
+    await pool.close();
     served.close();
   }
 }

@@ -1,0 +1,167 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { AccessPolicy } from '../retrieval/access-policy.js';
+import { TraceRecorder, type Trace } from '../traces/trace.js';
+import type { ToolResult } from './tool-runner.js';
+import type { ToolWorkerCall, ToolWorkerData, ToolWorkerReply } from './tool-worker.js';
+
+// The compiled worker next to this module; when this module runs from source (the tests), the
+// build's copy.
+const HERE = fileURLToPath(import.meta.url);
+const WORKER_FILE = HERE.endsWith('.ts')
+  ? HERE.replace(/src([/\\])tools([/\\])tool-pool\.ts$/, 'dist$1tools$2tool-worker.js')
+  : HERE.replace(/tool-pool\.js$/, 'tool-worker.js');
+
+/** Options of a {@link ToolPool}. */
+export interface ToolPoolOptions {
+  graphs: ToolWorkerData['graphs'];
+  /** Worker threads (default 2): this many calls run at once. */
+  size?: number;
+  /** A call running longer is stopped and answered TOOL_TIMEOUT (default 30 s). */
+  timeoutMs?: number;
+  /** Where the traces of calls that never finished (timeout, cancel, crash) go. */
+  saveTrace(trace: Trace): void;
+}
+
+interface Pending {
+  call: ToolWorkerCall;
+  resolve(r: ToolResult): void;
+  signal: AbortSignal | undefined;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: Pending | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Runs tool calls on worker threads, each with the served graphs open read-only: calls run in
+ * parallel up to `size`, each has a timeout, and a cancelled or timed-out call's worker is
+ * terminated and replaced, so one slow query never blocks the others or the server.
+ */
+export class ToolPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: ToolPoolOptions) {
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    for (let i = 0; i < Math.max(1, opts.size ?? 2); i++) this.slots.push(this.spawn());
+  }
+
+  /** Runs tool `name`; resolves with its result (errors, timeouts and cancellation are error results). */
+  run(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal): Promise<ToolResult> {
+    if (this.closed) return Promise.resolve(this.failure(name, 'TOOL_FAILED', 'the server is shutting down'));
+    return new Promise((resolve) => {
+      const pending: Pending = { call: { id: this.nextId++, name, args, policy }, resolve, signal };
+      if (signal?.aborted) {
+        resolve(this.failure(name, 'TOOL_CANCELLED', 'the call was cancelled before it started'));
+        return;
+      }
+      signal?.addEventListener('abort', () => this.cancel(pending), { once: true });
+      this.queue.push(pending);
+      this.dispatch();
+    });
+  }
+
+  /** Terminates every worker; calls still queued are answered with an error. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.resolve(this.failure(p.call.name, 'TOOL_FAILED', 'the server is shutting down'));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        if (s.timer) clearTimeout(s.timer);
+        if (s.busy) s.busy.resolve(this.failure(s.busy.call.name, 'TOOL_FAILED', 'the server is shutting down'));
+        await s.worker.terminate();
+      }),
+    );
+  }
+
+  /** Starts a worker for `slot` (a new slot when none is given), its messages bound to that slot. */
+  private spawn(existing?: Slot): Slot {
+    const worker = new Worker(WORKER_FILE, {
+      workerData: { graphs: this.opts.graphs } satisfies ToolWorkerData,
+    });
+    const slot: Slot = existing ?? { worker, busy: undefined, timer: undefined };
+    slot.worker = worker;
+    worker.on('message', (reply: ToolWorkerReply) => {
+      const p = slot.busy;
+      if (slot.worker !== worker || !p || p.call.id !== reply.id) return;
+      this.finish(slot);
+      p.resolve(
+        'result' in reply ? reply.result : this.failure(p.call.name, 'TOOL_FAILED', `the tool crashed: ${reply.crash.split('\n')[0]}`),
+      );
+      this.dispatch();
+    });
+    worker.on('error', (e) => {
+      if (slot.worker !== worker) return;
+      const p = slot.busy;
+      this.replace(slot);
+      p?.resolve(this.failure(p.call.name, 'TOOL_FAILED', `the tool worker failed: ${e.message}`));
+    });
+    worker.unref();
+    return slot;
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.busy || this.queue.length === 0) continue;
+      const p = this.queue.shift()!;
+      slot.busy = p;
+      slot.timer = setTimeout(() => {
+        this.replace(slot);
+        p.resolve(
+          this.failure(
+            p.call.name,
+            'TOOL_TIMEOUT',
+            `the call took longer than ${this.timeoutMs} ms and was stopped; ask for less (a lower depth, limit or token_budget) or a narrower query`,
+          ),
+        );
+      }, this.timeoutMs);
+      slot.worker.postMessage(p.call);
+    }
+  }
+
+  private cancel(p: Pending): void {
+    const queued = this.queue.indexOf(p);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      p.resolve(this.failure(p.call.name, 'TOOL_CANCELLED', 'the client cancelled the call'));
+      return;
+    }
+    const slot = this.slots.find((s) => s.busy === p);
+    if (!slot) return;
+    this.replace(slot);
+    p.resolve(this.failure(p.call.name, 'TOOL_CANCELLED', 'the client cancelled the call'));
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.busy = undefined;
+  }
+
+  /** Kills a slot's worker (its call is abandoned) and starts a fresh one. */
+  private replace(slot: Slot): void {
+    this.finish(slot);
+    void slot.worker.terminate();
+    if (this.closed) return;
+    this.spawn(slot);
+    setImmediate(() => this.dispatch());
+  }
+
+  private failure(name: string, code: string, message: string): ToolResult {
+    const recorder = new TraceRecorder('tool-call', name);
+    const trace = recorder.finish({ code, message });
+    this.opts.saveTrace(trace);
+    return {
+      text: `Error [${code}]: ${message}\n(trace ${trace.id})`,
+      structured: { error: { code, message }, trace_id: trace.id },
+      traceId: trace.id,
+      isError: true,
+    };
+  }
+}

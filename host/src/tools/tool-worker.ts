@@ -1,0 +1,42 @@
+// A tool-call worker thread: opens the served graphs read-only and answers tool calls one at a
+// time. The pool (tool-pool.ts) kills and replaces a worker whose call timed out or was
+// cancelled, so a slow query never holds the server.
+import { parentPort, workerData } from 'node:worker_threads';
+import { CodeGraph } from '../retrieval/code-graph.js';
+import type { AccessPolicy } from '../retrieval/access-policy.js';
+import { GraphStore } from '../store/index.js';
+import { persistentTraceSink } from '../traces/trace-sink.js';
+import { runTool, type ToolHost, type ToolResult } from './tool-runner.js';
+import { join } from 'node:path';
+
+/** What a worker is started with. */
+export interface ToolWorkerData {
+  graphs: { root: string; corpus: string }[];
+}
+
+/** A call sent to a worker. */
+export interface ToolWorkerCall {
+  id: number;
+  name: string;
+  args: unknown;
+  policy: AccessPolicy;
+}
+
+/** A worker's answer. */
+export type ToolWorkerReply = { id: number; result: ToolResult } | { id: number; crash: string };
+
+if (parentPort) {
+  const port = parentPort;
+  const data = workerData as ToolWorkerData;
+  const graphs = data.graphs.map(
+    (g) => new CodeGraph(g.root, GraphStore.open(join(g.root, '.travsr', 'graph.db'), { readonly: true }), g.corpus),
+  );
+  const host: ToolHost = { graphs, saveTrace: persistentTraceSink(data.graphs[0]?.root) };
+  port.on('message', (call: ToolWorkerCall) => {
+    try {
+      port.postMessage({ id: call.id, result: runTool(host, call.name, call.args, call.policy) } satisfies ToolWorkerReply);
+    } catch (e) {
+      port.postMessage({ id: call.id, crash: (e as Error).stack ?? String(e) } satisfies ToolWorkerReply);
+    }
+  });
+}
