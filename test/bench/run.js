@@ -2,7 +2,8 @@
 // markdown table.
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
-//                                       incremental, store, structural, ts-accuracy)
+//                                       incremental, store, structural, ts-accuracy, retrieval,
+//                                       context, localization)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,8 +18,11 @@ import * as incremental from './incremental-reindex.js';
 import * as store from './store-write-rate.js';
 import * as structural from './structural-coverage.js';
 import * as tsAccuracy from './ts-accuracy.js';
+import * as retrieval from './retrieval-algorithms.js';
+import * as context from './context-latency.js';
+import * as localization from './localization.js';
 
-const BENCHMARKS = [frames, ping, graph, hello, index, incremental, store, tsAccuracy, structural];
+const BENCHMARKS = [frames, ping, graph, hello, index, incremental, store, tsAccuracy, structural, retrieval, context, localization];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */
 export async function runBenchmarks(names = []) {

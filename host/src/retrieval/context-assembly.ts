@@ -32,7 +32,7 @@ export interface ContextResult {
   tokenizer: string;
   items: ContextItem[];
   /** Files ranked by relevance (at least 20 when the graph has them), for "where should I look". */
-  files: { path: string; score: number }[];
+  files: { path: string; score: number; signals?: FileSignals }[];
   /** Further ranked nodes that did not fit the budget (no snippet). */
   more: { node: NodeRef; score: number }[];
   completeness: Completeness;
@@ -46,7 +46,89 @@ export interface ContextOptions {
   budget?: number;
   /** Ranked files to return (default 30). */
   files?: number;
+  /** Other weights than {@link DEFAULT_WEIGHTS} (for evaluation and tuning). */
+  weights?: Partial<ContextWeights>;
+  /** Put each file's {@link FileSignals} in the result (for evaluation and tuning). */
+  explain?: boolean;
 }
+
+/** The evidence behind a file's rank, each in [0, 1]. */
+export interface FileSignals {
+  /** BM25 of the question over the file's text, relative to the best file. */
+  text: number;
+  /** The best symbol-search match among the file's definitions. */
+  symbol: number;
+  /** The best match of the question over one of the file's definitions' own code. */
+  body: number;
+  /** Definitions the question names exactly (shared names count less). */
+  mention: number;
+  /** Personalized PageRank mass on the file's nodes, relative to the file with the most. */
+  ppr: number;
+  /** 1 when the question names the file's path (or a stack frame is in it). */
+  named: number;
+  /** Lines or messages the question quotes that occur in the file's text (2+ → 1). */
+  quoted: number;
+  /** 1 when a word of the question is the file's name, 0.5 when it names one of its directories. */
+  nameWord: number;
+  /** 1 for tests, docs, examples and data files: they rank below source with the same evidence. */
+  auxiliary: number;
+}
+
+/** Tests, documentation, examples, and data/config formats rather than code. */
+export function isAuxiliary(path: string): boolean {
+  return (
+    /(^|\/)(tests?|testing|__tests__|spec|specs|docs?|examples?|benchmarks?)\//i.test(path) ||
+    /(^|\/)(test_[^/]*|[^/]*_test|conftest|[^/]*\.(test|spec))\.[a-z]+$/i.test(path) ||
+    /\.(ya?ml|json|toml|xml|ini|cfg|md|rst|txt|lock)$/i.test(path) ||
+    /(^|\/)\.[^/]+\//.test(path)
+  );
+}
+
+/** How get_context weighs its evidence. Chosen with the localization benchmark (test/bench/localization.js). */
+export interface ContextWeights {
+  nodeLexical: number;
+  nodeBody: number;
+  nodeMention: number;
+  nodePpr: number;
+  nodeFileText: number;
+  nodePathMention: number;
+  /** The node's file's score relative to the best file's. */
+  nodeFileRank: number;
+  coreLift: number;
+  fileText: number;
+  fileSymbol: number;
+  fileBody: number;
+  fileMention: number;
+  filePpr: number;
+  fileNamed: number;
+  fileQuoted: number;
+  fileNameWord: number;
+  /** Multiplies the score of an {@link isAuxiliary} file. */
+  auxiliaryFactor: number;
+}
+
+/** The weights get_context uses unless told otherwise. */
+export const DEFAULT_WEIGHTS: ContextWeights = {
+  nodeLexical: 0.35,
+  nodeBody: 1,
+  nodeMention: 0.9,
+  nodePpr: 0.35,
+  nodeFileText: 0.3,
+  nodePathMention: 0.3,
+  nodeFileRank: 1,
+  coreLift: 0.15,
+  // Files (localization benchmark, 66 SWE-bench issues: 841 of 5,184 weightings on the grid
+  // around these reach file Acc@5 ≥ 80; these reach 81.8).
+  fileText: 1,
+  fileSymbol: 0.3,
+  fileBody: 0.3,
+  fileMention: 0.5,
+  filePpr: 0.15,
+  fileNamed: 0.25,
+  fileQuoted: 1,
+  fileNameWord: 0.6,
+  auxiliaryFactor: 0.5,
+};
 
 // Tuning (checked by the localization benchmark, see test/bench/localization.js).
 const SYMBOL_HITS = 200;
@@ -62,6 +144,7 @@ const MIN_BUDGET = 200;
 
 interface Scored {
   lexical: number;
+  body: number;
   mention: number;
   file: number;
   why: Set<string>;
@@ -92,7 +175,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const scored = new Map<number, Scored>();
   const entry = (d: number) => {
     let s = scored.get(d);
-    if (!s) scored.set(d, (s = { lexical: 0, mention: 0, file: 0, why: new Set() }));
+    if (!s) scored.set(d, (s = { lexical: 0, body: 0, mention: 0, file: 0, why: new Set() }));
     return s;
   };
   const symbolHits = cg.store.searchSymbols(query, { limit: SYMBOL_HITS });
@@ -104,12 +187,42 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     s.lexical = Math.max(s.lexical, h.score / maxSymbol);
     s.why.add('its name matches the query');
   }
+  const bodyHits = cg.store.searchDefinitions(query, { limit: SYMBOL_HITS });
+  const maxBody = bodyHits[0]?.score ?? 1;
+  for (const h of bodyHits) {
+    const d = snap.denseOf(h.id);
+    if (!allowed(d)) continue;
+    const s = entry(d);
+    s.body = Math.max(s.body, h.score / maxBody);
+    s.why.add('its code uses the words of the query');
+  }
   const fileHits = cg.store.searchFiles(query, { limit: FILE_HITS }).filter((f) => fileVisible(cg, snap, visible, f.path));
   const maxFile = fileHits[0]?.score ?? 1;
   const fileLexical = new Map(fileHits.map((f) => [f.path, f.score / maxFile]));
   const mentions = queryMentions(query);
   const mentionedFiles = new Set<string>();
   for (const p of mentions.paths) for (const path of filesMatching(snap, p)) mentionedFiles.add(path);
+  // Messages and lines the question quotes, found verbatim (as token runs) in few files.
+  const quotedFiles = new Map<string, number>();
+  for (const phrase of mentions.phrases) {
+    const hits = cg.store.filesWithPhrase(phrase, 4).filter((p) => fileVisible(cg, snap, visible, p));
+    if (hits.length === 0 || hits.length > 3) continue;
+    for (const p of hits) quotedFiles.set(p, (quotedFiles.get(p) ?? 0) + 1 / hits.length);
+  }
+  // A word of the question that is a file's or directory's name (`skipping` → skipping.py).
+  const nameWordFiles = new Map<string, number>();
+  const questionWords = new Set(mentions.words);
+  for (const path of fileNodeIndex(snap).keys()) {
+    const parts = path.toLowerCase().split('/');
+    const stem = parts[parts.length - 1]!.replace(/\.[^.]+$/, '');
+    const w =
+      questionWords.has(stem) && stem.length >= 4
+        ? 1
+        : parts.slice(0, -1).some((dir) => dir.length >= 4 && questionWords.has(dir))
+          ? 0.5
+          : 0;
+    if (w > 0 && fileVisible(cg, snap, visible, path)) nameWordFiles.set(path, w);
+  }
   const frames = new Set(mentions.frames);
   for (const id of mentions.identifiers) {
     const rows = cg.store.nodesNamed(id, 12).filter((r) => allowed(snap.denseOf(r.id)));
@@ -123,7 +236,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
 
   // Seeds: lexical symbol hits, named symbols, and the file nodes of the best text matches.
   const seeds = new Map<number, number>();
-  for (const [d, s] of scored) seeds.set(d, s.lexical + 2 * s.mention);
+  for (const [d, s] of scored) seeds.set(d, s.lexical + s.body + 2 * s.mention);
   const fileNodes = fileNodeIndex(snap);
   for (const [path, w] of fileLexical) {
     const d = fileNodes.get(path);
@@ -162,6 +275,64 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   let maxShell = 1;
   for (const d of pprScore.keys()) maxShell = Math.max(maxShell, shells[d] ?? 0);
 
+  const W = { ...DEFAULT_WEIGHTS, ...opts.weights };
+  // Files: the file's own text match, the best symbol evidence in it, the relevance mass the
+  // graph walk left in it, and whether the question names it.
+  const signals = new Map<string, FileSignals>();
+  const sig = (path: string) => {
+    let f = signals.get(path);
+    if (!f)
+      signals.set(
+        path,
+        (f = {
+          text: fileLexical.get(path) ?? 0,
+          symbol: 0,
+          body: 0,
+          mention: 0,
+          ppr: 0,
+          named: mentionedFiles.has(path) ? 1 : 0,
+          quoted: Math.min(1, (quotedFiles.get(path) ?? 0) / 2),
+          nameWord: nameWordFiles.get(path) ?? 0,
+          auxiliary: isAuxiliary(path) ? 1 : 0,
+        }),
+      );
+    return f;
+  };
+  for (const path of fileLexical.keys()) sig(path);
+  for (const path of mentionedFiles) sig(path);
+  for (const path of quotedFiles.keys()) sig(path);
+  for (const path of nameWordFiles.keys()) sig(path);
+  for (const [d, s] of scored) {
+    if (!allowed(d) || snap.kinds[d] === 'external') continue;
+    const f = sig(snap.paths[d]!);
+    f.symbol = Math.max(f.symbol, s.lexical);
+    f.body = Math.max(f.body, s.body);
+    f.mention += s.mention;
+  }
+  let maxMass = 0;
+  for (const [d, p] of pprScore) {
+    if (!allowed(d) || snap.kinds[d] === 'external') continue;
+    const f = sig(snap.paths[d]!);
+    f.ppr += p;
+    maxMass = Math.max(maxMass, f.ppr);
+  }
+  const fileScore = new Map<string, number>();
+  for (const [path, f] of signals) {
+    if (maxMass > 0) f.ppr /= maxMass;
+    f.mention = Math.min(1, f.mention);
+    const evidence =
+      W.fileText * f.text +
+      W.fileSymbol * f.symbol +
+      W.fileBody * f.body +
+      W.fileMention * f.mention +
+      W.filePpr * f.ppr +
+      W.fileNamed * f.named +
+      W.fileQuoted * f.quoted +
+      W.fileNameWord * f.nameWord;
+    fileScore.set(path, evidence * (f.auxiliary ? W.auxiliaryFactor : 1));
+  }
+  let maxFileScore = 0;
+  for (const v of fileScore.values()) maxFileScore = Math.max(maxFileScore, v);
   // Final node score: lexical evidence, graph relevance, file-level text match, lift.
   const candidates = new Set<number>([...scored.keys(), ...pprScore.keys()]);
   const score = new Map<number, number>();
@@ -169,14 +340,15 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     if (!allowed(d) || snap.kinds[d] === 'external') continue;
     const s = scored.get(d);
     const path = snap.paths[d]!;
-    const fileText = fileLexical.get(path) ?? 0;
     const base =
-      0.35 * (s?.lexical ?? 0) +
-      0.9 * Math.min(1, s?.mention ?? 0) +
-      0.35 * (pprScore.get(d) ?? 0) +
-      0.3 * fileText +
-      (mentionedFiles.has(path) ? 0.3 : 0);
-    const lift = 1 + 0.15 * ((shells[d] ?? 0) / maxShell);
+      W.nodeLexical * (s?.lexical ?? 0) +
+      W.nodeBody * (s?.body ?? 0) +
+      W.nodeMention * Math.min(1, s?.mention ?? 0) +
+      W.nodePpr * (pprScore.get(d) ?? 0) +
+      W.nodeFileText * (fileLexical.get(path) ?? 0) +
+      (mentionedFiles.has(path) ? W.nodePathMention : 0) +
+      W.nodeFileRank * (maxFileScore > 0 ? (fileScore.get(path) ?? 0) / maxFileScore : 0);
+    const lift = 1 + W.coreLift * ((shells[d] ?? 0) / maxShell);
     score.set(d, base * lift);
   }
   const ranked = [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
@@ -236,18 +408,11 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const chosen = dropNested(pick.chosen.map((i) => items[i]!)).sort((a, b) => b.score - a.score || a.dense - b.dense);
 
   stage('knapsack');
-  // Files: by their best node, helped by the file's own text match.
-  const fileScore = new Map<string, number>();
-  for (const [d, sc] of ranked) {
-    const path = snap.paths[d]!;
-    fileScore.set(path, Math.max(fileScore.get(path) ?? 0, sc));
-  }
-  for (const [path, w] of fileLexical) if (!fileScore.has(path)) fileScore.set(path, 0.3 * w);
   const wantFiles = Math.max(20, opts.files ?? 30);
   const files = [...fileScore]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, wantFiles)
-    .map(([path, s]) => ({ path, score: round(s) }));
+    .map(([path, s]) => ({ path, score: round(s), ...(opts.explain ? { signals: signals.get(path)! } : {}) }));
   // Fewer files with evidence than asked for: the rest in order of how much of the code base
   // depends on them (score 0), so a caller always gets a full ranked list.
   if (files.length < wantFiles)

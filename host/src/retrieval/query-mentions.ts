@@ -11,7 +11,17 @@ export interface QueryMentions {
   paths: string[];
   /** Identifiers of stack-trace frames (`in <name>`), innermost last. */
   frames: string[];
+  /**
+   * Runs of four words from the question's lines and quotes (messages, output, code lines),
+   * as identifier tokens: a message the code prints matches its source verbatim.
+   */
+  phrases: string[][];
+  /** The question's words (lower case, 4+ letters), to match file and directory names. */
+  words: string[];
 }
+
+const PHRASE = 4;
+const MAX_PHRASES = 160;
 
 const STOP = new Set(['self', 'this', 'none', 'null', 'true', 'false', 'the', 'and', 'for', 'def', 'class', 'import', 'from', 'return']);
 
@@ -65,5 +75,19 @@ export function queryMentions(text: string): QueryMentions {
     )
       paths.add(p);
   }
-  return { identifiers: [...identifiers], paths: [...paths], frames };
+  const phrases: string[][] = [];
+  const seenPhrase = new Set<string>();
+  for (const line of text.split(/\n|(?<=[.!?])\s+/)) {
+    const words = (line.match(/[A-Za-z]+/g) ?? []).map((w) => w.toLowerCase());
+    for (let i = 0; i + PHRASE <= words.length && phrases.length < MAX_PHRASES; i += 2) {
+      const p = words.slice(i, i + PHRASE);
+      if (p.every((w) => w.length < 3)) continue;
+      const key = p.join(' ');
+      if (seenPhrase.has(key)) continue;
+      seenPhrase.add(key);
+      phrases.push(p);
+    }
+  }
+  const words = [...new Set((text.match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? []).map((w) => w.toLowerCase()))];
+  return { identifiers: [...identifiers], paths: [...paths], frames, phrases, words };
 }

@@ -1,4 +1,4 @@
-import { EDGE_KINDS, NODE_KINDS, PROVENANCES, type VName } from '@travsr/protocol';
+import { EDGE_KINDS, NODE_KINDS, PROVENANCES, type Node, type VName } from '@travsr/protocol';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { tokenDocument } from './identifier-tokens.js';
 import { vnameKey, type NodeTable } from './node-table.js';
@@ -8,6 +8,7 @@ import type { FileGraphInput, ReplaceFileResult } from './types.js';
 // Tokens of a file's text kept in file_fts: enough for any source file a person wrote;
 // a huge generated file does not bloat the index.
 const MAX_FILE_TOKENS = 50_000;
+const MAX_DEFINITION_TOKENS = 4_000;
 
 const NODE_KIND_SET = new Set<string>(NODE_KINDS);
 const EDGE_KIND_SET = new Set<string>(EDGE_KINDS);
@@ -117,7 +118,10 @@ export class FileGraphWriter {
            diagnostics = excluded.diagnostics, acl = excluded.acl`,
       )
       .run(path, input.sha256, now, input.language, input.plugin, input.phase, input.lines ?? null, JSON.stringify(input.diagnostics), acl);
-    if (input.text !== undefined) this.writeFileText(path, input.text);
+    if (input.text !== undefined) {
+      this.writeFileText(path, input.text);
+      this.writeDefinitionText(path, input.text, input.nodes, ids);
+    }
     this.ctx.bumpGraphVersion();
     return { nodes: input.nodes.length, edges: input.edges.length, tombstoned };
   }
@@ -155,9 +159,31 @@ export class FileGraphWriter {
       .run(row.id, tokenDocument(path), tokenDocument(text, MAX_FILE_TOKENS));
   }
 
+  /**
+   * (Re)indexes the own source of the file's definitions in node_body_fts: a definition's
+   * lines minus the lines of definitions nested in it (a class without its methods).
+   */
+  private writeDefinitionText(path: string, text: string, nodes: readonly Node[], ids: ReadonlyMap<string, number>): void {
+    this.ctx.stmt('DELETE FROM node_body_fts WHERE rowid IN (SELECT id FROM nodes WHERE path = ?)').run(path);
+    const lines = text.split(/\r?\n/);
+    const defs = nodes
+      .filter((n) => n.range && n.kind !== 'file' && n.kind !== 'module' && n.vname.path === path)
+      .map((n) => ({ id: ids.get(vnameKey(n.vname))!, start: n.range!.startLine, end: Math.min(n.range!.endLine, lines.length) }))
+      .filter((d) => d.id !== undefined && d.end >= d.start);
+    const insert = this.ctx.stmt('INSERT INTO node_body_fts (rowid, body) VALUES (?, ?)');
+    for (const d of defs) {
+      const inner = defs.filter((o) => o !== d && o.start >= d.start && o.end <= d.end && (o.start > d.start || o.end < d.end));
+      const own: string[] = [];
+      for (let line = d.start; line <= d.end; line++)
+        if (!inner.some((o) => line >= o.start && line <= o.end)) own.push(lines[line - 1] ?? '');
+      insert.run(d.id, tokenDocument(own.join('\n'), MAX_DEFINITION_TOKENS));
+    }
+  }
+
   /** Tombstones the file's nodes and deletes the edges and refs its analysis produced. */
   private dropFileGraph(path: string): number {
     this.ctx.stmt('DELETE FROM file_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?)').run(path);
+    this.ctx.stmt('DELETE FROM node_body_fts WHERE rowid IN (SELECT id FROM nodes WHERE path = ?)').run(path);
     const now = this.ctx.now();
     const ids = this.nodes.liveIdsOfFile(path);
     for (const id of ids) this.nodes.tombstone(id, now);

@@ -1,4 +1,4 @@
-import { identifierTokens } from './identifier-tokens.js';
+import { bm25ByTerms, type TermSearchOptions } from './bm25-terms.js';
 import type { StoreContext } from './store-context.js';
 
 /** A file ranked by {@link FileTextIndex.search}. */
@@ -9,54 +9,76 @@ export interface FileHit {
 }
 
 /** Options of {@link FileTextIndex.search}. */
-export interface FileSearchOptions {
-  /** At most this many files (default 50). */
-  limit?: number;
-  /** Query terms in more than this share of the files are dropped (default 0.5): they rank nothing and cost time. */
-  maxDocumentFrequency?: number;
-  /** At most this many distinct query terms, the rarest kept (default 128). */
-  maxTerms?: number;
+export type FileSearchOptions = TermSearchOptions;
+
+/** A definition ranked by {@link FileTextIndex.searchDefinitions}. */
+export interface DefinitionHit {
+  /** nodes.id of a live definition. */
+  id: number;
+  score: number;
 }
 
-// BM25 column weights of file_fts(path, body): a query word in the file's path is a strong hint.
-const BM25 = 'bm25(file_fts, 3.0, 1.0)';
-
 /**
- * BM25 over whole files (`file_fts`): the query is split by the identifier tokenizer like
- * the indexed text; terms too common to discriminate are dropped using the index's own
- * document frequencies, the rest OR-ed.
+ * Lexical search over source text: whole files (`file_fts`: path and content) and
+ * definitions' own lines (`node_body_fts`), both as identifier tokens, ranked by
+ * {@link bm25ByTerms}.
  */
 export class FileTextIndex {
   constructor(private readonly ctx: StoreContext) {}
 
   /** Files matching `query`, best first. */
   search(query: string, options: FileSearchOptions = {}): FileHit[] {
-    const terms = [...new Set(identifierTokens(query))];
-    if (terms.length === 0) return [];
-    const docs = (this.ctx.stmt('SELECT count(*) AS n FROM file_fts').get() as { n: number }).n;
-    if (docs === 0) return [];
-    const df = new Map(
+    const best = bm25ByTerms(this.ctx, { table: 'file_fts', vocab: 'file_fts_vocab', bm25: 'bm25(file_fts, 1.0, 1.0)' }, query, options);
+    if (best.length === 0) return [];
+    const paths = new Map(
       (
-        this.ctx.stmt('SELECT term, doc FROM file_fts_vocab WHERE term IN (SELECT value FROM json_each(?))').all(JSON.stringify(terms)) as {
-          term: string;
-          doc: number;
+        this.ctx
+          .stmt('SELECT rowid AS id, path FROM files WHERE rowid IN (SELECT value FROM json_each(?))')
+          .all(JSON.stringify(best.map(([id]) => id))) as {
+          id: number;
+          path: string;
         }[]
-      ).map((r) => [r.term, r.doc]),
+      ).map((r) => [r.id, r.path]),
     );
-    const maxShare = options.maxDocumentFrequency ?? 0.5;
-    const kept = terms
-      .filter((t) => (df.get(t) ?? 0) > 0 && (docs < 8 || df.get(t)! / docs <= maxShare))
-      .sort((a, b) => df.get(a)! - df.get(b)! || (a < b ? -1 : 1))
-      .slice(0, options.maxTerms ?? 128);
-    if (kept.length === 0) return [];
-    const limit = Math.max(1, Math.floor(options.limit ?? 50));
-    const rows = this.ctx
-      .stmt(
-        `SELECT f.path AS path, r.rank AS rank FROM
-           (SELECT rowid, ${BM25} AS rank FROM file_fts WHERE file_fts MATCH ? ORDER BY rank LIMIT ?) r
-         JOIN files f ON f.rowid = r.rowid ORDER BY r.rank, f.path`,
-      )
-      .all(kept.map((t) => `"${t}"`).join(' OR '), limit) as { path: string; rank: number }[];
-    return rows.map((r) => ({ path: r.path, score: -r.rank }));
+    return best.flatMap(([id, score]) => {
+      const path = paths.get(id);
+      return path === undefined ? [] : [{ path, score }];
+    });
+  }
+
+  /**
+   * Files whose text contains the token sequence `tokens` (an FTS5 phrase), at most `limit`
+   * of them: how a message or output line quoted in a question finds the code that prints it.
+   */
+  filesWithPhrase(tokens: readonly string[], limit = 8): string[] {
+    if (tokens.length === 0) return [];
+    // Tokens hold only letters, digits and marks, so quoting them cannot break the syntax.
+    const phrase = `body : "${tokens.join(' ')}"`;
+    return (
+      this.ctx
+        .stmt('SELECT f.path AS path FROM file_fts JOIN files f ON f.rowid = file_fts.rowid WHERE file_fts MATCH ? LIMIT ?')
+        .all(phrase, limit) as { path: string }[]
+    ).map((r) => r.path);
+  }
+
+  /** Live definitions whose own source matches `query`, best first. */
+  searchDefinitions(query: string, options: TermSearchOptions = {}): DefinitionHit[] {
+    const best = bm25ByTerms(
+      this.ctx,
+      { table: 'node_body_fts', vocab: 'node_body_fts_vocab', bm25: 'bm25(node_body_fts)' },
+      query,
+      options,
+    );
+    if (best.length === 0) return [];
+    const live = new Set(
+      (
+        this.ctx
+          .stmt('SELECT id FROM nodes WHERE id IN (SELECT value FROM json_each(?)) AND tombstoned_at IS NULL')
+          .all(JSON.stringify(best.map(([id]) => id))) as {
+          id: number;
+        }[]
+      ).map((r) => r.id),
+    );
+    return best.filter(([id]) => live.has(id)).map(([id, score]) => ({ id, score }));
   }
 }

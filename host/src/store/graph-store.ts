@@ -5,7 +5,7 @@ import type { VName } from '@travsr/protocol';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { rebuildAdvice, StoreError, StoreErrorCode, translateSqliteError } from './errors.js';
 import { FileGraphWriter } from './file-graph-writer.js';
-import { FileTextIndex, type FileHit, type FileSearchOptions } from './file-text-index.js';
+import { FileTextIndex, type DefinitionHit, type FileHit, type FileSearchOptions } from './file-text-index.js';
 import { exportGraph } from './graph-export.js';
 import { MigrationRunner } from './migration-runner.js';
 import { GRAPH_MIGRATIONS } from './migrations/index.js';
@@ -487,6 +487,19 @@ export class GraphStore {
    */
   searchFiles(query: string, options: FileSearchOptions = {}): FileHit[] {
     return this.read(() => this.fileText.search(query, options));
+  }
+
+  /** Files whose text contains the token sequence `tokens` (identifier tokens, in order), at most `limit`. */
+  filesWithPhrase(tokens: readonly string[], limit = 8): string[] {
+    return this.read(() => this.fileText.filesWithPhrase(tokens, limit));
+  }
+
+  /**
+   * Definitions ranked by BM25 of `query` over their own source lines (a class without its
+   * methods), best first; ids are nodes.id. Filled by analyses that carry the file's text.
+   */
+  searchDefinitions(query: string, options: FileSearchOptions = {}): DefinitionHit[] {
+    return this.read(() => this.fileText.searchDefinitions(query, options));
   }
 
   /** Adds a synonym pair (used in both directions by {@link searchSymbols}). */

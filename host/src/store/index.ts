@@ -7,4 +7,4 @@ export { identifierTokens } from './identifier-tokens.js';
 export { SAME_FILE_CONFIDENCE, REPO_UNIQUE_CONFIDENCE } from './ref-resolver.js';
 export type { SynonymPair } from './symbol-index.js';
 export type * from './types.js';
-export type { FileHit, FileSearchOptions } from './file-text-index.js';
+export type { DefinitionHit, FileHit, FileSearchOptions } from './file-text-index.js';

@@ -226,17 +226,19 @@ export function contextStructured(r: ContextResult): Record<string, unknown> {
     tokens: r.tokens,
     tokenizer: r.tokenizer,
     files: r.files,
-    nodes: [...r.items.map((it) => ({ ...it.node, score: it.score })), ...r.more.map((m) => ({ ...m.node, score: m.score }))].map((n) => ({
-      id: n.id,
-      kind: n.kind,
-      name: n.name,
-      qualified_name: n.qualifiedName,
-      corpus: n.corpus,
-      path: n.path,
-      start_line: n.startLine,
-      end_line: n.endLine,
-      score: n.score,
-    })),
+    nodes: [...r.items.map((it) => ({ ...it.node, score: it.score })), ...r.more.map((m) => ({ ...m.node, score: m.score }))]
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .map((n) => ({
+        id: n.id,
+        kind: n.kind,
+        name: n.name,
+        qualified_name: n.qualifiedName,
+        corpus: n.corpus,
+        path: n.path,
+        start_line: n.startLine,
+        end_line: n.endLine,
+        score: n.score,
+      })),
     items: r.items.map((it) => ({
       id: it.node.id,
       path: it.node.path,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analysis, tempStore } from './graph-fixtures.js';
+import { analysis, def, tempStore } from './graph-fixtures.js';
 
 describe('file text search (file_fts)', () => {
   it('ranks files by BM25 over their content and path, split like identifiers', () => {
@@ -32,6 +32,23 @@ describe('file text search (file_fts)', () => {
     expect(store.searchFiles('delta')).toEqual([]);
     store.markSkipped('b.py', 'sha', 'binary');
     expect(store.searchFiles('gamma')).toEqual([]);
+    store.close();
+  });
+
+  it('indexes each definition by its own lines: a class without its methods', () => {
+    const store = tempStore();
+    const text = ['class Session:', '    """Keeps cookies between requests."""', '    def resolve_redirects(self):', '        follow location header', '        return hops', ''].join('\n');
+    const cls = def('s.py', '#Session', 'class', { range: { startLine: 1, startCol: 0, endLine: 5, endCol: 0 } });
+    const method = def('s.py', '#Session.resolve_redirects', 'method', { range: { startLine: 3, startCol: 4, endLine: 5, endCol: 0 } });
+    store.replaceFile(analysis('s.py', { nodes: [cls, method], text }));
+    const idOf = (sig: string) => store.fileNodes('s.py').find((n) => n.vname.signature === sig)!.id;
+    expect(store.searchDefinitions('location header').map((h) => h.id)).toEqual([idOf('#Session.resolve_redirects')]);
+    expect(store.searchDefinitions('cookies').map((h) => h.id)).toEqual([idOf('#Session')]);
+    // Reanalyzed without the method: its text leaves the index.
+    store.replaceFile(analysis('s.py', { sha256: 'v2', nodes: [cls], text: 'class Session:\n    pass\n' }));
+    expect(store.searchDefinitions('location header')).toEqual([]);
+    store.removeFile('s.py');
+    expect(store.searchDefinitions('session')).toEqual([]);
     store.close();
   });
 });

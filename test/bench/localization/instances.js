@@ -8,7 +8,7 @@ import { benchDir, repoRoot } from '../common.js';
 
 export const cacheDir = join(benchDir, '.cache', 'localization');
 // Bump when the layout of an instance's cache changes, so that an old one is rebuilt.
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 /** Where the inputs are expected: `{ dataFile, reposDir }` (env overrides, else the defaults). */
 export function inputPaths() {
@@ -58,8 +58,9 @@ export function instanceDir(instance) {
 }
 
 /**
- * The tree of `instance.base_commit`, extracted once with `git archive | tar -x`; the marker
- * file is written last, so an interrupted extraction is redone. Returns the `src` path.
+ * The tree of `instance.base_commit`, extracted once with `git archive | tar -x` and committed
+ * into a fresh git repository; the marker file is written last, so an interrupted extraction is
+ * redone. Returns the `src` path.
  */
 export function materialize(instance, reposDir) {
   const dir = instanceDir(instance);
@@ -76,10 +77,28 @@ export function materialize(instance, reposDir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(src, { recursive: true });
   const gitDir = gitDirOf(reposDir, instance.repo);
-  execFileSync('sh', ['-c', 'git --git-dir="$1" archive "$2" | tar -x -C "$3"', 'sh', gitDir, instance.base_commit, src], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    maxBuffer: 64 << 20,
+  // Two steps rather than a shell pipe, so that a missing commit fails here and not as an empty tree.
+  const tarball = execFileSync('git', ['--git-dir', gitDir, 'archive', instance.base_commit], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 30,
   });
+  execFileSync('tar', ['-x', '-C', src], { input: tarball, stdio: ['pipe', 'ignore', 'pipe'] });
+  // Its own git repository with one commit, as a user's checkout is: otherwise git (and so
+  // `travsr init`) would take the enclosing work tree, this monorepo, for the repository.
+  const git = (args) => execFileSync('git', ['-C', src, ...args], { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 << 20 });
+  git(['init', '-q', '-b', 'main']);
+  git(['add', '-A']);
+  git([
+    '-c',
+    'user.name=travsr-bench',
+    '-c',
+    'user.email=bench@travsr.invalid',
+    'commit',
+    '-q',
+    '--no-verify',
+    '-m',
+    `${instance.repo}@${instance.base_commit}`,
+  ]);
   writeFileSync(marker, JSON.stringify({ format: CACHE_FORMAT, repo: instance.repo, commit: instance.base_commit }));
   return src;
 }

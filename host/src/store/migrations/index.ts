@@ -10,6 +10,7 @@ import { v08KcoreShells } from './v08-kcore-shells.js';
 import { v09Tombstones } from './v09-tombstones.js';
 import { v10Traces } from './v10-traces.js';
 import { v11FileTextSearch } from './v11-file-text-search.js';
+import { v12DefinitionTextSearch } from './v12-definition-text-search.js';
 
 export type { Migration } from './migration.js';
 
@@ -26,4 +27,5 @@ export const GRAPH_MIGRATIONS: readonly Migration[] = [
   v09Tombstones,
   v10Traces,
   v11FileTextSearch,
+  v12DefinitionTextSearch,
 ];

@@ -1,0 +1,163 @@
+// The Travsr side of the localization benchmark: `travsr init` on a materialized tree (once;
+// the graph stays in <tree>/.travsr/graph.db), then `travsr ask --json` with the problem
+// statement, and the answer mapped onto the eval data's names.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { repoRoot } from '../common.js';
+
+const require = createRequire(import.meta.url);
+// Bump when what init writes changes in a way that makes cached graphs unusable.
+const INDEX_FORMAT = 1;
+
+/** The CLI entry (host package.json "bin": bin/run.js); TRAVSR_BENCH_CLI points at another build. */
+export const defaultCliEntry = join(repoRoot, 'host', 'bin', 'run.js');
+export const cliEntry = process.env.TRAVSR_BENCH_CLI ? resolve(process.env.TRAVSR_BENCH_CLI) : defaultCliEntry;
+
+/** Runs `node <cli> <args>` in `cwd`; resolves `{ code, stdout, stderr, wallMs }`, never rejects on exit codes. */
+export function travsr(args, { cwd, home, timeoutMs = 900_000 }) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [cliEntry, ...args], {
+      cwd,
+      // The ceiling keeps git from walking up out of the instance's tree into this monorepo.
+      env: { ...process.env, TRAVSR_HOME: home, GIT_CEILING_DIRECTORIES: dirname(cwd) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(killer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr, wallMs: performance.now() - t0 });
+    });
+  });
+}
+
+const lastLines = (text, n = 2) => text.trim().split('\n').slice(-n).join(' ').slice(0, 300);
+
+/**
+ * The index of `src` (`src/.travsr/graph.db`): made with `travsr init . --no-hook --json` when
+ * it or its marker is missing (or `reindex`), reused otherwise. Resolves `{ cached, wallMs,
+ * durationMs, nodes, edges, analyzed }` — the times of the run that made it — or throws.
+ */
+export async function ensureIndex(src, markerFile, { home, reindex = false }) {
+  const top = execFileSync('git', ['-C', src, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
+  if (realpathSync(top) !== realpathSync(src))
+    throw new Error(`${src} is not the top of its own git repository (${top} is); delete it to extract again`);
+  const db = join(src, '.travsr', 'graph.db');
+  if (!reindex && existsSync(db) && existsSync(markerFile)) {
+    try {
+      const m = JSON.parse(readFileSync(markerFile, 'utf8'));
+      if (m.format === INDEX_FORMAT) return { ...m, cached: true };
+    } catch {
+      // index again
+    }
+  }
+  const r = await travsr(['init', '.', '--no-hook', '--json'], { cwd: src, home });
+  if (r.code !== 0) throw new Error(`travsr init exited with ${r.code}: ${lastLines(r.stderr)}`);
+  const summary = JSON.parse(r.stdout).summary;
+  const m = {
+    format: INDEX_FORMAT,
+    wallMs: r.wallMs,
+    durationMs: summary.durationMs,
+    analyzed: summary.analyzed,
+    failed: summary.failed,
+    nodes: summary.nodes,
+    edges: summary.edges,
+    at: new Date().toISOString(),
+  };
+  writeFileSync(markerFile, JSON.stringify(m));
+  return { ...m, cached: false };
+}
+
+/**
+ * `travsr ask --json <query> --budget <budget>` in `src`. Resolves `{ status: 'ok', answer,
+ * wallMs, cutTo }` (cutTo: the length the query was cut to, when it was too long), `{ status: 'unavailable' }` when this CLI has no `ask` command, or `{ status:
+ * 'error', reason }`.
+ */
+export async function ask(src, query, { home, budget = 8000 }) {
+  const run = (q) => travsr(['ask', '--json', q, '--budget', String(budget)], { cwd: src, home, timeoutMs: 300_000 });
+  let r = await run(query);
+  let cutTo;
+  // get_context caps the query's length; a long issue (a whole log pasted in) is cut to the cap
+  // and counted, as an agent calling the tool would have to.
+  const cap = /more than (\d+) characters/.exec(r.stderr);
+  if (r.code !== 0 && cap) {
+    cutTo = Number(cap[1]);
+    r = await run(query.slice(0, cutTo));
+  }
+  if (r.code !== 0) {
+    if (/command ask not found|unknown command/i.test(r.stderr)) return { status: 'unavailable' };
+    return { status: 'error', reason: `exit ${r.code}: ${lastLines(r.stderr)}` };
+  }
+  try {
+    return { status: 'ok', answer: JSON.parse(r.stdout), wallMs: r.wallMs, cutTo };
+  } catch {
+    return { status: 'error', reason: `no JSON: ${r.stdout.slice(0, 200)}` };
+  }
+}
+
+/**
+ * Per path, the kind of every definition by qualified name, from the graph store: what
+ * {@link evalFunctionName} needs to tell a method from a function nested in a function.
+ */
+export function definitionKinds(src) {
+  const Database = require('better-sqlite3');
+  const db = new Database(join(src, '.travsr', 'graph.db'), { readonly: true });
+  try {
+    const kinds = new Map();
+    for (const n of db
+      .prepare(`SELECT path, qualified_name AS q, kind FROM nodes WHERE kind != 'file' AND tombstoned_at IS NULL`)
+      .iterate()) {
+      let m = kinds.get(n.path);
+      if (!m) kinds.set(n.path, (m = new Map()));
+      m.set(n.q, n.kind);
+    }
+    return kinds;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A graph node as the eval data names functions: `path::qualified_name` cut to the entity the
+ * gold patches are counted in. lang-structural's Python qualified names are dotted from the
+ * module: `Class`, `Class.method`, `func`, and nested definitions go on (`Class.method.inner`,
+ * `func.helper`, `Outer.Inner.method`); the eval data names only module-level functions,
+ * classes (nested ones too) and their methods, so a nested function maps to its outermost
+ * function or method. `kinds` (from {@link definitionKinds}) says which prefixes are classes;
+ * without it, a capitalized first part is taken for a class. Files map to undefined.
+ */
+export function evalFunctionName(node, kinds) {
+  if (node.kind === 'file' || !node.qualified_name || !node.path) return undefined;
+  const parts = node.qualified_name.split('.');
+  const byName = kinds?.get(node.path);
+  const isClass = (prefix) => (byName ? byName.get(prefix) === 'class' : /^[A-Z]/.test(prefix.slice(prefix.lastIndexOf('.') + 1)));
+  let name = parts[0];
+  let i = 1;
+  while (i < parts.length && isClass(name)) name = `${name}.${parts[i++]}`;
+  return `${node.path}::${name}`;
+}
+
+/** Ranked files and eval-named functions of an `ask` answer (duplicates after mapping dropped). */
+export function rankingsOf(answer, kinds) {
+  const files = (answer.files ?? []).map((f) => f.path);
+  const functions = [];
+  const seen = new Set();
+  for (const n of answer.nodes ?? []) {
+    const f = evalFunctionName(n, kinds);
+    if (f && !seen.has(f)) {
+      seen.add(f);
+      functions.push(f);
+    }
+  }
+  return { files, functions };
+}
