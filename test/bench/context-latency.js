@@ -33,9 +33,16 @@ function prng(seed) {
 
 /** Questions made from the graph's own names: "how does <words of a function name> handle <words of another>". */
 function questions(store, n, seed) {
-  const names = store.liveNodeColumns().filter((r) => r[1] === 'function' || r[1] === 'method').map((r) => r[2]);
+  const names = store
+    .liveNodeColumns()
+    .filter((r) => r[1] === 'function' || r[1] === 'method')
+    .map((r) => r[2]);
   const rand = prng(seed);
-  const split = (s) => s.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+  const split = (s) =>
+    s
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/_/g, ' ')
+      .toLowerCase();
   return Array.from({ length: n }, () => {
     const a = names[Math.floor(rand() * names.length)] ?? 'main';
     const b = names[Math.floor(rand() * names.length)] ?? 'run';
@@ -68,7 +75,12 @@ async function measure(label, root, corpus) {
       tokens += r.tokens;
     }
     return [
-      row(title, `${label}: graph (nodes / edges)`, `${counts.nodes.toLocaleString('en-US')} / ${counts.edges.toLocaleString('en-US')}`, ''),
+      row(
+        title,
+        `${label}: graph (nodes / edges)`,
+        `${counts.nodes.toLocaleString('en-US')} / ${counts.edges.toLocaleString('en-US')}`,
+        '',
+      ),
       row(title, `${label}: snapshot load (once per graph version)`, loadMs, 'ms'),
       row(title, `${label}: first query (k-core, caches)`, firstMs, 'ms'),
       row(title, `${label}: get_context p50 (budget 8000, ${QUERIES} queries)`, percentile(times, 50), 'ms'),
@@ -95,7 +107,11 @@ async function effectGraph() {
   const repo = corpusRepo(pkg, 'effect-context');
   const stats = sourceStats(join(repo, 'src'));
   log(`context: indexing effect@${pkg.version} (${stats.files} files)…`);
-  const init = await runTravsr(['init', repo, '--no-hook', '--json'], { home: benchTravsrHome(), env: { TRAVSR_CORPUS: 'bench.travsr.dev/effect' }, timeoutMs: 900_000 });
+  const init = await runTravsr(['init', repo, '--no-hook', '--json'], {
+    home: benchTravsrHome(),
+    env: { TRAVSR_CORPUS: 'bench.travsr.dev/effect' },
+    timeoutMs: 900_000,
+  });
   if (init.code !== 0) throw new Error(`travsr init exited with ${init.code}: ${init.stderr.trim().split('\n').slice(-3).join(' ')}`);
   effectRepo = { repo, label: `effect@${pkg.version} (${stats.lines.toLocaleString('en-US')} lines)` };
   return effectRepo;
@@ -107,21 +123,68 @@ async function generatedGraph() {
   const root = tempDir('context-generated');
   const store = GraphStore.open(join(root, '.travsr', 'graph.db'));
   const rand = prng(42);
-  const words = ['parse', 'render', 'fetch', 'cache', 'token', 'session', 'user', 'order', 'invoice', 'route', 'handler', 'config', 'schema', 'query', 'index', 'graph', 'node', 'edge', 'stream', 'buffer', 'retry', 'auth', 'policy', 'plugin', 'worker', 'queue', 'event', 'metric', 'trace', 'span', 'codec', 'frame'];
+  const words = [
+    'parse',
+    'render',
+    'fetch',
+    'cache',
+    'token',
+    'session',
+    'user',
+    'order',
+    'invoice',
+    'route',
+    'handler',
+    'config',
+    'schema',
+    'query',
+    'index',
+    'graph',
+    'node',
+    'edge',
+    'stream',
+    'buffer',
+    'retry',
+    'auth',
+    'policy',
+    'plugin',
+    'worker',
+    'queue',
+    'event',
+    'metric',
+    'trace',
+    'span',
+    'codec',
+    'frame',
+  ];
   const FILES = 2000;
   const PER_FILE = 50;
   const EDGES = 1_000_000;
-  const vname = (f, i) => ({ corpus: 'gen', root: '', path: `src/m${f}/file${f}.ts`, language: 'typescript', signature: i < 0 ? '' : `#fn${i}` });
-  const nameOf = (f, i) => `${words[(f * 7 + i) % words.length]}${words[(f + i * 3) % words.length].replace(/^./, (c) => c.toUpperCase())}${i}`;
+  const vname = (f, i) => ({
+    corpus: 'gen',
+    root: '',
+    path: `src/m${f}/file${f}.ts`,
+    language: 'typescript',
+    signature: i < 0 ? '' : `#fn${i}`,
+  });
+  const nameOf = (f, i) =>
+    `${words[(f * 7 + i) % words.length]}${words[(f + i * 3) % words.length].replace(/^./, (c) => c.toUpperCase())}${i}`;
   const perFileEdges = Math.floor(EDGES / FILES);
   const zipf = () => Math.floor(FILES * Math.pow(rand(), 2.5)); // popular files get more incoming edges
   const inputs = [];
   for (let f = 0; f < FILES; f++) {
     const nodes = [{ vname: vname(f, -1), kind: 'file', name: `file${f}.ts` }];
     for (let i = 0; i < PER_FILE; i++)
-      nodes.push({ vname: vname(f, i), kind: 'function', name: nameOf(f, i), qualifiedName: nameOf(f, i), range: { startLine: i * 3 + 1, startCol: 0, endLine: i * 3 + 3, endCol: 1 } });
+      nodes.push({
+        vname: vname(f, i),
+        kind: 'function',
+        name: nameOf(f, i),
+        qualifiedName: nameOf(f, i),
+        range: { startLine: i * 3 + 1, startCol: 0, endLine: i * 3 + 3, endCol: 1 },
+      });
     const edges = [];
-    for (let i = 0; i < PER_FILE; i++) edges.push({ src: vname(f, -1), dst: vname(f, i), kind: 'contains', provenance: 'phase-a', confidence: 1 });
+    for (let i = 0; i < PER_FILE; i++)
+      edges.push({ src: vname(f, -1), dst: vname(f, i), kind: 'contains', provenance: 'phase-a', confidence: 1 });
     const seen = new Set();
     while (edges.length < perFileEdges) {
       const i = Math.floor(rand() * PER_FILE);
@@ -133,7 +196,19 @@ async function generatedGraph() {
       seen.add(key);
       edges.push({ src: vname(f, i), dst: vname(g, j), kind, provenance: 'phase-a', confidence: 1 });
     }
-    inputs.push({ path: vname(f, -1).path, sha256: `gen${f}`, language: 'typescript', phase: 'A', plugin: 'gen@0', status: 'ok', nodes, edges, refs: [], diagnostics: [], text: nodes.map((n) => n.name).join('\n') });
+    inputs.push({
+      path: vname(f, -1).path,
+      sha256: `gen${f}`,
+      language: 'typescript',
+      phase: 'A',
+      plugin: 'gen@0',
+      status: 'ok',
+      nodes,
+      edges,
+      refs: [],
+      diagnostics: [],
+      text: nodes.map((n) => n.name).join('\n'),
+    });
     if (inputs.length === 100) store.replaceFiles(inputs.splice(0));
   }
   if (inputs.length) store.replaceFiles(inputs.splice(0));
@@ -150,7 +225,11 @@ async function mcpOverhead() {
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [join(repoRoot, 'host', 'bin', 'run.js'), 'mcp', '--stdio', '--repo', repo], env: { TRAVSR_HOME: benchTravsrHome(), PATH: process.env.PATH ?? '' } }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(repoRoot, 'host', 'bin', 'run.js'), 'mcp', '--stdio', '--repo', repo],
+      env: { TRAVSR_HOME: benchTravsrHome(), PATH: process.env.PATH ?? '' },
+    }),
   );
   try {
     const time = async (name, args, n) => {

@@ -37,7 +37,14 @@ describe('file text search (file_fts)', () => {
 
   it('indexes each definition by its own lines: a class without its methods', () => {
     const store = tempStore();
-    const text = ['class Session:', '    """Keeps cookies between requests."""', '    def resolve_redirects(self):', '        follow location header', '        return hops', ''].join('\n');
+    const text = [
+      'class Session:',
+      '    """Keeps cookies between requests."""',
+      '    def resolve_redirects(self):',
+      '        follow location header',
+      '        return hops',
+      '',
+    ].join('\n');
     const cls = def('s.py', '#Session', 'class', { range: { startLine: 1, startCol: 0, endLine: 5, endCol: 0 } });
     const method = def('s.py', '#Session.resolve_redirects', 'method', { range: { startLine: 3, startCol: 4, endLine: 5, endCol: 0 } });
     store.replaceFile(analysis('s.py', { nodes: [cls, method], text }));
