@@ -10,7 +10,8 @@ export const MAX_COMMIT_DELAY_MS = 250;
  * Buffers analyzed files and stores them with {@link GraphStore.replaceFiles}, one
  * transaction per `size` files or per {@link MAX_COMMIT_DELAY_MS}, whichever comes first. Writing a file per transaction made the store, not the
  * plugins, the bottleneck of a full index; per-file atomicity is kept by savepoints.
- * `onRejected` hears of each file the store refused (bad input), after the flush.
+ * `onRejected` hears of each file the store refused (bad input), `onStored` of the files it
+ * stored, after each flush.
  */
 export class FileWriteBatch {
   private pending: FileGraphInput[] = [];
@@ -20,6 +21,7 @@ export class FileWriteBatch {
     private readonly store: GraphStore,
     private readonly onRejected: (input: FileGraphInput, error: StoreError) => void,
     private readonly size = DEFAULT_FILES_PER_COMMIT,
+    private readonly onStored?: (inputs: FileGraphInput[]) => void,
   ) {}
 
   /** Queues one file; flushes when the batch is full. */
@@ -35,8 +37,11 @@ export class FileWriteBatch {
     const inputs = this.pending;
     this.pending = [];
     const results = this.store.replaceFiles(inputs);
+    const stored: FileGraphInput[] = [];
     results.forEach((r, i) => {
       if ('code' in r) this.onRejected(inputs[i]!, r);
+      else stored.push(inputs[i]!);
     });
+    this.onStored?.(stored);
   }
 }

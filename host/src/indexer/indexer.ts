@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphFileParams } from '@travsr/protocol';
 import type { Logger } from '../log/logger.js';
@@ -7,6 +6,7 @@ import { PluginSupervisor } from '../plugins/supervisor.js';
 import type { PluginTimeouts } from '../plugins/timeouts.js';
 import type { GraphStore } from '../store/index.js';
 import { FileWriteBatch } from './file-write-batch.js';
+import { TextIndexQueue } from './text-index-queue.js';
 import type { Trace } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import { hashFile, LanguageMap, walkRepository } from './walk/index.js';
@@ -110,6 +110,9 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   };
   const wasInterrupted = store.getMeta('index_state') === 'running';
   store.setMeta('index_state', 'running');
+  // Text indexes overlap analysis; files left without one by an older schema or a killed run go first.
+  const texts = new TextIndexQueue(store, repoRoot, logger);
+  texts.add(store.filesWithoutText());
 
   // 1. Walk: what is in the tree, and which plugin claims each file.
   const claimed = new Map<string, { language: string; plugin: string }>();
@@ -253,11 +256,18 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
           const delivered = new Set<string>();
           const byPath = new Map(batch.map((j) => [j.path, j]));
           const jobOf = (path: string) => byPath.get(path);
-          const writes = new FileWriteBatch(store, (input, error) => {
-            if (phase === phases[0] && input.status === 'ok') ps.analyzed--;
-            failedHere.add(input.path);
-            recordFailure(input.path, reg.plugin.label, error.message, jobOf(input.path));
-          });
+          const writes = new FileWriteBatch(
+            store,
+            (input, error) => {
+              if (phase === phases[0] && input.status === 'ok') ps.analyzed--;
+              failedHere.add(input.path);
+              recordFailure(input.path, reg.plugin.label, error.message, jobOf(input.path));
+            },
+            undefined,
+            (stored) => {
+              if (phase === phases[0]) texts.add(stored.filter((i) => i.status === 'ok').map((i) => i.path));
+            },
+          );
           const onFile = (f: GraphFileParams) => {
             const job = jobOf(f.path)!;
             delivered.add(f.path);
@@ -273,7 +283,6 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
               edges: f.edges,
               refs: f.refs ?? [],
               diagnostics: f.diagnostics,
-              ...(f.status === 'ok' && phase === phases[0] ? { text: readText(repoRoot, f.path) } : {}),
             });
             if (f.status === 'failed') {
               failedHere.add(f.path);
@@ -336,6 +345,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   await forEachLimit(active, Math.max(1, settings.workers), runPlugin);
   summary.analyzed = summary.plugins.reduce((n, p) => n + p.analyzed, 0);
 
+  await texts.idle();
   // 5. Name-matched references: all of them after a full run (or a run after an interrupted
   // one), else only those that the change can affect.
   req.onProgress?.({ stage: 'resolve', done: 0, total: 1 });
@@ -367,13 +377,4 @@ async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T)
     while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/** A file's text for the lexical index ('' when it vanished since it was hashed). */
-function readText(repoRoot: string, path: string): string {
-  try {
-    return readFileSync(join(repoRoot, path), 'utf8');
-  } catch {
-    return '';
-  }
 }

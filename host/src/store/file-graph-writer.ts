@@ -1,4 +1,4 @@
-import { EDGE_KINDS, NODE_KINDS, PROVENANCES, type Node, type VName } from '@travsr/protocol';
+import { EDGE_KINDS, NODE_KINDS, PROVENANCES, type VName } from '@travsr/protocol';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { tokenDocument } from './identifier-tokens.js';
 import { vnameKey, type NodeTable } from './node-table.js';
@@ -120,7 +120,7 @@ export class FileGraphWriter {
       .run(path, input.sha256, now, input.language, input.plugin, input.phase, input.lines ?? null, JSON.stringify(input.diagnostics), acl);
     if (input.text !== undefined) {
       this.writeFileText(path, input.text);
-      this.writeDefinitionText(path, input.text, input.nodes, ids);
+      this.writeDefinitionText(path, input.text);
     }
     this.ctx.bumpGraphVersion();
     return { nodes: input.nodes.length, edges: input.edges.length, tombstoned };
@@ -160,16 +160,23 @@ export class FileGraphWriter {
   }
 
   /**
-   * (Re)indexes the own source of the file's definitions in node_body_fts: a definition's
-   * lines minus the lines of definitions nested in it (a class without its methods).
+   * (Re)indexes the own source of the file's live definitions in node_body_fts: a
+   * definition's lines minus the lines of definitions nested in it (a class without its methods).
    */
-  private writeDefinitionText(path: string, text: string, nodes: readonly Node[], ids: ReadonlyMap<string, number>): void {
+  private writeDefinitionText(path: string, text: string): void {
     this.ctx.stmt('DELETE FROM node_body_fts WHERE rowid IN (SELECT id FROM nodes WHERE path = ?)').run(path);
     const lines = text.split(/\r?\n/);
-    const defs = nodes
-      .filter((n) => n.range && n.kind !== 'file' && n.kind !== 'module' && n.vname.path === path)
-      .map((n) => ({ id: ids.get(vnameKey(n.vname))!, start: n.range!.startLine, end: Math.min(n.range!.endLine, lines.length) }))
-      .filter((d) => d.id !== undefined && d.end >= d.start);
+    const defs = (
+      this.ctx
+        .stmt(
+          `SELECT id, start_line AS start, end_line AS "end" FROM nodes
+           WHERE path = ? AND tombstoned_at IS NULL AND kind NOT IN ('file', 'module', 'external') AND start_line IS NOT NULL AND end_line IS NOT NULL
+           ORDER BY start_line, end_line DESC`,
+        )
+        .all(path) as { id: number; start: number; end: number }[]
+    )
+      .map((d) => ({ ...d, end: Math.min(d.end, lines.length) }))
+      .filter((d) => d.end >= d.start);
     const insert = this.ctx.stmt('INSERT INTO node_body_fts (rowid, body) VALUES (?, ?)');
     for (const d of defs) {
       const inner = defs.filter((o) => o !== d && o.start >= d.start && o.end <= d.end && (o.start > d.start || o.end < d.end));
@@ -178,6 +185,18 @@ export class FileGraphWriter {
         if (!inner.some((o) => line >= o.start && line <= o.end)) own.push(lines[line - 1] ?? '');
       insert.run(d.id, tokenDocument(own.join('\n'), MAX_DEFINITION_TOKENS));
     }
+  }
+
+  /**
+   * See {@link GraphStore.indexFileTexts}: the text indexes of a stored file (status ok);
+   * false when the file is not stored as analyzed.
+   */
+  indexText(path: string, text: string): boolean {
+    const row = this.ctx.stmt("SELECT 1 FROM files WHERE path = ? AND status = 'ok'").get(path);
+    if (!row) return false;
+    this.writeFileText(path, text);
+    this.writeDefinitionText(path, text);
+    return true;
   }
 
   /** Tombstones the file's nodes and deletes the edges and refs its analysis produced. */

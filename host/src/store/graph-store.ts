@@ -489,6 +489,27 @@ export class GraphStore {
     return this.read(() => this.fileText.search(query, options));
   }
 
+  /**
+   * Writes the text indexes (file_fts, node_body_fts) of stored files from their text, each
+   * file in the one transaction; files not stored as analyzed are left out. Returns how many
+   * were indexed. The indexer calls this off the analysis path, so text indexing overlaps
+   * the plugins' work.
+   */
+  indexFileTexts(entries: readonly { path: string; text: string }[]): number {
+    return this.write(() => this.inTransaction(() => entries.filter((e) => this.writer.indexText(e.path, e.text)).length));
+  }
+
+  /** Analyzed files (status ok) whose text is not in the text index yet. */
+  filesWithoutText(): string[] {
+    return this.read(() =>
+      (
+        this.ctx
+          .stmt("SELECT path FROM files f WHERE status = 'ok' AND NOT EXISTS (SELECT 1 FROM file_fts WHERE rowid = f.rowid) ORDER BY path")
+          .all() as { path: string }[]
+      ).map((r) => r.path),
+    );
+  }
+
   /** Files whose text contains the token sequence `tokens` (identifier tokens, in order), at most `limit`. */
   filesWithPhrase(tokens: readonly string[], limit = 8): string[] {
     return this.read(() => this.fileText.filesWithPhrase(tokens, limit));

@@ -58,4 +58,27 @@ describe('file text search (file_fts)', () => {
     expect(store.searchDefinitions('session')).toEqual([]);
     store.close();
   });
+
+  it('indexes text after the graph, for analyzed files only, and says which files still lack it', () => {
+    const store = tempStore();
+    const text = 'def checkout(cart):\n    return apply_discount(cart)\n';
+    store.replaceFile(
+      analysis('cart.py', {
+        nodes: [def('cart.py', '#checkout', 'function', { range: { startLine: 1, startCol: 0, endLine: 2, endCol: 0 } })],
+      }),
+    );
+    store.replaceFile(analysis('gone.py', { status: 'failed', diagnostics: [{ severity: 'error', code: 'X', message: 'boom' }] }));
+    expect(store.filesWithoutText()).toEqual(['cart.py']);
+    expect(
+      store.indexFileTexts([
+        { path: 'cart.py', text },
+        { path: 'gone.py', text: 'x' },
+        { path: 'never.py', text: 'y' },
+      ]),
+    ).toBe(1);
+    expect(store.filesWithoutText()).toEqual([]);
+    expect(store.searchFiles('apply discount').map((h) => h.path)).toEqual(['cart.py']);
+    expect(store.searchDefinitions('apply discount')).toHaveLength(1);
+    store.close();
+  });
 });
