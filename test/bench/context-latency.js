@@ -4,7 +4,7 @@
 // TRAVSR_BENCH_CONTEXT=effect, =generated or =mcp runs only that part.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { log, repoRoot, row, sandboxAvailable, skipRow, tempDir } from './common.js';
+import { log, prng, repoRoot, row, sandboxAvailable, skipRow, tempDir } from './common.js';
 import { corpusRepo, packedPackage, sourceStats } from './ts-accuracy-corpus.js';
 import { benchTravsrHome, runTravsr } from './travsr-cli.js';
 
@@ -17,18 +17,6 @@ const QUERIES = 60;
 function percentile(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Questions made from the graph's own names: "how does <words of a function name> handle <words of another>". */
@@ -282,7 +270,7 @@ export async function run() {
   return rows;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { markdownTable } = await import('./common.js');
   console.log(markdownTable(await run()));
 }

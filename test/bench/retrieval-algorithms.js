@@ -14,7 +14,7 @@ import {
   prizeCollectingSteinerTree,
 } from '../../host/dist/retrieval/index.js';
 import { EDGE_KINDS } from '@travsr/protocol';
-import { log, percentile, row } from './common.js';
+import { log, percentile, row, prng } from './common.js';
 
 export const name = 'retrieval';
 export const title = 'retrieval algorithms';
@@ -44,18 +44,6 @@ const CONFIDENCE_SHARES = [
   [0.5, 0.2],
   [0.35, 0.1],
 ];
-
-/** mulberry32: a seeded PRNG. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick(rand, shares) {
   let u = rand();

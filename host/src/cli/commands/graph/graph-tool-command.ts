@@ -1,5 +1,5 @@
-import { Flags } from '@oclif/core';
-import type { TravsrCommand } from '../../base-command.js';
+import { Args, Flags, type Command } from '@oclif/core';
+import { TravsrCommand } from '../../base-command.js';
 import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
 import type { ToolName } from '../../../tools/tool-definitions.js';
 import { openServedGraphs } from '../../../tools/served-graphs.js';
@@ -28,4 +28,34 @@ export async function runGraphTool(
   } finally {
     served.close();
   }
+}
+
+/** What differs between `graph callers`, `graph deps` and `graph blast-radius`. */
+export interface NeighbourhoodCommandSpec {
+  name: string;
+  tool: 'get_callers' | 'get_dependencies' | 'get_blast_radius';
+  summary: string;
+  defaultDepth: number;
+}
+
+/** A `graph <name> <symbol> [--depth] [--limit]` command that runs a neighbourhood tool. */
+export function neighbourhoodCommand(spec: NeighbourhoodCommandSpec): Command.Class {
+  return class extends TravsrCommand {
+    static override summary = spec.summary;
+    static override examples = [`<%= config.bin %> graph ${spec.name} Session.request`, `<%= config.bin %> graph ${spec.name} src/auth/jwt.ts:42 --depth 2 --json`];
+    static override args = {
+      symbol: Args.string({ description: 'node id (or 8+ hex prefix), path:line, qualified name, name, or file path', required: true }),
+    };
+    static override flags = {
+      ...graphQueryFlags,
+      depth: Flags.integer({ default: spec.defaultDepth, min: 1, max: 3, description: 'hops to follow' }),
+      limit: Flags.integer({ default: 200, min: 1, max: 5000, description: 'at most this many nodes' }),
+    };
+
+    async run(): Promise<void> {
+      const { args, flags } = await this.parse(this.constructor as typeof TravsrCommand & { args: { symbol: ReturnType<typeof Args.string> } });
+      const f = flags as { repo: string; json: boolean; 'resolved-only': boolean; depth: number; limit: number };
+      await runGraphTool(this, spec.tool, f.repo, { symbol: (args as { symbol: string }).symbol, depth: f.depth, limit: f.limit, resolved_only: f['resolved-only'] }, f.json);
+    }
+  };
 }
