@@ -292,18 +292,22 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
               req.onProgress?.({ stage: 'analyze', done: ++analyzedCount, total: totalJobs, plugin: m.id });
             }
           };
+          // A structural pass streams files as fast as the host stores them: text indexing waits.
+          const release = phase === 'A' ? texts.hold() : undefined;
           try {
             const out = await sup.analyze(
               { phase, files: batch.map((j) => ({ path: j.path, language: j.language })) },
               { onFile },
               req.signal ? { signal: req.signal } : {},
             );
+            release?.();
             writes.flush();
             for (const path of out.missing) {
               failedHere.add(path);
               recordFailure(path, reg.plugin.label, 'the plugin answered without sending this file', jobOf(path));
             }
           } catch (e) {
+            release?.();
             writes.flush();
             const code = errorCode(e) ?? '';
             const rest = batch.filter((j) => !delivered.has(j.path));

@@ -16,6 +16,8 @@ const CHUNK = 16;
 export class TextIndexQueue {
   private readonly queue: string[] = [];
   private running: Promise<void> | undefined;
+  private holds = 0;
+  private released: (() => void) | undefined;
   indexed = 0;
 
   constructor(
@@ -30,6 +32,24 @@ export class TextIndexQueue {
     this.running ??= this.drain().finally(() => (this.running = undefined));
   }
 
+  /**
+   * Holds indexing while a structural (Phase A) pass streams files: then the host itself is
+   * what the plugin waits on, and tokenizing text would only slow the stream. A Phase B pass
+   * (a plugin thinking for seconds) or the end of the run lets it go on. Returns the release.
+   */
+  hold(): () => void {
+    this.holds++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.holds === 0) {
+        this.released?.();
+        this.released = undefined;
+      }
+    };
+  }
+
   /** Resolves when every queued file is indexed. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -38,6 +58,7 @@ export class TextIndexQueue {
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       await new Promise<void>((resolve) => setImmediate(resolve));
+      while (this.holds > 0) await new Promise<void>((resolve) => (this.released = resolve));
       const chunk = this.queue.splice(0, CHUNK);
       const entries = chunk.flatMap((path) => {
         try {
