@@ -1,2 +1,73 @@
-/** @travsr/registry — plugin tree hashes today; pack/sign/publish, server and client build on them. */
-export * from './tree-hash.js';
+/**
+ * @travsr/registry — the plugin registry as a library: the static layout and its documents,
+ * ed25519 keys and signatures, deterministic packing, publishing, verification, safe
+ * extraction and atomic installs, and the tree hash the host re-checks at every launch.
+ * The CLI commands and the HTTP client build on these.
+ */
+export { RegistryError, RegistryErrorCode } from './errors.js';
+export { TreeHashError, treeEntries, treeHash, treeHashOf, verifyTreeHash, type TreeEntry } from './tree-hash.js';
+export {
+  parseVersion,
+  isVersion,
+  compareVersions,
+  sortVersions,
+  parseRange,
+  satisfies,
+  maxSatisfying,
+  type SemVer,
+  type VersionRange,
+} from './semver.js';
+export {
+  REGISTRY_FORMAT_VERSION,
+  INDEX_FILE,
+  SUMS_FILE,
+  SIGNATURE_FILE,
+  PLUGINS_DIR,
+  ARTIFACTS_DIR,
+  PLATFORMS,
+  assertPluginId,
+  pluginFileId,
+  assertPlatform,
+  versionDocumentPath,
+  artifactPath,
+  currentPlatform,
+  selectArtifact,
+  requiredTier,
+  type Platform,
+  type PluginTier,
+  type IndexEntry,
+  type RegistryIndex,
+  type ArtifactRecord,
+  type VersionDocument,
+} from './layout.js';
+export { parseRegistryIndex, parseVersionDocument, serializeDocument } from './documents.js';
+export { parseSha256Sums, formatSha256Sums, isRegistryPath } from './sha256-sums.js';
+export {
+  generateSigningKey,
+  signingKeyFromPem,
+  writeSigningKey,
+  readSigningKey,
+  readTrustedKeyFile,
+  trustedKeyOf,
+  keyIdOf,
+  publicKeyObject,
+  TrustedKeys,
+  type SigningKey,
+  type TrustedKey,
+} from './keys.js';
+export { signSha256Sums, serializeSignature, parseSignature, signedPayload, type SumsSignature } from './signature.js';
+export {
+  verifyRegistryDocument,
+  checksumFor,
+  verifyListedBytes,
+  verifyFileHash,
+  sha256File,
+  assertNoRollback,
+  type VerifiedSums,
+} from './verify.js';
+export { safeExtract, DEFAULT_EXTRACT_LIMITS, type ExtractLimits, type ExtractOptions, type ExtractResult } from './safe-extract.js';
+export { packPlugin, PACK_EXCLUDED, ARTIFACT_ROOT, type PackOptions, type PackResult } from './pack.js';
+export { PACK_MTIME } from './tar-writer.js';
+export { verifyRegistryDirectory, type VerifiedRegistry } from './registry-directory.js';
+export { publishArtifact, signRegistry, type PublishOptions, type PublishResult, type SignOptions } from './publish.js';
+export { installArtifact, type ArtifactExpectation, type InstallResult } from './install.js';

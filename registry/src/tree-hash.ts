@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
-/** Error raised when a plugin directory cannot be hashed or does not match its recorded hash. */
+/**
+ * Error raised when a plugin directory cannot be hashed or does not match its recorded hash.
+ *
+ * @example
+ * ```ts
+ * await verifyTreeHash(dir, recorded).catch((e) => (e as { code?: string }).code === 'TREE_HASH_MISMATCH');
+ * ```
+ */
 export class TreeHashError extends Error {
   override readonly name = 'TreeHashError';
   constructor(
@@ -24,6 +31,11 @@ export interface TreeEntry {
  * Lists a directory the way {@link treeHash} sees it: regular files (executable or not)
  * and symlinks, with `/`-separated relative paths in byte order. Directories contribute
  * only through their contents; sockets, FIFOs and devices are refused.
+ *
+ * @example
+ * ```ts
+ * (await treeEntries(dir)).map((e) => `${e.type} ${e.path}`); // ['file dist/main.js', 'file travsr-plugin.json']
+ * ```
  */
 export async function treeEntries(dir: string): Promise<TreeEntry[]> {
   const out: TreeEntry[] = [];
@@ -49,7 +61,7 @@ export async function treeEntries(dir: string): Promise<TreeEntry[]> {
     }
   }
   await walk(dir);
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out.sort(byPath);
 }
 
 /**
@@ -63,15 +75,43 @@ export async function treeEntries(dir: string): Promise<TreeEntry[]> {
  * ```
  */
 export async function treeHash(dir: string): Promise<string> {
-  const entries = await treeEntries(dir);
+  return treeHashOf(await treeEntries(dir));
+}
+
+/**
+ * The tree hash of a list of entries (sorted here by path), for a tree that is not on disk
+ * as such — the files `packPlugin` selects from a plugin directory, say.
+ *
+ * @example
+ * ```ts
+ * treeHashOf([{ path: 'travsr-plugin.json', type: 'file', sha256: 'e3b0…' }]); // 'sha256:…'
+ * ```
+ */
+export function treeHashOf(entries: readonly TreeEntry[]): string {
   const h = createHash('sha256');
-  for (const e of entries) h.update(`${e.type} ${e.sha256} ${e.path}\n`);
+  for (const e of [...entries].sort(byPath)) h.update(`${e.type} ${e.sha256} ${e.path}\n`);
   return `sha256:${h.digest('hex')}`;
+}
+
+/**
+ * The order of {@link treeEntries}: by path, comparing code units.
+ *
+ * @example
+ * ```ts
+ * entries.sort(byPath);
+ * ```
+ */
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 /**
  * Checks a directory against its recorded tree hash.
  * @throws TreeHashError `TREE_HASH_MISMATCH` naming the directory and both hashes.
+ * @example
+ * ```ts
+ * await verifyTreeHash(pluginDir, lock.treeHash); // before every launch
+ * ```
  */
 export async function verifyTreeHash(dir: string, expected: string): Promise<void> {
   const actual = await treeHash(dir);

@@ -1,0 +1,108 @@
+/**
+ * String codes of registry errors. Recognise errors by `code`, not `instanceof`.
+ *
+ * @example
+ * ```ts
+ * import { RegistryErrorCode } from '@travsr/registry';
+ * RegistryErrorCode.SignatureInvalid === 'SIGNATURE_INVALID'; // true
+ * ```
+ */
+export const RegistryErrorCode = {
+  /** A plugin id that is not a valid manifest id, or would escape the registry layout. */
+  IdInvalid: 'REGISTRY_ID_INVALID',
+  /** Not a semantic version (`1.2.3`, `1.2.3-beta.1`). */
+  VersionInvalid: 'VERSION_INVALID',
+  /** Not a version range this package understands (`^1.2`, `~1.2.3`, `>=1.0 <2`, `1.2.3`, `*`). */
+  RangeInvalid: 'RANGE_INVALID',
+  /** A platform name outside {@link PLATFORMS}. */
+  PlatformInvalid: 'REGISTRY_PLATFORM_INVALID',
+  /** `index.json` or a version document does not have the documented shape. */
+  DocumentInvalid: 'REGISTRY_DOCUMENT_INVALID',
+  /** `SHA256SUMS` has a line that is not `<sha256>  <relative path>`. */
+  SumsMalformed: 'SUMS_MALFORMED',
+  /** `SHA256SUMS` does not list the file asked for. */
+  ChecksumMissing: 'CHECKSUM_MISSING',
+  /** The signature does not match `SHA256SUMS` under the named key, or is not a signature document. */
+  SignatureInvalid: 'SIGNATURE_INVALID',
+  /** The signature names a key that is not among the trusted keys. */
+  KeyUnknown: 'KEY_UNKNOWN',
+  /** The signing key was revoked: nothing it signed verifies any more. */
+  KeyRevoked: 'KEY_REVOKED',
+  /** The signing key was retired before the signature's `created` time. */
+  KeyRetired: 'KEY_RETIRED',
+  /** A key or trusted-key entry is malformed, or its id does not match its public key. */
+  KeyInvalid: 'KEY_INVALID',
+  /** Writing a key would overwrite an existing file. */
+  KeyFileExists: 'KEY_FILE_EXISTS',
+  /** A key file cannot be read or parsed. */
+  KeyFileUnreadable: 'KEY_FILE_UNREADABLE',
+  /** A private key file is readable or writable by other users. */
+  KeyFilePermissions: 'KEY_FILE_PERMISSIONS',
+  /** A downloaded file's SHA-256 differs from the signed one. */
+  ArtifactHashMismatch: 'ARTIFACT_HASH_MISMATCH',
+  /** A downloaded file's size differs from the recorded one. */
+  ArtifactSizeMismatch: 'ARTIFACT_SIZE_MISMATCH',
+  /** The extracted files' tree hash differs from the recorded one. */
+  ArtifactTreeMismatch: 'ARTIFACT_TREE_MISMATCH',
+  /** The extracted manifest is not the plugin and version the registry promised. */
+  ArtifactManifestMismatch: 'ARTIFACT_MANIFEST_MISMATCH',
+  /** The registry offers an older version than the one in the lock file. */
+  VersionRollback: 'VERSION_ROLLBACK',
+  /** An archive entry has an absolute path, a `..` segment or a name that is not portable. */
+  ArchivePathEscape: 'ARCHIVE_PATH_ESCAPE',
+  /** An archive symlink or hard link points outside the target, or an entry goes through a symlink. */
+  ArchiveLinkEscape: 'ARCHIVE_LINK_ESCAPE',
+  /** An archive holds a device, FIFO or other entry that is not a file, directory or link. */
+  ArchiveSpecialFile: 'ARCHIVE_SPECIAL_FILE',
+  /** An archive is over the byte or entry limit (a decompression bomb, or just too big). */
+  ArchiveTooLarge: 'ARCHIVE_TOO_LARGE',
+  /** An archive is not a gzip-compressed tar, is truncated, or contradicts itself. */
+  ArchiveCorrupt: 'ARCHIVE_CORRUPT',
+  /** The extraction target already exists (extraction only goes into a fresh directory). */
+  ArchiveTargetExists: 'ARCHIVE_TARGET_EXISTS',
+  /** The directory to pack has no `travsr-plugin.json`. */
+  PackNotAPlugin: 'PACK_NOT_A_PLUGIN',
+  /** The plugin's `travsr-plugin.json` fails validation. */
+  PackManifestInvalid: 'PACK_MANIFEST_INVALID',
+  /** The manifest's entrypoint is not among the packed files (or is not executable for `exec`). */
+  PackEntrypointMissing: 'PACK_ENTRYPOINT_MISSING',
+  /** A symlink in the plugin directory points outside it, or is absolute. */
+  PackLinkEscape: 'PACK_LINK_ESCAPE',
+  /** A file name in the plugin directory would not extract the same everywhere (backslash, control character, or two names differing only in case). */
+  PackPathUnportable: 'PACK_PATH_UNPORTABLE',
+  /** The packed plugin would be over the size or entry limits that clients apply when extracting. */
+  PackTooLarge: 'PACK_TOO_LARGE',
+  /** The plugin directory holds a socket, FIFO or device. */
+  PackSpecialFile: 'PACK_SPECIAL_FILE',
+  /** Publishing would change the bytes of a version that is already published. */
+  VersionExists: 'REGISTRY_VERSION_EXISTS',
+  /** The registry directory does not match its own signed `SHA256SUMS`. */
+  RegistryTampered: 'REGISTRY_TAMPERED',
+  /** The directory is not a registry yet (nothing was ever published to it). */
+  RegistryEmpty: 'REGISTRY_EMPTY',
+  /** Another publish holds the registry's lock file. */
+  RegistryBusy: 'REGISTRY_BUSY',
+} as const;
+export type RegistryErrorCode = (typeof RegistryErrorCode)[keyof typeof RegistryErrorCode];
+
+/**
+ * An error of the registry library. The message says what happened, why, and what to do;
+ * `details` carries machine-readable context (the archive entry, both hashes, …).
+ *
+ * @example
+ * ```ts
+ * try { await safeExtract(tgz, dir, limits); } catch (e) {
+ *   if ((e as { code?: string }).code === 'ARCHIVE_LINK_ESCAPE') reportMalicious(e);
+ * }
+ * ```
+ */
+export class RegistryError extends Error {
+  override readonly name = 'RegistryError';
+  constructor(
+    readonly code: RegistryErrorCode,
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,237 @@
+import { lstat, mkdir, readdir, readFile, readlink } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { MANIFEST_FILE, parseManifest, type PluginManifest } from '@travsr/protocol';
+import { checkArchivePath, pathKey, resolveLink } from './archive-paths.js';
+import { RegistryError, RegistryErrorCode } from './errors.js';
+import { artifactPath, assertPlatform, pluginFileId, type Platform } from './layout.js';
+import { DEFAULT_EXTRACT_LIMITS } from './safe-extract.js';
+import { parseVersion } from './semver.js';
+import { writeTarGz, type TarInput } from './tar-writer.js';
+import { byPath, treeHashOf, type TreeEntry } from './tree-hash.js';
+import { sha256File } from './verify.js';
+
+/**
+ * What {@link packPlugin} leaves out: `node_modules` and `.git` at any depth (an artifact
+ * runs without `npm install`, so it must not depend on them), and the top-level `test/`
+ * and `snapshots/` folders (development only). The output directory is left out too when
+ * it lies inside the plugin directory.
+ *
+ * @example
+ * ```ts
+ * PACK_EXCLUDED.topLevel.includes('test'); // true
+ * ```
+ */
+export const PACK_EXCLUDED = {
+  anywhere: ['node_modules', '.git'],
+  topLevel: ['test', 'snapshots'],
+} as const;
+
+/**
+ * Every entry of an artifact lies under this folder, as in an npm tarball.
+ *
+ * @example
+ * ```ts
+ * await safeExtract(tgz, tmp, { root: ARTIFACT_ROOT }); // the default
+ * ```
+ */
+export const ARTIFACT_ROOT = 'package';
+
+/** Options of {@link packPlugin}. */
+export interface PackOptions {
+  /** Platform the artifact is built for; `any` (the default) for JavaScript + wasm. */
+  platform?: Platform;
+}
+
+/** A packed plugin. */
+export interface PackResult {
+  /** Absolute path of the `.tgz`: `<outDir>/<id>-<version>-<platform>.tgz`. */
+  file: string;
+  sha256: string;
+  size: number;
+  /** Tree hash of the packed files: what {@link treeHash} gives after extraction. */
+  treeHash: string;
+  manifest: PluginManifest;
+  platform: Platform;
+  /** Packed paths, relative to the plugin directory, in archive order. */
+  files: string[];
+}
+
+function fail(code: RegistryErrorCode, message: string, details?: Record<string, unknown>): never {
+  throw new RegistryError(code, message, details);
+}
+
+async function readPluginManifest(dir: string): Promise<PluginManifest> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, MANIFEST_FILE), 'utf8');
+  } catch {
+    return fail(
+      RegistryErrorCode.PackNotAPlugin,
+      `${dir} has no ${MANIFEST_FILE}, so it is not a Travsr plugin; pack the plugin's own directory, or create one with travsr plugin new`,
+    );
+  }
+  try {
+    const manifest = parseManifest(text, join(dir, MANIFEST_FILE));
+    pluginFileId(manifest.id);
+    parseVersion(manifest.version);
+    return manifest;
+  } catch (e) {
+    return fail(RegistryErrorCode.PackManifestInvalid, `cannot pack ${dir}: ${(e as Error).message}; fix ${MANIFEST_FILE} and pack again`);
+  }
+}
+
+interface Walked {
+  files: Map<string, { path: string; absolute: string; size: number; executable: boolean }>;
+  links: Map<string, { path: string; target: string }>;
+}
+
+async function walk(root: string, skip: string | undefined): Promise<Walked> {
+  const out: Walked = { files: new Map(), links: new Map() };
+  const seen = new Map<string, string>();
+  async function visit(dir: string): Promise<void> {
+    for (const name of await readdir(dir)) {
+      const absolute = join(dir, name);
+      const rel = relative(root, absolute).split(sep).join('/');
+      const top = !rel.includes('/');
+      if ((PACK_EXCLUDED.anywhere as readonly string[]).includes(name)) continue;
+      if (top && (PACK_EXCLUDED.topLevel as readonly string[]).includes(name)) continue;
+      if (skip !== undefined && absolute === skip) continue;
+      const check = checkArchivePath(rel);
+      if (!check.ok) fail(RegistryErrorCode.PackPathUnportable, `cannot pack ${rel}: the name ${check.reason}; rename it`);
+      const key = pathKey(check.segments);
+      const twin = seen.get(key);
+      if (twin !== undefined) {
+        fail(
+          RegistryErrorCode.PackPathUnportable,
+          `cannot pack both ${twin} and ${rel}: the names differ only in case or Unicode form, so they collide on macOS and Windows; rename one`,
+        );
+      }
+      seen.set(key, rel);
+      const st = await lstat(absolute);
+      if (st.isDirectory()) await visit(absolute);
+      else if (st.isSymbolicLink()) out.links.set(key, { path: rel, target: await readlink(absolute) });
+      else if (st.isFile()) out.files.set(key, { path: rel, absolute, size: st.size, executable: (st.mode & 0o111) !== 0 });
+      else {
+        fail(
+          RegistryErrorCode.PackSpecialFile,
+          `cannot pack ${rel}: it is not a regular file, directory or symlink (a socket, FIFO or device); remove it from the plugin directory`,
+        );
+      }
+    }
+  }
+  await visit(root);
+  return out;
+}
+
+/** Where a packed path leads after following the packed symlinks, or why it leads nowhere packed. */
+function follow(w: Walked, linkTargets: Map<string, string>, segments: string[]): 'file' | 'dir' | undefined {
+  let resolved: string[] | undefined = segments;
+  const key = pathKey(segments);
+  const link = w.links.get(key);
+  if (link) resolved = resolveLink(linkTargets, segments, link.target);
+  if (!resolved) return undefined;
+  const resolvedKey = pathKey(resolved);
+  if (resolved.length === 0) return 'dir';
+  if (w.files.has(resolvedKey)) return 'file';
+  const prefix = `${resolvedKey}/`;
+  for (const k of [...w.files.keys(), ...w.links.keys()]) if (k.startsWith(prefix)) return 'dir';
+  return undefined;
+}
+
+function checkLinks(w: Walked, linkTargets: Map<string, string>): void {
+  for (const { path, target } of w.links.values()) {
+    const segments = path.split('/');
+    if (target.startsWith('/') || /^[A-Za-z]:/.test(target)) {
+      fail(
+        RegistryErrorCode.PackLinkEscape,
+        `cannot pack ${path}: it is a symlink to the absolute path ${target}, which will not exist on other machines; make it relative to the plugin directory, or copy the file in`,
+      );
+    }
+    if (!resolveLink(linkTargets, segments, target)) {
+      fail(
+        RegistryErrorCode.PackLinkEscape,
+        `cannot pack ${path}: it is a symlink to ${target}, outside the plugin directory; an artifact must be self-contained — copy the file in instead`,
+      );
+    }
+    if (!follow(w, linkTargets, segments)) {
+      fail(
+        RegistryErrorCode.PackLinkEscape,
+        `cannot pack ${path}: it is a symlink to ${target}, which is not packed (missing, or excluded like node_modules); an artifact must be self-contained — copy the file in instead`,
+      );
+    }
+  }
+}
+
+function checkEntrypoint(w: Walked, linkTargets: Map<string, string>, manifest: PluginManifest): void {
+  const { path, runtime } = manifest.entrypoint;
+  const check = checkArchivePath(path);
+  const missing = (why: string): never =>
+    fail(
+      RegistryErrorCode.PackEntrypointMissing,
+      `cannot pack ${manifest.id}@${manifest.version}: its entrypoint ${path} ${why}; build the plugin first (it must run without npm install) and check entrypoint.path in ${MANIFEST_FILE}`,
+    );
+  if (!check.ok || follow(w, linkTargets, check.segments) !== 'file') return missing('is not among the packed files');
+  let key = pathKey(check.segments);
+  const link = w.links.get(key);
+  if (link) key = pathKey(resolveLink(linkTargets, check.segments, link.target) ?? []);
+  if (runtime === 'exec' && !w.files.get(key)?.executable) missing('is not executable (runtime "exec" needs chmod +x)');
+}
+
+/**
+ * Packs a plugin directory into a self-contained, deterministic artifact:
+ * `<outDir>/<id>-<version>-<platform>.tgz` holding the directory's files as
+ * `package/<relative path>` (see {@link PACK_EXCLUDED} for what is left out), sorted, with
+ * fixed times, owner 0:0 and modes 0644/0755. Symlinks are kept when they stay inside the
+ * packed files.
+ *
+ * Refuses (`PACK_…`) a directory without `travsr-plugin.json` or with an invalid one, a
+ * symlink that is absolute, leaves the directory or points at something not packed, a
+ * special file, a name that is not portable, an entrypoint that is not packed, and a
+ * plugin over the limits clients extract ({@link DEFAULT_EXTRACT_LIMITS}).
+ *
+ * @example
+ * ```ts
+ * const packed = await packPlugin('plugins/example-lua', 'dist/registry-in');
+ * packed.file; // '…/dist/registry-in/example-lua-0.1.0-any.tgz'
+ * packed.treeHash; // 'sha256:…', equal to treeHash() of the installed copy
+ * ```
+ */
+export async function packPlugin(pluginDir: string, outDir: string, options: PackOptions = {}): Promise<PackResult> {
+  const root = resolve(pluginDir);
+  const out = resolve(outDir);
+  const platform = assertPlatform(options.platform ?? 'any');
+  const manifest = await readPluginManifest(root);
+  const w = await walk(root, out.startsWith(`${root}${sep}`) ? out : undefined);
+  const linkTargets = new Map([...w.links].map(([k, l]) => [k, l.target]));
+  checkLinks(w, linkTargets);
+  checkEntrypoint(w, linkTargets, manifest);
+
+  const files = [...w.files.values()];
+  const bytes = files.reduce((n, f) => n + f.size, 0);
+  const count = files.length + w.links.size;
+  if (bytes > DEFAULT_EXTRACT_LIMITS.maxBytes || count > DEFAULT_EXTRACT_LIMITS.maxEntries) {
+    fail(
+      RegistryErrorCode.PackTooLarge,
+      `cannot pack ${manifest.id}: ${count} files of ${bytes} bytes exceed what clients extract (${DEFAULT_EXTRACT_LIMITS.maxEntries} entries, ${DEFAULT_EXTRACT_LIMITS.maxBytes} bytes); bundle the plugin, and leave build inputs out`,
+    );
+  }
+
+  const inputs: TarInput[] = [
+    ...files.map((f) => ({ type: 'file' as const, path: f.path, executable: f.executable, size: f.size, source: f.absolute })),
+    ...[...w.links.values()].map((l) => ({ type: 'symlink' as const, path: l.path, target: l.target })),
+  ].sort(byPath);
+  await mkdir(out, { recursive: true });
+  const file = join(out, artifactPath(manifest.id, manifest.version, platform).split('/').pop() ?? '');
+  const hashes = await writeTarGz(
+    file,
+    inputs.map((i) => ({ ...i, path: `${ARTIFACT_ROOT}/${i.path}` })),
+  );
+  const tree: TreeEntry[] = inputs.map((i) =>
+    i.type === 'file'
+      ? { path: i.path, type: i.executable ? 'exec' : 'file', sha256: hashes.get(`${ARTIFACT_ROOT}/${i.path}`) ?? '' }
+      : { path: i.path, type: 'symlink', sha256: createHash('sha256').update(i.target).digest('hex') },
+  );
+  const { sha256, size } = await sha256File(file);
+  return { file, sha256, size, treeHash: treeHashOf(tree), manifest, platform, files: inputs.map((i) => i.path) };
+}
