@@ -41,9 +41,9 @@ async function indexWithScip(scip, repo) {
 }
 
 /** `travsr init` (Phase A + B, standard sandbox tier) then `graph export --format jsonl`. */
-async function indexWithTravsr(repo, corpus) {
+async function indexWithTravsr(repo, corpus, extraEnv = {}) {
   const home = benchTravsrHome();
-  const env = { TRAVSR_CORPUS: corpus };
+  const env = { TRAVSR_CORPUS: corpus, ...extraEnv };
   const init = await runTravsr(['init', repo, '--no-hook', '--json'], { home, env, timeoutMs: 900_000 });
   if (init.code !== 0) throw new Error(`travsr init exited with ${init.code}: ${init.stderr.trim().split('\n').slice(-3).join(' ')}`);
   const summary = JSON.parse(init.stdout).summary;
@@ -69,6 +69,11 @@ async function accuracy() {
   const facts = syntaxFacts(repo, listTypeScript(repo));
   const graph = loadExport(t.out);
   const c = compareCalls({ docs, facts, graph });
+  // The floor: the same code indexed structurally only (index.semantic = false), where every
+  // call edge is a name match. (With Phase B on, a file's Phase A refs are not name-matched.)
+  log(`ts-accuracy: ${label}: travsr init, Phase A only…`);
+  const tA = await indexWithTravsr(corpusRepo(pkg, 'zod-phase-a'), 'bench.travsr.dev/zod', { TRAVSR_INDEX_SEMANTIC: 'false' });
+  const cA = compareCalls({ docs, facts, graph: loadExport(tA.out) });
 
   // Disagreements, for reading (not committed: .cache is ignored by git).
   const diffDir = join(cacheDir, 'ts-accuracy');
@@ -80,11 +85,11 @@ async function accuracy() {
       ...section('Phase B edges SCIP does not have (false positives)', c.phaseB.falsePositives),
       ...section('SCIP call edges Phase B misses (false negatives)', c.phaseB.falseNegatives),
       ...section('Phase B edges left out as not verifiable (SCIP names no target at a call site of that name)', c.phaseB.unverifiable),
-      ...section('Phase A edges SCIP does not have', c.phaseA.falsePositives),
+      ...section('Phase A edges SCIP does not have', cA.phaseA.falsePositives),
     ].join('\n'),
   );
   const b = c.phaseB;
-  const a = c.phaseA;
+  const a = cA.phaseA;
   const verdict = (v, target) => (v >= target ? 'ok' : 'below');
   const ratio = (hit, of) => `${(of === 0 ? NaN : hit / of).toFixed(3)} (${hit} of ${of})`;
   const rawPrecision = (side) => ratio(side.hit, side.edges + side.unverifiable.length);

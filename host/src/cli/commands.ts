@@ -20,7 +20,13 @@ import McpTokenAdd from './commands/mcp/token/add.js';
 import McpTokenList from './commands/mcp/token/list.js';
 import McpTokenRemove from './commands/mcp/token/remove.js';
 import PluginNew from './commands/plugin/new.js';
+import PluginPack from './commands/plugin/pack.js';
 import PluginTest from './commands/plugin/test.js';
+import RegistryKeygen from './commands/registry/keygen.js';
+import RegistryPublish from './commands/registry/publish.js';
+import RegistryServe from './commands/registry/serve.js';
+import RegistrySign from './commands/registry/sign.js';
+import RegistryVerify from './commands/registry/verify.js';
 import Status from './commands/status.js';
 import TraceList from './commands/trace/list.js';
 import TraceShow from './commands/trace/show.js';
@@ -47,7 +53,13 @@ export const COMMANDS = {
   'mcp:token:list': McpTokenList,
   'mcp:token:remove': McpTokenRemove,
   'plugin:new': PluginNew,
+  'plugin:pack': PluginPack,
   'plugin:test': PluginTest,
+  'registry:keygen': RegistryKeygen,
+  'registry:publish': RegistryPublish,
+  'registry:sign': RegistrySign,
+  'registry:verify': RegistryVerify,
+  'registry:serve': RegistryServe,
   'trace:list': TraceList,
   'trace:show': TraceShow,
 };

@@ -13,6 +13,7 @@ export interface ConfigTypes {
   'index.workers': number;
   'index.exclude': string[];
   'index.followSymlinks': boolean;
+  'index.semantic': boolean;
   'plugins.prefer': Record<string, string>;
   'plugins.dirs': string[];
   'sandbox.tier': DefaultSandboxTier;
@@ -100,6 +101,15 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     expected: 'a boolean (true or false)',
     defaultValue: () => false,
     defaultText: 'false',
+  },
+  'index.semantic': {
+    kind: 'boolean',
+    env: 'TRAVSR_INDEX_SEMANTIC',
+    description:
+      'Run the semantic pass (Phase B: compiler-resolved calls and types) of plugins that have one; false indexes structure only (faster, name-matched calls)',
+    expected: 'a boolean (true or false)',
+    defaultValue: () => true,
+    defaultText: 'true',
   },
   'plugins.prefer': {
     kind: 'string-map',

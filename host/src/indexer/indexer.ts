@@ -23,6 +23,8 @@ export interface IndexSettings {
   maxFileBytes: number;
   exclude: string[];
   followSymlinks: boolean;
+  /** Run plugins' Phase B; false: Phase A only. */
+  semantic: boolean;
   prefer: Record<string, string>;
 }
 
@@ -221,7 +223,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   const runPlugin = async (reg: RegisteredPlugin): Promise<void> => {
     const m = reg.plugin.manifest;
     const files = byPlugin.get(m.id) ?? [];
-    const phases = (m.phases ?? ['A']).filter((p): p is 'A' | 'B' => p === 'A' || p === 'B');
+    const phases = (m.phases ?? ['A']).filter((p): p is 'A' | 'B' => p === 'A' || (p === 'B' && settings.semantic));
     const ps: PluginSummary = {
       id: m.id,
       version: m.version,

@@ -27,6 +27,9 @@ export interface Completeness {
   summary: string;
 }
 
+// Configuration and data formats: no calls to resolve, so no Phase B to miss.
+const DATA_LANGUAGES = new Set(['json', 'yaml', 'toml', 'xml']);
+
 /** Reads the completeness of `store`'s graph (one pass over the files table). */
 export function indexCompleteness(store: GraphStore): Completeness {
   const byLanguage = new Map<string, LanguageCompleteness & { phaseB: number }>();
@@ -57,7 +60,7 @@ export function indexCompleteness(store: GraphStore): Completeness {
   const complete = store.getMeta('index_state') === 'complete';
   const parts: string[] = [];
   if (!complete) parts.push('the index is incomplete (a run is in progress or was interrupted)');
-  const structural = languages.filter((l) => l.phase !== 'A+B').map((l) => l.language);
+  const structural = languages.filter((l) => l.phase !== 'A+B' && !DATA_LANGUAGES.has(l.language)).map((l) => l.language);
   if (structural.length > 0)
     parts.push(`${structural.join(', ')}: structural (Phase A) only — calls are name-matched, so a missing caller is not proof of none`);
   if (failedFiles > 0) parts.push(`${failedFiles} file(s) failed to analyze`);

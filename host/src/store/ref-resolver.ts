@@ -26,6 +26,12 @@ const CANDIDATES = `SELECT id FROM nodes WHERE name = ? AND corpus = ? AND langu
   AND tombstoned_at IS NULL AND kind NOT IN ('file', 'external')`;
 const PAGE = 5000;
 
+// A file whose Phase B graph is stored has compiler-resolved edges: its Phase A refs would only
+// add name guesses next to them (often wrong: a call the compiler resolved outside the
+// repository matched to a same-named function in it). They are kept, not matched, so a file
+// that falls back to Phase A (a failed Phase B) gets them matched again.
+const MATCHABLE = `NOT (r.phase = 'A' AND EXISTS (SELECT 1 FROM files f WHERE f.path = r.path AND f.phase = 'B'))`;
+
 /**
  * Phase A name matching: turns unresolved refs into derived edges (provenance phase-a,
  * derived = 1) when the target is unambiguous, and into nothing otherwise.
@@ -39,7 +45,9 @@ export class RefResolver {
     const match = new Matcher(this.ctx);
     if (!scope) {
       this.ctx.stmt('DELETE FROM edges WHERE derived = 1').run();
-      const page = this.ctx.stmt('SELECT id, path, src, kind, target_name FROM refs WHERE id > ? ORDER BY id LIMIT ?');
+      const page = this.ctx.stmt(
+        `SELECT r.id, r.path, r.src, r.kind, r.target_name FROM refs r WHERE r.id > ? AND ${MATCHABLE} ORDER BY r.id LIMIT ?`,
+      );
       for (let after = 0; ;) {
         const rows = page.all(after, PAGE) as RefRow[];
         for (const r of rows) match.resolve(r, result);
@@ -56,7 +64,9 @@ export class RefResolver {
         )
         .all(JSON.stringify(scope.paths ?? []), JSON.stringify(scope.names ?? [])) as { src: number }[];
       const dropDerived = this.ctx.stmt('DELETE FROM edges WHERE derived = 1 AND src = ?');
-      const refsOf = this.ctx.stmt('SELECT id, path, src, kind, target_name FROM refs WHERE src = ? ORDER BY id');
+      const refsOf = this.ctx.stmt(
+        `SELECT r.id, r.path, r.src, r.kind, r.target_name FROM refs r WHERE r.src = ? AND ${MATCHABLE} ORDER BY r.id`,
+      );
       for (const { src } of srcs) {
         dropDerived.run(src);
         for (const r of refsOf.all(src) as RefRow[]) match.resolve(r, result);

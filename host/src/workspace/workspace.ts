@@ -69,6 +69,7 @@ export async function openWorkspace(
       maxFileBytes: config.values['index.maxFileBytes'].value,
       exclude: [...config.values['index.exclude'].value],
       followSymlinks: config.values['index.followSymlinks'].value,
+      semantic: config.values['index.semantic'].value,
       prefer: { ...config.values['plugins.prefer'].value },
     },
     close: () => store.close(),

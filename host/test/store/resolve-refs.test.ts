@@ -154,4 +154,24 @@ describe('GraphStore.resolveRefs', () => {
     expect(store.referrersOf(['helper'])).toEqual(['src/main.ts']);
     store.close();
   });
+
+  it('does not name-match the Phase A refs of a file whose Phase B graph is stored, full or scoped', () => {
+    const store = tempStore();
+    const main = def('src/main.ts', '#main');
+    store.replaceFile(analysis('src/main.ts', { nodes: [main], refs: [ref(main.vname, 'format')] }));
+    store.replaceFile(analysis('src/util.ts', { nodes: [def('src/util.ts', '#format')] }));
+    store.resolveRefs();
+    expect(derivedFrom(store, main.vname)).toEqual(['src/util.ts#format@0.35:calls:phase-a']);
+    // The compiler's pass stores its own graph of src/main.ts: the name guess goes.
+    store.replaceFile(analysis('src/main.ts', { phase: 'B', plugin: 'lang-typescript@0.1.0', nodes: [main] }));
+    store.resolveRefs({ paths: ['src/main.ts'] });
+    expect(derivedFrom(store, main.vname)).toEqual([]);
+    store.resolveRefs();
+    expect(derivedFrom(store, main.vname)).toEqual([]);
+    // Reanalyzed at Phase A only (say Phase B is off or failed): matched again.
+    store.replaceFile(analysis('src/main.ts', { sha256: 'v2', nodes: [main], refs: [ref(main.vname, 'format')] }));
+    store.resolveRefs({ paths: ['src/main.ts'] });
+    expect(derivedFrom(store, main.vname)).toEqual(['src/util.ts#format@0.35:calls:phase-a']);
+    store.close();
+  });
 });

@@ -42,7 +42,10 @@ export interface NeighbourhoodCommandSpec {
 export function neighbourhoodCommand(spec: NeighbourhoodCommandSpec): Command.Class {
   return class extends TravsrCommand {
     static override summary = spec.summary;
-    static override examples = [`<%= config.bin %> graph ${spec.name} Session.request`, `<%= config.bin %> graph ${spec.name} src/auth/jwt.ts:42 --depth 2 --json`];
+    static override examples = [
+      `<%= config.bin %> graph ${spec.name} Session.request`,
+      `<%= config.bin %> graph ${spec.name} src/auth/jwt.ts:42 --depth 2 --json`,
+    ];
     static override args = {
       symbol: Args.string({ description: 'node id (or 8+ hex prefix), path:line, qualified name, name, or file path', required: true }),
     };
@@ -53,9 +56,17 @@ export function neighbourhoodCommand(spec: NeighbourhoodCommandSpec): Command.Cl
     };
 
     async run(): Promise<void> {
-      const { args, flags } = await this.parse(this.constructor as typeof TravsrCommand & { args: { symbol: ReturnType<typeof Args.string> } });
+      const { args, flags } = await this.parse(
+        this.constructor as typeof TravsrCommand & { args: { symbol: ReturnType<typeof Args.string> } },
+      );
       const f = flags as { repo: string; json: boolean; 'resolved-only': boolean; depth: number; limit: number };
-      await runGraphTool(this, spec.tool, f.repo, { symbol: (args as { symbol: string }).symbol, depth: f.depth, limit: f.limit, resolved_only: f['resolved-only'] }, f.json);
+      await runGraphTool(
+        this,
+        spec.tool,
+        f.repo,
+        { symbol: (args as { symbol: string }).symbol, depth: f.depth, limit: f.limit, resolved_only: f['resolved-only'] },
+        f.json,
+      );
     }
   };
 }
