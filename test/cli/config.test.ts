@@ -100,6 +100,7 @@ describe('travsr config', () => {
       'index.workers',
       'index.exclude',
       'index.followSymlinks',
+      'index.semantic',
       'plugins.prefer',
       'plugins.dirs',
       'sandbox.tier',
