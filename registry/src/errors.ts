@@ -82,6 +82,26 @@ export const RegistryErrorCode = {
   RegistryEmpty: 'REGISTRY_EMPTY',
   /** Another publish holds the registry's lock file. */
   RegistryBusy: 'REGISTRY_BUSY',
+  /** A registry location that is neither `http(s)://…`, `file://…` nor a directory path. */
+  RegistryUrlInvalid: 'REGISTRY_URL_INVALID',
+  /** The registry could not be reached: connection refused or reset, DNS failure, a missing registry directory. */
+  RegistryUnreachable: 'REGISTRY_UNREACHABLE',
+  /** The registry did not connect, answer or keep sending within the client's time limits. */
+  RegistryTimeout: 'REGISTRY_TIMEOUT',
+  /** The registry answered with an HTTP error status (after retries, for 5xx). */
+  RegistryHttpError: 'REGISTRY_HTTP_ERROR',
+  /** A download ended before all its bytes arrived (connection closed or reset mid-body). */
+  RegistryTruncated: 'REGISTRY_TRUNCATED',
+  /** The registry's index does not list the plugin asked for. */
+  PluginNotFound: 'REGISTRY_PLUGIN_NOT_FOUND',
+  /** No published version of the plugin satisfies the version or range asked for. */
+  VersionNotFound: 'REGISTRY_VERSION_NOT_FOUND',
+  /** The version has no artifact for this platform (and no `any` artifact). */
+  ArtifactUnavailable: 'REGISTRY_NO_ARTIFACT',
+  /** The registry's artifact hashes differ from those pinned in the lock file. */
+  LockMismatch: 'LOCK_HASH_MISMATCH',
+  /** The disk filled up while downloading or installing. */
+  DiskFull: 'DISK_FULL',
 } as const;
 export type RegistryErrorCode = (typeof RegistryErrorCode)[keyof typeof RegistryErrorCode];
 

@@ -71,3 +71,21 @@ export { PACK_MTIME } from './tar-writer.js';
 export { verifyRegistryDirectory, type VerifiedRegistry } from './registry-directory.js';
 export { publishArtifact, signRegistry, type PublishOptions, type PublishResult, type SignOptions } from './publish.js';
 export { installArtifact, type ArtifactExpectation, type InstallResult } from './install.js';
+export {
+  serveRegistry,
+  RegistryServerError,
+  RegistryServerErrorCode,
+  type ServeRegistryOptions,
+  type RegistryServer,
+  type RegistryRequestLog,
+} from './serve.js';
+export {
+  RegistryClient,
+  type RegistryClientOptions,
+  type RegistrySnapshot,
+  type ResolvedPlugin,
+  type ClientInstallOptions,
+  type ClientInstallResult,
+} from './client.js';
+export type { DownloadOptions, DownloadProgress, DownloadResult } from './download.js';
+export { DEFAULT_TIMEOUTS, type RegistryTimeouts } from './registry-transport.js';
