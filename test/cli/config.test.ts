@@ -103,6 +103,8 @@ describe('travsr config', () => {
       'index.semantic',
       'plugins.prefer',
       'plugins.dirs',
+      'registry.url',
+      'registry.trustedKeys',
       'sandbox.tier',
       'log.level',
       'hook.enabled',

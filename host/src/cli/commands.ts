@@ -16,6 +16,13 @@ import HookRun from './commands/hook-run.js';
 import Index from './commands/index.js';
 import Init from './commands/init.js';
 import LangAllowUnsandboxed from './commands/lang/allow-unsandboxed.js';
+import LangInstall from './commands/lang/install.js';
+import LangList from './commands/lang/list.js';
+import LangMirror from './commands/lang/mirror.js';
+import LangPin from './commands/lang/pin.js';
+import LangRemove from './commands/lang/remove.js';
+import LangUpdate from './commands/lang/update.js';
+import LangVerify from './commands/lang/verify.js';
 import McpTokenAdd from './commands/mcp/token/add.js';
 import McpTokenList from './commands/mcp/token/list.js';
 import McpTokenRemove from './commands/mcp/token/remove.js';
@@ -49,6 +56,13 @@ export const COMMANDS = {
   'config:set': ConfigSet,
   'config:unset': ConfigUnset,
   'lang:allow-unsandboxed': LangAllowUnsandboxed,
+  'lang:list': LangList,
+  'lang:install': LangInstall,
+  'lang:remove': LangRemove,
+  'lang:update': LangUpdate,
+  'lang:pin': LangPin,
+  'lang:verify': LangVerify,
+  'lang:mirror': LangMirror,
   'mcp:token:add': McpTokenAdd,
   'mcp:token:list': McpTokenList,
   'mcp:token:remove': McpTokenRemove,

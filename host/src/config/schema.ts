@@ -16,6 +16,8 @@ export interface ConfigTypes {
   'index.semantic': boolean;
   'plugins.prefer': Record<string, string>;
   'plugins.dirs': string[];
+  'registry.url': string;
+  'registry.trustedKeys': string[];
   'sandbox.tier': DefaultSandboxTier;
   'log.level': ConfigLogLevel;
   'hook.enabled': boolean;
@@ -128,6 +130,24 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
       'Extra plugin directories to register; relative paths are relative to the repository root (repo file), ~/.travsr (user file) or the current directory (flag, environment)',
     expected: 'a list of non-empty directory paths',
     paths: true,
+    defaultValue: () => [],
+    defaultText: '[]',
+  },
+  'registry.url': {
+    kind: 'string',
+    env: 'TRAVSR_REGISTRY_URL',
+    description:
+      'Plugin registry or mirror that `travsr lang` installs from: https://…, http://…, file:///dir or a directory; empty means the built-in registry that ships with Travsr (offline)',
+    expected: 'a URL or directory path without control characters',
+    defaultValue: () => '',
+    defaultText: '"" (the built-in registry)',
+  },
+  'registry.trustedKeys': {
+    kind: 'string-list',
+    env: 'TRAVSR_REGISTRY_TRUSTED_KEYS',
+    description:
+      "Public keys trusted to sign registry.url: key files (.pub from `travsr registry keygen`, or PEM) or inline ed25519:<base64>; the built-in registry's key is always trusted",
+    expected: 'a list of key files or ed25519:<base64> keys',
     defaultValue: () => [],
     defaultText: '[]',
   },

@@ -1,0 +1,33 @@
+import { Flags } from '@oclif/core';
+import type { InstallOutcome } from '../../../lang/install-plugin.js';
+
+/** Flags shared by the `lang` commands that read or change the repository's plugins.lock. */
+export const repoFlag = Flags.string({
+  description: 'repository whose .travsr/plugins.lock is honoured (default: the git work tree of the current directory)',
+});
+export const frozenFlag = Flags.boolean({
+  default: false,
+  description: 'fail (LOCK_WOULD_CHANGE) instead of changing .travsr/plugins.lock; for CI',
+});
+export const jsonFlag = Flags.boolean({ default: false, description: 'print the result as JSON' });
+
+/** Human lines describing an install. */
+export function describeInstall(r: InstallOutcome, lockPath: string | undefined): string[] {
+  const lines = [
+    `${r.alreadyInstalled ? 'already installed' : 'installed'} ${r.id}@${r.version} from ${r.registry === 'builtin' ? 'the built-in registry' : r.registry}`,
+    `  dir        ${r.dir}`,
+    `  sha256     ${r.sha256}`,
+    `  tree hash  ${r.treeHash}`,
+  ];
+  if (r.activeLanguages.length > 0) lines.push(`  active for ${r.activeLanguages.join(', ')}`);
+  if (r.otherLanguages.length > 0)
+    lines.push(`  also claims ${r.otherLanguages.join(', ')} (served by another plugin; \`travsr lang install <lang>\` switches)`);
+  if (lockPath !== undefined) {
+    const before = r.lockBefore;
+    const after = r.lockAfter;
+    if (!before) lines.push(`  locked in ${lockPath}: ${after?.version} (${after?.constraint})`);
+    else if (after && (before.version !== after.version || before.constraint !== after.constraint))
+      lines.push(`  lock ${lockPath}: ${before.version} (${before.constraint}) → ${after.version} (${after.constraint})`);
+  } else lines.push('  not in a repository: no plugins.lock was written (use --repo DIR)');
+  return lines;
+}

@@ -1,0 +1,62 @@
+import { TravsrCommand } from '../../base-command.js';
+import { langContext, withRegistry } from '../../../lang/install-plugin.js';
+import { languageRows } from '../../../lang/list-languages.js';
+import { readPluginsLock } from '../../../lang/plugins-lock.js';
+import type { RegistryIndex } from '@travsr/registry';
+import { jsonFlag, repoFlag } from './lang-flags.js';
+
+export default class LangList extends TravsrCommand {
+  static override summary = 'List languages and their plugins: active, installed or available in the registry';
+  static override description =
+    'active: the plugin that serves the language; installed: registered but another plugin serves it; available: in the registry (`registry.url`, default the built-in one) but not installed. LOCK shows the repository lock constraint; pinned ones are exact versions.';
+  static override examples = ['<%= config.bin %> lang list', '<%= config.bin %> lang list --json'];
+  static override flags = { repo: repoFlag, json: jsonFlag };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(LangList);
+    const ctx = await langContext(flags.repo, false);
+    let index: RegistryIndex | undefined;
+    let registryProblem: string | undefined;
+    let registry: string | undefined;
+    try {
+      index = await withRegistry(ctx, async (source, client) => {
+        registry = source.name;
+        return (await client.snapshot()).index;
+      });
+    } catch (e) {
+      registryProblem = `${(e as { code?: string }).code ?? 'ERROR'}: ${(e as Error).message}`;
+    }
+    const lock = ctx.lockPath ? readPluginsLock(ctx.lockPath) : {};
+    const rows = await languageRows(index, lock);
+    if (flags.json) {
+      this.log(
+        JSON.stringify(
+          { registry: registry ?? null, registryProblem: registryProblem ?? null, lockFile: ctx.lockPath ?? null, languages: rows },
+          null,
+          2,
+        ),
+      );
+      return;
+    }
+    if (registryProblem) this.logToStderr(`warning: registry not read, showing installed plugins only (${registryProblem})`);
+    const table = [
+      ['LANGUAGE', 'PLUGIN', 'VERSION', 'TIER', 'STATE', 'LOCK'],
+      ...rows.map((r) => [
+        r.language,
+        r.plugin,
+        r.version,
+        r.tier ?? '-',
+        r.state,
+        r.locked === undefined ? '-' : r.pinned ? `pinned ${r.locked}` : r.locked,
+      ]),
+    ];
+    const widths = (table[0] ?? []).map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));
+    for (const row of table)
+      this.log(
+        row
+          .map((c, i) => c.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      );
+  }
+}

@@ -1,0 +1,26 @@
+import { Args } from '@oclif/core';
+import { TravsrCommand } from '../../base-command.js';
+import { langContext, removePlugin } from '../../../lang/install-plugin.js';
+import { frozenFlag, jsonFlag, repoFlag } from './lang-flags.js';
+
+export default class LangRemove extends TravsrCommand {
+  static override summary = 'Remove an installed plugin: its registration, its files and its lock entry';
+  static override description =
+    'Unregisters the plugin from ~/.travsr/lang.toml, deletes ~/.travsr/plugins/<id>/ (never a first-party plugin directory registered by `travsr init`) and removes it from .travsr/plugins.lock.';
+  static override examples = ['<%= config.bin %> lang remove lua', '<%= config.bin %> lang remove example-lua'];
+  static override args = { target: Args.string({ required: true, description: 'language or plugin id' }) };
+  static override flags = { repo: repoFlag, 'frozen-lockfile': frozenFlag, json: jsonFlag };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(LangRemove);
+    const ctx = await langContext(flags.repo, flags['frozen-lockfile']);
+    const r = await removePlugin(ctx, args.target);
+    if (flags.json) {
+      this.log(JSON.stringify({ lockFile: ctx.lockPath ?? null, removed: r }, null, 2));
+      return;
+    }
+    this.log(`removed ${r.id}@${r.version}${r.languages.length > 0 ? ` (served ${r.languages.join(', ')})` : ''}`);
+    if (r.deleted) this.log(`  deleted ${r.deleted}`);
+    if (r.lockRemoved) this.log(`  removed from ${ctx.lockPath}`);
+  }
+}

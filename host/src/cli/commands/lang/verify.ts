@@ -1,0 +1,30 @@
+import { TravsrCommand } from '../../base-command.js';
+import { LangErrorCode } from '../../../lang/errors.js';
+import { verifyInstalled } from '../../../lang/install-plugin.js';
+import { jsonFlag } from './lang-flags.js';
+
+export default class LangVerify extends TravsrCommand {
+  static override summary = 'Re-hash every installed plugin against the tree hash recorded at install';
+  static override description =
+    'Exits 1 and names every plugin whose files changed since it was installed; Travsr also refuses to launch such a plugin. Reinstall it with `travsr lang install <id>`.';
+  static override examples = ['<%= config.bin %> lang verify'];
+  static override flags = { json: jsonFlag };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(LangVerify);
+    const results = await verifyInstalled();
+    const changed = results.filter((r) => !r.ok);
+    if (flags.json) this.log(JSON.stringify({ ok: changed.length === 0, plugins: results }, null, 2));
+    else {
+      for (const r of results) this.log(`${r.ok ? 'ok     ' : 'CHANGED'}  ${r.id}@${r.version}  ${r.dir}`);
+      if (results.length === 0) this.log('no installed plugins');
+    }
+    if (changed.length > 0) {
+      this.logToStderr(
+        `Error [${LangErrorCode.Modified}]: ${changed.length} plugin(s) changed since install: ${changed.map((r) => `${r.id}@${r.version}`).join(', ')}; Travsr will not launch them — reinstall with \`travsr lang install <id>\``,
+      );
+      for (const r of changed) this.logToStderr(`  ${r.id}: ${r.problem ?? ''}`);
+      this.exit(1);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/** String codes of `travsr lang` errors. Recognise errors by `code`. */
+export const LangErrorCode = {
+  /** `.travsr/plugins.lock` is not valid TOML or has an entry of the wrong shape. */
+  LockInvalid: 'LOCK_INVALID',
+  /** `--frozen-lockfile` was given and the command would have changed the lock file. */
+  LockWouldChange: 'LOCK_WOULD_CHANGE',
+  /** No plugin in the registry (or lang.toml) serves the language or has the id asked for. */
+  NotFound: 'LANG_NOT_FOUND',
+  /** Several plugins claim the language and `plugins.prefer` does not choose one. */
+  Ambiguous: 'LANG_AMBIGUOUS',
+  /** A `registry.trustedKeys` entry is neither a readable key file nor an inline `ed25519:<base64>` key. */
+  TrustedKeyInvalid: 'TRUSTED_KEY_INVALID',
+  /** `registry.url` is empty and this installation has no built-in registry (it was not built). */
+  BuiltinRegistryMissing: 'BUILTIN_REGISTRY_MISSING',
+  /** An argument is neither `lang`, `id`, `id@range`, a plugin directory nor a `.tgz`. */
+  ArgumentInvalid: 'LANG_ARGUMENT_INVALID',
+  /** Installed plugins whose files no longer match the tree hash recorded at install. */
+  Modified: 'PLUGIN_FILES_CHANGED',
+  /** `lang mirror` target exists and is not empty. */
+  MirrorTargetNotEmpty: 'MIRROR_TARGET_NOT_EMPTY',
+} as const;
+export type LangErrorCode = (typeof LangErrorCode)[keyof typeof LangErrorCode];
+
+/** An error of `travsr lang`: what happened, why, what to do. */
+export class LangError extends Error {
+  override readonly name = 'LangError';
+  constructor(
+    readonly code: LangErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,418 @@
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import {
+  assertNoRollback,
+  compareVersions,
+  installArtifact,
+  isVersion,
+  maxSatisfying,
+  packPlugin,
+  RegistryError,
+  RegistryErrorCode,
+  safeExtract,
+  satisfies,
+  sha256File,
+  treeHash,
+  verifyTreeHash,
+  type RegistryClient,
+  type RegistryIndex,
+} from '@travsr/registry';
+import { MANIFEST_FILE, type PluginManifest } from '@travsr/protocol';
+import { loadConfig } from '../config/index.js';
+import { findRepoRoot } from '../indexer/git/index.js';
+import { travsrHome } from '../paths/travsr-home.js';
+import { readLangToml, writeLangToml, type PluginEntry } from '../plugins/lang-toml.js';
+import { loadPluginDir } from '../plugins/plugin-dir.js';
+import { LangError, LangErrorCode } from './errors.js';
+import { pluginsLockPath, readPluginsLock, sameLockEntry, writePluginsLock, type LockEntry, type PluginsLock } from './plugins-lock.js';
+import { registryClient, registrySource, type RegistrySource } from './registry-source.js';
+
+/** Where a `travsr lang` command works: the repository whose lock it honours, and whether it may change the lock. */
+export interface LangContext {
+  /** Repository root, when there is one (`--repo`, else the git work tree of the current directory). */
+  readonly repoRoot: string | undefined;
+  /** `<repo>/.travsr/plugins.lock`, or undefined outside a repository (no lock is kept). */
+  readonly lockPath: string | undefined;
+  /** `--frozen-lockfile`: fail with LOCK_WOULD_CHANGE instead of changing the lock. */
+  readonly frozen: boolean;
+  /** `<TRAVSR_HOME>/plugins`: installed plugins live in `<id>/<version>/` below it. */
+  readonly pluginsRoot: string;
+}
+
+/** What an install did. */
+export interface InstallOutcome {
+  readonly id: string;
+  readonly version: string;
+  readonly dir: string;
+  readonly sha256: string;
+  readonly treeHash: string;
+  /** Registry name (`builtin`, a URL) or `local:<path>`. */
+  readonly registry: string;
+  /** Languages now served by this plugin. */
+  readonly activeLanguages: string[];
+  /** Languages the plugin claims that stay with another plugin. */
+  readonly otherLanguages: string[];
+  readonly alreadyInstalled: boolean;
+  /** The lock entry before and after (undefined: none). */
+  readonly lockBefore: LockEntry | undefined;
+  readonly lockAfter: LockEntry | undefined;
+}
+
+/** The context of a command run in `cwd`, or in `--repo`. */
+export async function langContext(repoFlag: string | undefined, frozen: boolean, cwd = process.cwd()): Promise<LangContext> {
+  const repoRoot = repoFlag !== undefined ? resolve(cwd, repoFlag) : await findRepoRoot(cwd).catch(() => undefined);
+  return {
+    repoRoot,
+    lockPath: repoRoot === undefined ? undefined : pluginsLockPath(repoRoot),
+    frozen,
+    pluginsRoot: join(travsrHome(), 'plugins'),
+  };
+}
+
+function readLock(ctx: LangContext): PluginsLock {
+  return ctx.lockPath === undefined ? {} : readPluginsLock(ctx.lockPath);
+}
+
+function describeEntry(e: LockEntry | undefined): string {
+  return e ? `${e.version} (constraint ${e.constraint}, sha256 ${e.sha256.slice(0, 12)}…)` : 'nothing';
+}
+
+/** Throws LOCK_WOULD_CHANGE under `--frozen-lockfile` when `id`'s entry would change. Call before changing anything. */
+function checkFrozen(ctx: LangContext, id: string, before: LockEntry | undefined, after: LockEntry | undefined): void {
+  if (!ctx.frozen || sameLockEntry(before, after)) return;
+  throw new LangError(
+    LangErrorCode.LockWouldChange,
+    `${ctx.lockPath ?? 'the lock file'} locks ${id} at ${describeEntry(before)}, but this would make it ${describeEntry(after)}; nothing was changed — run without --frozen-lockfile and commit the lock file`,
+  );
+}
+
+function saveLockEntry(ctx: LangContext, id: string, entry: LockEntry | undefined): void {
+  if (ctx.lockPath === undefined) return;
+  const lock = readPluginsLock(ctx.lockPath);
+  const before = lock[id];
+  if (entry === undefined) {
+    if (!before) return;
+    delete lock[id];
+  } else {
+    if (sameLockEntry(before, entry) && before?.registry === entry.registry) return;
+    lock[id] = entry;
+  }
+  writePluginsLock(ctx.lockPath, lock);
+}
+
+/** A plugin named by a user: an id in the registry, or a language one or more plugins serve. */
+export function pluginForName(
+  index: RegistryIndex,
+  name: string,
+  prefer: Readonly<Record<string, string>>,
+  where: string,
+): { id: string; language?: string } {
+  if (index.plugins[name]) return { id: name };
+  const claimants = Object.entries(index.plugins)
+    .filter(([, e]) => e.languages.includes(name))
+    .map(([id]) => id)
+    .sort();
+  const preferred = prefer[name];
+  if (preferred !== undefined && claimants.includes(preferred)) return { id: preferred, language: name };
+  if (claimants.length === 1) return { id: claimants[0] as string, language: name };
+  if (claimants.length === 0)
+    throw new LangError(
+      LangErrorCode.NotFound,
+      `${where} has no plugin with id "${name}" and none for language "${name}"; \`travsr lang list\` shows what it offers`,
+    );
+  throw new LangError(
+    LangErrorCode.Ambiguous,
+    `several plugins in ${where} serve ${name}: ${claimants.join(', ')}; install one by id, or choose with \`travsr config set plugins.prefer ${name}=<id>\``,
+  );
+}
+
+/** Splits `name@range` (a scoped id `acme/lua` has no leading `@`). */
+export function splitRange(arg: string): { name: string; range?: string } {
+  const at = arg.lastIndexOf('@');
+  if (at <= 0) return { name: arg };
+  return { name: arg.slice(0, at), range: arg.slice(at + 1) };
+}
+
+/** True when `arg` names a local plugin directory or `.tgz` rather than a language or plugin id. */
+export function isLocalTarget(arg: string, cwd = process.cwd()): boolean {
+  const path = resolve(cwd, arg);
+  if (!existsSync(path)) return false;
+  const st = statSync(path);
+  return st.isDirectory() ? existsSync(join(path, MANIFEST_FILE)) : arg.endsWith('.tgz');
+}
+
+/** Records the plugin in lang.toml and maps its languages: unmapped ones, and the one asked for. */
+function register(
+  manifest: Pick<PluginManifest, 'id' | 'version' | 'languages'>,
+  dir: string,
+  tree: string,
+  requestedLanguage: string | undefined,
+  repoRoot: string | undefined,
+): { active: string[]; other: string[] } {
+  const reg = readLangToml();
+  const existing = reg.plugins[manifest.id];
+  const defaultTier = loadConfig({ repoRoot }).values['sandbox.tier'].value;
+  const entry: PluginEntry = {
+    version: manifest.version,
+    dir,
+    treeHash: tree,
+    tier: existing?.tier ?? defaultTier,
+    networkAllow: existing?.networkAllow ?? [],
+  };
+  reg.plugins[manifest.id] = entry;
+  const active: string[] = [];
+  const other: string[] = [];
+  for (const lang of manifest.languages) {
+    const l = reg.languages[lang] ?? { allowUnsandboxed: false };
+    if (!l.plugin || l.plugin === manifest.id || lang === requestedLanguage || !reg.plugins[l.plugin]) {
+      l.plugin = manifest.id;
+      active.push(lang);
+    } else other.push(lang);
+    reg.languages[lang] = l;
+  }
+  writeLangToml(reg);
+  return { active, other };
+}
+
+/** How the version to install is chosen. */
+export type InstallMode =
+  /** Honour the lock: the locked version when it is still allowed, else the newest within the constraint. */
+  | 'install'
+  /** Newest within the lock's constraint. */
+  | 'update'
+  /** Newest published; the constraint moves to `^<newest>`. */
+  | 'upgrade'
+  /** Exactly the given version; the constraint becomes that version. */
+  | 'pin';
+
+/**
+ * Installs `name` (a plugin id or a language) from the registry into
+ * `<TRAVSR_HOME>/plugins/<id>/<version>/`, checks and updates the lock, and registers it in
+ * lang.toml. Nothing is changed when a check fails (rollback, hashes, frozen lock).
+ */
+export async function installFromRegistry(
+  ctx: LangContext,
+  source: RegistrySource,
+  client: RegistryClient,
+  name: string,
+  range: string | undefined,
+  mode: InstallMode,
+): Promise<InstallOutcome> {
+  const { index } = await client.snapshot();
+  const where = source.name === 'builtin' ? 'the built-in registry' : `the registry ${source.name}`;
+  const prefer = loadConfig({ repoRoot: ctx.repoRoot }).values['plugins.prefer'].value;
+  const { id, language } = pluginForName(index, name, prefer, where);
+  const published = index.plugins[id];
+  if (!published) throw new LangError(LangErrorCode.NotFound, `${where} has no plugin ${id}`);
+  const locked = readLock(ctx)[id];
+  // A registry whose newest version is older than the lock has been rolled back (or is stale): refuse before resolving.
+  if (locked && mode !== 'pin') assertNoRollback(id, locked.version, published.latest);
+  let constraint: string;
+  let wanted: string;
+  switch (mode) {
+    case 'install': {
+      constraint = range ?? locked?.constraint ?? `^${published.latest}`;
+      wanted = constraint;
+      if (locked && (range === undefined || satisfies(locked.version, range))) {
+        const best = maxSatisfying(published.versions, constraint);
+        // Keep the locked version while the registry still has it; a registry offering only older ones is a rollback.
+        if (best !== undefined && compareVersions(best, locked.version) >= 0) wanted = locked.version;
+      }
+      break;
+    }
+    case 'update':
+      constraint = range ?? locked?.constraint ?? `^${published.latest}`;
+      wanted = constraint;
+      break;
+    case 'upgrade':
+      constraint = `^${published.latest}`;
+      wanted = published.latest;
+      break;
+    case 'pin':
+      if (range === undefined || !isVersion(range))
+        throw new LangError(LangErrorCode.ArgumentInvalid, `pin needs an exact version: \`travsr lang pin ${id}@<version>\``);
+      constraint = range;
+      wanted = range;
+      break;
+  }
+  const { doc, artifact } = await client.resolve(id, wanted);
+  const rollbackGuard = mode !== 'pin' && locked !== undefined;
+  if (rollbackGuard) assertNoRollback(id, locked.version, doc.version);
+  const sameVersion = locked !== undefined && locked.version === doc.version;
+  if (sameVersion) {
+    for (const field of ['sha256', 'treeHash'] as const) {
+      if (locked[field] !== artifact[field])
+        throw new RegistryError(
+          RegistryErrorCode.LockMismatch,
+          `${where} offers ${id}@${doc.version} with ${field} ${artifact[field]}, but ${ctx.lockPath ?? 'the lock'} pins ${locked[field]}: the published artifact changed since it was locked (republished or tampered with); nothing was installed — if you trust the change, remove the lock entry and install again`,
+        );
+    }
+  }
+  const after: LockEntry = {
+    version: doc.version,
+    constraint,
+    registry: source.name,
+    sha256: artifact.sha256,
+    treeHash: artifact.treeHash,
+  };
+  checkFrozen(ctx, id, locked, after);
+  const r = await client.install(id, doc.version, ctx.pluginsRoot, {
+    ...(rollbackGuard ? { lockedVersion: locked.version } : {}),
+    lockedHashes: { sha256: artifact.sha256, treeHash: artifact.treeHash },
+  });
+  saveLockEntry(ctx, id, after);
+  const { active, other } = register(doc.manifest, r.dir, r.treeHash, language, ctx.repoRoot);
+  return {
+    id,
+    version: r.version,
+    dir: r.dir,
+    sha256: r.sha256,
+    treeHash: r.treeHash,
+    registry: source.name,
+    activeLanguages: active,
+    otherLanguages: other,
+    alreadyInstalled: r.alreadyInstalled,
+    lockBefore: locked,
+    lockAfter: after,
+  };
+}
+
+/**
+ * Installs a plugin from a local directory (packed as `travsr plugin pack` would, so only
+ * packable files are copied) or a `.tgz` artifact, extracted safely.
+ */
+export async function installLocal(ctx: LangContext, target: string, cwd = process.cwd()): Promise<InstallOutcome> {
+  const path = resolve(cwd, target);
+  const tmp = await mkdtemp(join(tmpdir(), 'travsr-lang-'));
+  try {
+    let tgz: string;
+    let tree: string;
+    if (statSync(path).isDirectory()) {
+      const packed = await packPlugin(path, tmp);
+      tgz = packed.file;
+      tree = packed.treeHash;
+    } else {
+      tgz = path;
+      const probe = join(tmp, 'probe');
+      await safeExtract(tgz, probe);
+      tree = await treeHash(probe);
+    }
+    const { sha256, size } = await sha256File(tgz);
+    const probe = join(tmp, 'manifest');
+    await safeExtract(tgz, probe);
+    const manifest = (await loadPluginDir(probe)).manifest;
+    const registry = `local:${path}`;
+    const locked = readLock(ctx)[manifest.id];
+    const after: LockEntry = { version: manifest.version, constraint: manifest.version, registry, sha256, treeHash: tree };
+    checkFrozen(ctx, manifest.id, locked, after);
+    const dir = join(ctx.pluginsRoot, ...manifest.id.split('/'), manifest.version);
+    const r = await installArtifact(tgz, dir, { sha256, size, treeHash: tree, id: manifest.id, version: manifest.version });
+    saveLockEntry(ctx, manifest.id, after);
+    const { active, other } = register(manifest, dir, r.treeHash, undefined, ctx.repoRoot);
+    return {
+      id: manifest.id,
+      version: manifest.version,
+      dir,
+      sha256,
+      treeHash: r.treeHash,
+      registry,
+      activeLanguages: active,
+      otherLanguages: other,
+      alreadyInstalled: r.alreadyInstalled,
+      lockBefore: locked,
+      lockAfter: after,
+    };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Opens the configured registry for `fn`, closing it afterwards. */
+export async function withRegistry<T>(ctx: LangContext, fn: (source: RegistrySource, client: RegistryClient) => Promise<T>): Promise<T> {
+  const source = await registrySource(ctx.repoRoot);
+  const client = registryClient(source);
+  try {
+    return await fn(source, client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The installed plugin a user names: a plugin id in lang.toml, or a language mapped to one. */
+export function installedPluginId(name: string): string {
+  const reg = readLangToml();
+  if (reg.plugins[name]) return name;
+  const mapped = reg.languages[name]?.plugin;
+  if (mapped && reg.plugins[mapped]) return mapped;
+  throw new LangError(
+    LangErrorCode.NotFound,
+    `no installed plugin is "${name}" or serves language "${name}"; \`travsr lang list\` shows what is installed`,
+  );
+}
+
+/** What `lang remove` did. */
+export interface RemoveOutcome {
+  id: string;
+  version: string;
+  languages: string[];
+  /** The files deleted, when they were under `<TRAVSR_HOME>/plugins` (a first-party plugin's own directory is never deleted). */
+  deleted: string | undefined;
+  lockRemoved: boolean;
+}
+
+/** Unregisters a plugin, deletes its installed files and its lock entry. */
+export async function removePlugin(ctx: LangContext, name: string): Promise<RemoveOutcome> {
+  const id = installedPluginId(name);
+  const locked = readLock(ctx)[id];
+  checkFrozen(ctx, id, locked, undefined);
+  const reg = readLangToml();
+  const entry = reg.plugins[id] as PluginEntry;
+  const languages: string[] = [];
+  for (const [lang, l] of Object.entries(reg.languages)) {
+    if (l.plugin !== id) continue;
+    languages.push(lang);
+    if (l.allowUnsandboxed) delete l.plugin;
+    else delete reg.languages[lang];
+  }
+  delete reg.plugins[id];
+  writeLangToml(reg);
+  const ownDir = join(ctx.pluginsRoot, ...id.split('/'));
+  const inside = !relative(ownDir, entry.dir).startsWith('..') && entry.dir.startsWith(ownDir + sep);
+  if (inside) await rm(ownDir, { recursive: true, force: true });
+  saveLockEntry(ctx, id, undefined);
+  return {
+    id,
+    version: entry.version,
+    languages: languages.sort(),
+    deleted: inside ? ownDir : undefined,
+    lockRemoved: locked !== undefined,
+  };
+}
+
+/** One registered plugin checked against the tree hash recorded when it was installed. */
+export interface VerifyResult {
+  id: string;
+  version: string;
+  dir: string;
+  ok: boolean;
+  problem?: string;
+}
+
+/** Re-hashes every plugin registered in lang.toml (those with a recorded tree hash). */
+export async function verifyInstalled(): Promise<VerifyResult[]> {
+  const reg = readLangToml();
+  const out: VerifyResult[] = [];
+  for (const id of Object.keys(reg.plugins).sort()) {
+    const p = reg.plugins[id] as PluginEntry;
+    if (!p.treeHash) continue;
+    try {
+      await verifyTreeHash(p.dir, p.treeHash);
+      out.push({ id, version: p.version, dir: p.dir, ok: true });
+    } catch (e) {
+      out.push({ id, version: p.version, dir: p.dir, ok: false, problem: (e as Error).message });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { keyIdOf, publicKeyObject, readTrustedKeyFile, RegistryClient, TrustedKeys } from '@travsr/registry';
+import { loadConfig } from '../config/index.js';
+import { LangError, LangErrorCode } from './errors.js';
+
+/** What the lock file records as the registry of a plugin installed from the built-in registry. */
+export const BUILTIN_REGISTRY = 'builtin';
+/** File of the built-in registry's public key, inside the registry directory (outside its signed layout). */
+export const BUILTIN_KEY_FILE = 'builtin-key.pub';
+
+/** The registry `travsr lang` reads, and the keys it trusts. */
+export interface RegistrySource {
+  /** `builtin`, or `registry.url` as configured. */
+  readonly name: string;
+  /** URL or directory the client opens. */
+  readonly location: string;
+  readonly trustedKeys: TrustedKeys;
+}
+
+/** `host/builtin-registry/`, written by `scripts/build-builtin-registry.mjs` at build time. */
+export function builtinRegistryDir(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'builtin-registry');
+}
+
+/** The built-in registry's key; always trusted, whatever `registry.url` is. */
+async function addBuiltinKey(trusted: TrustedKeys): Promise<boolean> {
+  const file = join(builtinRegistryDir(), BUILTIN_KEY_FILE);
+  if (!existsSync(file)) return false;
+  trusted.add(await readTrustedKeyFile(file), file);
+  return true;
+}
+
+/** A `registry.trustedKeys` entry: an inline `ed25519:<base64>` key, or a key file (relative to `cwd`). */
+async function trustedKeyEntry(entry: string, cwd: string) {
+  const inline = /^ed25519:([A-Za-z0-9+/]{43}=)$/.exec(entry);
+  if (inline?.[1]) {
+    try {
+      publicKeyObject(inline[1]);
+    } catch (e) {
+      throw new LangError(LangErrorCode.TrustedKeyInvalid, `registry.trustedKeys: ${(e as Error).message}`);
+    }
+    return { keyId: keyIdOf(inline[1]), publicKey: inline[1] };
+  }
+  const file = isAbsolute(entry) ? entry : resolve(cwd, entry);
+  if (!existsSync(file))
+    throw new LangError(
+      LangErrorCode.TrustedKeyInvalid,
+      `registry.trustedKeys: "${entry}" is neither an inline key (ed25519:<base64 of 32 bytes>) nor an existing key file (looked for ${file}); fix it with \`travsr config set registry.trustedKeys …\``,
+    );
+  return readTrustedKeyFile(file);
+}
+
+/**
+ * The registry of a repository's configuration (`registry.url`, `registry.trustedKeys`),
+ * or the built-in one when `registry.url` is empty.
+ *
+ * @throws LangError `BUILTIN_REGISTRY_MISSING`, `TRUSTED_KEY_INVALID`
+ */
+export async function registrySource(repoRoot: string | undefined, cwd = process.cwd()): Promise<RegistrySource> {
+  const config = loadConfig({ repoRoot, cwd });
+  const url = config.values['registry.url'].value.trim();
+  const trusted = new TrustedKeys();
+  const hasBuiltin = await addBuiltinKey(trusted);
+  if (url === '') {
+    const dir = builtinRegistryDir();
+    if (!hasBuiltin || !existsSync(join(dir, 'SHA256SUMS')))
+      throw new LangError(
+        LangErrorCode.BuiltinRegistryMissing,
+        `this Travsr has no built-in plugin registry (${dir} is missing): build it with \`npm run build\`, or set a registry with \`travsr config set registry.url <url>\``,
+      );
+    return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted };
+  }
+  for (const entry of config.values['registry.trustedKeys'].value) trusted.add(await trustedKeyEntry(entry, cwd), 'registry.trustedKeys');
+  return { name: url, location: url, trustedKeys: trusted };
+}
+
+/** A client of `source`; close it when done. */
+export function registryClient(source: RegistrySource): RegistryClient {
+  return new RegistryClient({ url: source.location, trustedKeys: source.trustedKeys, retries: 1 });
+}
