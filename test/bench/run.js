@@ -3,7 +3,7 @@
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
 //                                       incremental, store, structural, ts-accuracy, retrieval,
-//                                       context, localization)
+//                                       context, localization, install)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,8 +21,23 @@ import * as tsAccuracy from './ts-accuracy.js';
 import * as retrieval from './retrieval-algorithms.js';
 import * as context from './context-latency.js';
 import * as localization from './localization.js';
+import * as install from './plugin-install.js';
 
-const BENCHMARKS = [frames, ping, graph, hello, index, incremental, store, tsAccuracy, structural, retrieval, context, localization];
+const BENCHMARKS = [
+  frames,
+  ping,
+  graph,
+  hello,
+  index,
+  incremental,
+  store,
+  tsAccuracy,
+  structural,
+  retrieval,
+  context,
+  localization,
+  install,
+];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */
 export async function runBenchmarks(names = []) {
