@@ -38,6 +38,12 @@ export interface McpHttpServerOptions {
   allowedHosts?: readonly string[];
   /** Largest request body accepted, in bytes (default 4 MiB); a bigger one is answered 413. */
   maxBodyBytes?: number;
+  /**
+   * A Streamable HTTP session with no request in flight and none for this long is closed, so
+   * clients that vanish without DELETE do not pile up (default {@link DEFAULT_SESSION_IDLE_MS}).
+   * HTTP+SSE sessions end with their stream.
+   */
+  sessionIdleMs?: number;
 }
 
 /** A running MCP HTTP server. */
@@ -64,8 +70,11 @@ interface Caller {
 }
 
 type Session =
-  | { kind: 'streamable'; transport: StreamableHTTPServerTransport; server: Server; caller: Caller }
+  | { kind: 'streamable'; transport: StreamableHTTPServerTransport; server: Server; caller: Caller; lastSeen: number; active: number }
   | { kind: 'sse'; transport: SSEServerTransport; server: Server; caller: Caller };
+
+/** A Streamable HTTP session with no request for this long is closed (default: 30 minutes). */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 /** The HTTP answer to a refused request: status, JSON-RPC error code and a message saying what to do. */
 class Refusal {
@@ -103,6 +112,20 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sessions = new Map<string, Session>();
   let closing: Promise<void> | undefined;
+  const idleMs = opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const sweeper = setInterval(
+    () => {
+      const now = performance.now();
+      for (const [id, s] of sessions) {
+        if (s.kind !== 'streamable' || s.active > 0 || now - s.lastSeen < idleMs) continue;
+        sessions.delete(id);
+        logger.log('info', `MCP session ${id} closed after ${Math.round(idleMs / 1000)} s without a request`);
+        void s.server.close().catch(() => undefined);
+      }
+    },
+    Math.max(20, Math.min(60_000, idleMs / 4)),
+  );
+  sweeper.unref();
 
   if (opts.tokens && opts.tokens.list().length === 0)
     logger.log('warn', `no MCP tokens in ${opts.tokens.path}: every request is refused until one is added with \`travsr mcp token add\``);
@@ -160,6 +183,12 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
       const s = sessions.get(sessionId);
       if (!s || s.kind !== 'streamable') return send(res, sessionNotFound(sessionId));
       if (s.caller.key !== caller.key) return send(res, wrongToken());
+      s.lastSeen = performance.now();
+      s.active++;
+      res.once('close', () => {
+        s.active--;
+        s.lastSeen = performance.now();
+      });
       const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
       if (body instanceof Refusal) return send(res, body);
       return s.transport.handleRequest(req, res, body?.value);
@@ -189,7 +218,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        sessions.set(id, { kind: 'streamable', transport, server, caller });
+        sessions.set(id, { kind: 'streamable', transport, server, caller, lastSeen: performance.now(), active: 0 });
         logger.log('info', `MCP session ${id} opened (Streamable HTTP, token "${caller.name}")`);
       },
       maxRequestBodySize: maxBody,
@@ -229,6 +258,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
 
   function close(): Promise<void> {
     closing ??= (async () => {
+      clearInterval(sweeper);
       const open = [...sessions.values()];
       sessions.clear();
       for (const s of open)

@@ -249,6 +249,22 @@ describe('startMcpHttpServer', () => {
     expect(JSON.parse(noSession.text).error.message).toContain('initialize');
   });
 
+  it('closes a session whose client went away without DELETE once idle, and keeps one in use', async () => {
+    const s = await start({ sessionIdleMs: 200 });
+    const idle = await streamableClient(s, tokenA);
+    const busy = await streamableClient(s, tokenA);
+    const gone = idle.transport.sessionId!;
+    await idle.transport.close(); // hangs up its streams, never says DELETE
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await whoami(busy.client)).toMatchObject({ corpora: expect.anything() as unknown });
+    }
+    const r = await postJson(s.url, list, { ...bearer(tokenA), 'Mcp-Session-Id': gone });
+    expect(r.status).toBe(404);
+    expect(await whoami(busy.client)).toMatchObject({ corpora: expect.anything() as unknown });
+  });
+
   it('ends a session on DELETE', async () => {
     const s = await start();
     const { client, transport } = await streamableClient(s, tokenA);

@@ -32,6 +32,11 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     'allowed-origin': Flags.string({ multiple: true, description: 'browser origin allowed to call the HTTP server (repeatable)' }),
     'tool-timeout': Flags.integer({ default: 30_000, min: 100, description: 'ms a tool call may run before it is stopped' }),
     workers: Flags.integer({ default: 2, min: 1, max: 64, description: 'tool calls that run at once (worker threads)' }),
+    'session-idle': Flags.integer({
+      default: 1800,
+      min: 1,
+      description: 'HTTP: seconds after which a session whose client went away is closed',
+    }),
   };
 
   async run(): Promise<void> {
@@ -66,6 +71,7 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
       tokens: flags['no-auth'] ? undefined : TokenStore.load(),
       ...(served.host.logger ? { logger: served.host.logger } : {}),
       ...(flags['allowed-origin'] ? { allowedOrigins: flags['allowed-origin'] } : {}),
+      sessionIdleMs: flags['session-idle'] * 1000,
     });
     this.logToStderr(
       `travsr MCP server: ${http.url} (Streamable HTTP), ${http.sseUrl} (SSE); corpora ${served.host.graphs.map((g) => g.corpus).join(', ')}; ${flags['no-auth'] ? 'no authentication' : 'bearer tokens required'}`,
