@@ -12,6 +12,7 @@ import { SourceReader } from './source-snippets.js';
 export class CodeGraph {
   private snap: GraphSnapshot | undefined;
   private completenessCache: { version: number; value: Completeness } | undefined;
+  private shaCache: { version: number; value: Map<string, string> } | undefined;
   readonly sources: SourceReader;
 
   constructor(
@@ -32,6 +33,14 @@ export class CodeGraph {
       this.sources.clear();
     }
     return this.snap;
+  }
+
+  /** The sha256 each file was indexed at, by path (cached per graph version): tells a stale snippet. */
+  fileSha256s(): Map<string, string> {
+    const version = this.store.graphVersion();
+    if (this.shaCache?.version !== version)
+      this.shaCache = { version, value: new Map(this.store.listFiles().map((f) => [f.path, f.sha256])) };
+    return this.shaCache.value;
   }
 
   /** What answers built on this graph may miss (cached per graph version). */

@@ -367,7 +367,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     cg,
     definitions.map(([d]) => d),
   );
-  const fileSha = new Map(cg.store.listFiles().map((f) => [f.path, f.sha256]));
+  const fileSha = cg.fileSha256s();
   const items: (ContextItem & { dense: number })[] = [];
   for (const [d, sc] of definitions) {
     const ref = refs.get(d);
@@ -514,8 +514,10 @@ function connectCandidates(snap: GraphSnapshot, top: [number, number][], visible
   return new Set([...r.nodes].map((i) => top[i]![0]));
 }
 
-/** Visible files by the number of edges into their nodes from other files, most first. */
+/** Visible files by the number of edges into their nodes from other files, most first (cached per visibility mask, itself cached per snapshot and policy). */
 function filesByDependents(snap: GraphSnapshot, visible: Uint8Array): string[] {
+  const cached = dependentsCache.get(visible);
+  if (cached) return cached;
   const g = snap.graph;
   const count = new Map<string, number>();
   for (let d = 0; d < snap.nodeCount; d++) {
@@ -525,8 +527,11 @@ function filesByDependents(snap: GraphSnapshot, visible: Uint8Array): string[] {
     for (let e = g.inOffsets[d]!; e < g.inOffsets[d + 1]!; e++) if (snap.paths[g.inSources[e]!] !== path) n++;
     count.set(path, n);
   }
-  return [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([p]) => p);
+  const ranked = [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([p]) => p);
+  dependentsCache.set(visible, ranked);
+  return ranked;
 }
+const dependentsCache = new WeakMap<Uint8Array, string[]>();
 
 /** Dense index of each file's `file` node. */
 function fileNodeIndex(snap: GraphSnapshot): Map<string, number> {

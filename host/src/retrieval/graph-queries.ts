@@ -154,7 +154,7 @@ function neighbourhood(
         via: from
           ? {
               from: from.id,
-              kind: kindOf(r.parentKind[i]!),
+              kind: GraphSnapshot.edgeKind(r.parentKind[i]!),
               certainty: certainty(r.parentConfidence[i]!),
               confidence: r.parentConfidence[i]!,
             }
@@ -212,8 +212,4 @@ export function refsOf(cg: CodeGraph, dense: number[]): Map<number, NodeRef> {
 
 function certainty(confidence: number): EdgeCertainty {
   return confidence >= RESOLVED_CONFIDENCE ? 'resolved' : 'name-matched';
-}
-
-function kindOf(index: number): EdgeKind {
-  return GraphSnapshot.edgeKind(index);
 }

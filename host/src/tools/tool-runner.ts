@@ -173,11 +173,10 @@ function dispatch<N extends ToolName>(
       const a = args as ToolArgs['get_file_outline'];
       const path = a.path.replace(/^\.\//, '');
       for (const g of graphs) {
-        const rows = g.store
-          .fileNodes(path)
-          .filter((n) => n.kind !== 'external' && n.kind !== 'file' && mayRead(policy, n.vname.corpus, n.acl));
+        const readable = g.store.fileNodes(path).filter((n) => mayRead(policy, n.vname.corpus, n.acl));
+        const rows = readable.filter((n) => n.kind !== 'external' && n.kind !== 'file');
         const file = g.store.getFile(path);
-        if (rows.length === 0 && !(file && g.store.fileNodes(path).some((n) => mayRead(policy, n.vname.corpus, n.acl)))) continue;
+        if (rows.length === 0 && !(file && readable.length > 0)) continue;
         const outline = nest(rows);
         return {
           text: `${path} (${file?.language ?? 'unknown language'}, ${file?.lines ?? '?'} lines)\n${outline.map((o) => `${'  '.repeat(o.level)}${o.ref.kind} ${o.ref.name} ${o.ref.startLine ?? '?'}-${o.ref.endLine ?? '?'}${o.row.skeleton ? `  ${firstLine(o.row.skeleton)}` : ''}`).join('\n')}`,
