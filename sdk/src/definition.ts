@@ -81,6 +81,23 @@ export interface SessionInfo {
   corpus: string;
   /** Plugin options from the user's configuration (opaque to the protocol). */
   options: Record<string, unknown>;
+  /** Phases the host means to ask for in this session (`initialize.phases`; default: all the plugin implements). */
+  phases: readonly Phase[];
+}
+
+/**
+ * What a plugin's `initialize` hook may return: phases it implements but cannot run in this
+ * session, each with a reason the user sees (`travsr index`, `travsr lang list`).
+ *
+ * @example
+ * ```ts
+ * initialize(session) {
+ *   if (!session.options['tools']?.['scip-go']) return { unavailable: [{ phase: 'B', reason: 'scip-go is not on PATH' }] };
+ * }
+ * ```
+ */
+export interface SessionCapabilities {
+  unavailable?: { phase: Phase; reason: string }[];
 }
 
 /**
@@ -184,8 +201,12 @@ export interface AnalyzerDefinition {
   maxFrameBytes?: number;
   /** Files larger than this are reported failed instead of read. Default 8 MiB. */
   maxFileBytes?: number;
-  /** Called on `initialize`, before any `analyze`. A throw answers `initialize` with an error. */
-  initialize?(session: SessionInfo & { log: LogFunction }): void | Promise<void>;
+  /**
+   * Called on `initialize`, before any `analyze`. A throw answers `initialize` with an error.
+   * Return {@link SessionCapabilities} to say a phase cannot run in this session (a tool it
+   * needs is missing); the host then asks only for the others.
+   */
+  initialize?(session: SessionInfo & { log: LogFunction }): void | SessionCapabilities | Promise<void | SessionCapabilities>;
   /** Analyzes one file. A throw reports the file `failed` with a diagnostic; the session goes on. */
   analyzeFile?(file: SourceFile, ctx: FileContext): FileAnalysis | Promise<FileAnalysis>;
   /** Analyzes a whole request at once, yielding one result per requested file, in any order. */

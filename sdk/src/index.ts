@@ -18,6 +18,7 @@ export type {
   LogFunction,
   Phase,
   ProgramContext,
+  SessionCapabilities,
   SessionInfo,
   SourceFile,
 } from './definition.js';

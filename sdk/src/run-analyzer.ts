@@ -19,7 +19,16 @@ import {
 } from '@travsr/protocol';
 import { Connection, type RequestContext } from '@travsr/protocol/node';
 import { hasHostCookie, startedByHandMessage } from './cookie.js';
-import type { AnalyzerDefinition, FileAnalysis, FileResult, LogFunction, Phase, ProgramContext, SessionInfo } from './definition.js';
+import type {
+  AnalyzerDefinition,
+  FileAnalysis,
+  FileResult,
+  LogFunction,
+  Phase,
+  ProgramContext,
+  SessionCapabilities,
+  SessionInfo,
+} from './definition.js';
 import { FileEmitter } from './file-emitter.js';
 import { FileGraphBuilder } from './graph-builder.js';
 import { logToStderr, setLogSink } from './log.js';
@@ -173,11 +182,11 @@ type SessionState = 'awaiting-hello' | 'ready' | 'initialized' | 'shutting-down'
 /** One protocol session on a pair of streams. Internal: plugins call {@link runAnalyzer}. */
 export class AnalyzerSession {
   private readonly conn: Connection;
-  private readonly phases: Phase[];
+  private phases: Phase[];
   private readonly ownMaxFrameBytes: number;
   private readonly maxFileBytes: number;
   private state: SessionState = 'awaiting-hello';
-  private info: SessionInfo = { root: '', corpus: '', options: {} };
+  private info: SessionInfo = { root: '', corpus: '', options: {}, phases: [] };
   private readonly stopAll = new AbortController();
   private readonly inflight = new Set<Promise<unknown>>();
   private ended!: () => void;
@@ -266,10 +275,16 @@ export class AnalyzerSession {
 
   private async initialize(params: InitializeParams): Promise<InitializeResult> {
     this.requireState('initialize', false);
-    const info: SessionInfo = { root: params.root, corpus: params.corpus, options: params.options ?? {} };
+    const info: SessionInfo = {
+      root: params.root,
+      corpus: params.corpus,
+      options: params.options ?? {},
+      phases: params.phases ? this.phases.filter((p) => params.phases!.includes(p)) : [...this.phases],
+    };
+    let session: SessionCapabilities | void = undefined;
     if (this.def.initialize) {
       try {
-        await this.def.initialize({ ...info, log: this.logFn });
+        session = await this.def.initialize({ ...info, log: this.logFn });
       } catch (e) {
         this.io.stderr(`${this.def.id}: initialize hook failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         throw new WireException(WireErrorCode.InternalError, `${this.def.id} failed to initialize: ${errorText(e)}`);
@@ -277,7 +292,21 @@ export class AnalyzerSession {
     }
     this.info = info;
     this.state = 'initialized';
-    return { languages: [...(this.def.languages ?? [])] };
+    const result: InitializeResult = { languages: [...(this.def.languages ?? [])] };
+    if (session?.unavailable && session.unavailable.length > 0) {
+      const off = new Set(session.unavailable.map((u) => u.phase));
+      const phases = this.phases.filter((p) => !off.has(p));
+      if (phases.length === 0)
+        throw new WireException(
+          WireErrorCode.InternalError,
+          `${this.def.id} can run no phase: ${session.unavailable.map((u) => u.reason).join('; ')}`,
+        );
+      this.phases = phases;
+      info.phases = info.phases.filter((p) => phases.includes(p));
+      result.phases = [...phases];
+      result.unavailable = session.unavailable.map((u) => ({ phase: u.phase, reason: u.reason.slice(0, 1024) }));
+    }
+    return result;
   }
 
   private ping(params: PingParams): PingResult {
@@ -413,6 +442,7 @@ export class AnalyzerSession {
       graphFor: (file) => this.graphFor(file),
     };
     let iterator: AsyncIterator<FileResult> | Iterator<FileResult>;
+    let thrown: string | undefined;
     try {
       const iterable = this.def.analyze!(files, ctx);
       iterator = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
@@ -435,7 +465,8 @@ export class AnalyzerSession {
           throw cancelled('analyze');
         }
         this.io.stderr(`${this.def.id}: analyze hook threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        break; // files not reported yet are reported failed below
+        thrown = errorText(e);
+        break; // files not reported yet are reported failed below, with this reason
       }
       if (step.done) break;
       const result = step.value;
@@ -455,7 +486,8 @@ export class AnalyzerSession {
     for (const file of requested.values()) {
       if (reported.has(file.path)) continue;
       if (signal.aborted) throw cancelled('analyze');
-      await emitter.failed(file, 'NOT_REPORTED', 'the analyzer finished without reporting this file');
+      if (thrown !== undefined) await emitter.failed(file, 'ANALYSIS_FAILED', `the analysis stopped before this file: ${thrown}`);
+      else await emitter.failed(file, 'NOT_REPORTED', 'the analyzer finished without reporting this file');
       reported.add(file.path);
       await progress.update(reported.size);
     }

@@ -327,6 +327,47 @@ describe('runAnalyzer: whole-program hook', () => {
   });
 });
 
+describe('runAnalyzer: phases a session cannot run', () => {
+  it('answers initialize with the phases left and the reason, and refuses the other phase', async () => {
+    const s = await start('no-tool');
+    const { hello, initialize } = await s.handshake(T, 'c');
+    expect(hello.capabilities.phases).toEqual(['A', 'B']);
+    expect(initialize).toEqual({
+      languages: ['fixture'],
+      phases: ['A'],
+      unavailable: [{ phase: 'B', reason: 'fixture-indexer is not on PATH' }],
+    });
+    const err = await wireError(s.request('analyze', { phase: 'B', files: [{ path: 'a.fx', language: 'fixture' }] }, T));
+    expect(err.message).toMatch(/phase B/i);
+  });
+
+  it('fails the files a throwing whole-program hook did not report, with its message', async () => {
+    const s = await start('program-throws');
+    await s.handshake(T, 'c');
+    const result = await s.request(
+      'analyze',
+      {
+        phase: 'B',
+        files: [
+          { path: 'a.fx', language: 'fixture' },
+          { path: 'b.fx', language: 'fixture' },
+        ],
+      },
+      T,
+    );
+    const files = filesFor(s, s.lastRequestId!);
+    expect(files.map((f) => [f.path, f.status])).toEqual([
+      ['a.fx', 'ok'],
+      ['b.fx', 'failed'],
+    ]);
+    expect(files[1]!.diagnostics[0]).toMatchObject({
+      code: 'ANALYSIS_FAILED',
+      message: 'the analysis stopped before this file: fixture-indexer exited with 1: no module here',
+    });
+    expect(result).toMatchObject({ files: 2, failed: 1 });
+  });
+});
+
 describe('runAnalyzer: ending', () => {
   it('answers shutdown, then exits 0', async () => {
     const s = await ready();

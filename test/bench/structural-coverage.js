@@ -21,6 +21,8 @@ export const name = 'structural';
 export const title = 'structural coverage';
 
 const pluginDir = join(repoRoot, 'plugins', 'lang-structural');
+// Go has its own plugin (same grammar build and query style); its table is merged in.
+const pluginDirs = [pluginDir, join(repoRoot, 'plugins', 'lang-go')];
 const cacheDir = join(benchDir, '.cache', 'structural');
 // Bump when the layout of the cache changes, so that an old cache is rebuilt.
 const CACHE_FORMAT = 1;
@@ -32,9 +34,16 @@ const CORPORA = [
   { id: 'go-stdlib', label: 'Go standard library', pkg: 'golang-1.19-src', dir: 'usr/share/go-1.19/src' },
 ];
 
-/** The plugin's language table as its build writes it: extensions and file names → language, language → grammar. */
+/** The plugins' language tables as their builds write them: extensions and file names → language, language → grammar file (absolute). */
 function pluginLanguages() {
-  return JSON.parse(readFileSync(join(pluginDir, 'dist', 'languages.json'), 'utf8'));
+  const table = { byExtension: {}, byName: {}, grammars: {} };
+  for (const dir of pluginDirs) {
+    const t = JSON.parse(readFileSync(join(dir, 'dist', 'languages.json'), 'utf8'));
+    Object.assign(table.byExtension, t.byExtension);
+    Object.assign(table.byName, t.byName);
+    for (const [language, grammar] of Object.entries(t.grammars)) table.grammars[language] = join(dir, 'dist', grammar);
+  }
+  return table;
 }
 
 function languageOf(table, path) {
@@ -235,8 +244,9 @@ function spread(list, count) {
 }
 
 export async function run() {
-  if (!existsSync(join(pluginDir, 'dist', 'main.js')))
-    return [skipRow(title, 'plugins/lang-structural is not built; run `npm run build` first')];
+  for (const dir of pluginDirs)
+    if (!existsSync(join(dir, 'dist', 'main.js')))
+      return [skipRow(title, `${relative(repoRoot, dir)} is not built; run \`npm run build\` first`)];
   const sandbox = await sandboxAvailable();
   if (!sandbox.ok) return [skipRow(title, sandbox.reason)];
   const table = pluginLanguages();
@@ -325,7 +335,7 @@ export async function run() {
     }
     for (const [language, paths] of [...byLanguage].sort()) {
       const texts = spread(paths, 60).map((p) => readFileSync(join(corpus.root, p), 'utf8'));
-      const { compared, differ } = await stateCheck(join(pluginDir, 'dist', table.grammars[language]), texts);
+      const { compared, differ } = await stateCheck(table.grammars[language], texts);
       rows.push(
         row(
           bench,

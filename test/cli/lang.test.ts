@@ -142,10 +142,19 @@ describe('travsr lang against a registry on 127.0.0.1', () => {
     expect(list.code, list.stderr).toBe(0);
     const rows = (JSON.parse(list.stdout) as ListJson).languages.filter((row) => row.language === 'lua');
     expect(rows).toEqual([
-      { language: 'lua', plugin: 'example-lua', version: '0.1.0', tier: 'standard', state: 'active', locked: '^0.1.0', pinned: false },
+      {
+        language: 'lua',
+        plugin: 'example-lua',
+        version: '0.1.0',
+        tier: 'standard',
+        state: 'active',
+        locked: '^0.1.0',
+        pinned: false,
+        phases: ['A'],
+      },
     ]);
     const text = await lang(s, ['list']);
-    expect(text.stdout).toMatch(/^lua\s+example-lua\s+0\.1\.0\s+standard\s+active\s+\^0\.1\.0$/m);
+    expect(text.stdout).toMatch(/^lua\s+example-lua\s+0\.1\.0\s+standard\s+active at Phase A\s+\^0\.1\.0$/m);
   });
 
   it('install --frozen-lockfile with an unchanged lock succeeds and changes nothing', async () => {
@@ -348,5 +357,97 @@ describe('offline: the built-in registry and a mirror', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`installed example-lua@0.1.0 from ${mirror}`);
     expect(lockOf(s.repo)?.plugins['example-lua']).toMatchObject({ version: '0.1.0', registry: mirror, sha256: v010.sha256 });
+  });
+});
+
+describe('per-repository locks at index time', () => {
+  interface SummaryJson {
+    plugins: { id: string; version: string; analyzed: number; failed: number }[];
+  }
+  interface StatusJson {
+    plugins: { id: string; version: string }[];
+    pluginProblems: string[];
+  }
+  const index = (s: { home: string; repo: string }) => travsr(['index', '--json'], { cwd: s.repo, env: { TRAVSR_HOME: s.home } });
+  /** The example-lua run of an index summary. */
+  function luaRun(r: { code: number | undefined; stdout: string; stderr: string }) {
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as SummaryJson).plugins.find((p) => p.id === 'example-lua');
+  }
+  /** A change to main.lua, so that the next index analyzes it again. */
+  const edit = (s: { repo: string }, n: number) =>
+    writeFileSync(join(s.repo, 'main.lua'), `local function greet() return ${n} end\nreturn greet\n`);
+
+  /**
+   * example-lua 0.2.0 that runs: its bundle introduces itself with the manifest's version, so
+   * the bundled copy of the manifest changes too (the 0.1.1 above is only ever refused before launch).
+   */
+  async function runnable020(): Promise<PackResult> {
+    const copy = join(work, 'example-lua-0.2.0');
+    cpSync(EXAMPLE_LUA, copy, { recursive: true, filter: (src) => !src.includes('node_modules') });
+    for (const [file, from, to] of [
+      ['travsr-plugin.json', '"version": "0.1.0"', '"version": "0.2.0"'],
+      ['dist/main.js', 'id: "example-lua",\n  version: "0.1.0",', 'id: "example-lua",\n  version: "0.2.0",'],
+    ] as const) {
+      const text = readFileSync(join(copy, file), 'utf8');
+      expect(text, `${file} of example-lua changed shape: update this test`).toContain(from);
+      writeFileSync(join(copy, file), text.replace(from, to));
+    }
+    return packPlugin(copy, join(work, 'out-0.2.0'));
+  }
+
+  it('two repositories locking two versions, both installed: each indexes with its own, whatever lang.toml registers last', async () => {
+    const dir = join(work, 'registry-two-versions');
+    await publishArtifact(dir, v010.file, key);
+    await publishArtifact(dir, (await runnable020()).file, key);
+    const url = await serve(dir);
+    const a = await sandbox('lock-a');
+    const b = { home: a.home, repo: (await sandbox('lock-b')).repo };
+    for (const s of [a, b]) {
+      await useRegistry(s, url);
+      writeFileSync(join(s.repo, 'main.lua'), 'local function greet() return 1 end\nreturn greet\n');
+    }
+
+    const inA = await lang(a, ['install', 'example-lua@0.1.0']);
+    expect(inA.code, inA.stderr).toBe(0);
+    const inB = await lang(b, ['install', 'lua']);
+    expect(inB.code, inB.stderr).toBe(0);
+    expect(lockOf(a.repo)?.plugins['example-lua']?.version).toBe('0.1.0');
+    expect(lockOf(b.repo)?.plugins['example-lua']?.version).toBe('0.2.0');
+    // The last install registered 0.2.0 for everyone; installing it left 0.1.0 on disk for a.
+    expect(langToml(a.home).plugins?.['example-lua']?.version).toBe('0.2.0');
+    for (const v of ['0.1.0', '0.2.0']) expect(existsSync(join(a.home, 'plugins', 'example-lua', v, 'travsr-plugin.json'))).toBe(true);
+
+    expect(luaRun(await index(a))).toMatchObject({ version: '0.1.0', analyzed: 1 });
+    expect(luaRun(await index(b))).toMatchObject({ version: '0.2.0', analyzed: 1 });
+    const status = await travsr(['status', '--json'], { cwd: a.repo, env: { TRAVSR_HOME: a.home } });
+    expect(status.code, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as StatusJson).plugins.find((p) => p.id === 'example-lua')?.version).toBe('0.1.0');
+
+    // a's locked copy edited after install: refused at launch like any registered plugin; b is unaffected.
+    const locked = join(a.home, 'plugins', 'example-lua', '0.1.0');
+    writeFileSync(join(locked, 'dist', 'main.js'), '// edited after install\n', { flag: 'a' });
+    edit(a, 2);
+    const edited = await index(a);
+    expect(edited.stdout + edited.stderr).toMatch(/example-lua@0\.1\.0: plugin files in .*0\.1\.0 changed since they were installed/);
+    expect(luaRun(edited)).toMatchObject({ version: '0.1.0', analyzed: 0, failed: 1 });
+    edit(b, 2);
+    expect(luaRun(await index(b))).toMatchObject({ version: '0.2.0', analyzed: 1 });
+
+    // a's locked version gone: a coded error saying what to run, never 0.2.0 instead.
+    rmSync(locked, { recursive: true, force: true });
+    const missing = await index(a);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('[LOCKED_VERSION_NOT_INSTALLED]');
+    expect(missing.stderr).toContain(`locks example-lua at 0.1.0, but lang.toml registers 0.2.0 and 0.1.0 is not installed`);
+    expect(missing.stderr).toContain(`run \`travsr lang install\` in ${a.repo}`);
+    expect(missing.stdout).not.toContain('0.2.0');
+
+    // Which is what repairs it; b keeps its version.
+    const repair = await lang(a, ['install', '--frozen-lockfile']);
+    expect(repair.code, repair.stderr).toBe(0);
+    expect(luaRun(await index(a))).toMatchObject({ version: '0.1.0', analyzed: 1 });
+    edit(b, 3);
+    expect(luaRun(await index(b))).toMatchObject({ version: '0.2.0', analyzed: 1 });
   });
 });

@@ -35,7 +35,10 @@ export interface PluginSummary {
   files: number;
   analyzed: number;
   failed: number;
+  /** Phases run (those the plugin implements, semantic analysis allows and its session could run). */
   phases: string[];
+  /** Phases the plugin implements but could not run, and why (a missing tool). */
+  unavailable?: { phase: string; reason: string }[];
   status: 'ok' | 'partial' | 'failed' | 'idle';
   error?: string;
 }
@@ -54,6 +57,7 @@ export function formatSummary(s: IndexSummary): string {
     lines.push(
       `  ${p.id}@${p.version} [${p.languages.join(', ')}] tier ${p.tier}, phase ${p.phases.join('+')}: ${p.analyzed}/${p.files} files${p.failed ? `, ${p.failed} failed` : ''}${p.error ? ` — ${p.error}` : ''}`,
     );
+    for (const u of p.unavailable ?? []) lines.push(`    phase ${u.phase} not run: ${u.reason}`);
   }
   for (const c of s.choices) lines.push(`  ${c.language}: ${c.plugin} chosen among ${c.candidates.join(', ')} (${c.rule})`);
   const skipped = Object.entries(s.skipped);

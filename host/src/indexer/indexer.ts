@@ -245,11 +245,28 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
       ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
       logger,
       onTrace: req.onTrace ?? persistentTraceSink(repoRoot, logger),
+      phases,
       ...(req.timeouts ? { timeouts: req.timeouts } : {}),
     });
     const failedHere = new Set<string>();
     try {
-      for (const phase of phases) {
+      // The plugin's session may run fewer phases than its manifest lists (a tool it needs is
+      // missing): ask it. A plugin that cannot start fails its first batch below, as before.
+      let run = phases;
+      try {
+        const caps = await sup.capabilities();
+        run = phases.filter((p) => caps.phases.includes(p));
+        if (run.length === 0) run = phases.slice(0, 1);
+        const skipped = caps.unavailable.filter((u) => phases.includes(u.phase));
+        if (skipped.length > 0) {
+          ps.unavailable = skipped.map((u) => ({ phase: u.phase, reason: u.reason }));
+          for (const u of skipped) logger.log('info', `[${reg.plugin.label}] phase ${u.phase} not run: ${u.reason}`);
+        }
+        ps.phases = run;
+      } catch (e) {
+        if (errorCode(e) === PluginErrorCode.Cancelled) throw e;
+      }
+      for (const phase of run) {
         const queue = files.filter((f) => !failedHere.has(f.path));
         let stop: PluginError | undefined;
         while (queue.length > 0 && !stop) {
@@ -261,13 +278,13 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
           const writes = new FileWriteBatch(
             store,
             (input, error) => {
-              if (phase === phases[0] && input.status === 'ok') ps.analyzed--;
+              if (phase === run[0] && input.status === 'ok') ps.analyzed--;
               failedHere.add(input.path);
               recordFailure(input.path, reg.plugin.label, error.message, jobOf(input.path));
             },
             undefined,
             (stored) => {
-              if (phase === phases[0]) texts.add(stored.filter((i) => i.status === 'ok').map((i) => i.path));
+              if (phase === run[0]) texts.add(stored.filter((i) => i.status === 'ok').map((i) => i.path));
             },
           );
           const onFile = (f: GraphFileParams) => {
@@ -289,7 +306,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
             if (f.status === 'failed') {
               failedHere.add(f.path);
               recordFailure(f.path, reg.plugin.label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');
-            } else if (phase === phases[0]) {
+            } else if (phase === run[0]) {
               ps.analyzed++;
               req.onProgress?.({ stage: 'analyze', done: ++analyzedCount, total: totalJobs, plugin: m.id });
             }

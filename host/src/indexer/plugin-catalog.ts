@@ -3,11 +3,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE } from '@travsr/protocol';
 import { treeHash } from '@travsr/registry';
+import { LangError, LangErrorCode } from '../lang/errors.js';
+import { installedPluginsRoot, pluginCopyFor } from '../lang/locked-version.js';
+import { pluginsLockPath, readPluginsLock, type PluginsLock } from '../lang/plugins-lock.js';
 import type { Logger } from '../log/logger.js';
 import { PluginError } from '../plugins/errors.js';
 import { readLangToml, writeLangToml, type LangRegistry } from '../plugins/lang-toml.js';
 import { loadPluginDir, type LoadedPlugin } from '../plugins/plugin-dir.js';
 import type { SandboxTier } from '../sandbox/index.js';
+import { findRepoRoot } from './git/index.js';
 
 /** A plugin the indexer may run, with what the user granted it. */
 export interface RegisteredPlugin {
@@ -91,17 +95,38 @@ export async function registerPlugins(
   return added;
 }
 
+/** Options of {@link registeredPlugins}. */
+export interface CatalogOptions {
+  /**
+   * The repository the plugins run on: its `.travsr/plugins.lock` chooses the version of each
+   * plugin it locks. Default: the git work tree of the current directory (the repository
+   * `travsr lang` installs for); outside one, no lock is read.
+   */
+  readonly repoRoot?: string;
+}
+
 /**
  * The plugins the indexer runs, in a deterministic order: those registered in lang.toml
  * for a language (sorted by plugin id), then plugin directories named in configuration
  * (`plugins.dirs`, in the order given; no recorded tree hash, since they are under
  * development). A registration whose files are gone is reported and left out.
+ *
+ * lang.toml is shared by every repository; when the repository's `.travsr/plugins.lock` locks
+ * a registered plugin at another version, that version's installed copy runs (checked against
+ * the lock's tree hash at launch) or, when it is not installed, the plugin is left out with a
+ * `LOCKED_VERSION_NOT_INSTALLED` problem. The grant (tier, unsandboxed, network) is lang.toml's.
+ *
+ * @throws LangError `LOCK_INVALID` when the repository's lock file cannot be read.
  */
 export async function registeredPlugins(
   extraDirs: readonly string[],
   logger?: Logger,
+  opts: CatalogOptions = {},
 ): Promise<{ plugins: RegisteredPlugin[]; problems: string[] }> {
   const reg = readLangToml();
+  const repoRoot = opts.repoRoot ?? (await findRepoRoot(process.cwd()).catch(() => undefined));
+  const lock: PluginsLock = repoRoot === undefined ? {} : readPluginsLock(pluginsLockPath(repoRoot));
+  const pluginsRoot = installedPluginsRoot();
   const plugins: RegisteredPlugin[] = [];
   const problems: string[] = [];
   const used = new Set(
@@ -116,7 +141,14 @@ export async function registeredPlugins(
       continue;
     }
     try {
-      const plugin = await loadPluginDir(entry.dir);
+      const copy = repoRoot === undefined ? undefined : pluginCopyFor(id, entry, { root: repoRoot, locked: lock[id], pluginsRoot });
+      const plugin = await loadPluginDir(copy?.dir ?? entry.dir);
+      if (repoRoot !== undefined && copy?.chosenBy === 'lock' && plugin.label !== `${id}@${copy.version}`)
+        throw new LangError(
+          LangErrorCode.LockedVersionNotInstalled,
+          `${plugin.dir} holds ${plugin.label}, not ${id}@${copy.version} as ${pluginsLockPath(repoRoot)} locks; ${id} was not run — run \`travsr lang install\` in ${repoRoot}`,
+        );
+      const treeHash = copy ? copy.treeHash : entry.treeHash;
       const langs = plugin.manifest.languages;
       const allowUnsandboxed = langs.some((l) => reg.languages[l]?.allowUnsandboxed === true);
       plugins.push({
@@ -124,11 +156,11 @@ export async function registeredPlugins(
         tier: entry.tier,
         allowUnsandboxed,
         networkAllow: entry.networkAllow,
-        ...(entry.treeHash ? { treeHash: entry.treeHash } : {}),
+        ...(treeHash ? { treeHash } : {}),
         source: 'lang.toml',
       });
     } catch (e) {
-      const msg = e instanceof PluginError ? e.message : String(e);
+      const msg = e instanceof LangError ? `[${e.code}] ${e.message}` : e instanceof PluginError ? e.message : String(e);
       problems.push(`${id}: ${msg}`);
       logger?.log('warn', msg);
     }
@@ -142,5 +174,12 @@ export async function registeredPlugins(
       problems.push(`${dir}: ${(e as Error).message}`);
     }
   }
+  // A lock entry nothing registers (removed in another repository): say so, or the language just goes unindexed.
+  if (repoRoot !== undefined)
+    for (const [id, locked] of Object.entries(lock).sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (!reg.plugins[id] && !plugins.some((p) => p.plugin.manifest.id === id))
+        problems.push(
+          `${id}: ${pluginsLockPath(repoRoot)} locks ${id} at ${locked.version}, but lang.toml does not register it, so it does not run; run \`travsr lang install\` in ${repoRoot}`,
+        );
   return { plugins, problems };
 }

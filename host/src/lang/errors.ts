@@ -16,6 +16,11 @@ export const LangErrorCode = {
   ArgumentInvalid: 'LANG_ARGUMENT_INVALID',
   /** Installed plugins whose files no longer match the tree hash recorded at install. */
   Modified: 'PLUGIN_FILES_CHANGED',
+  /**
+   * The repository's `.travsr/plugins.lock` locks a version of a registered plugin other than the one
+   * lang.toml registers, and that version is not installed under `<TRAVSR_HOME>/plugins/<id>/<version>/`.
+   */
+  LockedVersionNotInstalled: 'LOCKED_VERSION_NOT_INSTALLED',
   /** `lang mirror` target exists and is not empty. */
   MirrorTargetNotEmpty: 'MIRROR_TARGET_NOT_EMPTY',
 } as const;

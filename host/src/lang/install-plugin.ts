@@ -22,10 +22,10 @@ import {
 import { MANIFEST_FILE, type PluginManifest } from '@travsr/protocol';
 import { loadConfig } from '../config/index.js';
 import { findRepoRoot } from '../indexer/git/index.js';
-import { travsrHome } from '../paths/travsr-home.js';
 import { readLangToml, writeLangToml, type PluginEntry } from '../plugins/lang-toml.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import { LangError, LangErrorCode } from './errors.js';
+import { installedPluginDir, installedPluginsRoot } from './locked-version.js';
 import { pluginsLockPath, readPluginsLock, sameLockEntry, writePluginsLock, type LockEntry, type PluginsLock } from './plugins-lock.js';
 import { registryClient, registrySource, type RegistrySource } from './registry-source.js';
 
@@ -67,7 +67,7 @@ export async function langContext(repoFlag: string | undefined, frozen: boolean,
     repoRoot,
     lockPath: repoRoot === undefined ? undefined : pluginsLockPath(repoRoot),
     frozen,
-    pluginsRoot: join(travsrHome(), 'plugins'),
+    pluginsRoot: installedPluginsRoot(),
   };
 }
 
@@ -191,6 +191,8 @@ export type InstallMode =
  * Installs `name` (a plugin id or a language) from the registry into
  * `<TRAVSR_HOME>/plugins/<id>/<version>/`, checks and updates the lock, and registers it in
  * lang.toml. Nothing is changed when a check fails (rollback, hashes, frozen lock).
+ * Other installed versions of the plugin stay on disk: another repository's lock may still
+ * run one of them (see pluginCopyFor).
  */
 export async function installFromRegistry(
   ctx: LangContext,
@@ -307,7 +309,7 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
     const locked = readLock(ctx)[manifest.id];
     const after: LockEntry = { version: manifest.version, constraint: manifest.version, registry, sha256, treeHash: tree };
     checkFrozen(ctx, manifest.id, locked, after);
-    const dir = join(ctx.pluginsRoot, ...manifest.id.split('/'), manifest.version);
+    const dir = installedPluginDir(ctx.pluginsRoot, manifest.id, manifest.version);
     const r = await installArtifact(tgz, dir, { sha256, size, treeHash: tree, id: manifest.id, version: manifest.version });
     saveLockEntry(ctx, manifest.id, after);
     const { active, other } = register(manifest, dir, r.treeHash, undefined, ctx.repoRoot);

@@ -1,5 +1,7 @@
 import { isVersion, type RegistryIndex } from '@travsr/registry';
+import type { PluginManifest } from '@travsr/protocol';
 import { readLangToml, type PluginEntry } from '../plugins/lang-toml.js';
+import { resolvePluginTools } from '../sandbox/index.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import type { PluginsLock } from './plugins-lock.js';
 
@@ -19,6 +21,25 @@ export interface LanguageRow {
   locked: string | undefined;
   /** True when the lock pins an exact version (`travsr lang pin`). */
   pinned: boolean;
+  /** Phases an installed plugin runs here: its manifest's, less those whose tools are not on PATH. */
+  phases: string[] | undefined;
+  /** Why a phase is not run (`Phase B needs scip-go on PATH`). */
+  note: string | undefined;
+}
+
+/**
+ * The phases an installed plugin can run on this machine: all it implements, unless tools it
+ * declares (`constraints.tools`, which serve its semantic pass) are missing from PATH, which
+ * leaves it at Phase A, as its `initialize` will report.
+ */
+export function runnablePhases(
+  manifest: Pick<PluginManifest, 'phases' | 'constraints'>,
+  pathEnv?: string,
+): { phases: string[]; note: string | undefined } {
+  const phases = manifest.phases ?? ['A'];
+  const { missing } = resolvePluginTools(manifest, pathEnv);
+  if (missing.length === 0 || !phases.includes('B') || !phases.includes('A')) return { phases: [...phases], note: undefined };
+  return { phases: ['A'], note: `Phase B needs ${missing.join(' and ')} on PATH` };
 }
 
 /** Rows for every language of every registered plugin, plus what the registry offers, sorted by language then state. */
@@ -29,8 +50,11 @@ export async function languageRows(index: RegistryIndex | undefined, lock: Plugi
   const lockOf = (id: string) => ({ locked: lock[id]?.constraint, pinned: lock[id] !== undefined && isVersion(lock[id].constraint) });
   for (const [id, p] of Object.entries(reg.plugins)) {
     let languages: string[];
+    let phases: { phases: string[] | undefined; note: string | undefined } = { phases: undefined, note: undefined };
     try {
-      languages = (await loadPluginDir(p.dir)).manifest.languages;
+      const manifest = (await loadPluginDir(p.dir)).manifest;
+      languages = manifest.languages;
+      phases = runnablePhases(manifest);
     } catch {
       languages = Object.entries(reg.languages)
         .filter(([, l]) => l.plugin === id)
@@ -39,13 +63,22 @@ export async function languageRows(index: RegistryIndex | undefined, lock: Plugi
     for (const language of languages) {
       seen.add(`${language}\0${id}`);
       const state: LanguageState = reg.languages[language]?.plugin === id ? 'active' : 'installed';
-      rows.push({ language, plugin: id, version: p.version, tier: p.tier, state, ...lockOf(id) });
+      rows.push({ language, plugin: id, version: p.version, tier: p.tier, state, ...lockOf(id), phases: phases.phases, note: phases.note });
     }
   }
   for (const [id, e] of Object.entries(index?.plugins ?? {})) {
     for (const language of e.languages) {
       if (seen.has(`${language}\0${id}`)) continue;
-      rows.push({ language, plugin: id, version: e.latest, tier: undefined, state: 'available', ...lockOf(id) });
+      rows.push({
+        language,
+        plugin: id,
+        version: e.latest,
+        tier: undefined,
+        state: 'available',
+        ...lockOf(id),
+        phases: undefined,
+        note: undefined,
+      });
     }
   }
   const order: Record<LanguageState, number> = { active: 0, installed: 1, available: 2 };

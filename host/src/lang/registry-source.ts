@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keyIdOf, publicKeyObject, readTrustedKeyFile, RegistryClient, TrustedKeys } from '@travsr/registry';
-import { loadConfig } from '../config/index.js';
+import { loadConfig, type LoadedConfig } from '../config/index.js';
 import { LangError, LangErrorCode } from './errors.js';
 
 /** What the lock file records as the registry of a plugin installed from the built-in registry. */
@@ -32,8 +32,30 @@ async function addBuiltinKey(trusted: TrustedKeys): Promise<boolean> {
   return true;
 }
 
-/** A `registry.trustedKeys` entry: an inline `ed25519:<base64>` key, or a key file (relative to `cwd`). */
-async function trustedKeyEntry(entry: string, cwd: string) {
+/**
+ * The directory a relative `registry.trustedKeys` key file is resolved against: the directory of
+ * the configuration file that set the value (`<repo>/.travsr/` for the repository's
+ * `.travsr/config.toml`, the user file's directory for `~/.travsr/config.toml`), or `cwd` when
+ * no file set it (`TRAVSR_REGISTRY_TRUSTED_KEYS`, a flag).
+ */
+function trustedKeysBase(config: LoadedConfig, cwd: string): { dir: string; from: string } {
+  const v = config.values['registry.trustedKeys'];
+  switch (v.source) {
+    case 'repo':
+      if (config.files.repo !== undefined) return { dir: dirname(config.files.repo), from: `the directory of ${config.files.repo}` };
+      break;
+    case 'user':
+      return { dir: dirname(config.files.user), from: `the directory of ${config.files.user}` };
+    case 'env':
+    case 'flag':
+    case 'default':
+      break;
+  }
+  return { dir: cwd, from: `the current directory (set by ${v.origin ?? v.source}, not by a file)` };
+}
+
+/** A `registry.trustedKeys` entry: an inline `ed25519:<base64>` key, or a key file (a relative one under `base`, see trustedKeysBase). */
+async function trustedKeyEntry(entry: string, base: { dir: string; from: string }) {
   const inline = /^ed25519:([A-Za-z0-9+/]{43}=)$/.exec(entry);
   if (inline?.[1]) {
     try {
@@ -43,11 +65,11 @@ async function trustedKeyEntry(entry: string, cwd: string) {
     }
     return { keyId: keyIdOf(inline[1]), publicKey: inline[1] };
   }
-  const file = isAbsolute(entry) ? entry : resolve(cwd, entry);
+  const file = isAbsolute(entry) ? entry : resolve(base.dir, entry);
   if (!existsSync(file))
     throw new LangError(
       LangErrorCode.TrustedKeyInvalid,
-      `registry.trustedKeys: "${entry}" is neither an inline key (ed25519:<base64 of 32 bytes>) nor an existing key file (looked for ${file}); fix it with \`travsr config set registry.trustedKeys …\``,
+      `registry.trustedKeys: "${entry}" is neither an inline key (ed25519:<base64 of 32 bytes>) nor an existing key file (looked for ${file}${isAbsolute(entry) ? '' : `: a relative key file is resolved against the directory of the config file that sets it, here ${base.from}`}); fix it with \`travsr config set registry.trustedKeys …\` (an absolute path is safest)`,
     );
   return readTrustedKeyFile(file);
 }
@@ -55,6 +77,11 @@ async function trustedKeyEntry(entry: string, cwd: string) {
 /**
  * The registry of a repository's configuration (`registry.url`, `registry.trustedKeys`),
  * or the built-in one when `registry.url` is empty.
+ *
+ * A relative key file in `registry.trustedKeys` is resolved against the directory of the
+ * configuration file that set it: `<repo>/.travsr/` for the repository's `.travsr/config.toml`,
+ * the user file's directory (`~/.travsr/`, or `$TRAVSR_HOME`) for the user's; against `cwd`
+ * when it was set by `TRAVSR_REGISTRY_TRUSTED_KEYS` or a flag.
  *
  * @throws LangError `BUILTIN_REGISTRY_MISSING`, `TRUSTED_KEY_INVALID`
  */
@@ -72,7 +99,8 @@ export async function registrySource(repoRoot: string | undefined, cwd = process
       );
     return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted };
   }
-  for (const entry of config.values['registry.trustedKeys'].value) trusted.add(await trustedKeyEntry(entry, cwd), 'registry.trustedKeys');
+  const base = trustedKeysBase(config, cwd);
+  for (const entry of config.values['registry.trustedKeys'].value) trusted.add(await trustedKeyEntry(entry, base), 'registry.trustedKeys');
   return { name: url, location: url, trustedKeys: trusted };
 }
 

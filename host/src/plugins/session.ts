@@ -1,4 +1,13 @@
-import type { AnalyzeParams, AnalyzeResult, GraphFileParams, HelloResult, LogParams, ProgressParams, RequestId } from '@travsr/protocol';
+import type {
+  AnalyzeParams,
+  AnalyzeResult,
+  GraphFileParams,
+  HelloResult,
+  LogParams,
+  ProgressParams,
+  RequestId,
+  UnavailablePhase,
+} from '@travsr/protocol';
 import {
   DEFAULT_MAX_FRAME_BYTES,
   PLUGIN_COOKIE_ENV,
@@ -11,6 +20,7 @@ import { treeHash, verifyTreeHash } from '@travsr/registry';
 import {
   evaluateConstraints,
   prepareLaunch,
+  resolvePluginTools,
   type LaunchCommand,
   type LaunchSpec,
   type ResourceLimits,
@@ -57,6 +67,8 @@ export interface SessionOptions {
   onTrace?: (trace: Trace) => void;
   /** Plugin options passed in `initialize`. */
   pluginOptions?: Record<string, unknown>;
+  /** Phases the host means to ask for, passed in `initialize` (default: not said, i.e. all). */
+  phases?: ('A' | 'B')[];
   /** Largest frame the host accepts. */
   maxFrameBytes?: number;
   /** Builds the launch command (default: the sandbox's prepareLaunch). */
@@ -120,6 +132,24 @@ export class PluginSession {
   /** Settles when the process is gone, the sandbox cleaned up and the trace written. */
   readonly ended: Promise<void>;
   helloResult: HelloResult | undefined;
+  private phasesValue: ('A' | 'B')[] = [];
+  private unavailableValue: UnavailablePhase[] = [];
+  private toolsMissing: string[] = [];
+
+  /** Phases this session runs: the plugin's `capabilities.phases` less those its `initialize` said it cannot run. */
+  get phases(): readonly ('A' | 'B')[] {
+    return this.phasesValue;
+  }
+
+  /** Phases the plugin implements but cannot run in this session, with its reasons. */
+  get unavailable(): readonly UnavailablePhase[] {
+    return this.unavailableValue;
+  }
+
+  /** Names of `constraints.tools` not found on the host's PATH. */
+  get missingTools(): readonly string[] {
+    return this.toolsMissing;
+  }
 
   private constructor(private readonly opts: SessionOptions) {
     this.recorder = new TraceRecorder('plugin-session', opts.plugin.label);
@@ -213,6 +243,8 @@ export class PluginSession {
 
     this.setState('launching');
     const launch = this.opts.launch ?? prepareLaunch;
+    const tools = resolvePluginTools(plugin.manifest);
+    this.toolsMissing = tools.missing;
     const spec: LaunchSpec = {
       pluginDir: plugin.dir,
       manifest: plugin.manifest,
@@ -223,6 +255,7 @@ export class PluginSession {
     };
     if (this.opts.repoRoot) spec.repoRoot = this.opts.repoRoot;
     if (grant.networkAllow) spec.networkAllow = grant.networkAllow;
+    if (tools.found.length > 0) spec.tools = tools.found;
     this.cmd = await launch(spec);
     trace.details.sandbox = this.cmd.description;
     try {
@@ -282,13 +315,24 @@ export class PluginSession {
     conn.setMaxFrameBytes(Math.min(maxFrameBytes, hello.maxFrameBytes));
 
     this.setState('initializing');
-    const init: { root: string; corpus: string; options?: Record<string, unknown> } = {
+    const init: { root: string; corpus: string; options?: Record<string, unknown>; phases?: ('A' | 'B')[] } = {
       root: this.cmd.repoRootInside ?? '/',
       corpus: this.opts.corpus,
     };
+    // Said only when the host will not ask for every phase: plugins built before the field existed reject it.
+    const wanted = this.opts.phases?.filter((p) => hello.capabilities.phases.includes(p));
+    if (wanted && wanted.length > 0 && wanted.length < hello.capabilities.phases.length) init.phases = wanted;
     if (this.opts.pluginOptions) init.options = this.opts.pluginOptions;
+    if ((manifest.constraints.tools ?? []).length > 0) {
+      // Where each declared tool is, as the plugin sees it (bound at the same path); missing ones are absent.
+      init.options = { ...init.options, tools: Object.fromEntries(tools.found.map((t) => [t.name, t.path])) };
+    }
     const initResult = await this.guard(conn.request('initialize', init, { timeoutMs: this.opts.timeouts.requestMs }), 'initialize');
     trace.details.languages = initResult.languages;
+    const offered = hello.capabilities.phases;
+    this.phasesValue = (initResult.phases ?? offered).filter((p) => offered.includes(p));
+    this.unavailableValue = initResult.unavailable ?? [];
+    if (this.unavailableValue.length > 0) trace.details.unavailable = this.unavailableValue;
     this.setState('ready');
   }
 

@@ -1,4 +1,4 @@
-import type { AnalyzeParams } from '@travsr/protocol';
+import type { AnalyzeParams, UnavailablePhase } from '@travsr/protocol';
 import { resolveLimits, type LaunchCommand, type LaunchSpec, type ResourceLimits, type TierGrant } from '../sandbox/index.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import type { Trace } from '../traces/trace.js';
@@ -36,6 +36,8 @@ export interface SupervisorOptions {
   /** Receives each session's trace; by default traces are saved for `travsr trace` (see persistentTraceSink). */
   onTrace?: (trace: Trace) => void;
   pluginOptions?: Record<string, unknown>;
+  /** Phases the host means to ask for (`initialize.phases`), so the plugin can prepare them. */
+  phases?: ('A' | 'B')[];
   maxFrameBytes?: number;
   launch?: (spec: LaunchSpec) => Promise<LaunchCommand>;
 }
@@ -96,6 +98,16 @@ export class PluginSupervisor {
   }
 
   /** Runs one analyze request (queued behind any other request). */
+  /**
+   * Starts the plugin if needed and says which phases its session runs, and which it cannot
+   * run and why (`initialize.unavailable`: a tool it needs is missing).
+   * @throws PluginError when the plugin cannot be started.
+   */
+  async capabilities(): Promise<{ phases: readonly ('A' | 'B')[]; unavailable: readonly UnavailablePhase[] }> {
+    const session = await this.ensureSession();
+    return { phases: session.phases, unavailable: session.unavailable };
+  }
+
   analyze(params: AnalyzeParams, handlers: AnalyzeHandlers, options: { signal?: AbortSignal } = {}): Promise<AnalyzeOutcome> {
     return this.serial(async () => {
       const session = await this.ensureSession();
@@ -173,6 +185,7 @@ export class PluginSupervisor {
         ...(this.opts.expectedTreeHash ? { expectedTreeHash: this.opts.expectedTreeHash } : {}),
         onTrace: this.opts.onTrace ?? persistentTraceSink(this.opts.repoRoot, this.logger),
         ...(this.opts.pluginOptions ? { pluginOptions: this.opts.pluginOptions } : {}),
+        ...(this.opts.phases ? { phases: this.opts.phases } : {}),
         ...(this.opts.maxFrameBytes ? { maxFrameBytes: this.opts.maxFrameBytes } : {}),
         ...(this.opts.launch ? { launch: this.opts.launch } : {}),
       };

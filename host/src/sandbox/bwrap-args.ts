@@ -58,10 +58,11 @@ export function buildBwrapArgs(input: BwrapArgsInput): string[] {
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv');
   if (tier.unshare.includes('uts')) args.push('--hostname', profile.hostname);
   args.push(...runtimeArgs(profile, tier.roBindTry));
-  for (const f of input.extraReadOnly) args.push('--ro-bind', f, f);
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', tmpBytes, '--tmpfs', m.tmp);
   if (tier.devShm) args.push('--size', tmpBytes, '--tmpfs', '/dev/shm');
+  // After the tmpfs mounts, so that a file under the host's /tmp stays visible.
+  for (const f of input.extraReadOnly) args.push('--ro-bind', f, f);
   args.push('--ro-bind', input.pluginDir, m.plugin);
   if (input.repoRoot !== undefined) args.push('--ro-bind', input.repoRoot, m.repo);
   if (tier.proxy && input.proxySocket !== undefined) args.push('--ro-bind', input.proxySocket, m.proxySocket);

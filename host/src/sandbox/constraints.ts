@@ -150,7 +150,7 @@ export function evaluateConstraints(manifest: PluginManifest, grant: TierGrant):
     checks.push({
       constraint: 'tools',
       requested: c.tools.join(', '),
-      granted: 'those found on PATH (/usr/local/bin, /usr/bin, /bin)',
+      granted: "those found on the host's PATH, bound read-only at the same path",
       ok: true,
     });
   }

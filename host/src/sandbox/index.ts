@@ -13,6 +13,8 @@ export type { ConstraintCheck } from './errors.js';
 export { ConstraintError, SandboxUnavailableError, LaunchSpecError, SandboxProfileError, SandboxErrorCode } from './errors.js';
 export type { LaunchSpec, LaunchCommand } from './launch-spec.js';
 export { prepareLaunch } from './launch.js';
+export type { PluginTools, ResolvedTool } from './plugin-tools.js';
+export { resolvePluginTools, toolBind, whichOnPath } from './plugin-tools.js';
 export type { SandboxProbe, ProbeOptions } from './sandbox-probe.js';
 export { probeSandbox } from './sandbox-probe.js';
 export type { AllowlistProxyOptions, ProxyDecision, ProxyStats } from './allowlist-proxy.js';

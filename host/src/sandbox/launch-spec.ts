@@ -1,5 +1,6 @@
 import type { PluginManifest } from '@travsr/protocol';
 import type { ResourceLimits } from './limits.js';
+import type { ResolvedTool } from './plugin-tools.js';
 import type { SandboxTier } from './tier.js';
 
 /** What the supervisor asks for: one plugin, one tier, one repository. */
@@ -28,6 +29,11 @@ export interface LaunchSpec {
   nodePath?: string;
   /** bwrap to use (default: env TRAVSR_BWRAP, else found on the system). */
   bwrapPath?: string;
+  /**
+   * External programs of `constraints.tools` found on the host: bound read-only at their own
+   * paths and their directories put first on the sandbox's PATH (Linux).
+   */
+  tools?: ResolvedTool[];
 }
 
 /** A ready-to-spawn command. Spawn exactly `file` + `args` with `env` and `extendEnv: false`. */

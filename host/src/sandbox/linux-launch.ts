@@ -1,6 +1,6 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AllowlistProxy } from './allowlist-proxy.js';
 import { buildBwrapArgs } from './bwrap-args.js';
 import { CleanupStack } from './cleanup-stack.js';
@@ -129,6 +129,12 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
       const m = profile.mounts;
       let proxySocket: string | undefined;
       const insideEnv: Record<string, string> = { ...profile.env, ...env };
+      const tools = spec.tools ?? [];
+      if (tools.length > 0) {
+        const dirs = [...new Set(tools.map((t) => dirname(t.path)))];
+        insideEnv['PATH'] = [...dirs, profile.env['PATH'] ?? '/usr/bin:/bin'].join(':');
+      }
+      const toolBinds = [...new Set(tools.flatMap((t) => (t.bind ? [t.bind] : [])))];
       if (tier === 'elevated') {
         const allow = proxyAllowlist(manifest);
         proxySocket = join(sessionDir, 'proxy.sock');
@@ -152,7 +158,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
         tmpMiB: limits.tmpMiB,
         env: insideEnv,
         ...(proxySocket !== undefined ? { proxySocket } : {}),
-        extraReadOnly: manifest.entrypoint.runtime === 'node' && !underUsr ? [nodePath] : [],
+        extraReadOnly: [...(manifest.entrypoint.runtime === 'node' && !underUsr ? [nodePath] : []), ...toolBinds],
         chdir: repoRoot !== undefined ? m.repo : m.plugin,
         command,
       });
@@ -172,6 +178,11 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
       description.unshift(
         `tier ${tier}: bwrap ${bwrap.version}, namespaces unshared: ${tierProfile.unshare.join(', ')}${bwrap.disableUserns ? ' (nested user namespaces disabled)' : ''}; all capabilities dropped; new session; dies with the host`,
         `read-only: ${[...profile.runtime.roBind, ...(underUsr ? [] : [nodePath])].join(', ')}, ${m.plugin} (${pluginDir})${repoRoot !== undefined ? `, ${m.repo} (${repoRoot})` : ''}; nothing else of the host (no $HOME, no /etc beyond ld.so.cache)`,
+        ...(tools.length > 0
+          ? [
+              `tools (constraints.tools): ${tools.map((t) => `${t.name} at ${t.path}${t.bind ? ` (bound read-only: ${t.bind})` : ''}`).join(', ')}; their directories first on PATH`,
+            ]
+          : []),
         `writable: ${m.tmp} (private tmpfs, ${limits.tmpMiB} MiB)${tierProfile.devShm ? `, /dev/shm (private tmpfs, ${limits.tmpMiB} MiB)` : ''}`,
         `ipc: ${tierProfile.unshare.includes('ipc') ? 'private IPC namespace' : "the host's IPC namespace (POSIX message queues, SysV IPC)"}`,
       );

@@ -33,7 +33,7 @@ export async function indexWorkspace(
   const progress = progressReporter(opts.progress !== false && process.stderr.isTTY === true && !process.env.CI);
   try {
     recorder.transition('loading_plugins');
-    const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger);
+    const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger, { repoRoot: ws.root });
     for (const p of problems) ws.logger.log('warn', p);
     if (plugins.length === 0 && ws.store.counts().files > 0) {
       // Most likely a different ~/.travsr (another user, a GUI git client with another HOME):

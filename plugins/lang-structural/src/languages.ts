@@ -31,7 +31,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   { id: 'csharp', grammar: 'tree-sitter-c_sharp.wasm', extensions: ['.cs', '.csx'] },
   { id: 'dart', grammar: 'tree-sitter-dart.wasm', extensions: ['.dart'] },
   { id: 'elixir', grammar: 'tree-sitter-elixir.wasm', extensions: ['.ex', '.exs'] },
-  { id: 'go', grammar: 'tree-sitter-go.wasm', extensions: ['.go'] },
   { id: 'java', grammar: 'tree-sitter-java.wasm', extensions: ['.java'] },
   { id: 'kotlin', grammar: 'tree-sitter-kotlin.wasm', extensions: ['.kt', '.kts'] },
   // Only implementations: `.mli` signatures need the ocaml_interface grammar, which the package lacks.

@@ -2,9 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FileAnalysis, FileContext, SourceFile } from '@travsr/sdk';
-import { compileQuery, initTreeSitter, LineIndex, loadGrammar, parseErrorDiagnostic, tagsToGraph } from '@travsr/sdk/tree-sitter';
+import {
+  collectTags,
+  compileQuery,
+  initTreeSitter,
+  LineIndex,
+  loadGrammar,
+  parseErrorDiagnostic,
+  tagsToGraph,
+} from '@travsr/sdk/tree-sitter';
 import { Parser, type Language, type Query, type Tree } from 'web-tree-sitter';
-import { collectTags } from './collect-tags.js';
 import { LANGUAGES, languageById, languageOfPath, type LanguageSpec } from './languages.js';
 
 /**

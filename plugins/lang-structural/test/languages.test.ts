@@ -37,26 +37,6 @@ const CASES: Record<string, Case> = {
       'calls slug <- export_path',
     ],
   },
-  go: {
-    file: 'go/ledger/ledger.go',
-    defines: [
-      'struct Account',
-      'interface Store',
-      'method Store.Load',
-      'function New',
-      'method Ledger.Post',
-      'method Account.String',
-      'function Names',
-    ],
-    refers: [
-      'imports example.com/shop/internal/money <- <file>',
-      'imports sort <- <file>',
-      'inherits Store <- AuditedStore',
-      'calls l.store.Load <- Ledger.Post',
-      'calls fmt.Errorf <- Ledger.Post',
-      'calls stdsort.Slice <- Names',
-    ],
-  },
   rust: {
     file: 'rust/src/lib.rs',
     defines: [
@@ -392,18 +372,18 @@ describe('language choice', () => {
   it('stops a parse that takes too long, fails that file, and parses the next one', async () => {
     const impatient = new StructuralAnalyzer({ grammarDir: distDir, queryDir: `${distDir}queries/`, parseTimeoutMs: 0 });
     await impatient.initialize();
-    const big = readFileSync(`${inputDir}go/ledger/ledger.go`, 'utf8').repeat(200);
-    await expect(analyzeInput(impatient, 'go/big.go', big)).rejects.toThrow(/took longer than 0 s and was stopped/);
+    const big = readFileSync(`${inputDir}python/shop/orders.py`, 'utf8').repeat(200);
+    await expect(analyzeInput(impatient, 'python/big.py', big)).rejects.toThrow(/took longer than 0 s and was stopped/);
     const patient = builtAnalyzer();
     await patient.initialize();
-    expect((await analyzeInput(patient, 'go/big.go', big)).nodes.length).toBeGreaterThan(200);
+    expect((await analyzeInput(patient, 'python/big.py', big)).nodes.length).toBeGreaterThan(200);
   });
 
   it('loads a grammar only when a file of its language arrives', async () => {
     const fresh = builtAnalyzer();
     await fresh.initialize();
     expect(fresh.loadedLanguages).toEqual([]);
-    await analyzeInput(fresh, 'go/ledger/ledger.go');
-    expect(fresh.loadedLanguages).toEqual(['go']);
+    await analyzeInput(fresh, 'python/shop/orders.py');
+    expect(fresh.loadedLanguages).toEqual(['python']);
   });
 });

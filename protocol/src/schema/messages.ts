@@ -109,13 +109,28 @@ export const InitializeParamsSchema = Type.Object(
     corpus: Type.String({ maxLength: 512 }),
     /** Plugin options from configuration, opaque to the protocol. */
     options: Type.Optional(Type.Record(Type.String({ maxLength: 128 }), Type.Unknown())),
+    /** Phases the host means to ask for in this session (default: all the plugin implements), so a plugin can prepare them. */
+    phases: Type.Optional(Type.Array(stringEnum(['A', 'B'] as const), { minItems: 1, maxItems: 2, uniqueItems: true })),
   },
   { additionalProperties: false },
 );
 export type InitializeParams = Static<typeof InitializeParamsSchema>;
 
+/** A phase the plugin implements but cannot run in this session, and why (a tool it needs is missing). */
+export const UnavailablePhaseSchema = Type.Object(
+  { phase: stringEnum(['A', 'B'] as const), reason: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+export type UnavailablePhase = Static<typeof UnavailablePhaseSchema>;
+
 export const InitializeResultSchema = Type.Object(
-  { languages: Type.Array(languageId, { maxItems: 256 }) },
+  {
+    languages: Type.Array(languageId, { maxItems: 256 }),
+    /** Phases this session can run: a subset of `hello`'s `capabilities.phases` (default: all of them). */
+    phases: Type.Optional(Type.Array(stringEnum(['A', 'B'] as const), { minItems: 1, maxItems: 2, uniqueItems: true })),
+    /** Implemented phases this session cannot run, each with the reason. */
+    unavailable: Type.Optional(Type.Array(UnavailablePhaseSchema, { maxItems: 2 })),
+  },
   { additionalProperties: false },
 );
 export type InitializeResult = Static<typeof InitializeResultSchema>;

@@ -18,4 +18,5 @@ export {
   type TagsGraph,
   type TagsToGraphOptions,
 } from './tags.js';
+export { cleanImportName, cleanReferenceName, collectTags, type CollectOptions } from './collect-tags.js';
 export { createTagsAnalyzer, type TagsAnalyzerOptions, type TagsAnalyzerHooks } from './tags-analyzer.js';

@@ -11,8 +11,6 @@ export interface BuiltProgram {
   checker: ts.TypeChecker;
   /** mtimeMs:size of every repository file in the program when it was built. */
   stamps: Map<string, string>;
-  /** Files whose Phase A tree the build took over instead of parsing them again. */
-  takenOver: number;
   lastUsed: number;
 }
 
@@ -23,8 +21,6 @@ interface CachedSource {
 
 /** How many programs stay in memory at once (a monorepo has one per project). */
 const MAX_PROGRAMS = 3;
-/** Source text of Phase A trees held for the next program (about 20× that in memory). */
-const MAX_ADOPTED_CHARS = 48 * 1024 * 1024;
 
 function stat(path: string): string | undefined {
   try {
@@ -45,9 +41,6 @@ function stat(path: string): string | undefined {
 export class ProgramCache {
   private readonly programs = new Map<string, BuiltProgram>();
   private readonly sources = new Map<string, CachedSource>();
-  /** Files Phase A parsed, offered to the next program build (by absolute file name). */
-  private readonly adopted = new Map<string, { sf: ts.SourceFile; text: string }>();
-  private adoptedChars = 0;
   private clock = 0;
 
   constructor(
@@ -70,42 +63,10 @@ export class ProgramCache {
     return { built, reused: false };
   }
 
-  /**
-   * Offers a file Phase A parsed (same parser, same text) to the next program that needs it,
-   * so that Phase B does not parse it again. TypeScript files only (JavaScript needs the
-   * JSDoc Phase A skips); at most {@link MAX_ADOPTED_CHARS} of source are held.
-   */
-  adopt(sf: ts.SourceFile, text: string): void {
-    if (!/\.(?:ts|tsx|mts|cts)$/i.test(sf.fileName)) return;
-    const prev = this.adopted.get(sf.fileName);
-    if (prev) this.adoptedChars -= prev.text.length;
-    if (this.adoptedChars + text.length > MAX_ADOPTED_CHARS) {
-      this.adopted.delete(sf.fileName);
-      return;
-    }
-    this.adopted.set(sf.fileName, { sf, text });
-    this.adoptedChars += text.length;
-  }
-
   /** Forgets every program (after the set of projects changed). */
   clear(): void {
     this.programs.clear();
     this.sources.clear();
-  }
-
-  /** Phase A's tree of a file if its text is what is on disk now, made to look as the program would have parsed it. */
-  private takeAdopted(fileName: string, text: string, o: ts.CreateSourceFileOptions): ts.SourceFile | undefined {
-    const a = this.adopted.get(fileName);
-    if (!a) return undefined;
-    this.adopted.delete(fileName);
-    this.adoptedChars -= a.text.length;
-    if (a.text !== text || (o.jsDocParsingMode !== undefined && o.jsDocParsingMode !== PARSE_MODE)) return undefined;
-    // What createSourceFile derives from the options rather than from the text.
-    const sf = a.sf as ts.SourceFile & { languageVersion: ts.ScriptTarget; impliedNodeFormat?: ts.ResolutionMode };
-    sf.languageVersion = o.languageVersion;
-    if (o.impliedNodeFormat !== undefined) sf.impliedNodeFormat = o.impliedNodeFormat;
-    o.setExternalModuleIndicator?.(sf);
-    return sf;
   }
 
   private isCurrent(b: BuiltProgram): boolean {
@@ -134,13 +95,10 @@ export class ProgramCache {
         onError?.(`cannot read ${fileName}`);
         return undefined;
       }
-      const adopted = this.takeAdopted(fileName, text, o);
-      if (adopted) takenOver++;
-      const sf = adopted ?? ts.createSourceFile(fileName, text, languageVersionOrOptions, true);
+      const sf = ts.createSourceFile(fileName, text, languageVersionOrOptions, true);
       this.sources.set(key, { sf, stamp });
       return sf;
     };
-    let takenOver = 0;
     const program = ts.createProgram({
       rootNames: project.rootNames,
       options,
@@ -160,7 +118,7 @@ export class ProgramCache {
       const s = stat(project.configPath);
       if (s !== undefined) stamps.set(project.configPath, s);
     }
-    return { project, program, checker, stamps, takenOver, lastUsed: ++this.clock };
+    return { project, program, checker, stamps, lastUsed: ++this.clock };
   }
 
   private evict(): void {

@@ -2,7 +2,6 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalyzeFile, LogLevel } from '@travsr/protocol';
 import { FileGraphBuilder, type FileResult } from '@travsr/sdk';
-import type ts from 'typescript';
 import { isSourcePath } from '../languages.js';
 import { EdgeResolver, type ResolutionCounts } from './edges.js';
 import { ProgramCache, type BuiltProgram } from './programs.js';
@@ -45,11 +44,6 @@ export class PhaseBSession {
   /** The absolute file name Phase B's program gives a repository path. */
   fileName(path: string): string {
     return join(this.root, path);
-  }
-
-  /** A tree Phase A parsed (named by {@link fileName}), for the next program to take over. */
-  adopt(sf: ts.SourceFile, text: string): void {
-    this.programs.adopt(sf, text);
   }
 
   /** Re-reads the projects when a tsconfig changed, appeared or disappeared. */
@@ -114,7 +108,7 @@ export class PhaseBSession {
       const ms = Math.round(performance.now() - t0);
       this.log(
         'info',
-        `program of ${project.configPath ?? 'the inferred project'}: ${built.program.getSourceFiles().length} files (${built.takenOver} parsed in Phase A) in ${ms} ms`,
+        `program of ${project.configPath ?? 'the inferred project'}: ${built.program.getSourceFiles().length} files in ${ms} ms`,
       );
     }
     return built;

@@ -8,7 +8,7 @@ import { jsonFlag, repoFlag } from './lang-flags.js';
 export default class LangList extends TravsrCommand {
   static override summary = 'List languages and their plugins: active, installed or available in the registry';
   static override description =
-    'active: the plugin that serves the language; installed: registered but another plugin serves it; available: in the registry (`registry.url`, default the built-in one) but not installed. LOCK shows the repository lock constraint; pinned ones are exact versions.';
+    'active: the plugin that serves the language, with the phases it runs on this machine (a plugin whose semantic pass needs an external tool, such as lang-go and scip-go, is active at Phase A until the tool is on PATH); installed: registered but another plugin serves it; available: in the registry (`registry.url`, default the built-in one) but not installed. LOCK shows the repository lock constraint; pinned ones are exact versions.';
   static override examples = ['<%= config.bin %> lang list', '<%= config.bin %> lang list --json'];
   static override flags = { repo: repoFlag, json: jsonFlag };
 
@@ -46,7 +46,7 @@ export default class LangList extends TravsrCommand {
         r.plugin,
         r.version,
         r.tier ?? '-',
-        r.state,
+        r.state === 'active' && r.phases ? `active at Phase ${r.phases.join('+')}${r.note ? ` (${r.note})` : ''}` : r.state,
         r.locked === undefined ? '-' : r.pinned ? `pinned ${r.locked}` : r.locked,
       ]),
     ];

@@ -1,4 +1,4 @@
-import type { Tag } from '@travsr/sdk/tree-sitter';
+import type { Tag } from './tags.js';
 import type { Node as SyntaxNode, Query, Tree } from 'web-tree-sitter';
 
 /** Identifier characters of the languages served, for cleaning reference names. */
@@ -67,8 +67,8 @@ export interface CollectOptions {
 }
 
 /**
- * Runs a tags query like the SDK's `runTagsQuery`, with two additions the structural
- * languages need:
+ * Runs a tags query like {@link runTagsQuery}, with additions that multi-language and
+ * qualified-name grammars need:
  * - a `@qualifier` capture is written before `@name` with a dot, so a Go method is
  *   `Server.Serve`, a method of a Rust `impl Foo` is `Foo.bar` and `from a.b import c` is
  *   `a.b.c` (a qualified definition name is absolute in `tagsToGraph`);
@@ -82,6 +82,12 @@ export interface CollectOptions {
  * - a name that is defined is not also a reference (Elixir's `def f(x)` head is a call).
  * Reference names are cleaned with {@link cleanReferenceName}. Tags come out in source
  * order, outer before inner, as `tagsToGraph` expects.
+ *
+ * @example
+ * ```ts
+ * const tags = collectTags(compileQuery(grammar.language, goQuery), tree);
+ * tagsToGraph(tags, ctx.graph, { text: file.text });
+ * ```
  */
 export function collectTags(query: Query, tree: Tree, options: CollectOptions = {}): Tag[] {
   const definitions = new Map<string, { tag: Tag; pattern: number }>();

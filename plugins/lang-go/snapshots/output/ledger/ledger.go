@@ -105,7 +105,7 @@ func Names[T ~string](accounts map[T]*Account) []T {
 // ^^^^^^^^^^^^^ reference calls stdsort.Slice (from Names) [74:1-74:14]
 	return out
 }
-// ----- travsr snapshot: go/ledger/ledger.go (go, phase A, status ok) -----
+// ----- travsr snapshot: ledger/ledger.go (go, phase A, status ok) -----
 // node file <file> (ledger.go)
 // skeleton Account.String: "func (a Account) String() string"
 // skeleton Account: "// Account is one named balance.\ntype Account struct {"

@@ -26,7 +26,7 @@ func TestPost(t *testing.T) {
 // ^^^^^^^ reference calls t.Fatal (from TestPost) [17:2-17:9]
 	}
 }
-// ----- travsr snapshot: go/ledger/ledger_test.go (go, phase A, status ok) -----
+// ----- travsr snapshot: ledger/ledger_test.go (go, phase A, status ok) -----
 // node file <file> (ledger_test.go)
 // skeleton TestPost: "func TestPost(t *testing.T)"
 // skeleton memStore.Load: "func (m memStore) Load(name string) (*Account, error)"

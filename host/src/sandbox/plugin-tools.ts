@@ -1,0 +1,96 @@
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
+import type { PluginManifest } from '@travsr/protocol';
+
+/** An external program a plugin declared in `constraints.tools`, found on the host. */
+export interface ResolvedTool {
+  /** The name the manifest declares (`scip-go`). */
+  name: string;
+  /** Its real path (symlinks resolved): where the plugin finds it, inside the sandbox too. */
+  path: string;
+  /**
+   * What the sandbox must bind read-only for it to run, at the same path: nothing when it is
+   * under the runtime the sandbox already binds (/usr); its toolchain directory when it sits
+   * in the `bin/` of one (a GOROOT holding `src/runtime`, a GOPATH holding `pkg/mod`: `~/go`
+   * for `~/go/bin/scip-go`); else the file alone.
+   */
+  bind: string | undefined;
+}
+
+/** The tools of a manifest: those found on PATH, and the names of those that are not. */
+export interface PluginTools {
+  found: ResolvedTool[];
+  missing: string[];
+}
+
+/** Directories the Linux sandbox binds anyway (sandbox-profiles/linux/bwrap.json `runtime`). */
+const ALREADY_VISIBLE = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/'];
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    if (process.platform !== 'win32') accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Looks `name` up on `pathEnv` as a shell would; Windows also tries PATHEXT. */
+export function whichOnPath(name: string, pathEnv: string | undefined = process.env['PATH']): string | undefined {
+  const exts = process.platform === 'win32' ? ['', ...(process.env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  for (const dir of (pathEnv ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    for (const ext of exts) {
+      const candidate = join(dir, name + ext);
+      if (isExecutableFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/** What has to be bound for a tool at `real` (see {@link ResolvedTool.bind}). */
+export function toolBind(real: string, home: string = homedir()): string | undefined {
+  if (ALREADY_VISIBLE.some((p) => real.startsWith(p))) return undefined;
+  const bin = dirname(real);
+  const root = dirname(bin);
+  const toolchain =
+    basename(bin) === 'bin' &&
+    root !== '/' &&
+    root !== home &&
+    (existsSync(join(root, 'src', 'runtime')) || existsSync(join(root, 'pkg', 'mod')));
+  return toolchain ? root : real;
+}
+
+/**
+ * Finds the programs a plugin declares in `constraints.tools` on the host's PATH. A plugin
+ * gets those found (bound read-only into its sandbox, passed as `initialize.options.tools`)
+ * and reports a pass it cannot run without the others.
+ *
+ * @example
+ * ```ts
+ * resolvePluginTools(manifest); // { found: [{ name: 'go', path: '/usr/lib/go-1.22/bin/go', bind: undefined }], missing: ['scip-go'] }
+ * ```
+ */
+export function resolvePluginTools(
+  manifest: Pick<PluginManifest, 'constraints'>,
+  pathEnv: string | undefined = process.env['PATH'],
+): PluginTools {
+  const out: PluginTools = { found: [], missing: [] };
+  for (const name of manifest.constraints.tools ?? []) {
+    const at = whichOnPath(name, pathEnv);
+    if (!at) {
+      out.missing.push(name);
+      continue;
+    }
+    let real = at;
+    try {
+      real = realpathSync(at);
+    } catch {
+      // keep the PATH entry
+    }
+    out.found.push({ name, path: real, bind: toolBind(real) });
+  }
+  return out;
+}

@@ -1,0 +1,125 @@
+// registry.trustedKeys: a relative key file is resolved against the directory of the config
+// file that set it (<repo>/.travsr/ or the user's TRAVSR_HOME), or the current directory when
+// an environment variable set it. Real config files, real key files, the real resolver.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateSigningKey, writeSigningKey, type SigningKey } from '@travsr/registry';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LangError } from '../../src/lang/errors.js';
+import { registrySource } from '../../src/lang/registry-source.js';
+
+const VARS = ['TRAVSR_HOME', 'TRAVSR_REGISTRY_URL', 'TRAVSR_REGISTRY_TRUSTED_KEYS'] as const;
+const saved: Partial<Record<(typeof VARS)[number], string>> = {};
+
+let root: string;
+let home: string;
+let repo: string;
+/** A directory that is neither the repository nor the home: where the command runs. */
+let cwd: string;
+
+beforeEach(() => {
+  for (const v of VARS) {
+    saved[v] = process.env[v];
+    delete process.env[v];
+  }
+  root = mkdtempSync(join(tmpdir(), 'travsr-trusted-keys-'));
+  home = join(root, 'home');
+  repo = join(root, 'repo');
+  cwd = join(root, 'elsewhere');
+  for (const d of [home, join(repo, '.travsr'), cwd]) mkdirSync(d, { recursive: true });
+  process.env.TRAVSR_HOME = home;
+});
+
+afterEach(() => {
+  for (const v of VARS) {
+    if (saved[v] === undefined) delete process.env[v];
+    else process.env[v] = saved[v];
+  }
+});
+
+/** A new signing key whose public half is `<dir>/<name>.pub`. */
+async function keyIn(dir: string, name = 'registry.key'): Promise<SigningKey> {
+  mkdirSync(dir, { recursive: true });
+  const key = generateSigningKey();
+  await writeSigningKey(join(dir, name), key);
+  return key;
+}
+
+function configFile(path: string, keys: string[], url = 'https://plugins.example.org'): void {
+  writeFileSync(path, `[registry]\nurl = "${url}"\ntrustedKeys = [${keys.map((k) => JSON.stringify(k)).join(', ')}]\n`);
+}
+
+async function langErrorOf(p: Promise<unknown>): Promise<LangError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(LangError);
+  return e as LangError;
+}
+
+describe('registry.trustedKeys key files', () => {
+  it('set in the repository config: relative to <repo>/.travsr/, not to the current directory', async () => {
+    const key = await keyIn(join(repo, '.travsr', 'keys'));
+    // The same relative path from the current directory holds another key: it must not be the one trusted.
+    const decoy = await keyIn(join(cwd, 'keys'));
+    configFile(join(repo, '.travsr', 'config.toml'), ['keys/registry.key.pub']);
+    const source = await registrySource(repo, cwd);
+    expect(source.name).toBe('https://plugins.example.org');
+    expect(source.trustedKeys.get(key.keyId)?.publicKey).toBe(key.publicKey);
+    expect(source.trustedKeys.get(decoy.keyId)).toBeUndefined();
+  });
+
+  it('set in the repository config: a key beside the repository root (not in .travsr/) is not found, and the error says where it looked and why', async () => {
+    await keyIn(join(repo, 'keys'));
+    configFile(join(repo, '.travsr', 'config.toml'), ['keys/registry.key.pub']);
+    const e = await langErrorOf(registrySource(repo, cwd));
+    expect(e.code).toBe('TRUSTED_KEY_INVALID');
+    expect(e.message).toContain(`(looked for ${join(repo, '.travsr', 'keys', 'registry.key.pub')}: `);
+    expect(e.message).toContain(
+      `a relative key file is resolved against the directory of the config file that sets it, here the directory of ${join(repo, '.travsr', 'config.toml')}`,
+    );
+  });
+
+  it('set in the user config: relative to its directory (TRAVSR_HOME), from any repository and directory', async () => {
+    const key = await keyIn(home, 'mirror.key');
+    configFile(join(home, 'config.toml'), ['mirror.key.pub']);
+    const inRepo = await registrySource(repo, cwd);
+    expect(inRepo.trustedKeys.get(key.keyId)?.publicKey).toBe(key.publicKey);
+    const outside = await registrySource(undefined, cwd);
+    expect(outside.trustedKeys.get(key.keyId)?.publicKey).toBe(key.publicKey);
+  });
+
+  it('a repository value replaces the user one and is resolved against the repository, not the user directory', async () => {
+    await keyIn(home, 'user.key');
+    const repoKey = await keyIn(join(repo, '.travsr'), 'user.key');
+    configFile(join(home, 'config.toml'), ['user.key.pub']);
+    configFile(join(repo, '.travsr', 'config.toml'), ['user.key.pub']);
+    const source = await registrySource(repo, cwd);
+    expect(source.trustedKeys.get(repoKey.keyId)?.publicKey).toBe(repoKey.publicKey);
+  });
+
+  it('set by TRAVSR_REGISTRY_TRUSTED_KEYS (no file): relative to the current directory', async () => {
+    const key = await keyIn(join(cwd, 'keys'));
+    await keyIn(join(repo, '.travsr', 'keys')); // same name where a repository value would look
+    process.env.TRAVSR_REGISTRY_URL = 'https://plugins.example.org';
+    process.env.TRAVSR_REGISTRY_TRUSTED_KEYS = 'keys/registry.key.pub';
+    const source = await registrySource(repo, cwd);
+    expect(source.trustedKeys.get(key.keyId)?.publicKey).toBe(key.publicKey);
+
+    const e = await langErrorOf(registrySource(repo, repo));
+    expect(e.code).toBe('TRUSTED_KEY_INVALID');
+    expect(e.message).toContain(`looked for ${join(repo, 'keys', 'registry.key.pub')}`);
+    expect(e.message).toContain('here the current directory (set by TRAVSR_REGISTRY_TRUSTED_KEYS, not by a file)');
+  });
+
+  it('absolute key files and inline keys do not depend on where they were set', async () => {
+    const file = await keyIn(join(root, 'abs'));
+    const inline = generateSigningKey();
+    configFile(join(repo, '.travsr', 'config.toml'), [join(root, 'abs', 'registry.key.pub'), `ed25519:${inline.publicKey}`]);
+    const source = await registrySource(repo, cwd);
+    expect(source.trustedKeys.get(file.keyId)?.publicKey).toBe(file.publicKey);
+    expect(source.trustedKeys.get(inline.keyId)?.publicKey).toBe(inline.publicKey);
+  });
+});

@@ -1,0 +1,57 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePluginTools, toolBind, whichOnPath } from '../../src/sandbox/plugin-tools.js';
+
+let dir: string;
+const exe = (path: string) => {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, '#!/bin/sh\n');
+  chmodSync(path, 0o755);
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'plugin-tools-'));
+  exe(join(dir, 'gopath', 'bin', 'scip-go'));
+  mkdirSync(join(dir, 'gopath', 'pkg', 'mod'), { recursive: true });
+  exe(join(dir, 'goroot', 'bin', 'go'));
+  mkdirSync(join(dir, 'goroot', 'src', 'runtime'), { recursive: true });
+  exe(join(dir, 'plain', 'bin', 'tool'));
+  mkdirSync(join(dir, 'links'));
+  symlinkSync(join(dir, 'goroot', 'bin', 'go'), join(dir, 'links', 'go'));
+  writeFileSync(join(dir, 'links', 'not-executable'), 'x');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('whichOnPath', () => {
+  it('finds executables in PATH order and skips non-executables and relative entries', () => {
+    const path = ['relative/bin', join(dir, 'links'), join(dir, 'goroot', 'bin')].join(':');
+    expect(whichOnPath('go', path)).toBe(join(dir, 'links', 'go'));
+    expect(whichOnPath('not-executable', path)).toBeUndefined();
+    expect(whichOnPath('scip-go', path)).toBeUndefined();
+  });
+});
+
+describe('toolBind', () => {
+  it('binds a GOPATH or GOROOT whole, a lone binary alone, and nothing under /usr', () => {
+    expect(toolBind(join(dir, 'gopath', 'bin', 'scip-go'))).toBe(join(dir, 'gopath'));
+    expect(toolBind(join(dir, 'goroot', 'bin', 'go'))).toBe(join(dir, 'goroot'));
+    expect(toolBind(join(dir, 'plain', 'bin', 'tool'))).toBe(join(dir, 'plain', 'bin', 'tool'));
+    expect(toolBind('/usr/lib/go-1.22/bin/go')).toBeUndefined();
+    // Never the home directory, even when it looks like a Go workspace.
+    expect(toolBind(join(dir, 'gopath', 'bin', 'scip-go'), join(dir, 'gopath'))).toBe(join(dir, 'gopath', 'bin', 'scip-go'));
+  });
+});
+
+describe('resolvePluginTools', () => {
+  it('resolves symlinks and lists what is missing', () => {
+    const tools = resolvePluginTools(
+      { constraints: { network: false, ipc: 'none', hostApi: false, tools: ['scip-go', 'go'] } },
+      join(dir, 'links'),
+    );
+    expect(tools.missing).toEqual(['scip-go']);
+    expect(tools.found).toEqual([{ name: 'go', path: join(dir, 'goroot', 'bin', 'go'), bind: join(dir, 'goroot') }]);
+    expect(resolvePluginTools({ constraints: { network: false, ipc: 'none', hostApi: false } }, '')).toEqual({ found: [], missing: [] });
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { decodeScipIndex, ScipFormatError } from '../src/scip/scip-index.js';
+import { goPackageOf, parseSymbol } from '../src/scip/scip-symbol.js';
+import { encodeScipIndex } from './scip-writer.js';
+
+describe('decodeScipIndex', () => {
+  const bytes = encodeScipIndex({
+    projectRoot: 'file:///work/shop',
+    toolVersion: '0.1.26',
+    documents: [
+      {
+        path: 'ledger/ledger.go',
+        occurrences: [
+          { range: [3, 5, 10], symbol: 'scip-go gomod example.com/shop v1 `example.com/shop/ledger`/Store#', definition: true },
+          { range: [7, 1, 9, 2], symbol: 'local 0', unpacked: true },
+        ],
+        symbols: [
+          {
+            symbol: 'scip-go gomod example.com/shop v1 `example.com/shop/ledger`/Mem#',
+            kind: 49,
+            displayName: 'Mem',
+            implements: ['x/Store#'],
+          },
+        ],
+        positionEncoding: 2,
+      },
+    ],
+  });
+
+  it('reads metadata, documents, occurrences (packed and not) and symbol information; skips unknown fields', () => {
+    const index = decodeScipIndex(bytes);
+    expect(index.tool).toEqual({ name: 'scip-go', version: '0.1.26' });
+    expect(index.projectRoot).toBe('file:///work/shop');
+    const [doc] = index.documents;
+    expect(doc?.relativePath).toBe('ledger/ledger.go');
+    expect(doc?.language).toBe('go');
+    expect(doc?.positionEncoding).toBe('utf16');
+    expect(doc?.occurrences).toEqual([
+      {
+        startLine: 3,
+        startChar: 5,
+        endLine: 3,
+        endChar: 10,
+        symbol: 'scip-go gomod example.com/shop v1 `example.com/shop/ledger`/Store#',
+        roles: 1,
+      },
+      { startLine: 7, startChar: 1, endLine: 9, endChar: 2, symbol: 'local 0', roles: 0 },
+    ]);
+    expect(doc?.symbols[0]).toMatchObject({
+      kind: 49,
+      displayName: 'Mem',
+      relationships: [{ symbol: 'x/Store#', isImplementation: true, isReference: false }],
+    });
+  });
+
+  it('refuses a truncated index with the byte where it ends', () => {
+    expect(() => decodeScipIndex(bytes.subarray(0, bytes.length - 7))).toThrow(ScipFormatError);
+    expect(() => decodeScipIndex(bytes.subarray(0, bytes.length - 7))).toThrow(/runs past its message|truncated/);
+    expect(() => decodeScipIndex(Uint8Array.from([0x0b]))).toThrow(/wire type 3/);
+  });
+
+  it('reads an empty index', () => {
+    expect(decodeScipIndex(new Uint8Array())).toEqual({ tool: { name: '', version: '' }, projectRoot: '', documents: [] });
+  });
+});
+
+describe('parseSymbol', () => {
+  it('splits package and descriptors, with backquoted names', () => {
+    const s = parseSymbol('scip-go gomod example.com/shop v1.2.0 `example.com/shop/ledger`/Ledger#Post().');
+    expect(s?.package).toBe('gomod example.com/shop v1.2.0');
+    expect(s?.descriptors).toEqual([
+      { name: 'example.com/shop/ledger', suffix: 'namespace' },
+      { name: 'Ledger', suffix: 'type' },
+      { name: 'Post', suffix: 'method' },
+    ]);
+    expect(goPackageOf(s)).toBe('example.com/shop/ledger');
+  });
+
+  it('reads terms, type parameters, escaped spaces and backquotes, and locals', () => {
+    expect(parseSymbol('scip-go gomod github.com/golang/go/src go1.22 fmt/Errorf().')?.descriptors.map((d) => d.suffix)).toEqual([
+      'namespace',
+      'method',
+    ]);
+    expect(parseSymbol('a b  c d e x/Store#Load.')?.package).toBe('b c d e');
+    expect(parseSymbol('s m p v `a``b`/T#[K]')?.descriptors).toEqual([
+      { name: 'a`b', suffix: 'namespace' },
+      { name: 'T', suffix: 'type' },
+      { name: 'K', suffix: 'type-parameter' },
+    ]);
+    expect(parseSymbol('local 12')?.scheme).toBe('local');
+    expect(parseSymbol('not a symbol')).toBeUndefined();
+  });
+});

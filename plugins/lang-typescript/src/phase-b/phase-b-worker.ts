@@ -1,0 +1,121 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { AnalyzeFile } from '@travsr/protocol';
+import type { FileResult } from '@travsr/sdk';
+import type { BuiltProgram } from './programs.js';
+import { PhaseBSession } from './session.js';
+import type { FromWorker, PhaseBWorkerData, ToWorker } from './worker-protocol.js';
+
+interface Request {
+  id: number;
+  /** Files still to send, in order. */
+  files: AnalyzeFile[];
+  /** The session's generator over the files that had no prefetched result. */
+  rest?: Iterator<FileResult>;
+}
+
+/**
+ * The Phase B worker thread: one {@link PhaseBSession}, fed by the main thread. Requests come
+ * first; when there is none it checks the files Phase A has seen (`prefetch`) and keeps their
+ * results until Phase B asks for them — a result is used only while its program is still
+ * current (no file of it changed since). One file per turn of the event loop, so `cancel`
+ * and new requests are seen between files.
+ */
+export class PhaseBWorker {
+  private readonly session: PhaseBSession;
+  private readonly prefetchQueue: AnalyzeFile[] = [];
+  private readonly prefetched = new Map<string, { result: FileResult; built: BuiltProgram }>();
+  private readonly requests: Request[] = [];
+  private wake: (() => void) | undefined;
+
+  constructor(
+    data: PhaseBWorkerData,
+    private readonly port: Pick<MessagePort, 'postMessage' | 'on'>,
+  ) {
+    this.session = new PhaseBSession(data.root, data.corpus, data.libDir, (level, message) => this.send({ t: 'log', level, message }));
+    port.on('message', (m: ToWorker) => this.receive(m));
+  }
+
+  private send(m: FromWorker): void {
+    this.port.postMessage(m);
+  }
+
+  private receive(m: ToWorker): void {
+    if (m.t === 'prefetch') this.prefetchQueue.push(...m.files);
+    else if (m.t === 'analyze') this.requests.push({ id: m.id, files: [...m.files] });
+    else {
+      const i = this.requests.findIndex((r) => r.id === m.id);
+      if (i >= 0) this.requests.splice(i, 1);
+    }
+    this.wake?.();
+  }
+
+  /** Serves requests and prefetches forever (the thread ends with the process). */
+  async run(): Promise<never> {
+    for (;;) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const request = this.requests[0];
+      if (request) {
+        try {
+          if (this.step(request)) {
+            this.requests.shift();
+            this.send({ t: 'done', id: request.id });
+          }
+        } catch (e) {
+          this.requests.shift();
+          this.send({ t: 'failed', id: request.id, message: (e as Error).message });
+        }
+      } else if (this.prefetchQueue.length > 0) {
+        this.prefetchOne(this.prefetchQueue.shift()!);
+      } else {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+      }
+    }
+  }
+
+  /** Sends the next result of a request; true when it is complete. */
+  private step(r: Request): boolean {
+    if (!r.rest) {
+      this.session.refreshProjects();
+      // Prefetched results first, while their programs are current; the others in one pass.
+      const remaining: AnalyzeFile[] = [];
+      for (const f of r.files) {
+        const hit = this.takePrefetched(f);
+        if (hit) this.send({ t: 'result', id: r.id, result: hit });
+        else remaining.push(f);
+      }
+      r.files = remaining;
+      r.rest = this.session.analyze(remaining)[Symbol.iterator]();
+      return remaining.length === 0;
+    }
+    const next = r.rest.next();
+    if (next.done) return true;
+    this.send({ t: 'result', id: r.id, result: next.value });
+    return false;
+  }
+
+  private takePrefetched(f: AnalyzeFile): FileResult | undefined {
+    const hit = this.prefetched.get(f.path);
+    if (!hit) return undefined;
+    this.prefetched.delete(f.path);
+    const project = this.session.configProjectOf(f);
+    if (!project || project !== hit.built.project) return undefined;
+    // Rebuilt (a file of the program changed since): the result may be stale.
+    return this.session.program(project) === hit.built ? hit.result : undefined;
+  }
+
+  /** Checks one file Phase A saw, if a tsconfig names it (the inferred project waits for the request, which knows all its files). */
+  private prefetchOne(f: AnalyzeFile): void {
+    if (this.prefetched.has(f.path)) return;
+    try {
+      this.session.refreshProjects();
+      const project = this.session.configProjectOf(f);
+      if (!project) return;
+      const built = this.session.program(project);
+      const { result } = this.session.analyzeOne(built, f);
+      if ((result.status ?? 'ok') === 'ok') this.prefetched.set(f.path, { result, built });
+    } catch {
+      // The request will analyze it again and report what fails.
+    }
+  }
+}
