@@ -118,7 +118,7 @@ export async function verifyTreeHash(dir: string, expected: string): Promise<voi
   if (actual !== expected) {
     throw new TreeHashError(
       'TREE_HASH_MISMATCH',
-      `plugin files in ${dir} changed since they were installed (tree hash ${actual}, expected ${expected}); reinstall the plugin with \`travsr lang install\` or, if you changed it on purpose, register it again`,
+      `plugin files in ${dir} changed since they were installed (tree hash ${actual}, expected ${expected}); reinstall the plugin with \`travsr lang install\`; after updating Travsr, \`travsr init\` registers its first-party plugins again`,
     );
   }
 }

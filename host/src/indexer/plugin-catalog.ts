@@ -59,7 +59,10 @@ export async function loadBuiltinPlugins(logger?: Logger): Promise<LoadedPlugin[
 /**
  * Registers plugins for languages in `~/.travsr/lang.toml`: the plugin entry (version,
  * directory, tree hash, granted tier) and the language → plugin mapping. An existing
- * language mapping is kept (the user chose it); returns what was newly registered.
+ * language mapping is kept (the user chose it) unless its plugin no longer serves the
+ * language; a registration whose files changed (Travsr was updated and rebuilt its plugins)
+ * is recorded again with the new tree hash, keeping its grant. Returns what was newly
+ * registered or re-registered.
  */
 export async function registerPlugins(
   plugins: LoadedPlugin[],
@@ -73,18 +76,22 @@ export async function registerPlugins(
     const langs = p.manifest.languages.filter((l) => wanted.has(l));
     if (langs.length === 0) continue;
     const existing = reg.plugins[p.manifest.id];
-    if (!existing || existing.version !== p.manifest.version || existing.dir !== p.dir) {
+    const hash = await treeHash(p.dir);
+    if (!existing || existing.version !== p.manifest.version || existing.dir !== p.dir || existing.treeHash !== hash) {
       reg.plugins[p.manifest.id] = {
         version: p.manifest.version,
         dir: p.dir,
-        treeHash: await treeHash(p.dir),
-        tier: defaultTier,
-        networkAllow: [],
+        treeHash: hash,
+        tier: existing?.dir === p.dir ? existing.tier : defaultTier,
+        networkAllow: existing?.dir === p.dir ? existing.networkAllow : [],
       };
     }
     for (const l of langs) {
       const entry = reg.languages[l] ?? { allowUnsandboxed: false };
-      if (!entry.plugin) {
+      const mapped = entry.plugin ? plugins.find((q) => q.manifest.id === entry.plugin) : undefined;
+      // A first-party plugin that no longer serves the language (Go moved out of lang-structural).
+      const stale = mapped !== undefined && !mapped.manifest.languages.includes(l);
+      if (!entry.plugin || stale) {
         entry.plugin = p.manifest.id;
         added.push({ language: l, plugin: p.manifest.id });
       }
