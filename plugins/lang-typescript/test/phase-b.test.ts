@@ -118,6 +118,21 @@ describe('lang-typescript Phase B after Phase A in one session', () => {
   });
 });
 
+describe('lang-typescript when the host will not ask for Phase B', () => {
+  it('starts no worker and builds no program (initialize.phases = ["A"])', async () => {
+    const driver = await PluginDriver.start(input, 'test', ['A']);
+    try {
+      const graphs = await driver.analyze('A', listFixtures(input));
+      expect([...graphs.values()].every((g) => g.status === 'ok')).toBe(true);
+      // A worker would have built the program of these 8 files well within this time.
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(driver.logs.filter((l) => l.message.startsWith('program of'))).toEqual([]);
+    } finally {
+      await driver.stop();
+    }
+  });
+});
+
 describe('lang-typescript Phase B across edits in one session', () => {
   it('rebuilds the program when a file changed, and only then', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'lang-ts-edit-'));

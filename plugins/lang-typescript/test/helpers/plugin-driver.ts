@@ -31,7 +31,7 @@ export class PluginDriver {
     private readonly conn: Connection,
   ) {}
 
-  static async start(repoRoot: string, corpus = 'test'): Promise<PluginDriver> {
+  static async start(repoRoot: string, corpus = 'test', phases?: ('A' | 'B')[]): Promise<PluginDriver> {
     const manifest = parseManifest(readFileSync(join(pluginDir, MANIFEST_FILE), 'utf8'), MANIFEST_FILE);
     const launched = await launchUnsandboxed({
       env: { [PLUGIN_COOKIE_ENV]: PLUGIN_COOKIE_VALUE, [PROTOCOL_VERSIONS_ENV]: PROTOCOL_VERSIONS.join(',') },
@@ -54,7 +54,7 @@ export class PluginDriver {
       },
       { timeoutMs: 20_000 },
     );
-    await conn.request('initialize', { root: launched.repoRootInside, corpus }, { timeoutMs: 20_000 });
+    await conn.request('initialize', { root: launched.repoRootInside, corpus, ...(phases ? { phases } : {}) }, { timeoutMs: 20_000 });
     return d;
   }
 
