@@ -50,11 +50,11 @@ export function scipGoEnv(run: Pick<ScipGoRun, 'tools' | 'scratchDir'>, base: No
     GOSUMDB: 'off',
     GOTOOLCHAIN: 'local',
     GOTELEMETRY: 'off',
-    GOFLAGS: '-mod=readonly',
+    // No GOFLAGS: go's default is -mod=vendor when vendor/modules.txt is there, else -mod=readonly
+    // (go.mod is never written: the repository is read-only anyway).
   };
   const workspaceCache = join(dirname(dirname(run.tools.scipGo)), 'pkg', 'mod');
   if (existsSync(workspaceCache)) env['GOMODCACHE'] = workspaceCache;
-  // A vendored module builds from vendor/ (go decides from vendor/modules.txt).
   return env;
 }
 
