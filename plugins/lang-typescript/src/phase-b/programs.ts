@@ -76,7 +76,7 @@ export class ProgramCache {
 
   private build(project: Project, oldProgram: ts.Program | undefined): BuiltProgram {
     const options = project.options;
-    const host = ts.createCompilerHost(options, true) as ts.CompilerHost & { useSourceOfProjectReferenceRedirect?: () => boolean };
+    const host = ts.createCompilerHost(options, false) as ts.CompilerHost & { useSourceOfProjectReferenceRedirect?: () => boolean };
     const moduleDetection = String(options.moduleDetection ?? '');
     host.getDefaultLibLocation = () => this.libDir;
     host.getDefaultLibFileName = (o) => join(this.libDir, ts.getDefaultLibFileName(o));
@@ -95,7 +95,7 @@ export class ProgramCache {
         onError?.(`cannot read ${fileName}`);
         return undefined;
       }
-      const sf = ts.createSourceFile(fileName, text, languageVersionOrOptions, true);
+      const sf = ts.createSourceFile(fileName, text, languageVersionOrOptions, false);
       this.sources.set(key, { sf, stamp });
       return sf;
     };
