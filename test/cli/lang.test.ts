@@ -42,7 +42,7 @@ interface LangTomlDoc {
 }
 interface ListJson {
   registry: string | null;
-  languages: { language: string; plugin: string; version: string; state: string; locked?: string; pinned: boolean }[];
+  languages: { language: string; plugin: string; version: string; state: string; locked?: string; pinned: boolean; note?: string }[];
 }
 
 /** A fresh TRAVSR_HOME and git repository. */
@@ -423,6 +423,12 @@ describe('per-repository locks at index time', () => {
     const status = await travsr(['status', '--json'], { cwd: a.repo, env: { TRAVSR_HOME: a.home } });
     expect(status.code, status.stderr).toBe(0);
     expect((JSON.parse(status.stdout) as StatusJson).plugins.find((p) => p.id === 'example-lua')?.version).toBe('0.1.0');
+    // lang list in a shows the version a runs, and what lang.toml registers.
+    const listA = JSON.parse((await lang(a, ['list', '--json'])).stdout) as ListJson;
+    expect(listA.languages.find((l) => l.language === 'lua' && l.state === 'active')).toMatchObject({
+      version: '0.1.0',
+      note: 'lang.toml registers 0.2.0',
+    });
 
     // a's locked copy edited after install: refused at launch like any registered plugin; b is unaffected.
     const locked = join(a.home, 'plugins', 'example-lua', '0.1.0');

@@ -128,11 +128,20 @@ export function pluginForName(
   );
 }
 
-/** Splits `name@range` (a scoped id `acme/lua` has no leading `@`). */
+/**
+ * Splits `name@range` (a scoped id `acme/lua` has no leading `@`).
+ * @throws LangError `LANG_ARGUMENT_INVALID` for `name@` with nothing after the `@`.
+ */
 export function splitRange(arg: string): { name: string; range?: string } {
   const at = arg.lastIndexOf('@');
   if (at <= 0) return { name: arg };
-  return { name: arg.slice(0, at), range: arg.slice(at + 1) };
+  const range = arg.slice(at + 1).trim();
+  if (range === '')
+    throw new LangError(
+      LangErrorCode.ArgumentInvalid,
+      `"${arg}" has no version range after "@"; write ${arg.slice(0, at)} (newest allowed by the lock), ${arg.slice(0, at)}@^1.2.0 or ${arg.slice(0, at)}@1.2.3`,
+    );
+  return { name: arg.slice(0, at), range };
 }
 
 /** True when `arg` names a local plugin directory or `.tgz` rather than a language or plugin id. */

@@ -12,7 +12,7 @@ export type LanguageState = 'active' | 'installed' | 'available';
 export interface LanguageRow {
   language: string;
   plugin: string;
-  /** Installed version, or the registry's latest for `available`. */
+  /** The version this repository runs (its lock's, when that differs from lang.toml's), or the registry's latest for `available`. */
   version: string;
   /** Granted sandbox tier (installed plugins only). */
   tier: PluginEntry['tier'] | undefined;
@@ -63,7 +63,11 @@ export async function languageRows(index: RegistryIndex | undefined, lock: Plugi
     for (const language of languages) {
       seen.add(`${language}\0${id}`);
       const state: LanguageState = reg.languages[language]?.plugin === id ? 'active' : 'installed';
-      rows.push({ language, plugin: id, version: p.version, tier: p.tier, state, ...lockOf(id), phases: phases.phases, note: phases.note });
+      // The repository's lock chooses the version `travsr index` runs here (see registeredPlugins).
+      const locked = lock[id]?.version;
+      const version = locked !== undefined && locked !== p.version ? locked : p.version;
+      const note = version !== p.version ? [phases.note, `lang.toml registers ${p.version}`].filter(Boolean).join('; ') : phases.note;
+      rows.push({ language, plugin: id, version, tier: p.tier, state, ...lockOf(id), phases: phases.phases, note });
     }
   }
   for (const [id, e] of Object.entries(index?.plugins ?? {})) {

@@ -76,6 +76,12 @@ describe('splitRange', () => {
   ])('%s', (arg, expected) => {
     expect(splitRange(arg)).toEqual(expected);
   });
+
+  it('refuses an @ with no range after it, instead of locking the empty range', () => {
+    const e = langErrorOf(() => splitRange('lua@ '));
+    expect(e.code).toBe('LANG_ARGUMENT_INVALID');
+    expect(e.message).toMatch(/"lua@ " has no version range after "@"; write lua/);
+  });
 });
 
 describe('isLocalTarget', () => {
