@@ -134,7 +134,6 @@ export class PluginSession {
   helloResult: HelloResult | undefined;
   private phasesValue: ('A' | 'B')[] = [];
   private unavailableValue: UnavailablePhase[] = [];
-  private toolsMissing: string[] = [];
 
   /** Phases this session runs: the plugin's `capabilities.phases` less those its `initialize` said it cannot run. */
   get phases(): readonly ('A' | 'B')[] {
@@ -144,11 +143,6 @@ export class PluginSession {
   /** Phases the plugin implements but cannot run in this session, with its reasons. */
   get unavailable(): readonly UnavailablePhase[] {
     return this.unavailableValue;
-  }
-
-  /** Names of `constraints.tools` not found on the host's PATH. */
-  get missingTools(): readonly string[] {
-    return this.toolsMissing;
   }
 
   private constructor(private readonly opts: SessionOptions) {
@@ -244,7 +238,7 @@ export class PluginSession {
     this.setState('launching');
     const launch = this.opts.launch ?? prepareLaunch;
     const tools = resolvePluginTools(plugin.manifest);
-    this.toolsMissing = tools.missing;
+    if (tools.missing.length > 0) trace.details.toolsMissing = tools.missing;
     const spec: LaunchSpec = {
       pluginDir: plugin.dir,
       manifest: plugin.manifest,

@@ -4,6 +4,7 @@ import { hookStatus } from '../../indexer/git/index.js';
 import { registeredPlugins } from '../../indexer/plugin-catalog.js';
 import { GraphStore } from '../../store/index.js';
 import { openWorkspace } from '../../workspace/workspace.js';
+import { runnablePhases } from '../../lang/list-languages.js';
 
 export default class Status extends TravsrCommand {
   static override summary = 'Show the state of the index: schema version, counts, languages, plugins, completeness';
@@ -44,14 +45,19 @@ export default class Status extends TravsrCommand {
         complete: state === 'complete',
         interrupted: state === 'running',
         counts,
-        plugins: plugins.map((p) => ({
-          id: p.plugin.manifest.id,
-          version: p.plugin.manifest.version,
-          languages: p.plugin.manifest.languages,
-          phases: p.plugin.manifest.phases ?? ['A'],
-          tier: p.tier,
-          source: p.source,
-        })),
+        plugins: plugins.map((p) => {
+          // The phases it can run on this machine (a semantic pass whose tool is not on PATH is not).
+          const runnable = runnablePhases(p.plugin.manifest);
+          return {
+            id: p.plugin.manifest.id,
+            version: p.plugin.manifest.version,
+            languages: p.plugin.manifest.languages,
+            phases: runnable.phases,
+            ...(runnable.note ? { phasesNote: runnable.note } : {}),
+            tier: p.tier,
+            source: p.source,
+          };
+        }),
         pluginProblems: problems,
         hook: hook?.state ?? 'not a git repository',
         parseErrors,
@@ -79,7 +85,9 @@ export default class Status extends TravsrCommand {
           status.plugins.find((x) => x.id === preferred && x.languages.includes(lang)) ??
           status.plugins.find((x) => x.languages.includes(lang));
         const pe = parseErrors[lang];
-        const phase = p ? `phase ${p.phases.join('+')} (${p.id}@${p.version}, ${p.tier})` : 'no plugin';
+        const phase = p
+          ? `phase ${p.phases.join('+')} (${p.id}@${p.version}, ${p.tier}${p.phasesNote ? `; ${p.phasesNote}` : ''})`
+          : 'no plugin';
         this.log(
           `  ${lang.padEnd(12)}${String(c.files).padStart(6)} files ${String(c.nodes).padStart(8)} nodes  ${phase}${c.failed ? `, ${c.failed} failed` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}${pe?.files ? `, ${pe.files} with parse errors (${((100 * pe.files) / pe.of).toFixed(1)}%)` : ''}`,
         );
