@@ -128,6 +128,22 @@ export class RegistryClient {
     return this.transport.where(path);
   }
 
+  /**
+   * The raw bytes of one registry file (`SHA256SUMS`, an artifact, …), with this client's
+   * transport: timeouts, retries on network errors and 5xx, the proxy from the environment.
+   * Nothing is verified: check the bytes against a verified `SHA256SUMS` (as `travsr lang
+   * mirror` does).
+   * @throws RegistryError when the file is unreachable, larger than `maxBytes` or truncated.
+   *
+   * @example
+   * ```ts
+   * const sums = await client.file('SHA256SUMS');
+   * ```
+   */
+  file(path: string, maxBytes: number = DOCUMENT_MAX_BYTES): Promise<Buffer> {
+    return this.fetchBytes(path, maxBytes, true);
+  }
+
   private async fetchBytes(path: string, maxBytes: number, fresh: boolean): Promise<Buffer> {
     return withRetries(this.policy, async () => {
       const body = await this.transport.open(path, 0, { fresh });

@@ -240,6 +240,17 @@ describe('RegistryClient', () => {
     expect(artifactRequests()).toHaveLength(1);
   });
 
+  it('file(): the raw bytes of a registry file, retried on 500, refused above the size limit', async () => {
+    const artifact = ARTIFACT.slice(1);
+    server.mode = { fail500: 1 };
+    const bytes = await client().file(artifact);
+    expect(bytes.equals(readFileSync(join(registry, artifact)))).toBe(true);
+    expect(artifactRequests().length).toBe(2);
+    const e = await codeOf(client().file(artifact, 100));
+    expect(e.code).toBe('REGISTRY_DOCUMENT_INVALID');
+    expect(e.message).toMatch(/is larger than 100 bytes/);
+  });
+
   it('retries 500 answers and succeeds on the third try', async () => {
     server.mode = { fail500: 2 };
     const result = await client().install('example-lua', '^0.1', tempDir());

@@ -1,15 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
+  RegistryClient,
   SIGNATURE_FILE,
   SUMS_FILE,
   verifyListedBytes,
   verifyRegistryDirectory,
   verifyRegistryDocument,
-  RegistryError,
-  RegistryErrorCode,
 } from '@travsr/registry';
 import { LangError, LangErrorCode } from './errors.js';
 import type { RegistrySource } from './registry-source.js';
@@ -26,28 +24,8 @@ export interface MirrorResult {
   keyFile: string;
 }
 
-async function fetchPath(location: string, path: string): Promise<Buffer> {
-  if (/^https?:\/\//.test(location)) {
-    const url = new URL(path, location.endsWith('/') ? location : `${location}/`);
-    const res = await fetch(url).catch((e: unknown) => {
-      throw new RegistryError(
-        RegistryErrorCode.RegistryUnreachable,
-        `cannot reach ${url.href}: ${(e as Error).message}; check the URL or your network`,
-      );
-    });
-    if (!res.ok) throw new RegistryError(RegistryErrorCode.RegistryHttpError, `${url.href} answered ${res.status}; check registry.url`);
-    return Buffer.from(await res.arrayBuffer());
-  }
-  const dir = location.startsWith('file:') ? fileURLToPath(location) : resolve(location);
-  try {
-    return await readFile(join(dir, ...path.split('/')));
-  } catch (e) {
-    throw new RegistryError(
-      RegistryErrorCode.RegistryUnreachable,
-      `cannot read ${join(dir, path)}: ${(e as Error).message}; check registry.url`,
-    );
-  }
-}
+/** Largest file a mirror copies (artifacts bundle compilers and grammars, but not this much). */
+const MIRROR_FILE_MAX_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Copies every file of a registry into `target` (absent or empty), checking the signature
@@ -58,8 +36,18 @@ export async function mirrorRegistry(source: RegistrySource, target: string): Pr
   const dir = resolve(target);
   if (existsSync(dir) && readdirSync(dir).length > 0)
     throw new LangError(LangErrorCode.MirrorTargetNotEmpty, `${dir} is not empty; mirror into a new directory (nothing was written)`);
-  const sumsBytes = await fetchPath(source.location, SUMS_FILE);
-  const sigBytes = await fetchPath(source.location, SIGNATURE_FILE);
+  // The registry client's transport: timeouts, retries, HTTP(S)_PROXY / NO_PROXY, or a directory.
+  const client = new RegistryClient({ url: source.location, trustedKeys: source.trustedKeys });
+  try {
+    return await copyRegistry(client, source, dir);
+  } finally {
+    await client.close();
+  }
+}
+
+async function copyRegistry(client: RegistryClient, source: RegistrySource, dir: string): Promise<MirrorResult> {
+  const sumsBytes = await client.file(SUMS_FILE);
+  const sigBytes = await client.file(SIGNATURE_FILE);
   const sums = verifyRegistryDocument(sumsBytes.toString('utf8'), sigBytes.toString('utf8'), source.trustedKeys);
   await mkdir(dirname(dir), { recursive: true });
   const tmp = `${dir}.partial-${process.pid}`;
@@ -67,7 +55,7 @@ export async function mirrorRegistry(source: RegistrySource, target: string): Pr
   try {
     let bytes = 0;
     for (const path of [...sums.sums.keys()].sort()) {
-      const data = await fetchPath(source.location, path);
+      const data = await client.file(path, MIRROR_FILE_MAX_BYTES);
       verifyListedBytes(sums, path, data);
       const file = join(tmp, ...path.split('/'));
       await mkdir(dirname(file), { recursive: true });
