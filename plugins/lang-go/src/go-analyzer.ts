@@ -17,6 +17,9 @@ import { moduleDirsOf, ScipGraph } from './scip-merge.js';
 import { runScipGo, ScipGoError, type GoTools } from './scip-go-runner.js';
 import type { ScipIndex } from './scip/scip-index.js';
 
+/** How often a running scip-go is reported (well under the host's 2-minute analyze idle timeout). */
+const HEARTBEAT_MS = 20_000;
+
 /** How to install what Phase B needs, shown when it is missing. */
 export const SCIP_GO_HINT =
   'install it with `go install github.com/sourcegraph/scip-go/cmd/scip-go@latest` (the host looks for it on its PATH)';
@@ -48,6 +51,7 @@ export class GoAnalyzer {
   constructor(
     readonly syntax: GoSyntax,
     private readonly scratchDir: string = process.env['TMPDIR'] ?? tmpdir(),
+    private readonly heartbeatMs: number = HEARTBEAT_MS,
   ) {}
 
   /** Loads the grammar; says Phase B is unavailable when scip-go or go was not found. */
@@ -127,6 +131,12 @@ export class GoAnalyzer {
       const failures: string[] = [];
       for (const dir of [...modules.keys()].sort()) {
         const started = performance.now();
+        // A large module takes minutes: a log line now and then tells the host the plugin is alive
+        // (it stops a plugin silent for longer than its analyze idle timeout) and the user why it waits.
+        const heartbeat = setInterval(
+          () => ctx.log('info', `scip-go is still indexing ${dir || '.'} (${Math.round((performance.now() - started) / 1000)} s)`),
+          this.heartbeatMs,
+        );
         try {
           const index = await runScipGo({ tools, moduleDir: join(ctx.root, dir), scratchDir: this.scratchDir, signal: ctx.signal });
           indexes.push(index);
@@ -137,6 +147,8 @@ export class GoAnalyzer {
         } catch (e) {
           failures.push((e as Error).message);
           ctx.log('warn', (e as Error).message);
+        } finally {
+          clearInterval(heartbeat);
         }
       }
       if (indexes.length === 0 && failures.length > 0) throw new ScipGoError(failures.join('; '));

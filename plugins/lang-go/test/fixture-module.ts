@@ -187,9 +187,10 @@ export function writeModule(dir: string): void {
  * (an absolute interpreter path, so it runs inside a sandbox that binds Node.js), refuses to
  * run without `--output`, outside a module root or without `go` on its PATH, and writes the
  * index of {@link fixtureDocuments} (without a project root: the plugin then takes the module
- * directory it ran scip-go in). `mode: 'fail'` makes it exit 1 with a message instead.
+ * directory it ran scip-go in). `mode: 'fail'` makes it exit 1 with a message instead; `slow`
+ * makes it take 0.7 s.
  */
-export function writeFakeTools(binDir: string, options: { mode?: 'ok' | 'fail' } = {}): void {
+export function writeFakeTools(binDir: string, options: { mode?: 'ok' | 'fail' | 'slow' } = {}): void {
   mkdirSync(binDir, { recursive: true });
   // No project root: the plugin takes the module directory it ran scip-go in.
   const index = Buffer.from(encodeScipIndex({ projectRoot: '', documents: fixtureDocuments() })).toString('base64');
@@ -199,6 +200,7 @@ const path = require('node:path');
 const args = process.argv.slice(2);
 const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 if (${JSON.stringify(options.mode === 'fail')}) { console.error('error: could not load packages: go: updates to go.mod needed'); process.exit(1); }
+if (${JSON.stringify(options.mode === 'slow')}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
 const out = opt('--output');
 const root = opt('--module-root');
 if (!out || !root) { console.error('error: --output and --module-root are required'); process.exit(2); }

@@ -12,10 +12,11 @@ import { writeFakeTools, writeModule } from './fixture-module.js';
 
 const dist = new URL('../dist/', import.meta.url);
 const query = readFileSync(new URL('../queries/go.scm', import.meta.url), 'utf8');
-const newAnalyzer = (scratch: string) =>
+const newAnalyzer = (scratch: string, heartbeatMs?: number) =>
   new GoAnalyzer(
     new GoSyntax({ grammar: new URL('tree-sitter-go.wasm', dist), treeSitterWasm: new URL('tree-sitter.wasm', dist), query }),
     scratch,
+    heartbeatMs,
   );
 
 let dir: string;
@@ -24,10 +25,11 @@ beforeAll(() => {
   writeModule(join(dir, 'repo'));
   writeFakeTools(join(dir, 'bin'));
   writeFakeTools(join(dir, 'broken'), { mode: 'fail' });
+  writeFakeTools(join(dir, 'slow'), { mode: 'slow' });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function programContext(root: string, options: Record<string, unknown>): ProgramContext {
+function programContext(root: string, options: Record<string, unknown>, logs: string[] = []): ProgramContext {
   return {
     root,
     corpus: 'test.travsr.dev/shop',
@@ -35,7 +37,7 @@ function programContext(root: string, options: Record<string, unknown>): Program
     phases: ['A', 'B'],
     phase: 'B',
     signal: new AbortController().signal,
-    log: () => undefined,
+    log: (_level, message) => void logs.push(message),
     async readFile(file: AnalyzeFile) {
       const text = readFileSync(join(root, file.path), 'utf8');
       return { path: file.path, language: file.language, absolutePath: join(root, file.path), bytes: Buffer.from(text), text };
@@ -147,6 +149,17 @@ describe('lang-go Phase B (scip-go)', () => {
     expect(r.status ?? 'ok').toBe('ok');
     expect((r.refs ?? []).map((x) => x.name)).toEqual(['helper']);
     expect(r.diagnostics?.map((d) => d.code)).toContain('NOT_IN_SCIP_INDEX');
+  });
+
+  it('logs now and then while scip-go runs, so the host does not take the plugin for hung', async () => {
+    const analyzer = newAnalyzer(join(dir, 'scratch'), 150);
+    const slow = { 'scip-go': join(dir, 'slow', 'scip-go'), go: join(dir, 'slow', 'go') };
+    await analyzer.initialize({ options: { tools: slow } });
+    const logs: string[] = [];
+    const ctx = programContext(join(dir, 'repo'), { tools: slow }, logs);
+    for await (const r of analyzer.analyze([{ path: 'money/money.go', language: 'go' }], ctx)) expect(r.status ?? 'ok').toBe('ok');
+    expect(logs.filter((l) => /^scip-go is still indexing \. \(\d+ s\)$/.test(l)).length).toBeGreaterThanOrEqual(2);
+    expect(logs.some((l) => /^scip-go indexed \.: 3 files in \d+ ms$/.test(l))).toBe(true);
   });
 
   it('fails the request with scip-go’s own message when scip-go fails', async () => {
