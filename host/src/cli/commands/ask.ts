@@ -1,8 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
 import { FULL_ACCESS } from '../../retrieval/access-policy.js';
-import { openServedGraphs } from '../../tools/served-graphs.js';
-import { runTool } from '../../tools/tool-runner.js';
 
 export default class Ask extends TravsrCommand {
   static override summary = 'Ask the graph: the code that answers a question, cut to a token budget (get_context)';
@@ -23,6 +21,11 @@ over the snippets within --budget tokens (cl100k_base). --json prints
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Ask);
+    // Loaded here, not at start-up: retrieval and the tokenizer are for this command only.
+    const [{ openServedGraphs }, { runTool }] = await Promise.all([
+      import('../../tools/served-graphs.js'),
+      import('../../tools/tool-runner.js'),
+    ]);
     const served = await openServedGraphs([flags.repo]);
     try {
       const r = runTool(served.host, 'get_context', { query: args.question, token_budget: flags.budget }, FULL_ACCESS);

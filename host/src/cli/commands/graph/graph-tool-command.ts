@@ -2,8 +2,6 @@ import { Args, Flags, type Command } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
 import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
 import type { ToolName } from '../../../tools/tool-definitions.js';
-import { openServedGraphs } from '../../../tools/served-graphs.js';
-import { runTool } from '../../../tools/tool-runner.js';
 
 /** Flags shared by the `graph` query commands. */
 export const graphQueryFlags = {
@@ -20,6 +18,11 @@ export async function runGraphTool(
   args: Record<string, unknown>,
   json: boolean,
 ): Promise<void> {
+  // Loaded here, not at start-up: every other command would pay for retrieval and the tokenizer.
+  const [{ openServedGraphs }, { runTool }] = await Promise.all([
+    import('../../../tools/served-graphs.js'),
+    import('../../../tools/tool-runner.js'),
+  ]);
   const served = await openServedGraphs([repo]);
   try {
     const r = runTool(served.host, tool, args, FULL_ACCESS);

@@ -1,12 +1,7 @@
 import { Flags } from '@oclif/core';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TravsrCommand } from '../../base-command.js';
-import { startMcpHttpServer } from '../../../mcp/http-server.js';
-import { mcpServerFactory } from '../../../mcp/server.js';
 import { TokenStore } from '../../../mcp/token-store.js';
 import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
-import { openServedGraphs } from '../../../tools/served-graphs.js';
-import { ToolPool } from '../../../tools/tool-pool.js';
 
 export default class Mcp extends TravsrCommand {
   static override summary = 'Serve the graph over the Model Context Protocol (stdio by default, or HTTP)';
@@ -41,6 +36,12 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Mcp);
+    // The MCP SDK, retrieval and the tool pool load here, so that other commands start fast.
+    const [{ openServedGraphs }, { ToolPool }, { mcpServerFactory }] = await Promise.all([
+      import('../../../tools/served-graphs.js'),
+      import('../../../tools/tool-pool.js'),
+      import('../../../mcp/server.js'),
+    ]);
     const served = await openServedGraphs(flags.repo && flags.repo.length > 0 ? flags.repo : ['.']);
     const pool = new ToolPool({
       graphs: served.host.graphs.map((g) => ({ root: g.repoRoot, corpus: g.corpus })),
@@ -52,6 +53,7 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     if (!flags.http) {
       // stdout carries the protocol: nothing else may be printed there.
       const server = factory(FULL_ACCESS);
+      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {
         transport.onclose = () => resolve();
@@ -64,6 +66,7 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
       served.close();
       return;
     }
+    const { startMcpHttpServer } = await import('../../../mcp/http-server.js');
     const http = await startMcpHttpServer({
       factory,
       host: flags.host,

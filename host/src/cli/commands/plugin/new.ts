@@ -1,5 +1,4 @@
 import { Args, Flags } from '@oclif/core';
-import { snapshotTest } from '@travsr/sdk/testing';
 import { TravsrCommand } from '../../base-command.js';
 import { bundlePlugin } from '../../../plugins/bundle-plugin.js';
 import { defaultPluginId, scaffoldPlugin } from '../../../plugins/scaffold.js';
@@ -21,6 +20,7 @@ export default class PluginNew extends TravsrCommand {
     const id = flags.id ?? defaultPluginId(args.dir);
     const files = scaffoldPlugin(args.dir, { id, language: flags.language, extension: flags.extension });
     await bundlePlugin(args.dir);
+    const { snapshotTest } = await import('@travsr/sdk/testing');
     await snapshotTest({ pluginDir: args.dir, update: true });
     this.log(`created plugin ${id} in ${args.dir}:`);
     for (const f of files) this.log(`  ${f}`);

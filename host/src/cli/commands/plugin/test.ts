@@ -1,5 +1,4 @@
 import { Args, Flags } from '@oclif/core';
-import { runConformance, formatReport } from '@travsr/sdk/testing';
 import { TravsrCommand } from '../../base-command.js';
 import { loadPluginDir } from '../../../plugins/plugin-dir.js';
 import { sandboxedLauncher } from '../../../plugins/sandboxed-launcher.js';
@@ -64,6 +63,7 @@ export default class PluginTest extends TravsrCommand {
     }
 
     recorder.transition('running_conformance');
+    const { runConformance, formatReport } = await import('@travsr/sdk/testing');
     const report = await runConformance({
       pluginDir: plugin.dir,
       launch: sandboxedLauncher(plugin, tier, {
