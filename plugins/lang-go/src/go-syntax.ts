@@ -8,8 +8,9 @@ import {
   loadGrammar,
   parseErrorDiagnostic,
   tagsToGraph,
+  TimedParser,
 } from '@travsr/sdk/tree-sitter';
-import { Parser, type Language, type Query } from 'web-tree-sitter';
+import type { Query } from 'web-tree-sitter';
 
 /** Where the grammar, the runtime and the query come from (dist/ in the built plugin). */
 export interface GoSyntaxResources {
@@ -37,8 +38,7 @@ export interface GoSyntaxGraph {
  * One parser, reused for every file.
  */
 export class GoSyntax {
-  private language: Language | undefined;
-  private parser: Parser | undefined;
+  private parser: TimedParser | undefined;
   private query: Query | undefined;
 
   constructor(private readonly resources: GoSyntaxResources) {}
@@ -48,10 +48,8 @@ export class GoSyntax {
     if (this.parser) return;
     await initTreeSitter(this.resources.treeSitterWasm === undefined ? {} : { treeSitterWasm: this.resources.treeSitterWasm });
     const grammar = await loadGrammar(this.resources.grammar);
-    this.language = grammar.language;
     this.query = compileQuery(grammar.language, this.resources.query, 'go (tree-sitter-go.wasm)');
-    this.parser = new Parser();
-    this.parser.setLanguage(grammar.language);
+    this.parser = new TimedParser(grammar.language, 'the go grammar (tree-sitter-go.wasm)', this.resources.parseTimeoutMs ?? 20_000);
   }
 
   /**
@@ -60,20 +58,8 @@ export class GoSyntax {
    * @throws Error when the parse takes longer than the timeout, or the grammar fails.
    */
   addTo(graph: FileGraphBuilder, text: string): GoSyntaxGraph {
-    if (!this.parser || !this.query || !this.language) throw new Error('GoSyntax.initialize() was not called');
-    const limit = this.resources.parseTimeoutMs ?? 20_000;
-    const deadline = performance.now() + limit;
-    const progressCallback = (() => performance.now() > deadline) as unknown as (state: unknown) => void;
-    let tree;
-    try {
-      tree = this.parser.parse(text, null, { progressCallback });
-    } catch (e) {
-      this.parser.delete();
-      this.parser = new Parser();
-      this.parser.setLanguage(this.language);
-      throw new Error(`tree-sitter-go failed on ${graph.path}: ${(e as Error).message}; the file is left unanalyzed`);
-    }
-    if (!tree) throw new Error(`parsing ${graph.path} took longer than ${limit / 1000} s and was stopped`);
+    if (!this.parser || !this.query) throw new Error('GoSyntax.initialize() was not called');
+    const tree = this.parser.parse(text, graph.path);
     try {
       const lines = new LineIndex(text);
       const out = tagsToGraph(collectTags(this.query, tree), graph, { text, lines });

@@ -10,8 +10,9 @@ import {
   loadGrammar,
   parseErrorDiagnostic,
   tagsToGraph,
+  TimedParser,
 } from '@travsr/sdk/tree-sitter';
-import { Parser, type Language, type Query, type Tree } from 'web-tree-sitter';
+import type { Language, Query } from 'web-tree-sitter';
 import { LANGUAGES, languageById, languageOfPath, type LanguageSpec } from './languages.js';
 
 /**
@@ -33,8 +34,8 @@ export interface AnalyzerResources {
 export interface LoadedLanguage {
   readonly spec: LanguageSpec;
   readonly language: Language;
-  /** Replaced when a parse throws. */
-  parser: Parser;
+  /** Stops slow parses; replaces its parser when a grammar throws. */
+  readonly parser: TimedParser;
   readonly query: Query;
 }
 
@@ -101,7 +102,8 @@ export class StructuralAnalyzer {
           readFileSync(join(this.queryDir, `${spec.id}.scm`), 'utf8'),
           `${spec.id} (${spec.grammar})`,
         );
-        return { spec, language: grammar.language, parser: newParser(grammar.language), query };
+        const parser = new TimedParser(grammar.language, `the ${spec.id} grammar (${spec.grammar})`, this.parseTimeoutMs);
+        return { spec, language: grammar.language, parser, query };
       })();
       // A failed load is retried with the next file of the language rather than cached.
       attempt.catch(() => {
@@ -127,7 +129,7 @@ export class StructuralAnalyzer {
       );
     }
     const lang = await this.load(spec);
-    const tree = this.parse(lang, file);
+    const tree = lang.parser.parse(file.text, file.path);
     try {
       const lines = new LineIndex(file.text);
       tagsToGraph(collectTags(lang.query, tree, spec.pathSeparator ? { pathSeparator: spec.pathSeparator } : {}), ctx.graph, {
@@ -142,43 +144,7 @@ export class StructuralAnalyzer {
     return ctx.graph.build();
   }
 
-  private parse(lang: LoadedLanguage, file: SourceFile): Tree {
-    const deadline = performance.now() + this.parseTimeoutMs;
-    const progressCallback = (() => performance.now() > deadline) as unknown as (state: unknown) => void;
-    let tree: Tree | null;
-    try {
-      tree = lang.parser.parse(file.text, null, { progressCallback });
-    } catch (e) {
-      // A grammar that calls a function the runtime lacks (an assertion failure path) throws
-      // out of the middle of a parse and leaves the parser unusable: the next file gets a new one.
-      lang.parser.delete();
-      lang.parser = newParser(lang.language);
-      throw new Error(`${spec(lang)} failed on ${file.path}: ${(e as Error).message}; the file is left unanalyzed`);
-    }
-    if (!tree) {
-      lang.parser.reset();
-      throw new Error(
-        `${spec(lang)} parsing ${file.path} took longer than ${this.parseTimeoutMs / 1000} s and was stopped; the file is left unanalyzed`,
-      );
-    }
-    return tree;
-  }
-
   private treeSitterOptions() {
     return this.resources.treeSitterWasm === undefined ? {} : { treeSitterWasm: this.resources.treeSitterWasm };
   }
-}
-
-function newParser(language: Language): Parser {
-  const parser = new Parser();
-  parser.setLanguage(language);
-  // Some scanners (Swift's) recover from syntax errors differently on the very first parse of a
-  // parser than on every later one: parse nothing once so that every file gets the
-  // steady-state behaviour, whatever came before it.
-  parser.parse('')?.delete();
-  return parser;
-}
-
-function spec(lang: LoadedLanguage): string {
-  return `the ${lang.spec.id} grammar (${lang.spec.grammar})`;
 }

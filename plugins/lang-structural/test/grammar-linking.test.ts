@@ -54,14 +54,14 @@ describe('grammar linking', () => {
     expect(ok.diagnostics).toEqual([]);
     // Force a throw out of a parse (as a missing import does), then parse again.
     const lang = await analyzer.load(LANGUAGES.find((l) => l.id === 'bash')!);
-    const broken = lang.parser;
+    const broken = lang.parser.current;
     broken.parse = () => {
       throw new TypeError('resolved is not a function');
     };
     await expect(analyzeInput(analyzer, 'bash/scripts/deploy.sh')).rejects.toThrow(
       /bash grammar .* failed on bash\/scripts\/deploy.sh: resolved is not a function/,
     );
-    expect(lang.parser).not.toBe(broken);
+    expect(lang.parser.current).not.toBe(broken);
     expect((await analyzeInput(analyzer, 'bash/scripts/deploy.sh')).diagnostics).toEqual([]);
   });
 });

@@ -84,8 +84,8 @@ describe.each(LANGUAGES.map((l) => [l.id, l] as const))('%s grammar', (id, spec)
       for (const i of valid) {
         // Before each valid piece: a broken one (a truncated input, or the previous piece cut short).
         const before = candidates[(i + round) % candidates.length]!;
-        parser.parse(before.slice(0, Math.max(1, Math.floor(before.length * (0.3 + 0.4 * round)))))?.delete();
-        const tree = parser.parse(candidates[i]!)!;
+        parser.parse(before.slice(0, Math.max(1, Math.floor(before.length * (0.3 + 0.4 * round)))), 'broken')?.delete();
+        const tree = parser.parse(candidates[i]!, 'valid');
         if (tree.rootNode.toString() !== reference[i]) differ.push(candidates[i]!.split('\n')[0]!.slice(0, 60));
         tree.delete();
       }

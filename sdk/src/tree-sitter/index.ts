@@ -19,4 +19,5 @@ export {
   type TagsToGraphOptions,
 } from './tags.js';
 export { cleanImportName, cleanReferenceName, collectTags, type CollectOptions } from './collect-tags.js';
+export { TimedParser } from './timed-parser.js';
 export { createTagsAnalyzer, type TagsAnalyzerOptions, type TagsAnalyzerHooks } from './tags-analyzer.js';
