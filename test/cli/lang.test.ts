@@ -447,6 +447,10 @@ describe('per-repository locks at index time', () => {
     expect(missing.stderr).toContain('[LOCKED_VERSION_NOT_INSTALLED]');
     expect(missing.stderr).toContain(`locks example-lua at 0.1.0, but lang.toml registers 0.2.0 and 0.1.0 is not installed`);
     expect(missing.stderr).toContain(`run \`travsr lang install\` in ${a.repo}`);
+    // Said once, in the refusal, without the misleading advice to run `travsr init`.
+    expect(missing.stderr).toMatch(/\[NO_PLUGINS\]: no language plugin can run \(example-lua: \[LOCKED_VERSION_NOT_INSTALLED\]/);
+    expect(missing.stderr.split('[LOCKED_VERSION_NOT_INSTALLED]').length - 1).toBe(1);
+    expect(missing.stderr).not.toContain('travsr init');
     expect(missing.stdout).not.toContain('0.2.0');
 
     // Which is what repairs it; b keeps its version.

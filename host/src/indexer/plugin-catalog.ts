@@ -123,11 +123,12 @@ export interface CatalogOptions {
  * the lock's tree hash at launch) or, when it is not installed, the plugin is left out with a
  * `LOCKED_VERSION_NOT_INSTALLED` problem. The grant (tier, unsandboxed, network) is lang.toml's.
  *
+ * Problems are returned, not logged: the caller reports them once.
+ *
  * @throws LangError `LOCK_INVALID` when the repository's lock file cannot be read.
  */
 export async function registeredPlugins(
   extraDirs: readonly string[],
-  logger?: Logger,
   opts: CatalogOptions = {},
 ): Promise<{ plugins: RegisteredPlugin[]; problems: string[] }> {
   const reg = readLangToml();
@@ -169,7 +170,6 @@ export async function registeredPlugins(
     } catch (e) {
       const msg = e instanceof LangError ? `[${e.code}] ${e.message}` : e instanceof PluginError ? e.message : String(e);
       problems.push(`${id}: ${msg}`);
-      logger?.log('warn', msg);
     }
   }
   for (const dir of extraDirs) {

@@ -33,15 +33,18 @@ export async function indexWorkspace(
   const progress = progressReporter(opts.progress !== false && process.stderr.isTTY === true && !process.env.CI);
   try {
     recorder.transition('loading_plugins');
-    const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger, { repoRoot: ws.root });
-    for (const p of problems) ws.logger.log('warn', p);
+    const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
     if (plugins.length === 0 && ws.store.counts().files > 0) {
       // Most likely a different ~/.travsr (another user, a GUI git client with another HOME):
       // indexing now would drop every file from the graph.
       throw new NoPluginsError(
-        `no language plugin is registered (${problems.length ? problems.join('; ') : `lang.toml in ${travsrHome()} is empty`}), so indexing would remove every file from the graph; run \`travsr init ${ws.root}\` as the user who owns the index`,
+        problems.length > 0
+          ? `no language plugin can run (${problems.join('; ')}), so indexing would remove every file from the graph; nothing was changed`
+          : `no language plugin is registered (lang.toml in ${travsrHome()} is empty), so indexing would remove every file from the graph; run \`travsr init ${ws.root}\` as the user who owns the index`,
       );
     }
+    // Reported once: in the error above when nothing can run, else as warnings.
+    for (const p of problems) ws.logger.log('warn', p);
     if (mode.kind === 'incremental' && ws.store.getMeta('index_state') === 'running') {
       // The last run was interrupted: files it did not reach are missing, not just changed ones.
       mode = { kind: 'full' };

@@ -74,7 +74,7 @@ function repoLocking(name: string, lock?: Record<string, LockEntry>): string {
 }
 
 async function catalogFor(repoRoot: string) {
-  return registeredPlugins([], undefined, { repoRoot });
+  return registeredPlugins([], { repoRoot });
 }
 
 function only(plugins: RegisteredPlugin[]): RegisteredPlugin {

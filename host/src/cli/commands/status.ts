@@ -31,7 +31,7 @@ export default class Status extends TravsrCommand {
         entry.of++;
         if (f.diagnostics.some((d) => d.code === 'PARSE_ERRORS')) entry.files++;
       }
-      const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, ws.logger, { repoRoot: ws.root });
+      const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
       const hook = ws.git ? await hookStatus(ws.root) : undefined;
       const state = store.getMeta('index_state');
       const status = {
