@@ -187,6 +187,21 @@ describe('travsr lang against a registry on 127.0.0.1', () => {
     expect(r.stdout).toContain('installed example-lua@0.1.1');
     expect(lockOf(s.repo)?.plugins['example-lua']).toMatchObject({ version: '0.1.1', constraint: '^0.1.0', sha256: v011.sha256 });
     expect(langToml(s.home).plugins?.['example-lua']?.version).toBe('0.1.1');
+
+    // The update left 0.1.0 on disk (another repository may lock it); prune deletes what nothing here uses.
+    const old = join(s.home, 'plugins', 'example-lua', '0.1.0');
+    expect(existsSync(old)).toBe(true);
+    const dry = await lang(s, ['prune', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^would delete example-lua@0\.1\.0 \(\d+\.\d MiB\) /m);
+    expect(existsSync(old)).toBe(true);
+    const prune = await lang(s, ['prune', '--json']);
+    expect((JSON.parse(prune.stdout) as { pruned: { id: string; version: string }[] }).pruned.map((p) => `${p.id}@${p.version}`)).toEqual([
+      'example-lua@0.1.0',
+    ]);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(join(s.home, 'plugins', 'example-lua', '0.1.1', 'travsr-plugin.json'))).toBe(true);
+    expect((await lang(s, ['prune'])).stdout.trim()).toBe('nothing to prune');
   });
 
   it('pin fixes an exact version; update keeps it; update --upgrade unpins to ^latest', async () => {

@@ -19,6 +19,7 @@ import LangAllowUnsandboxed from './commands/lang/allow-unsandboxed.js';
 import LangInstall from './commands/lang/install.js';
 import LangList from './commands/lang/list.js';
 import LangMirror from './commands/lang/mirror.js';
+import LangPrune from './commands/lang/prune.js';
 import LangPin from './commands/lang/pin.js';
 import LangRemove from './commands/lang/remove.js';
 import LangUpdate from './commands/lang/update.js';
@@ -63,6 +64,7 @@ export const COMMANDS = {
   'lang:pin': LangPin,
   'lang:verify': LangVerify,
   'lang:mirror': LangMirror,
+  'lang:prune': LangPrune,
   'mcp:token:add': McpTokenAdd,
   'mcp:token:list': McpTokenList,
   'mcp:token:remove': McpTokenRemove,

@@ -1,0 +1,35 @@
+import { Flags } from '@oclif/core';
+import { TravsrCommand } from '../../base-command.js';
+import { langContext } from '../../../lang/install-plugin.js';
+import { readPluginsLock } from '../../../lang/plugins-lock.js';
+import { prunePlugins } from '../../../lang/prune-plugins.js';
+import { jsonFlag, repoFlag } from './lang-flags.js';
+
+export default class LangPrune extends TravsrCommand {
+  static override summary = 'Delete installed plugin versions nothing here uses';
+  static override description =
+    'Deletes ~/.travsr/plugins/<id>/<version>/ for every version that is neither the one ~/.travsr/lang.toml registers nor the one this repository’s .travsr/plugins.lock names (updates leave the old versions on disk, since other repositories may lock them). A version another repository locks is installed again by `travsr lang install` there.';
+  static override examples = ['<%= config.bin %> lang prune --dry-run', '<%= config.bin %> lang prune'];
+  static override flags = {
+    repo: repoFlag,
+    'dry-run': Flags.boolean({ default: false, description: 'list what would be deleted, delete nothing' }),
+    json: jsonFlag,
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(LangPrune);
+    const ctx = await langContext(flags.repo, false);
+    const pruned = prunePlugins(ctx.lockPath ? readPluginsLock(ctx.lockPath) : {}, { dryRun: flags['dry-run'] });
+    if (flags.json) {
+      this.log(JSON.stringify({ dryRun: flags['dry-run'], pruned }, null, 2));
+      return;
+    }
+    if (pruned.length === 0) {
+      this.log('nothing to prune');
+      return;
+    }
+    const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
+    for (const p of pruned) this.log(`${flags['dry-run'] ? 'would delete' : 'deleted'} ${p.id}@${p.version} (${mib(p.bytes)}) ${p.dir}`);
+    this.log(`${flags['dry-run'] ? 'would free' : 'freed'} ${mib(pruned.reduce((n, p) => n + p.bytes, 0))}`);
+  }
+}
