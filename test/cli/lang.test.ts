@@ -452,6 +452,11 @@ describe('per-repository locks at index time', () => {
     const edited = await index(a);
     expect(edited.stdout + edited.stderr).toMatch(/example-lua@0\.1\.0: plugin files in .*0\.1\.0 changed since they were installed/);
     expect(luaRun(edited)).toMatchObject({ version: '0.1.0', analyzed: 0, failed: 1 });
+    // lang verify in a checks the version a's lock runs too.
+    const verify = await lang(a, ['verify']);
+    expect(verify.code).toBe(1);
+    expect(verify.stdout).toMatch(/^CHANGED\s+example-lua@0\.1\.0 /m);
+    expect(verify.stdout).toMatch(/^ok\s+example-lua@0\.2\.0 /m);
     edit(b, 2);
     expect(luaRun(await index(b))).toMatchObject({ version: '0.2.0', analyzed: 1 });
 

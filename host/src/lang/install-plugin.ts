@@ -411,18 +411,30 @@ export interface VerifyResult {
   problem?: string;
 }
 
-/** Re-hashes every plugin registered in lang.toml (those with a recorded tree hash). */
-export async function verifyInstalled(): Promise<VerifyResult[]> {
+/**
+ * Re-hashes every plugin registered in lang.toml (those with a recorded tree hash), and the
+ * installed versions `lock` (a repository's) names instead, against the lock's tree hash.
+ */
+export async function verifyInstalled(lock: PluginsLock = {}): Promise<VerifyResult[]> {
   const reg = readLangToml();
-  const out: VerifyResult[] = [];
+  const checks: { id: string; version: string; dir: string; treeHash: string }[] = [];
   for (const id of Object.keys(reg.plugins).sort()) {
     const p = reg.plugins[id] as PluginEntry;
-    if (!p.treeHash) continue;
+    if (p.treeHash) checks.push({ id, version: p.version, dir: p.dir, treeHash: p.treeHash });
+  }
+  // The versions this repository's lock runs instead of lang.toml's (see registeredPlugins).
+  for (const [id, l] of Object.entries(lock).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (reg.plugins[id]?.version === l.version) continue;
+    const dir = installedPluginDir(installedPluginsRoot(), id, l.version);
+    if (existsSync(dir)) checks.push({ id, version: l.version, dir, treeHash: l.treeHash });
+  }
+  const out: VerifyResult[] = [];
+  for (const c of checks) {
     try {
-      await verifyTreeHash(p.dir, p.treeHash);
-      out.push({ id, version: p.version, dir: p.dir, ok: true });
+      await verifyTreeHash(c.dir, c.treeHash);
+      out.push({ id: c.id, version: c.version, dir: c.dir, ok: true });
     } catch (e) {
-      out.push({ id, version: p.version, dir: p.dir, ok: false, problem: (e as Error).message });
+      out.push({ id: c.id, version: c.version, dir: c.dir, ok: false, problem: (e as Error).message });
     }
   }
   return out;

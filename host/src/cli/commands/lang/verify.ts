@@ -1,18 +1,20 @@
 import { TravsrCommand } from '../../base-command.js';
 import { LangErrorCode } from '../../../lang/errors.js';
-import { verifyInstalled } from '../../../lang/install-plugin.js';
-import { jsonFlag } from './lang-flags.js';
+import { langContext, verifyInstalled } from '../../../lang/install-plugin.js';
+import { readPluginsLock } from '../../../lang/plugins-lock.js';
+import { jsonFlag, repoFlag } from './lang-flags.js';
 
 export default class LangVerify extends TravsrCommand {
   static override summary = 'Re-hash every installed plugin against the tree hash recorded at install';
   static override description =
-    'Exits 1 and names every plugin whose files changed since it was installed; Travsr also refuses to launch such a plugin. Reinstall it with `travsr lang install <id>`.';
+    'Checks the plugins ~/.travsr/lang.toml registers, and the versions this repository’s .travsr/plugins.lock runs instead. Exits 1 and names every plugin whose files changed since it was installed; Travsr also refuses to launch such a plugin. Reinstall it with `travsr lang install <id>`.';
   static override examples = ['<%= config.bin %> lang verify'];
-  static override flags = { json: jsonFlag };
+  static override flags = { repo: repoFlag, json: jsonFlag };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(LangVerify);
-    const results = await verifyInstalled();
+    const ctx = await langContext(flags.repo, false);
+    const results = await verifyInstalled(ctx.lockPath ? readPluginsLock(ctx.lockPath) : {});
     const changed = results.filter((r) => !r.ok);
     if (flags.json) this.log(JSON.stringify({ ok: changed.length === 0, plugins: results }, null, 2));
     else {
