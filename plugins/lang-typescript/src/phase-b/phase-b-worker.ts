@@ -2,6 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { AnalyzeFile } from '@travsr/protocol';
 import type { FileResult } from '@travsr/sdk';
 import type { BuiltProgram } from './programs.js';
+import type { Project } from './projects.js';
 import { PhaseBSession } from './session.js';
 import type { FromWorker, PhaseBWorkerData, ToWorker } from './worker-protocol.js';
 
@@ -26,6 +27,13 @@ export class PhaseBWorker {
   private readonly prefetched = new Map<string, { result: FileResult; built: BuiltProgram }>();
   private readonly requests: Request[] = [];
   private wake: (() => void) | undefined;
+  /**
+   * The program each project's prefetches use. Checking that a program is current stats every
+   * file of it, and finding the projects walks the repository: done once per run of
+   * prefetches (and once per request), not once per file.
+   */
+  private readonly prefetchPrograms = new Map<Project, BuiltProgram>();
+  private projectsChecked = false;
 
   constructor(
     data: PhaseBWorkerData,
@@ -67,6 +75,9 @@ export class PhaseBWorker {
       } else if (this.prefetchQueue.length > 0) {
         this.prefetchOne(this.prefetchQueue.shift()!);
       } else {
+        // Idle: the next prefetches look at the repository afresh.
+        this.prefetchPrograms.clear();
+        this.projectsChecked = false;
         await new Promise<void>((resolve) => (this.wake = resolve));
         this.wake = undefined;
       }
@@ -76,11 +87,12 @@ export class PhaseBWorker {
   /** Sends the next result of a request; true when it is complete. */
   private step(r: Request): boolean {
     if (!r.rest) {
-      this.session.refreshProjects();
+      this.checkProjects();
       // Prefetched results first, while their programs are current; the others in one pass.
+      const current = new Map<Project, BuiltProgram>();
       const remaining: AnalyzeFile[] = [];
       for (const f of r.files) {
-        const hit = this.takePrefetched(f);
+        const hit = this.takePrefetched(f, current);
         if (hit) this.send({ t: 'result', id: r.id, result: hit });
         else remaining.push(f);
       }
@@ -94,24 +106,41 @@ export class PhaseBWorker {
     return false;
   }
 
-  private takePrefetched(f: AnalyzeFile): FileResult | undefined {
+  /** Re-reads the projects if a tsconfig changed (a walk of the repository). */
+  private checkProjects(): void {
+    if (this.session.refreshProjects()) this.prefetchPrograms.clear();
+    this.projectsChecked = true;
+  }
+
+  /** A prefetched result whose program is still current (checked once per project in `current`). */
+  private takePrefetched(f: AnalyzeFile, current: Map<Project, BuiltProgram>): FileResult | undefined {
     const hit = this.prefetched.get(f.path);
     if (!hit) return undefined;
     this.prefetched.delete(f.path);
     const project = this.session.configProjectOf(f);
     if (!project || project !== hit.built.project) return undefined;
+    let built = current.get(project);
+    if (!built) {
+      built = this.session.program(project);
+      current.set(project, built);
+      this.prefetchPrograms.set(project, built);
+    }
     // Rebuilt (a file of the program changed since): the result may be stale.
-    return this.session.program(project) === hit.built ? hit.result : undefined;
+    return built === hit.built ? hit.result : undefined;
   }
 
   /** Checks one file Phase A saw, if a tsconfig names it (the inferred project waits for the request, which knows all its files). */
   private prefetchOne(f: AnalyzeFile): void {
     if (this.prefetched.has(f.path)) return;
     try {
-      this.session.refreshProjects();
+      if (!this.projectsChecked) this.checkProjects();
       const project = this.session.configProjectOf(f);
       if (!project) return;
-      const built = this.session.program(project);
+      let built = this.prefetchPrograms.get(project);
+      if (!built) {
+        built = this.session.program(project);
+        this.prefetchPrograms.set(project, built);
+      }
       const { result } = this.session.analyzeOne(built, f);
       if ((result.status ?? 'ok') === 'ok') this.prefetched.set(f.path, { result, built });
     } catch {
