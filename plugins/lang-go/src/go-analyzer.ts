@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalyzeFile, Node } from '@travsr/protocol';
@@ -95,6 +96,9 @@ export class GoAnalyzer {
       let result: FileResult;
       try {
         const syntax = this.syntax.addTo(builder, source.text);
+        // The file's own definitions, for edges from other files to it: parsed just now.
+        if (!this.definitionCache.has(file.path))
+          this.definitionCache.set(file.path, Promise.resolve([builder.fileNode, ...syntax.definitions]));
         const { analysis } = await graph.merge(builder, syntax, (path) => this.definitionsOf(path, ctx));
         if (!graph.has(file.path)) {
           analysis.diagnostics = [
@@ -182,7 +186,6 @@ export class GoAnalyzer {
 
 /** Repository paths of the `.go` files under `root` (skipping vendor/, testdata/ and dot directories), for module discovery. */
 async function goFilesUnder(root: string): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises');
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     let entries;
