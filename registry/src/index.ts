@@ -73,6 +73,7 @@ export { publishArtifact, signRegistry, type PublishOptions, type PublishResult,
 export { installArtifact, type ArtifactExpectation, type InstallResult } from './install.js';
 export {
   serveRegistry,
+  listenFailureReason,
   RegistryServerError,
   RegistryServerErrorCode,
   type ServeRegistryOptions,

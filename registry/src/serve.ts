@@ -278,6 +278,23 @@ function hostForUrl(host: string): string {
  * await server.close();
  * ```
  */
+/**
+ * Why a server could not listen, and what to do, for an error of `server.listen` (shared by
+ * `travsr registry serve` and `travsr mcp --http`).
+ *
+ * @example
+ * ```ts
+ * server.once('error', (e) => reject(new Error(`cannot listen on ${host}:${port}: ${listenFailureReason(e)}`)));
+ * ```
+ */
+export function listenFailureReason(e: NodeJS.ErrnoException): string {
+  if (e.code === 'EADDRINUSE') return 'the address is in use; stop the other server or choose another port';
+  if (e.code === 'EACCES') return 'permission denied; choose a port above 1023';
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+    return 'this machine has no such address; use 127.0.0.1, 0.0.0.0 or one of its interface addresses';
+  return e.message;
+}
+
 export async function serveRegistry(options: ServeRegistryOptions): Promise<RegistryServer> {
   const host = options.host ?? '127.0.0.1';
   const requestedPort = options.port ?? 0;
@@ -414,16 +431,11 @@ export async function serveRegistry(options: ServeRegistryOptions): Promise<Regi
 
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException): void => {
-      const why =
-        e.code === 'EADDRINUSE'
-          ? 'the address is in use; stop the other server or choose another port'
-          : e.code === 'EACCES'
-            ? 'permission denied; choose a port above 1023'
-            : e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND'
-              ? 'this machine has no such address; use 127.0.0.1, 0.0.0.0 or one of its interface addresses'
-              : e.message;
       reject(
-        new RegistryServerError(RegistryServerErrorCode.ListenFailed, `cannot serve the registry on ${host}:${requestedPort}: ${why}`),
+        new RegistryServerError(
+          RegistryServerErrorCode.ListenFailed,
+          `cannot serve the registry on ${host}:${requestedPort}: ${listenFailureReason(e)}`,
+        ),
       );
     };
     server.once('error', onError);

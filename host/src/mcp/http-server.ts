@@ -5,6 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { listenFailureReason } from '@travsr/registry';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { FULL_ACCESS, type AccessPolicy } from '../retrieval/access-policy.js';
 import { McpServerError } from './errors.js';
@@ -273,15 +274,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
 
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => {
-      const why =
-        e.code === 'EADDRINUSE'
-          ? 'the address is in use; stop the other server or choose another port'
-          : e.code === 'EACCES'
-            ? 'permission denied; choose a port above 1023'
-            : e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND'
-              ? 'this machine has no such address; use 127.0.0.1, 0.0.0.0 or one of its interface addresses'
-              : e.message;
-      reject(new McpServerError('MCP_LISTEN_FAILED', `cannot serve MCP on ${opts.host}:${opts.port}: ${why}`));
+      reject(new McpServerError('MCP_LISTEN_FAILED', `cannot serve MCP on ${opts.host}:${opts.port}: ${listenFailureReason(e)}`));
     };
     http.once('error', onError);
     http.listen(opts.port, opts.host, () => {
