@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RegistryIndex } from '@travsr/registry';
 import { describe, expect, it } from 'vitest';
-import { LangError } from '../../src/lang/errors.js';
+import { langErrorOf } from './lang-error.js';
 import { isLocalTarget, pluginForName, splitRange } from '../../src/lang/install-plugin.js';
 
 const entry = (languages: string[]) => ({ latest: '0.1.0', versions: ['0.1.0'], languages, description: '' });
@@ -19,16 +19,6 @@ const INDEX: RegistryIndex = {
     'lang-typescript': entry(['typescript', 'javascript']),
   },
 };
-
-function langErrorOf(fn: () => unknown): LangError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(LangError);
-    return e as LangError;
-  }
-  throw new Error('expected a LangError, nothing was thrown');
-}
 
 describe('pluginForName', () => {
   it('an id is taken as the plugin, with no language', () => {

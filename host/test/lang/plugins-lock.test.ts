@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { LangError } from '../../src/lang/errors.js';
+import { langErrorOf } from './lang-error.js';
 import { pluginsLockPath, readPluginsLock, sameLockEntry, writePluginsLock, type LockEntry } from '../../src/lang/plugins-lock.js';
 
 const repo = () => mkdtempSync(join(tmpdir(), 'travsr-lock-'));
@@ -22,17 +22,6 @@ const SCOPED: LockEntry = {
   sha256: 'c'.repeat(64),
   treeHash: `sha256:${'d'.repeat(64)}`,
 };
-
-/** The LangError `fn` throws (fails the test when it throws nothing or something else). */
-function langErrorOf(fn: () => unknown): LangError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(LangError);
-    return e as LangError;
-  }
-  throw new Error('expected a LangError, nothing was thrown');
-}
 
 /** A lock file with `body` below the format line. */
 function lockWith(body: string): string {

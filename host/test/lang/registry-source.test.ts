@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSigningKey, writeSigningKey, type SigningKey } from '@travsr/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LangError } from '../../src/lang/errors.js';
+import { langErrorOfAsync } from './lang-error.js';
 import { registrySource } from '../../src/lang/registry-source.js';
 
 const VARS = ['TRAVSR_HOME', 'TRAVSR_REGISTRY_URL', 'TRAVSR_REGISTRY_TRUSTED_KEYS'] as const;
@@ -50,15 +50,6 @@ function configFile(path: string, keys: string[], url = 'https://plugins.example
   writeFileSync(path, `[registry]\nurl = "${url}"\ntrustedKeys = [${keys.map((k) => JSON.stringify(k)).join(', ')}]\n`);
 }
 
-async function langErrorOf(p: Promise<unknown>): Promise<LangError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(LangError);
-  return e as LangError;
-}
-
 describe('registry.trustedKeys key files', () => {
   it('set in the repository config: relative to <repo>/.travsr/, not to the current directory', async () => {
     const key = await keyIn(join(repo, '.travsr', 'keys'));
@@ -74,7 +65,7 @@ describe('registry.trustedKeys key files', () => {
   it('set in the repository config: a key beside the repository root (not in .travsr/) is not found, and the error says where it looked and why', async () => {
     await keyIn(join(repo, 'keys'));
     configFile(join(repo, '.travsr', 'config.toml'), ['keys/registry.key.pub']);
-    const e = await langErrorOf(registrySource(repo, cwd));
+    const e = await langErrorOfAsync(registrySource(repo, cwd));
     expect(e.code).toBe('TRUSTED_KEY_INVALID');
     expect(e.message).toContain(`(looked for ${join(repo, '.travsr', 'keys', 'registry.key.pub')}: `);
     expect(e.message).toContain(
@@ -108,7 +99,7 @@ describe('registry.trustedKeys key files', () => {
     const source = await registrySource(repo, cwd);
     expect(source.trustedKeys.get(key.keyId)?.publicKey).toBe(key.publicKey);
 
-    const e = await langErrorOf(registrySource(repo, repo));
+    const e = await langErrorOfAsync(registrySource(repo, repo));
     expect(e.code).toBe('TRUSTED_KEY_INVALID');
     expect(e.message).toContain(`looked for ${join(repo, 'keys', 'registry.key.pub')}`);
     expect(e.message).toContain('here the current directory (set by TRAVSR_REGISTRY_TRUSTED_KEYS, not by a file)');
