@@ -101,6 +101,7 @@ export class ScipGraph {
   private readonly infos = new Map<string, ScipSymbolInfo>();
   private readonly packageFiles = new Map<string, string[]>();
   private readonly parsed = new Map<string, ParsedSymbol | undefined>();
+  private readonly targets = new Map<string, Node | 'external' | undefined>();
 
   /**
    * @param indexes one index per module
@@ -148,9 +149,21 @@ export class ScipGraph {
     return this.parsed.get(symbol);
   }
 
-  /** The node a symbol is defined as, `external` when it is defined outside the index, or undefined (a local, a field, a variable). */
+  /**
+   * The node a symbol is defined as, `external` when it is defined outside the index, or
+   * undefined (a local, a field, a variable). `definitionsOf` must answer the same for a path
+   * all session long (the analyzer caches it).
+   */
   private async target(symbol: string, definitionsOf: DefinitionsOf): Promise<Node | 'external' | undefined> {
     if (symbol.startsWith('local ')) return undefined;
+    // A symbol is used many times (a type in every signature): found once per session.
+    if (this.targets.has(symbol)) return this.targets.get(symbol);
+    const found = await this.findTarget(symbol, definitionsOf);
+    this.targets.set(symbol, found);
+    return found;
+  }
+
+  private async findTarget(symbol: string, definitionsOf: DefinitionsOf): Promise<Node | 'external' | undefined> {
     const site = this.definitions.get(symbol);
     if (!site) {
       const parsed = this.parse(symbol);
