@@ -18,6 +18,8 @@ export interface FileGraphInit {
   language: string;
   /** VName root; empty unless the corpus has several roots. */
   root?: string;
+  /** Provenance of edges that name none, `contains` included: `phase-b` for a Phase B graph. Default `phase-a`. */
+  provenance?: Provenance;
 }
 
 /**
@@ -113,7 +115,10 @@ export class FileGraphBuilder {
   private readonly taken = new Set<string>();
   private readonly repeats = new Map<string, number>();
 
+  private readonly provenance: Provenance;
+
   constructor(init: FileGraphInit) {
+    this.provenance = init.provenance ?? 'phase-a';
     this.base = { corpus: init.corpus, root: init.root ?? '', path: init.path, language: init.language };
     this.fileNode = {
       vname: this.vname(''),
@@ -169,7 +174,7 @@ export class FileGraphBuilder {
   }
 
   /**
-   * Adds a `contains` edge (confidence {@link CONTAINS_CONFIDENCE}, provenance `phase-a`).
+   * Adds a `contains` edge (confidence {@link CONTAINS_CONFIDENCE}, the builder's provenance: `phase-a` unless made for Phase B).
    *
    * @example
    * ```ts
@@ -191,7 +196,7 @@ export class FileGraphBuilder {
    */
   edge(src: Node | VName, dst: Node | VName, kind: EdgeKind, options: EdgeOptions): Edge {
     const confidence = Math.min(1, Math.max(0, options.confidence));
-    const edge: Edge = { src: vnameOf(src), dst: vnameOf(dst), kind, confidence, provenance: options.provenance ?? 'phase-a' };
+    const edge: Edge = { src: vnameOf(src), dst: vnameOf(dst), kind, confidence, provenance: options.provenance ?? this.provenance };
     this.edges.push(edge);
     return edge;
   }

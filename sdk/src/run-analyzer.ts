@@ -380,8 +380,14 @@ export class AnalyzerSession {
     return { ...this.info, phase, signal, log: this.logFn };
   }
 
-  private graphFor(file: AnalyzeFile): FileGraphBuilder {
-    return new FileGraphBuilder({ corpus: this.info.corpus, path: file.path, language: file.language });
+  /** A builder for a file of a request: its edges default to the request's phase (`phase-a` / `phase-b`). */
+  private graphFor(file: AnalyzeFile, phase: Phase): FileGraphBuilder {
+    return new FileGraphBuilder({
+      corpus: this.info.corpus,
+      path: file.path,
+      language: file.language,
+      provenance: phase === 'B' ? 'phase-b' : 'phase-a',
+    });
   }
 
   private async analyzeEachFile(
@@ -409,7 +415,7 @@ export class AnalyzerSession {
       }
       let analysis: FileAnalysis;
       try {
-        const ctx = { ...this.context(phase, signal), graph: this.graphFor(file) };
+        const ctx = { ...this.context(phase, signal), graph: this.graphFor(file, phase) };
         analysis = await raceAbort(
           Promise.resolve().then(() => analyzeFile(source, ctx)),
           signal,
@@ -439,7 +445,7 @@ export class AnalyzerSession {
     const ctx: ProgramContext = {
       ...this.context(phase, signal),
       readFile: (file) => readSourceFile(this.info.root, file, this.maxFileBytes),
-      graphFor: (file) => this.graphFor(file),
+      graphFor: (file) => this.graphFor(file, phase),
     };
     let iterator: AsyncIterator<FileResult> | Iterator<FileResult>;
     let thrown: string | undefined;

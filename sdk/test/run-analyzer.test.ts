@@ -322,6 +322,8 @@ describe('runAnalyzer: whole-program hook', () => {
       ['skip-me.fx', 'failed', 'B'],
     ]);
     expect(files[2]!.diagnostics[0]!.code).toBe('NOT_REPORTED');
+    // A Phase B request's builders give their edges (contains included) provenance phase-b.
+    expect(files[0]!.edges.map((e) => e.provenance)).toEqual(['phase-b']);
     expect(files[0]!.nodes[1]!.skeleton).toBe(`${readFileSync(`${plugin.repo}/b.fx`, 'utf8').length} chars`);
     expect(result).toEqual({ files: 3, failed: 1, nodes: 4, edges: 2 });
   });

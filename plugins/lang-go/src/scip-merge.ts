@@ -80,12 +80,6 @@ function innermost(defs: readonly Node[], line: number, name?: string): Node | u
   return best;
 }
 
-/** A Phase B graph carries no Phase A edges (the store refuses them): containment is part of this pass's result. */
-function asPhaseB(analysis: FileAnalysis): FileAnalysis {
-  analysis.edges = analysis.edges.map((e) => (e.provenance === 'phase-a' ? { ...e, provenance: 'phase-b' } : e));
-  return analysis;
-}
-
 function vnameKey(v: VName): string {
   return `${v.corpus}\0${v.root}\0${v.path}\0${v.language}\0${v.signature}`;
 }
@@ -183,6 +177,7 @@ export class ScipGraph {
    * rather than matched by name; type references in each definition and `implements` edges
    * (a type or method to the interface or interface method it satisfies) are added.
    * Refs the index does not cover (a file outside every module, a build-tag variant) stay.
+   * `graph` is the request's builder, so its `contains` edges carry `phase-b`.
    */
   async merge(
     graph: FileGraphBuilder,
@@ -191,7 +186,7 @@ export class ScipGraph {
   ): Promise<{ analysis: FileAnalysis; stats: MergeStats }> {
     const stats: MergeStats = { resolved: 0, external: 0, dynamic: 0, typeEdges: 0 };
     const doc = this.docs.get(graph.path);
-    if (!doc) return { analysis: asPhaseB(graph.build()), stats };
+    if (!doc) return { analysis: graph.build(), stats };
     const sites: Site[] = [];
     const at = new Map<string, Site>();
     for (const occ of doc.occurrences) {
@@ -281,7 +276,7 @@ export class ScipGraph {
       }
     }
 
-    const analysis = asPhaseB(graph.build());
+    const analysis = graph.build();
     analysis.refs = kept;
     return { analysis, stats };
   }

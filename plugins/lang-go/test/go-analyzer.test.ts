@@ -42,7 +42,9 @@ function programContext(root: string, options: Record<string, unknown>, logs: st
       const text = readFileSync(join(root, file.path), 'utf8');
       return { path: file.path, language: file.language, absolutePath: join(root, file.path), bytes: Buffer.from(text), text };
     },
-    graphFor: (file: AnalyzeFile) => new FileGraphBuilder({ corpus: 'test.travsr.dev/shop', path: file.path, language: file.language }),
+    // As the SDK makes them for a Phase B request.
+    graphFor: (file: AnalyzeFile) =>
+      new FileGraphBuilder({ corpus: 'test.travsr.dev/shop', path: file.path, language: file.language, provenance: 'phase-b' }),
   };
 }
 
