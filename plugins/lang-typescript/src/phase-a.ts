@@ -1,5 +1,5 @@
-import type { Node } from '@travsr/protocol';
-import type { FileAnalysis, FileGraphBuilder, SourceFile } from '@travsr/sdk';
+import type { AnalyzeFile, Node } from '@travsr/protocol';
+import { FileGraphBuilder, type FileAnalysis, type FileResult, type SourceFile } from '@travsr/sdk';
 import ts from 'typescript';
 import { declarationsOf, type Declaration } from './declarations.js';
 import { languageOf } from './languages.js';
@@ -17,7 +17,7 @@ const MAX_DOC_CHARS = 600;
  * warning; what parsed is still reported.
  */
 export function analyzePhaseA(
-  file: SourceFile,
+  file: Pick<SourceFile, 'path' | 'text'>,
   graph: FileGraphBuilder,
   sf: ts.SourceFile = parseSource(file.path, file.text),
 ): FileAnalysis {
@@ -98,6 +98,26 @@ export function analyzePhaseA(
     });
   }
   return graph.build();
+}
+
+/**
+ * Phase A of one file as a result of a whole-request analysis: a failure of the analyzer on
+ * this file reports the file failed (`ANALYZER_ERROR`), as the SDK does for `analyzeFile`.
+ */
+export function phaseAResult(file: AnalyzeFile & { text: string }, corpus: string, sf: () => ts.SourceFile): FileResult {
+  try {
+    const graph = new FileGraphBuilder({ corpus, path: file.path, language: file.language });
+    return { path: file.path, ...analyzePhaseA(file, graph, sf()) };
+  } catch (e) {
+    const message = `the analyzer failed on this file: ${(e as Error).message}`;
+    return {
+      path: file.path,
+      status: 'failed',
+      nodes: [],
+      edges: [],
+      diagnostics: [{ severity: 'error', code: 'ANALYZER_ERROR', message }],
+    };
+  }
 }
 
 /**

@@ -118,6 +118,60 @@ describe('lang-typescript Phase B after Phase A in one session', () => {
   });
 });
 
+describe('lang-typescript Phase A on the analysis worker', () => {
+  const phaseA = (graphs: Map<string, GraphFileParams>) =>
+    JSON.stringify(
+      [...graphs.values()].sort((a, b) => (a.path < b.path ? -1 : 1)).map((g) => [g.path, g.status, g.nodes, g.edges, g.refs]),
+    );
+
+  it("gives what Phase A on the main thread gives, from its own parse or from the program's trees", async () => {
+    const files = listFixtures(input);
+    const alone = await PluginDriver.start(input, 'test', ['A']);
+    const expected = phaseA(await alone.analyze('A', files));
+    await alone.stop();
+    const driver = await PluginDriver.start(input);
+    try {
+      expect(phaseA(await driver.analyze('A', files))).toBe(expected);
+      // After Phase B the trees are the program's (bound): the same again.
+      await driver.analyze('B', files);
+      expect(phaseA(await driver.analyze('A', files))).toBe(expected);
+    } finally {
+      await driver.stop();
+    }
+  });
+
+  it('hands its trees to the program: the TypeScript files are parsed once', async () => {
+    const files = listFixtures(input);
+    const driver = await PluginDriver.start(input);
+    try {
+      await driver.analyze('A', files);
+      await driver.analyze('B', files);
+      const built = driver.logs.map((l) => /^program of .*\((\d+) parsed by Phase A\)$/.exec(l.message)).filter((m) => m !== null);
+      expect(built).toHaveLength(1);
+      expect(Number(built[0]![1])).toBe(files.filter((f) => /\.tsx?$/.test(f.path)).length);
+    } finally {
+      await driver.stop();
+    }
+  });
+
+  it("reports a file it cannot read failed, with the SDK's code, and analyzes the others", async () => {
+    const driver = await PluginDriver.start(input);
+    try {
+      const graphs = await driver.analyze('A', [
+        { path: 'src/app.ts', language: 'typescript' },
+        { path: 'src/missing.ts', language: 'typescript' },
+        { path: 'src', language: 'typescript' },
+      ]);
+      expect(graphs.get('src/app.ts')!.status).toBe('ok');
+      expect(graphs.get('src/missing.ts')!.status).toBe('failed');
+      expect(graphs.get('src/missing.ts')!.diagnostics[0]!.code).toBe('FILE_UNREADABLE');
+      expect(graphs.get('src')!.diagnostics[0]!.code).toBe('FILE_UNREADABLE');
+    } finally {
+      await driver.stop();
+    }
+  });
+});
+
 describe('lang-typescript when the host will not ask for Phase B', () => {
   it('starts no worker and builds no program (initialize.phases = ["A"])', async () => {
     const driver = await PluginDriver.start(input, 'test', ['A']);

@@ -11,6 +11,8 @@ export interface BuiltProgram {
   checker: ts.TypeChecker;
   /** mtimeMs:size of every repository file in the program when it was built. */
   stamps: Map<string, string>;
+  /** Files whose Phase A tree the build took over instead of parsing them again. */
+  takenOver: number;
   lastUsed: number;
 }
 
@@ -21,6 +23,8 @@ interface CachedSource {
 
 /** How many programs stay in memory at once (a monorepo has one per project). */
 const MAX_PROGRAMS = 3;
+/** Source text of Phase A trees held for the next program (about 20× that in memory). */
+const MAX_ADOPTED_CHARS = 48 * 1024 * 1024;
 
 function stat(path: string): string | undefined {
   try {
@@ -37,10 +41,19 @@ function stat(path: string): string | undefined {
  * (`oldProgram`) and a parse cache shared by every program, so only changed files are parsed
  * again. At most {@link MAX_PROGRAMS} programs are kept; parsed files no live program uses
  * are dropped, so memory follows the projects in use, not the session's history.
+ *
+ * Phase A and the programs share trees both ways: a build takes over the trees Phase A
+ * parsed ({@link adopt}), and Phase A uses a program's tree of a file it has not parsed yet
+ * ({@link parsed}); each file is parsed once per text.
  */
 export class ProgramCache {
   private readonly programs = new Map<string, BuiltProgram>();
   private readonly sources = new Map<string, CachedSource>();
+  /** The newest tree any program parsed of each file name. */
+  private readonly newest = new Map<string, ts.SourceFile>();
+  /** Files Phase A parsed, offered to the next program build (by absolute file name). */
+  private readonly adopted = new Map<string, ts.SourceFile>();
+  private adoptedChars = 0;
   private clock = 0;
 
   constructor(
@@ -63,10 +76,52 @@ export class ProgramCache {
     return { built, reused: false };
   }
 
-  /** Forgets every program (after the set of projects changed). */
+  /**
+   * Offers a tree Phase A parsed (same parser, same options) to the next program that needs
+   * the file, so that the build does not parse it again. TypeScript files only (in JavaScript
+   * the JSDoc carries types and the program may parse it otherwise); at most
+   * {@link MAX_ADOPTED_CHARS} of source are held.
+   */
+  adopt(sf: ts.SourceFile): void {
+    if (!/\.(?:ts|tsx|mts|cts)$/i.test(sf.fileName)) return;
+    const prev = this.adopted.get(sf.fileName);
+    if (prev) this.adoptedChars -= prev.text.length;
+    if (this.adoptedChars + sf.text.length > MAX_ADOPTED_CHARS) {
+      this.adopted.delete(sf.fileName);
+      return;
+    }
+    this.adopted.set(sf.fileName, sf);
+    this.adoptedChars += sf.text.length;
+  }
+
+  /** A tree of the file with exactly this text that a program already parsed (or took over), if any. */
+  parsed(fileName: string, text: string): ts.SourceFile | undefined {
+    const sf = this.newest.get(fileName);
+    return sf !== undefined && sf.text === text ? sf : undefined;
+  }
+
+  /** Forgets every program (after the set of projects changed) and the Phase A trees held. */
   clear(): void {
     this.programs.clear();
     this.sources.clear();
+    this.newest.clear();
+    this.adopted.clear();
+    this.adoptedChars = 0;
+  }
+
+  /** Phase A's tree of a file if its text is what is on disk now, made to look as the program would have parsed it. */
+  private takeAdopted(fileName: string, text: string, o: ts.CreateSourceFileOptions): ts.SourceFile | undefined {
+    const a = this.adopted.get(fileName);
+    if (!a) return undefined;
+    this.adopted.delete(fileName);
+    this.adoptedChars -= a.text.length;
+    if (a.text !== text || (o.jsDocParsingMode !== undefined && o.jsDocParsingMode !== PARSE_MODE)) return undefined;
+    // What createSourceFile derives from the options rather than from the text.
+    const sf = a as ts.SourceFile & { languageVersion: ts.ScriptTarget; impliedNodeFormat?: ts.ResolutionMode };
+    sf.languageVersion = o.languageVersion;
+    if (o.impliedNodeFormat !== undefined) sf.impliedNodeFormat = o.impliedNodeFormat;
+    o.setExternalModuleIndicator?.(sf);
+    return sf;
   }
 
   private isCurrent(b: BuiltProgram): boolean {
@@ -95,10 +150,14 @@ export class ProgramCache {
         onError?.(`cannot read ${fileName}`);
         return undefined;
       }
-      const sf = ts.createSourceFile(fileName, text, languageVersionOrOptions, false);
+      const adopted = this.takeAdopted(fileName, text, o);
+      if (adopted) takenOver++;
+      const sf = adopted ?? ts.createSourceFile(fileName, text, languageVersionOrOptions, false);
       this.sources.set(key, { sf, stamp });
+      this.newest.set(fileName, sf);
       return sf;
     };
+    let takenOver = 0;
     const program = ts.createProgram({
       rootNames: project.rootNames,
       options,
@@ -118,7 +177,7 @@ export class ProgramCache {
       const s = stat(project.configPath);
       if (s !== undefined) stamps.set(project.configPath, s);
     }
-    return { project, program, checker, stamps, lastUsed: ++this.clock };
+    return { project, program, checker, stamps, takenOver, lastUsed: ++this.clock };
   }
 
   private evict(): void {
@@ -129,5 +188,6 @@ export class ProgramCache {
     const live = new Set<ts.SourceFile>();
     for (const b of this.programs.values()) for (const sf of b.program.getSourceFiles()) live.add(sf);
     for (const [key, c] of this.sources) if (!live.has(c.sf)) this.sources.delete(key);
+    for (const [fileName, sf] of this.newest) if (!live.has(sf)) this.newest.delete(fileName);
   }
 }

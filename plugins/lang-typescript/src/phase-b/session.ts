@@ -2,7 +2,9 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalyzeFile, LogLevel } from '@travsr/protocol';
 import { FileGraphBuilder, type FileResult } from '@travsr/sdk';
+import type ts from 'typescript';
 import { isSourcePath } from '../languages.js';
+import { parseSource } from '../syntax.js';
 import { EdgeResolver, type ResolutionCounts } from './edges.js';
 import { ProgramCache, type BuiltProgram } from './programs.js';
 import { inferredOptions, ProjectMap, type Project } from './projects.js';
@@ -44,6 +46,19 @@ export class PhaseBSession {
   /** The absolute file name Phase B's program gives a repository path. */
   fileName(path: string): string {
     return join(this.root, path);
+  }
+
+  /**
+   * The tree of a repository file with this text, for Phase A: a program's, when one parsed
+   * exactly this text, else parsed now and offered to the next program build.
+   */
+  sourceFile(path: string, text: string): ts.SourceFile {
+    const fileName = this.fileName(path);
+    const existing = this.programs.parsed(fileName, text);
+    if (existing) return existing;
+    const sf = parseSource(fileName, text);
+    this.programs.adopt(sf);
+    return sf;
   }
 
   /** Re-reads the projects when a tsconfig changed, appeared or disappeared. */
@@ -108,7 +123,7 @@ export class PhaseBSession {
       const ms = Math.round(performance.now() - t0);
       this.log(
         'info',
-        `program of ${project.configPath ?? 'the inferred project'}: ${built.program.getSourceFiles().length} files in ${ms} ms`,
+        `program of ${project.configPath ?? 'the inferred project'}: ${built.program.getSourceFiles().length} files in ${ms} ms (${built.takenOver} parsed by Phase A)`,
       );
     }
     return built;

@@ -1,29 +1,35 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { AnalyzeFile } from '@travsr/protocol';
 import type { FileResult } from '@travsr/sdk';
-import type { BuiltProgram } from './programs.js';
-import type { Project } from './projects.js';
-import { PhaseBSession } from './session.js';
-import type { FromWorker, PhaseBWorkerData, ToWorker } from './worker-protocol.js';
+import { phaseAResult } from '../phase-a.js';
+import type { BuiltProgram } from '../phase-b/programs.js';
+import type { Project } from '../phase-b/projects.js';
+import { PhaseBSession } from '../phase-b/session.js';
+import type { AnalysisWorkerData, FromWorker, PhaseAFile, ToWorker } from './worker-protocol.js';
 
-interface Request {
-  id: number;
-  /** Files still to send, in order. */
-  files: AnalyzeFile[];
-  /** The session's generator over the files that had no prefetched result. */
-  rest?: Iterator<FileResult>;
-}
+type Request =
+  | { id: number; phase: 'A'; files: PhaseAFile[]; next: number }
+  | {
+      id: number;
+      phase: 'B';
+      files: AnalyzeFile[];
+      /** The session's generator over the files that had no prefetched result. */
+      rest?: Iterator<FileResult>;
+    };
 
 /**
- * The Phase B worker thread: one {@link PhaseBSession}, fed by the main thread. Requests come
- * first; when there is none it checks the files Phase A has seen (`prefetch`) and keeps their
- * results until Phase B asks for them — a result is used only while its program is still
- * current (no file of it changed since). One file per turn of the event loop, so `cancel`
- * and new requests are seen between files.
+ * The analysis worker thread: both phases of a session that will run Phase B, on one
+ * {@link PhaseBSession}. Phase A parses each file and hands the tree to the next program
+ * build, so the program does not parse it again. Requests come first; when there is none it
+ * checks the files Phase A analyzed (prefetch) and keeps their results until Phase B asks for
+ * them — a result is used only while its program is still current (no file of it changed
+ * since). One file per turn of the event loop, so `cancel` and new requests are seen between
+ * files.
  */
-export class PhaseBWorker {
+export class AnalysisWorker {
   private readonly session: PhaseBSession;
-  private readonly prefetchQueue: AnalyzeFile[] = [];
+  /** Files Phase A analyzed that no Phase B request has asked for yet, oldest first. */
+  private readonly prefetchQueue = new Map<string, AnalyzeFile>();
   private readonly prefetched = new Map<string, { result: FileResult; built: BuiltProgram }>();
   private readonly requests: Request[] = [];
   private wake: (() => void) | undefined;
@@ -36,7 +42,7 @@ export class PhaseBWorker {
   private projectsChecked = false;
 
   constructor(
-    data: PhaseBWorkerData,
+    private readonly data: AnalysisWorkerData,
     private readonly port: Pick<MessagePort, 'postMessage' | 'on'>,
   ) {
     this.session = new PhaseBSession(data.root, data.corpus, data.libDir, (level, message) => this.send({ t: 'log', level, message }));
@@ -48,8 +54,8 @@ export class PhaseBWorker {
   }
 
   private receive(m: ToWorker): void {
-    if (m.t === 'prefetch') this.prefetchQueue.push(...m.files);
-    else if (m.t === 'analyze') this.requests.push({ id: m.id, files: [...m.files] });
+    if (m.t === 'phase-a') this.requests.push({ id: m.id, phase: 'A', files: m.files, next: 0 });
+    else if (m.t === 'phase-b') this.requests.push({ id: m.id, phase: 'B', files: m.files });
     else {
       const i = this.requests.findIndex((r) => r.id === m.id);
       if (i >= 0) this.requests.splice(i, 1);
@@ -64,7 +70,7 @@ export class PhaseBWorker {
       const request = this.requests[0];
       if (request) {
         try {
-          if (this.step(request)) {
+          if (request.phase === 'A' ? this.stepA(request) : this.stepB(request)) {
             this.requests.shift();
             this.send({ t: 'done', id: request.id });
           }
@@ -72,8 +78,10 @@ export class PhaseBWorker {
           this.requests.shift();
           this.send({ t: 'failed', id: request.id, message: (e as Error).message });
         }
-      } else if (this.prefetchQueue.length > 0) {
-        this.prefetchOne(this.prefetchQueue.shift()!);
+      } else if (this.prefetchQueue.size > 0) {
+        const [path, file] = this.prefetchQueue.entries().next().value as [string, AnalyzeFile];
+        this.prefetchQueue.delete(path);
+        this.prefetchOne(file);
       } else {
         // Idle: the next prefetches look at the repository afresh.
         this.prefetchPrograms.clear();
@@ -84,14 +92,30 @@ export class PhaseBWorker {
     }
   }
 
-  /** Sends the next result of a request; true when it is complete. */
-  private step(r: Request): boolean {
+  /** Phase A of the request's next file; true when it was the last. */
+  private stepA(r: Extract<Request, { phase: 'A' }>): boolean {
+    const file = r.files[r.next++];
+    if (file) {
+      // A new Phase A of a file makes its earlier check suspect: check it again.
+      this.prefetched.delete(file.path);
+      const result = phaseAResult(file, this.data.corpus, () => this.session.sourceFile(file.path, file.text));
+      this.send({ t: 'result', id: r.id, result });
+      // Phase B will be asked for this file: check it when there is nothing else to do.
+      this.prefetchQueue.delete(file.path);
+      if (result.status !== 'failed') this.prefetchQueue.set(file.path, { path: file.path, language: file.language });
+    }
+    return r.next >= r.files.length;
+  }
+
+  /** Sends the next result of a Phase B request; true when it is complete. */
+  private stepB(r: Extract<Request, { phase: 'B' }>): boolean {
     if (!r.rest) {
       this.checkProjects();
       // Prefetched results first, while their programs are current; the others in one pass.
       const current = new Map<Project, BuiltProgram>();
       const remaining: AnalyzeFile[] = [];
       for (const f of r.files) {
+        this.prefetchQueue.delete(f.path); // asked for now: not to be checked again later
         const hit = this.takePrefetched(f, current);
         if (hit) this.send({ t: 'result', id: r.id, result: hit });
         else remaining.push(f);
@@ -129,7 +153,7 @@ export class PhaseBWorker {
     return built === hit.built ? hit.result : undefined;
   }
 
-  /** Checks one file Phase A saw, if a tsconfig names it (the inferred project waits for the request, which knows all its files). */
+  /** Checks one file Phase A analyzed, if a tsconfig names it (the inferred project waits for the request, which knows all its files). */
   private prefetchOne(f: AnalyzeFile): void {
     if (this.prefetched.has(f.path)) return;
     try {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AnalyzeFile } from '@travsr/protocol';
 import type { FileResult, LogFunction } from '@travsr/sdk';
-import type { FromWorker, PhaseBWorkerData, ToWorker } from './worker-protocol.js';
+import type { AnalysisWorkerData, FromWorker, PhaseAFile, ToWorker } from './worker-protocol.js';
 
 interface Stream {
   queue: FileResult[];
@@ -11,26 +11,26 @@ interface Stream {
 }
 
 /**
- * The main thread's handle on the Phase B worker: starts it (once per session), passes it
- * the files Phase A sees, and turns its messages back into the async iterable of results the
- * SDK's `analyze` hook returns. A worker that dies fails the requests in flight with its
- * error; the next request starts a new one.
+ * The main thread's handle on the analysis worker: starts it (once per session), sends it
+ * requests, and turns its messages back into the async iterable of results the SDK's
+ * `analyze` hook returns. A worker that dies fails the requests in flight with its error;
+ * the next request starts a new one.
  */
-export class PhaseBClient {
+export class WorkerClient {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly streams = new Map<number, Stream>();
 
   constructor(
     private readonly entry: URL,
-    private readonly data: Omit<PhaseBWorkerData, 'role'>,
+    private readonly data: Omit<AnalysisWorkerData, 'role'>,
     private readonly log: LogFunction,
   ) {}
 
-  /** Starts the worker now (it begins with the files prefetched). */
+  /** Starts the worker now. */
   start(): void {
     if (this.worker) return;
-    const worker = new Worker(this.entry, { workerData: { role: 'phase-b', ...this.data } satisfies PhaseBWorkerData });
+    const worker = new Worker(this.entry, { workerData: { role: 'analysis', ...this.data } satisfies AnalysisWorkerData });
     worker.on('message', (m: FromWorker) => this.receive(m));
     const fail = (error: Error) => {
       if (this.worker !== worker) return;
@@ -40,8 +40,8 @@ export class PhaseBClient {
         s.wake?.();
       }
     };
-    worker.on('error', (e) => fail(new Error(`the Phase B worker failed: ${e.message}`)));
-    worker.on('exit', (code) => fail(new Error(`the Phase B worker exited (code ${code})`)));
+    worker.on('error', (e) => fail(new Error(`the analysis worker failed: ${e.message}`)));
+    worker.on('exit', (code) => fail(new Error(`the analysis worker exited (code ${code})`)));
     // The process may end while the worker waits for work.
     worker.unref();
     this.worker = worker;
@@ -64,13 +64,17 @@ export class PhaseBClient {
     s.wake?.();
   }
 
-  /** Tells the worker a file will be asked for in Phase B, so it checks it while idle. */
-  prefetch(file: AnalyzeFile): void {
-    if (this.worker) this.post({ t: 'prefetch', files: [{ path: file.path, language: file.language }] });
+  /** Phase A on the worker of files this thread read: it parses them once, for both phases. */
+  phaseA(files: readonly PhaseAFile[], signal: AbortSignal): AsyncIterable<FileResult> {
+    return this.request((id) => ({ t: 'phase-a', id, files: [...files] }), signal);
   }
 
-  /** One result per file, as the worker finishes them. */
-  async *analyze(files: readonly AnalyzeFile[], signal: AbortSignal): AsyncIterable<FileResult> {
+  /** Phase B on the worker: one result per file, as the worker checks them (prefetched ones first). */
+  phaseB(files: readonly AnalyzeFile[], signal: AbortSignal): AsyncIterable<FileResult> {
+    return this.request((id) => ({ t: 'phase-b', id, files: files.map((f) => ({ path: f.path, language: f.language })) }), signal);
+  }
+
+  private async *request(message: (id: number) => ToWorker, signal: AbortSignal): AsyncIterable<FileResult> {
     this.start();
     const id = this.nextId++;
     const s: Stream = { queue: [], done: false, error: undefined, wake: undefined };
@@ -80,7 +84,7 @@ export class PhaseBClient {
       s.wake?.();
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    this.post({ t: 'analyze', id, files: files.map((f) => ({ path: f.path, language: f.language })) });
+    this.post(message(id));
     try {
       for (;;) {
         while (s.queue.length > 0) yield s.queue.shift()!;
