@@ -1,6 +1,6 @@
 import { EDGE_KINDS, NODE_KINDS, PROVENANCES, type VName } from '@travsr/protocol';
 import { StoreError, StoreErrorCode } from './errors.js';
-import { tokenDocument } from './identifier-tokens.js';
+import { LineTokens, tokenDocument } from './identifier-tokens.js';
 import { vnameKey, type NodeTable } from './node-table.js';
 import type { StoreContext } from './store-context.js';
 import type { FileGraphInput, ReplaceFileResult } from './types.js';
@@ -118,10 +118,7 @@ export class FileGraphWriter {
            diagnostics = excluded.diagnostics, acl = excluded.acl`,
       )
       .run(path, input.sha256, now, input.language, input.plugin, input.phase, input.lines ?? null, JSON.stringify(input.diagnostics), acl);
-    if (input.text !== undefined) {
-      this.writeFileText(path, input.text);
-      this.writeDefinitionText(path, input.text);
-    }
+    if (input.text !== undefined) this.writeTexts(path, input.text);
     this.ctx.bumpGraphVersion();
     return { nodes: input.nodes.length, edges: input.edges.length, tombstoned };
   }
@@ -150,22 +147,29 @@ export class FileGraphWriter {
     return { tombstoned };
   }
 
+  /** (Re)indexes a file's text: the whole file and each definition's own lines. */
+  private writeTexts(path: string, text: string): void {
+    const lines = new LineTokens(text);
+    this.writeFileText(path, lines);
+    this.writeDefinitionText(path, lines);
+  }
+
   /** (Re)indexes the file's path and content tokens in file_fts (rowid = the files row). */
-  private writeFileText(path: string, text: string): void {
+  private writeFileText(path: string, lines: LineTokens): void {
     const row = this.ctx.stmt('SELECT rowid AS id FROM files WHERE path = ?').get(path) as { id: number };
     this.ctx.stmt('DELETE FROM file_fts WHERE rowid = ?').run(row.id);
     this.ctx
       .stmt('INSERT INTO file_fts (rowid, path, body) VALUES (?, ?, ?)')
-      .run(row.id, tokenDocument(path), tokenDocument(text, MAX_FILE_TOKENS));
+      .run(row.id, tokenDocument(path), lines.document(0, lines.count - 1, MAX_FILE_TOKENS));
   }
 
   /**
    * (Re)indexes the own source of the file's live definitions in node_body_fts: a
    * definition's lines minus the lines of definitions nested in it (a class without its methods).
    */
-  private writeDefinitionText(path: string, text: string): void {
+  private writeDefinitionText(path: string, lines: LineTokens): void {
     this.ctx.stmt('DELETE FROM node_body_fts WHERE rowid IN (SELECT id FROM nodes WHERE path = ?)').run(path);
-    const lines = text.split(/\r?\n/);
+    // By start, the longest first: the definitions nested in one follow it, up to its end.
     const defs = (
       this.ctx
         .stmt(
@@ -175,16 +179,21 @@ export class FileGraphWriter {
         )
         .all(path) as { id: number; start: number; end: number }[]
     )
-      .map((d) => ({ ...d, end: Math.min(d.end, lines.length) }))
+      .map((d) => ({ ...d, end: Math.min(d.end, lines.count) }))
       .filter((d) => d.end >= d.start);
     const insert = this.ctx.stmt('INSERT INTO node_body_fts (rowid, body) VALUES (?, ?)');
-    for (const d of defs) {
-      const inner = defs.filter((o) => o !== d && o.start >= d.start && o.end <= d.end && (o.start > d.start || o.end < d.end));
-      const own: string[] = [];
-      for (let line = d.start; line <= d.end; line++)
-        if (!inner.some((o) => line >= o.start && line <= o.end)) own.push(lines[line - 1] ?? '');
-      insert.run(d.id, tokenDocument(own.join('\n'), MAX_DEFINITION_TOKENS));
-    }
+    defs.forEach((d, k) => {
+      // Lines (1-based, from d.start) of the definitions inside d, other than d's own range.
+      const nested = new Uint8Array(d.end - d.start + 1);
+      for (let j = k + 1; j < defs.length && defs[j]!.start <= d.end; j++) {
+        const o = defs[j]!;
+        if (o.end <= d.end && (o.start > d.start || o.end < d.end)) nested.fill(1, o.start - d.start, o.end - d.start + 1);
+      }
+      insert.run(
+        d.id,
+        lines.document(d.start - 1, d.end - 1, MAX_DEFINITION_TOKENS, (i) => nested[i + 1 - d.start] === 0),
+      );
+    });
   }
 
   /**
@@ -194,8 +203,7 @@ export class FileGraphWriter {
   indexText(path: string, text: string): boolean {
     const row = this.ctx.stmt("SELECT 1 FROM files WHERE path = ? AND status = 'ok'").get(path);
     if (!row) return false;
-    this.writeFileText(path, text);
-    this.writeDefinitionText(path, text);
+    this.writeTexts(path, text);
     return true;
   }
 

@@ -43,3 +43,38 @@ export function identifierTokens(text: string, maxTokens = Infinity): string[] {
 export function tokenDocument(text: string | null | undefined, maxTokens = Infinity): string {
   return text ? identifierTokens(text, maxTokens).join(' ') : '';
 }
+
+/**
+ * The tokens of a text line by line, each line split once however many documents take it:
+ * a file's whole text and each definition's own lines are both made of its lines. A token
+ * never spans a line break, so the tokens of a range of lines are those of the text of
+ * those lines.
+ */
+export class LineTokens {
+  private readonly lines: string[];
+  private readonly tokens: (string[] | undefined)[];
+
+  constructor(text: string) {
+    this.lines = text.split(/\r?\n/);
+    this.tokens = new Array<string[] | undefined>(this.lines.length);
+  }
+
+  /** Number of lines. */
+  get count(): number {
+    return this.lines.length;
+  }
+
+  /** The document ({@link tokenDocument}) of the 0-based lines `from` ≤ i ≤ `to` that `include(i)` keeps. */
+  document(from: number, to: number, maxTokens = Infinity, include: (line: number) => boolean = () => true): string {
+    const out: string[] = [];
+    for (let i = Math.max(0, from); i <= to && i < this.lines.length && out.length < maxTokens; i++) {
+      if (!include(i)) continue;
+      const line = (this.tokens[i] ??= identifierTokens(this.lines[i]!));
+      for (const t of line) {
+        if (out.length >= maxTokens) break;
+        out.push(t);
+      }
+    }
+    return out.join(' ');
+  }
+}

@@ -59,6 +59,37 @@ describe('file text search (file_fts)', () => {
     store.close();
   });
 
+  it('leaves out of a definition the lines of every definition nested in it, at any depth and from the same line', () => {
+    const store = tempStore();
+    const text = ['module Outer', '  alpha', '  class Inner', '    beta', '    def deep', '      gamma', '  delta', 'end'].join('\n');
+    const range = (startLine: number, endLine: number) => ({ range: { startLine, startCol: 0, endLine, endCol: 0 } });
+    store.replaceFile(
+      analysis('o.rb', {
+        nodes: [
+          def('o.rb', '#Outer', 'class', range(1, 8)),
+          def('o.rb', '#Outer.Inner', 'class', range(3, 6)),
+          def('o.rb', '#Outer.Inner.deep', 'method', range(5, 6)),
+          // Starts on the same line as its parent and ends earlier: nested too.
+          def('o.rb', '#Outer.head', 'function', range(1, 2)),
+          // The same range as Inner: neither is nested in the other.
+          def('o.rb', '#Outer.InnerAlias', 'class', range(3, 6)),
+        ],
+        text,
+      }),
+    );
+    const sigOf = (id: number) => store.fileNodes('o.rb').find((n) => n.id === id)!.vname.signature;
+    const hits = (q: string) =>
+      store
+        .searchDefinitions(q)
+        .map((h) => sigOf(h.id))
+        .sort();
+    expect(hits('alpha')).toEqual(['#Outer.head']);
+    expect(hits('beta')).toEqual(['#Outer.Inner', '#Outer.InnerAlias']);
+    expect(hits('gamma')).toEqual(['#Outer.Inner.deep']);
+    expect(hits('delta')).toEqual(['#Outer']);
+    store.close();
+  });
+
   it('indexes text after the graph, for analyzed files only, and says which files still lack it', () => {
     const store = tempStore();
     const text = 'def checkout(cart):\n    return apply_discount(cart)\n';

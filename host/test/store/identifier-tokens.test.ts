@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identifierTokens } from '../../src/store/identifier-tokens.js';
+import { LineTokens, identifierTokens, tokenDocument } from '../../src/store/identifier-tokens.js';
 
 describe('identifierTokens', () => {
   it.each([
@@ -38,5 +38,16 @@ describe('identifierTokens', () => {
 
   it('stops after maxTokens', () => {
     expect(identifierTokens('a_b_c_d', 2)).toEqual(['a', 'b']);
+  });
+
+  it('LineTokens gives the document of the whole text line by line, and of any subset of lines', () => {
+    const text = 'const parseHTTPResponse = 1;\r\nE\u0301tatInitial\n\n  user_ID2 // 日本語Name\r lone\nlast';
+    const lines = new LineTokens(text);
+    expect(lines.count).toBe(5);
+    expect(lines.document(0, lines.count - 1)).toBe(tokenDocument(text));
+    expect(lines.document(0, lines.count - 1, 5)).toBe(tokenDocument(text, 5));
+    expect(lines.document(1, 3, Infinity, (i) => i !== 2)).toBe(tokenDocument('E\u0301tatInitial\n  user_ID2 // 日本語Name\r lone'));
+    expect(lines.document(4, 99)).toBe('last');
+    expect(new LineTokens('').document(0, 0)).toBe('');
   });
 });
