@@ -31,10 +31,55 @@ const TOKEN = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}[\p{Lu}\p{M}]
  * `maxTokens` stops early (for long text such as skeletons).
  */
 export function identifierTokens(text: string, maxTokens = Infinity): string[] {
+  const ascii = asciiTokens(text, maxTokens);
+  if (ascii) return ascii;
   const out: string[] = [];
   for (const m of text.normalize('NFC').matchAll(TOKEN)) {
     if (out.length >= maxTokens) break;
     out.push(m[0].toLowerCase());
+  }
+  return out;
+}
+
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * {@link TOKEN} for ASCII text, by hand: about 3× faster than the Unicode expression, and most
+ * source lines are ASCII. Undefined when a non-ASCII character could be part of a token (then
+ * the expression decides).
+ */
+function asciiTokens(s: string, maxTokens: number): string[] | undefined {
+  const out: string[] = [];
+  const n = s.length;
+  // Where a run of characters that `inRun` accepts ends.
+  const runEnd = (from: number, inRun: (c: number) => boolean): number => {
+    let e = from;
+    while (e < n && inRun(s.charCodeAt(e))) e++;
+    return e;
+  };
+  let p = 0;
+  while (p < n && out.length < maxTokens) {
+    const c = s.charCodeAt(p);
+    if (c > 127) return undefined;
+    let end: number;
+    if (isUpper(c)) {
+      const e = runEnd(p + 1, isUpper);
+      const next = e < n ? s.charCodeAt(e) : -1;
+      if (next > 127) return undefined;
+      if (e - p >= 2 && isLower(next)) end = e - 1; // the HTTP of HTTPResponse
+      else if (isLower(next)) end = runEnd(e + 1, isLower); // Response
+      else end = e; // ID
+    } else if (isLower(c)) end = runEnd(p + 1, isLower);
+    else if (isDigit(c)) end = runEnd(p + 1, isDigit);
+    else {
+      p++;
+      continue;
+    }
+    if (end < n && s.charCodeAt(end) > 127) return undefined;
+    out.push(s.slice(p, end).toLowerCase());
+    p = end;
   }
   return out;
 }

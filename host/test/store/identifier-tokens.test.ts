@@ -20,6 +20,12 @@ describe('identifierTokens', () => {
     ['how does auth work?', ['how', 'does', 'auth', 'work']],
     ['', []],
     ['___', []],
+    // ASCII next to non-ASCII: the Unicode rules decide (no ASCII shortcut).
+    ['caféBar', ['café', 'bar']],
+    ['Ré', ['ré']],
+    ['v2\u0663x', ['v', '2\u0663', 'x']],
+    ['ABc', ['a', 'bc']],
+    ['e\u0301tat', ['état']],
   ])('%j → %j', (text, tokens) => {
     expect(identifierTokens(text)).toEqual(tokens);
   });
@@ -38,6 +44,8 @@ describe('identifierTokens', () => {
 
   it('stops after maxTokens', () => {
     expect(identifierTokens('a_b_c_d', 2)).toEqual(['a', 'b']);
+    expect(identifierTokens('a_b_cé', 2)).toEqual(['a', 'b']);
+    expect(identifierTokens('a_bé_c', 2)).toEqual(['a', 'bé']);
   });
 
   it('LineTokens gives the document of the whole text line by line, and of any subset of lines', () => {
