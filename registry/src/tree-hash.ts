@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -46,22 +47,42 @@ export async function treeEntries(dir: string): Promise<TreeEntry[]> {
     } catch (e) {
       throw new TreeHashError('TREE_UNREADABLE', `cannot read ${at}: ${(e as Error).message}`);
     }
-    for (const name of names) {
-      const full = join(at, name);
-      const st = await lstat(full);
-      const rel = relative(dir, full).split(sep).join('/');
-      if (st.isDirectory()) await walk(full);
-      else if (st.isSymbolicLink()) {
-        out.push({ path: rel, type: 'symlink', sha256: sha256(Buffer.from(await readlink(full))) });
-      } else if (st.isFile()) {
-        out.push({ path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: sha256(await readFile(full)) });
-      } else {
-        throw new TreeHashError('TREE_UNSUPPORTED_ENTRY', `${rel} is not a regular file, directory or symlink`);
-      }
-    }
+    // The entries of a directory are read side by side: a plugin has a few hundred files.
+    await Promise.all(
+      names.map(async (name) => {
+        const full = join(at, name);
+        const st = await lstat(full);
+        const rel = relative(dir, full).split(sep).join('/');
+        if (st.isDirectory()) await walk(full);
+        else if (st.isSymbolicLink()) {
+          out.push({ path: rel, type: 'symlink', sha256: sha256(Buffer.from(await readlink(full))) });
+        } else if (st.isFile()) {
+          out.push({ path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: await fileDigest(full, st) });
+        } else {
+          throw new TreeHashError('TREE_UNSUPPORTED_ENTRY', `${rel} is not a regular file, directory or symlink`);
+        }
+      }),
+    );
   }
   await walk(dir);
   return out.sort(byPath);
+}
+
+/**
+ * SHA-256 of the files this process has hashed, by path, with the file's inode, size, mtime
+ * and ctime when it was read. A file whose stat is unchanged is not read again: an index run
+ * verifies a plugin directory that `travsr init` hashed a moment before. The ctime is what
+ * makes this safe: any write or metadata change sets it, and no user can set it back.
+ */
+const digests = new Map<string, { stat: string; sha256: string }>();
+
+async function fileDigest(path: string, st: Stats): Promise<string> {
+  const stat = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  const known = digests.get(path);
+  if (known?.stat === stat) return known.sha256;
+  const digest = sha256(await readFile(path));
+  digests.set(path, { stat, sha256: digest });
+  return digest;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,18 @@ describe('treeHash', () => {
     symlinkSync('dist/main.js', join(dir, 'link'));
     seen.add(await treeHash(dir));
     expect(seen.size).toBe(6);
+  });
+
+  it('sees an edit that keeps the size and puts the mtime back (files are not re-read only while their stat is unchanged)', async () => {
+    const dir = plugin();
+    const main = join(dir, 'dist', 'main.js');
+    utimesSync(main, 1_700_000_000, 1_700_000_000);
+    const before = await treeHash(dir);
+    expect(await treeHash(dir)).toBe(before);
+    writeFileSync(main, 'console.log(9)\n'); // same length
+    utimesSync(main, 1_700_000_000, 1_700_000_000);
+    expect(statSync(main).mtimeMs).toBe(1_700_000_000_000);
+    expect(await treeHash(dir)).not.toBe(before);
   });
 
   it('lists entries in path order with their types', async () => {

@@ -8,6 +8,8 @@ import { repoRoot, tempDir } from './common.js';
 
 const BIN = join(repoRoot, 'host', 'bin', 'run.js');
 const POLL_MS = 20;
+/** Polls between two scans of /proc for new plugin processes. */
+const DISCOVER_EVERY = 5;
 
 /** VmHWM of a process in KiB, or undefined when it is gone (or not Linux). */
 function peakRssKiB(pid) {
@@ -90,11 +92,16 @@ export function runTravsr(args, { home, env = {}, cwd = repoRoot, timeoutMs = 30
     let hostCpu;
     const pluginPeaks = new Map();
     const pluginCpu = new Map();
+    // The plugins are found by a scan of /proc, every DISCOVER_EVERY polls: scanning it every
+    // poll cost the machine more than measuring a single process costs scip-typescript's run.
+    let known = [];
+    let polls = 0;
     const sample = () => {
       const host = peakRssKiB(child.pid);
       if (host !== undefined) hostPeak = Math.max(hostPeak ?? 0, host);
       hostCpu = cpuMs(child.pid) ?? hostCpu;
-      for (const pid of nodeDescendants(child.pid)) {
+      if (polls++ % DISCOVER_EVERY === 0) known = nodeDescendants(child.pid);
+      for (const pid of known) {
         const kib = peakRssKiB(pid);
         if (kib !== undefined) pluginPeaks.set(pid, Math.max(pluginPeaks.get(pid) ?? 0, kib));
         const cpu = cpuMs(pid);
