@@ -68,8 +68,10 @@ function asciiTokens(s: string, maxTokens: number): string[] | undefined {
       const e = runEnd(p + 1, isUpper);
       const next = e < n ? s.charCodeAt(e) : -1;
       if (next > 127) return undefined;
-      if (e - p >= 2 && isLower(next)) end = e - 1; // the HTTP of HTTPResponse
-      else if (isLower(next)) end = runEnd(e + 1, isLower); // Response
+      if (e - p >= 2 && isLower(next))
+        end = e - 1; // the HTTP of HTTPResponse
+      else if (isLower(next))
+        end = runEnd(e + 1, isLower); // Response
       else end = e; // ID
     } else if (isLower(c)) end = runEnd(p + 1, isLower);
     else if (isDigit(c)) end = runEnd(p + 1, isDigit);
