@@ -3,6 +3,9 @@
  * ed25519 keys and signatures, deterministic packing, publishing, verification, safe
  * extraction and atomic installs, and the tree hash the host re-checks at every launch.
  * The CLI commands and the HTTP client build on these.
+ *
+ * Two parts load on their own, without the HTTP client: `@travsr/registry/tree-hash` and
+ * `@travsr/registry/semver`, for the host's every index run.
  */
 export { RegistryError, RegistryErrorCode } from './errors.js';
 export { TreeHashError, treeEntries, treeHash, treeHashOf, verifyTreeHash, type TreeEntry } from './tree-hash.js';

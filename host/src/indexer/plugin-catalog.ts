@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE } from '@travsr/protocol';
-import { treeHash } from '@travsr/registry';
+import { treeHash } from '@travsr/registry/tree-hash';
 import { LangError, LangErrorCode } from '../lang/errors.js';
 import { installedPluginsRoot, pluginCopyFor } from '../lang/locked-version.js';
 import { pluginsLockPath, readPluginsLock, type PluginsLock } from '../lang/plugins-lock.js';

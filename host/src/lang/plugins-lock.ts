@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isVersion, parseRange } from '@travsr/registry';
+import { isVersion, parseRange } from '@travsr/registry/semver';
 import { parse, stringify, TomlError } from 'smol-toml';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { LangError, LangErrorCode } from './errors.js';

@@ -16,7 +16,7 @@ import {
   PROTOCOL_VERSIONS_ENV,
 } from '@travsr/protocol';
 import { Connection, type ConnectionStats } from '@travsr/protocol/node';
-import { treeHash, verifyTreeHash } from '@travsr/registry';
+import { treeHash, verifyTreeHash } from '@travsr/registry/tree-hash';
 import {
   evaluateConstraints,
   prepareLaunch,
