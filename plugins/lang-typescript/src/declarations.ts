@@ -129,6 +129,29 @@ function isFunctionTypeNode(t: ts.TypeNode | undefined): boolean {
  * - a setter gets `@set` (its getter keeps the bare name);
  * - any other repeat gets `@2`, `@3`, … (e.g. `interface X` merged with `namespace X`).
  */
+
+/** The kinds of node `define` may turn into a definition (most nodes are none: one lookup skips them). */
+const DEFINING_KINDS = new Set<ts.SyntaxKind>([
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.ClassDeclaration,
+  ts.SyntaxKind.InterfaceDeclaration,
+  ts.SyntaxKind.TypeAliasDeclaration,
+  ts.SyntaxKind.EnumDeclaration,
+  ts.SyntaxKind.ModuleDeclaration,
+  ts.SyntaxKind.Constructor,
+  ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.SetAccessor,
+  ts.SyntaxKind.PropertyDeclaration,
+  ts.SyntaxKind.MethodSignature,
+  ts.SyntaxKind.PropertySignature,
+  ts.SyntaxKind.VariableStatement,
+  ts.SyntaxKind.PropertyAssignment,
+  ts.SyntaxKind.ShorthandPropertyAssignment,
+  ts.SyntaxKind.ExportAssignment,
+  ts.SyntaxKind.ExpressionStatement,
+]);
+
 export function collectDeclarations(sf: ts.SourceFile): FileDeclarations {
   const text = sf.text;
   const list: Pending[] = [];
@@ -198,6 +221,7 @@ export function collectDeclarations(sf: ts.SourceFile): FileDeclarations {
 
   /** Adds the definition `node` is, if it is one, and walks inside it; false when it is none. */
   const define = (node: ts.Node, scope: Declaration | undefined, parent: ts.Node): boolean => {
+    if (!DEFINING_KINDS.has(node.kind)) return false;
     if (ts.isFunctionDeclaration(node)) {
       const n = node;
       const name = n.name?.text ?? (hasModifier(n, ts.SyntaxKind.DefaultKeyword) ? 'default' : undefined);
