@@ -2,6 +2,7 @@ import type { AnalyzeFile, Node } from '@travsr/protocol';
 import { FileGraphBuilder, type FileAnalysis, type FileResult, type SourceFile } from '@travsr/sdk';
 import ts from 'typescript';
 import { declarationsOf, type Declaration } from './declarations.js';
+import { failedResult } from './failed-result.js';
 import { languageOf } from './languages.js';
 import { LineIndex } from './positions.js';
 import { calleeNameNode, calleeText, moduleSpecifierOf, parseDiagnostics, parseSource, walkWithScopes } from './syntax.js';
@@ -109,14 +110,7 @@ export function phaseAResult(file: AnalyzeFile & { text: string }, corpus: strin
     const graph = new FileGraphBuilder({ corpus, path: file.path, language: file.language });
     return { path: file.path, ...analyzePhaseA(file, graph, sf()) };
   } catch (e) {
-    const message = `the analyzer failed on this file: ${(e as Error).message}`;
-    return {
-      path: file.path,
-      status: 'failed',
-      nodes: [],
-      edges: [],
-      diagnostics: [{ severity: 'error', code: 'ANALYZER_ERROR', message }],
-    };
+    return failedResult(file, 'ANALYZER_ERROR', `the analyzer failed on this file: ${(e as Error).message}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AnalyzeFile } from '@travsr/protocol';
 import { SourceReadError, type FileResult, type ProgramContext } from '@travsr/sdk';
+import { failedResult } from './failed-result.js';
 import type { PhaseAFile } from './worker/worker-protocol.js';
 
 /**
@@ -16,9 +17,7 @@ export async function readRequestFiles(
     try {
       read.push({ path: f.path, language: f.language, text: (await ctx.readFile(f)).text });
     } catch (e) {
-      const code = e instanceof SourceReadError ? e.code : 'FILE_UNREADABLE';
-      const message = (e as Error).message;
-      unreadable.push({ path: f.path, status: 'failed', nodes: [], edges: [], diagnostics: [{ severity: 'error', code, message }] });
+      unreadable.push(failedResult(f, e instanceof SourceReadError ? e.code : 'FILE_UNREADABLE', (e as Error).message));
     }
   }
   return { read, unreadable };

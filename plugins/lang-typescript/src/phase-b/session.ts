@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AnalyzeFile, LogLevel } from '@travsr/protocol';
 import { FileGraphBuilder, type FileResult } from '@travsr/sdk';
 import type ts from 'typescript';
+import { failedResult } from '../failed-result.js';
 import { isSourcePath } from '../languages.js';
 import { parseSource } from '../syntax.js';
 import { EdgeResolver, type ResolutionCounts } from './edges.js';
@@ -134,7 +135,7 @@ export class PhaseBSession {
     const sf = built.program.getSourceFile(join(this.root, f.path));
     if (!sf) {
       return {
-        result: failed(
+        result: failedResult(
           f,
           'NOT_IN_PROGRAM',
           `${f.path} could not be read into the program of ${built.project.configPath ?? 'the inferred project'}`,
@@ -152,7 +153,7 @@ export class PhaseBSession {
       for (const d of r.diagnostics) graph.diagnostic(d);
       return { result: { path: f.path, ...graph.build() }, counts: r.counts };
     } catch (e) {
-      return { result: failed(f, 'CHECKER_ERROR', `the type checker failed on this file: ${(e as Error).message}`) };
+      return { result: failedResult(f, 'CHECKER_ERROR', `the type checker failed on this file: ${(e as Error).message}`) };
     }
   }
 
@@ -168,7 +169,7 @@ export class PhaseBSession {
   *analyze(files: readonly AnalyzeFile[], stop: () => boolean = () => false): Generator<FileResult> {
     this.refreshProjects();
     const { groups, unsupported } = this.plan(files);
-    for (const f of unsupported) yield failed(f, 'UNSUPPORTED_FILE', `${f.path} is not a TypeScript or JavaScript file`);
+    for (const f of unsupported) yield failedResult(f, 'UNSUPPORTED_FILE', `${f.path} is not a TypeScript or JavaScript file`);
     for (const [project, group] of groups) {
       if (stop()) return;
       const built = this.program(project);
@@ -190,8 +191,4 @@ export function emptyCounts(): ResolutionCounts {
 
 export function addCounts(total: ResolutionCounts, c: ResolutionCounts): void {
   for (const k of ['calls', 'resolved', 'external', 'unresolved'] as const) total[k] += c[k];
-}
-
-export function failed(f: AnalyzeFile, code: string, message: string): FileResult {
-  return { path: f.path, status: 'failed', nodes: [], edges: [], diagnostics: [{ severity: 'error', code, message }] };
 }
