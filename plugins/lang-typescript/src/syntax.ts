@@ -22,23 +22,44 @@ export function parseSource(fileName: string, text: string): ts.SourceFile {
 }
 
 /**
- * Visits every node of a file with the innermost definition around it (`undefined` at
- * module level). Both phases walk this way, so a call is attributed to the same caller in
- * Phase A (refs) and Phase B (edges). `skipTypes` leaves out type annotations (no calls
- * there; Phase B needs them for type references).
+ * The kinds of node a reference is taken from, in either phase: imports and exports with a
+ * module specifier (`import()` and `require()` are calls), calls of every form, heritage
+ * clauses and type references.
+ */
+export const REFERENCE_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.ImportDeclaration,
+  ts.SyntaxKind.ExportDeclaration,
+  ts.SyntaxKind.ImportEqualsDeclaration,
+  ts.SyntaxKind.ImportType,
+  ts.SyntaxKind.CallExpression,
+  ts.SyntaxKind.NewExpression,
+  ts.SyntaxKind.TaggedTemplateExpression,
+  ts.SyntaxKind.Decorator,
+  ts.SyntaxKind.JsxOpeningElement,
+  ts.SyntaxKind.JsxSelfClosingElement,
+  ts.SyntaxKind.HeritageClause,
+  ts.SyntaxKind.TypeReference,
+]);
+
+/**
+ * Visits the nodes of a file of the given kinds (default: {@link REFERENCE_KINDS}) with the
+ * innermost definition around each (`undefined` at module level). Both phases walk this
+ * way, so a call is attributed to the same caller in Phase A (refs) and Phase B (edges).
+ * `skipTypes` leaves out type annotations (no calls there; Phase B needs them for type
+ * references).
  */
 export function walkWithScopes(
   sf: ts.SourceFile,
   decls: FileDeclarations,
   visit: (node: ts.Node, scope: Declaration | undefined) => void,
-  options: { skipTypes?: boolean } = {},
+  options: { skipTypes?: boolean; kinds?: ReadonlySet<ts.SyntaxKind> } = {},
 ): void {
   const skipTypes = options.skipTypes === true;
+  const kinds = options.kinds ?? REFERENCE_KINDS;
   const go = (node: ts.Node, scope: Declaration | undefined): void => {
     if (skipTypes && isTypeSyntax(node)) return;
-    const own = decls.byScope.get(node);
-    const s = own ?? scope;
-    visit(node, s);
+    const s = decls.byScope.get(node) ?? scope;
+    if (kinds.has(node.kind)) visit(node, s);
     ts.forEachChild(node, (c) => go(c, s));
   };
   for (const st of sf.statements) go(st, undefined);

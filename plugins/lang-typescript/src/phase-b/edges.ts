@@ -117,13 +117,12 @@ export class EdgeResolver {
     const isJs = languageOf(sf.fileName) === 'javascript';
     const counts: ResolutionCounts = { calls: 0, resolved: 0, external: 0, unresolved: 0 };
     const seen = new Set<string>();
-    const srcOf = (scope: Declaration | undefined): VName => graph.vname(scope ? scope.signature : '');
     const emit = (scope: Declaration | undefined, dst: VName, kind: EdgeKind): void => {
-      const src = srcOf(scope);
-      const key = `${src.signature}\0${dst.path}\0${dst.signature}\0${kind}`;
+      const src = scope ? scope.signature : '';
+      const key = `${src}\0${dst.path}\0${dst.signature}\0${kind}`;
       if (seen.has(key)) return;
       seen.add(key);
-      graph.edge(src, dst, kind, { confidence: 1, provenance: 'phase-b' });
+      graph.edge(graph.vname(src), dst, kind, { confidence: 1, provenance: 'phase-b' });
     };
 
     walkWithScopes(sf, decls, (node, scope) => {
