@@ -58,6 +58,8 @@ export class EdgeResolver {
   private readonly checker: ts.TypeChecker;
   private readonly paths = new Map<string, string | undefined>();
   private calleeNames: Set<string> | undefined;
+  /** What each declaration resolves to (edges share these VNames: they are never mutated). */
+  private readonly targets = new Map<ts.Node, VName | 'external' | undefined>();
 
   constructor(
     private readonly program: ts.Program,
@@ -311,11 +313,12 @@ export class EdgeResolver {
 
   /** The VName of the definition a declaration belongs to; 'external' outside the repository; undefined when it is no definition. */
   private declarationTarget(decl: ts.Node): VName | 'external' | undefined {
+    if (this.targets.has(decl)) return this.targets.get(decl);
     const sf = decl.getSourceFile();
     const path = this.repoPath(sf.fileName);
-    if (path === undefined) return 'external';
-    const d = declarationsOf(sf).byDeclaration.get(decl);
-    if (!d) return undefined;
-    return this.vnameOf(sf, path, d.primary.signature);
+    const d = path === undefined ? undefined : declarationsOf(sf).byDeclaration.get(decl);
+    const target = path === undefined ? 'external' : d ? this.vnameOf(sf, path, d.primary.signature) : undefined;
+    this.targets.set(decl, target);
+    return target;
   }
 }
