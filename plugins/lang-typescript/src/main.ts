@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { log, runAnalyzer } from '@travsr/sdk';
 import manifest from '../travsr-plugin.json' with { type: 'json' };
 import type * as Analysis from './analysis.js';
+import { phaseAOfRequest } from './phase-a-request.js';
 import { readRequestFiles } from './read-files.js';
 import { WorkerClient } from './worker/worker-client.js';
 
@@ -39,25 +40,15 @@ await runAnalyzer({
     }
     const { read, unreadable } = await readRequestFiles(files, ctx);
     yield* unreadable;
-    if (!worker) {
-      yield* (await analysisHalf()).phaseAOnThisThread(read, ctx);
-      return;
-    }
-    const reported = new Set<string>();
-    try {
-      for await (const result of worker.phaseA(read, ctx.signal)) {
-        reported.add(result.path);
-        yield result;
-      }
-    } catch (e) {
-      if (ctx.signal.aborted) throw e;
-      // Phase A does not need the worker: go on without it (the next request starts a new one).
-      ctx.log('warn', `${(e as Error).message}; Phase A of the remaining files runs on the main thread`);
-      yield* (await analysisHalf()).phaseAOnThisThread(
-        read.filter((f) => !reported.has(f.path)),
-        ctx,
-      );
-    }
+    const w = worker;
+    yield* phaseAOfRequest(
+      read,
+      w && ((f) => w.phaseA(f, ctx.signal)),
+      async function* (f) {
+        yield* (await analysisHalf()).phaseAOnThisThread(f, ctx);
+      },
+      ctx,
+    );
   },
   shutdown: () => worker?.close(),
 });
