@@ -479,5 +479,28 @@ describe('per-repository locks at index time', () => {
     expect(luaRun(await index(a))).toMatchObject({ version: '0.1.0', analyzed: 1 });
     edit(b, 3);
     expect(luaRun(await index(b))).toMatchObject({ version: '0.2.0', analyzed: 1 });
+
+    // Pruning in b spares 0.1.0, which lang.toml no longer registers: a's lock, which this installation wrote, names it.
+    expect((await lang(b, ['install'])).code).toBe(0);
+    expect(langToml(a.home).plugins?.['example-lua']?.version).toBe('0.2.0');
+    const prune = await lang(b, ['prune', '--json']);
+    expect(prune.code, prune.stderr).toBe(0);
+    const pruned = JSON.parse(prune.stdout) as { pruned: unknown[]; kept: { id: string; version: string; locks: string[] }[] };
+    expect(pruned.pruned).toEqual([]);
+    expect(pruned.kept).toEqual([
+      expect.objectContaining({ id: 'example-lua', version: '0.1.0', locks: [join(a.repo, '.travsr', 'plugins.lock')] }),
+    ]);
+    // Removing it in b deletes b's version and keeps a's, which still indexes.
+    const remove = await lang(b, ['remove', 'lua']);
+    expect(remove.code, remove.stderr).toBe(0);
+    expect(remove.stdout).toMatch(/^ {2}kept example-lua@0\.1\.0 .*: locked by .*lock-a.*plugins\.lock$/m);
+    expect(existsSync(join(a.home, 'plugins', 'example-lua', '0.2.0'))).toBe(false);
+    expect(existsSync(join(a.home, 'plugins', 'example-lua', '0.1.0', 'travsr-plugin.json'))).toBe(true);
+    // lang.toml registers nothing for lua any more: a installs again, from the files kept.
+    const again = await lang(a, ['install', '--frozen-lockfile']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('already installed example-lua@0.1.0');
+    edit(a, 3);
+    expect(luaRun(await index(a))).toMatchObject({ version: '0.1.0', analyzed: 1 });
   });
 });

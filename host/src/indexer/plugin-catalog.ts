@@ -5,6 +5,7 @@ import { MANIFEST_FILE } from '@travsr/protocol';
 import { treeHash } from '@travsr/registry/tree-hash';
 import { LangError, LangErrorCode } from '../lang/errors.js';
 import { installedPluginsRoot, pluginCopyFor } from '../lang/locked-version.js';
+import { rememberLock } from '../lang/known-locks.js';
 import { pluginsLockPath, readPluginsLock, type PluginsLock } from '../lang/plugins-lock.js';
 import type { Logger } from '../log/logger.js';
 import { PluginError } from '../plugins/errors.js';
@@ -134,6 +135,8 @@ export async function registeredPlugins(
   const reg = readLangToml();
   const repoRoot = opts.repoRoot ?? (await findRepoRoot(process.cwd()).catch(() => undefined));
   const lock: PluginsLock = repoRoot === undefined ? {} : readPluginsLock(pluginsLockPath(repoRoot));
+  // `lang prune` / `lang remove` elsewhere must spare the versions this repository runs.
+  if (repoRoot !== undefined && Object.keys(lock).length > 0) rememberLock(pluginsLockPath(repoRoot));
   const pluginsRoot = installedPluginsRoot();
   const plugins: RegisteredPlugin[] = [];
   const problems: string[] = [];

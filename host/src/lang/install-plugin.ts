@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
@@ -25,6 +25,7 @@ import { findRepoRoot } from '../indexer/git/index.js';
 import { readLangToml, writeLangToml, type PluginEntry } from '../plugins/lang-toml.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import { LangError, LangErrorCode } from './errors.js';
+import { rememberLock, versionsLockedElsewhere } from './known-locks.js';
 import { installedPluginDir, installedPluginsRoot } from './locked-version.js';
 import { pluginsLockPath, readPluginsLock, sameLockEntry, writePluginsLock, type LockEntry, type PluginsLock } from './plugins-lock.js';
 import { registryClient, registrySource, type RegistrySource } from './registry-source.js';
@@ -90,6 +91,7 @@ function checkFrozen(ctx: LangContext, id: string, before: LockEntry | undefined
 
 function saveLockEntry(ctx: LangContext, id: string, entry: LockEntry | undefined): void {
   if (ctx.lockPath === undefined) return;
+  rememberLock(ctx.lockPath);
   const lock = readPluginsLock(ctx.lockPath);
   const before = lock[id];
   if (entry === undefined) {
@@ -370,10 +372,15 @@ export interface RemoveOutcome {
   languages: string[];
   /** The files deleted, when they were under `<TRAVSR_HOME>/plugins` (a first-party plugin's own directory is never deleted). */
   deleted: string | undefined;
+  /** Installed versions left on disk because the lock of another repository on this machine names them. */
+  kept: { version: string; dir: string; locks: string[] }[];
   lockRemoved: boolean;
 }
 
-/** Unregisters a plugin, deletes its installed files and its lock entry. */
+/**
+ * Unregisters a plugin, deletes its installed files and its lock entry. Versions another
+ * known repository's lock names stay installed (see {@link versionsLockedElsewhere}).
+ */
 export async function removePlugin(ctx: LangContext, name: string): Promise<RemoveOutcome> {
   const id = installedPluginId(name);
   const locked = readLock(ctx)[id];
@@ -391,13 +398,25 @@ export async function removePlugin(ctx: LangContext, name: string): Promise<Remo
   writeLangToml(reg);
   const ownDir = join(ctx.pluginsRoot, ...id.split('/'));
   const inside = !relative(ownDir, entry.dir).startsWith('..') && entry.dir.startsWith(ownDir + sep);
-  if (inside) await rm(ownDir, { recursive: true, force: true });
+  const kept: RemoveOutcome['kept'] = [];
+  if (inside) {
+    const { locked: elsewhere } = versionsLockedElsewhere(ctx.lockPath);
+    for (const version of existsSync(ownDir) ? readdirSync(ownDir) : []) {
+      const locks = elsewhere.get(`${id}@${version}`);
+      if (locks) kept.push({ version, dir: join(ownDir, version), locks });
+    }
+    if (kept.length === 0) await rm(ownDir, { recursive: true, force: true });
+    else
+      for (const version of readdirSync(ownDir))
+        if (!kept.some((k) => k.version === version)) await rm(join(ownDir, version), { recursive: true, force: true });
+  }
   saveLockEntry(ctx, id, undefined);
   return {
     id,
     version: entry.version,
     languages: languages.sort(),
-    deleted: inside ? ownDir : undefined,
+    deleted: inside && kept.length === 0 ? ownDir : undefined,
+    kept,
     lockRemoved: locked !== undefined,
   };
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '@travsr/protocol';
 import { readLangToml } from '../plugins/lang-toml.js';
+import { versionsLockedElsewhere } from './known-locks.js';
 import { installedPluginsRoot } from './locked-version.js';
 import type { PluginsLock } from './plugins-lock.js';
 
@@ -35,29 +36,44 @@ function installedVersions(root: string): { id: string; version: string; dir: st
   return out;
 }
 
+/** What `travsr lang prune` removes (or would), and the versions it spares for other repositories. */
+export interface PruneOutcome {
+  pruned: PrunedVersion[];
+  /** Versions nothing here uses that the lock of another repository on this machine names. */
+  kept: { id: string; version: string; dir: string; locks: string[] }[];
+  /** Known lock files that could not be read: what they lock is unknown, nothing was spared for them. */
+  unreadableLocks: string[];
+}
+
 /**
- * Installed plugin versions that nothing here uses: not the version lang.toml registers, and
- * not the one this repository's lock names. Other repositories' locks cannot be seen from
- * here: a version one of them locks is installed again by `travsr lang install` there.
+ * Installed plugin versions that nothing uses: not the version lang.toml registers, not the
+ * one this repository's lock names, and not one named by the lock of another repository
+ * Travsr has installed into or indexed on this machine ({@link versionsLockedElsewhere}).
  * Deletes them unless `dryRun`.
  *
  * @example
  * ```ts
- * const pruned = prunePlugins(readPluginsLock(lockPath), { dryRun: true });
+ * const { pruned } = prunePlugins(readPluginsLock(lockPath), { dryRun: true });
  * ```
  */
-export function prunePlugins(lock: PluginsLock, options: { dryRun?: boolean } = {}): PrunedVersion[] {
+export function prunePlugins(lock: PluginsLock, options: { dryRun?: boolean } = {}): PruneOutcome {
   const reg = readLangToml();
   const keep = new Set<string>();
   for (const [id, p] of Object.entries(reg.plugins)) keep.add(`${id}@${p.version}`);
   for (const [id, l] of Object.entries(lock)) keep.add(`${id}@${l.version}`);
   const registeredDirs = new Set(Object.values(reg.plugins).map((p) => p.dir));
-  const pruned: PrunedVersion[] = [];
+  const elsewhere = versionsLockedElsewhere();
+  const outcome: PruneOutcome = { pruned: [], kept: [], unreadableLocks: elsewhere.unreadable };
   for (const v of installedVersions(installedPluginsRoot())) {
     if (keep.has(`${v.id}@${v.version}`) || registeredDirs.has(v.dir)) continue;
+    const locks = elsewhere.locked.get(`${v.id}@${v.version}`);
+    if (locks) {
+      outcome.kept.push({ ...v, locks });
+      continue;
+    }
     const bytes = sizeOf(v.dir);
     if (!options.dryRun) rmSync(v.dir, { recursive: true, force: true });
-    pruned.push({ ...v, bytes });
+    outcome.pruned.push({ ...v, bytes });
   }
-  return pruned;
+  return outcome;
 }

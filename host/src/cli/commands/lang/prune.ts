@@ -8,7 +8,7 @@ import { jsonFlag, repoFlag } from './lang-flags.js';
 export default class LangPrune extends TravsrCommand {
   static override summary = 'Delete installed plugin versions nothing here uses';
   static override description =
-    'Deletes ~/.travsr/plugins/<id>/<version>/ for every version that is neither the one ~/.travsr/lang.toml registers nor the one this repository’s .travsr/plugins.lock names (updates leave the old versions on disk, since other repositories may lock them). A version another repository locks is installed again by `travsr lang install` there.';
+    'Deletes ~/.travsr/plugins/<id>/<version>/ for every version that is neither the one ~/.travsr/lang.toml registers, nor the one this repository’s .travsr/plugins.lock names, nor one named by the lock of another repository Travsr has installed into or indexed on this machine (~/.travsr/known-locks.json; updates leave old versions on disk for them).';
   static override examples = ['<%= config.bin %> lang prune --dry-run', '<%= config.bin %> lang prune'];
   static override flags = {
     repo: repoFlag,
@@ -19,11 +19,14 @@ export default class LangPrune extends TravsrCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(LangPrune);
     const ctx = await langContext(flags.repo, false);
-    const pruned = prunePlugins(ctx.lockPath ? readPluginsLock(ctx.lockPath) : {}, { dryRun: flags['dry-run'] });
+    const { pruned, kept, unreadableLocks } = prunePlugins(ctx.lockPath ? readPluginsLock(ctx.lockPath) : {}, { dryRun: flags['dry-run'] });
     if (flags.json) {
-      this.log(JSON.stringify({ dryRun: flags['dry-run'], pruned }, null, 2));
+      this.log(JSON.stringify({ dryRun: flags['dry-run'], pruned, kept, unreadableLocks }, null, 2));
       return;
     }
+    for (const k of kept) this.log(`kept ${k.id}@${k.version}: locked by ${k.locks.join(', ')}`);
+    for (const u of unreadableLocks)
+      this.warn(`${u} could not be read: what it locks may be pruned; fix it and run \`travsr lang install\` there`);
     if (pruned.length === 0) {
       this.log('nothing to prune');
       return;
