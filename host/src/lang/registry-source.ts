@@ -33,13 +33,14 @@ async function addBuiltinKey(trusted: TrustedKeys): Promise<boolean> {
 }
 
 /**
- * The directory a relative `registry.trustedKeys` key file is resolved against: the directory of
- * the configuration file that set the value (`<repo>/.travsr/` for the repository's
- * `.travsr/config.toml`, the user file's directory for `~/.travsr/config.toml`), or `cwd` when
- * no file set it (`TRAVSR_REGISTRY_TRUSTED_KEYS`, a flag).
+ * The directory a relative path in a `registry.*` value (a `registry.trustedKeys` key file, a
+ * `registry.url` directory) is resolved against: the directory of the configuration file that
+ * set the value (`<repo>/.travsr/` for the repository's `.travsr/config.toml`, the user file's
+ * directory for `~/.travsr/config.toml`), or `cwd` when no file set it (an environment
+ * variable, a flag).
  */
-function trustedKeysBase(config: LoadedConfig, cwd: string): { dir: string; from: string } {
-  const v = config.values['registry.trustedKeys'];
+function configFileBase(config: LoadedConfig, key: 'registry.trustedKeys' | 'registry.url', cwd: string): { dir: string; from: string } {
+  const v = config.values[key];
   switch (v.source) {
     case 'repo':
       if (config.files.repo !== undefined) return { dir: dirname(config.files.repo), from: `the directory of ${config.files.repo}` };
@@ -54,7 +55,13 @@ function trustedKeysBase(config: LoadedConfig, cwd: string): { dir: string; from
   return { dir: cwd, from: `the current directory (set by ${v.origin ?? v.source}, not by a file)` };
 }
 
-/** A `registry.trustedKeys` entry: an inline `ed25519:<base64>` key, or a key file (a relative one under `base`, see trustedKeysBase). */
+/** A `registry.url` that is a directory path: absolute, resolved against the directory of the config file that set it. URLs are left as they are. */
+function registryLocation(url: string, config: LoadedConfig, cwd: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || isAbsolute(url)) return url;
+  return resolve(configFileBase(config, 'registry.url', cwd).dir, url);
+}
+
+/** A `registry.trustedKeys` entry: an inline `ed25519:<base64>` key, or a key file (a relative one under `base`, see configFileBase). */
 async function trustedKeyEntry(entry: string, base: { dir: string; from: string }) {
   const inline = /^ed25519:([A-Za-z0-9+/]{43}=)$/.exec(entry);
   if (inline?.[1]) {
@@ -78,10 +85,11 @@ async function trustedKeyEntry(entry: string, base: { dir: string; from: string 
  * The registry of a repository's configuration (`registry.url`, `registry.trustedKeys`),
  * or the built-in one when `registry.url` is empty.
  *
- * A relative key file in `registry.trustedKeys` is resolved against the directory of the
- * configuration file that set it: `<repo>/.travsr/` for the repository's `.travsr/config.toml`,
- * the user file's directory (`~/.travsr/`, or `$TRAVSR_HOME`) for the user's; against `cwd`
- * when it was set by `TRAVSR_REGISTRY_TRUSTED_KEYS` or a flag.
+ * A relative key file in `registry.trustedKeys`, and a relative directory in `registry.url`, is
+ * resolved against the directory of the configuration file that set it: `<repo>/.travsr/` for
+ * the repository's `.travsr/config.toml`, the user file's directory (`~/.travsr/`, or
+ * `$TRAVSR_HOME`) for the user's; against `cwd` when it was set by an environment variable or
+ * a flag.
  *
  * @throws LangError `BUILTIN_REGISTRY_MISSING`, `TRUSTED_KEY_INVALID`
  */
@@ -99,9 +107,9 @@ export async function registrySource(repoRoot: string | undefined, cwd = process
       );
     return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted };
   }
-  const base = trustedKeysBase(config, cwd);
+  const base = configFileBase(config, 'registry.trustedKeys', cwd);
   for (const entry of config.values['registry.trustedKeys'].value) trusted.add(await trustedKeyEntry(entry, base), 'registry.trustedKeys');
-  return { name: url, location: url, trustedKeys: trusted };
+  return { name: url, location: registryLocation(url, config, cwd), trustedKeys: trusted };
 }
 
 /** A client of `source`; close it when done. */

@@ -1,4 +1,4 @@
-// registry.trustedKeys: a relative key file is resolved against the directory of the config
+// registry.trustedKeys and registry.url: a relative key file or directory is resolved against the directory of the config
 // file that set it (<repo>/.travsr/ or the user's TRAVSR_HOME), or the current directory when
 // an environment variable set it. Real config files, real key files, the real resolver.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -112,5 +112,26 @@ describe('registry.trustedKeys key files', () => {
     const source = await registrySource(repo, cwd);
     expect(source.trustedKeys.get(file.keyId)?.publicKey).toBe(file.publicKey);
     expect(source.trustedKeys.get(inline.keyId)?.publicKey).toBe(inline.publicKey);
+  });
+});
+
+describe('registry.url', () => {
+  it('a relative directory is resolved like a key file: against the directory of the config file that sets it', async () => {
+    configFile(join(repo, '.travsr', 'config.toml'), [], '../mirror');
+    expect((await registrySource(repo, cwd)).location).toBe(join(repo, 'mirror'));
+    configFile(join(home, 'config.toml'), [], 'mirror');
+    expect((await registrySource(undefined, cwd)).location).toBe(join(home, 'mirror'));
+    process.env.TRAVSR_REGISTRY_URL = 'mirror';
+    expect((await registrySource(undefined, cwd)).location).toBe(join(cwd, 'mirror'));
+  });
+
+  it('URLs and absolute directories are used as they are, and the name is what was configured', async () => {
+    for (const url of ['https://plugins.example.org/travsr', 'file:///srv/registry', join(root, 'abs-mirror')]) {
+      configFile(join(repo, '.travsr', 'config.toml'), [], url);
+      const source = await registrySource(repo, cwd);
+      expect([source.name, source.location]).toEqual([url, url]);
+    }
+    configFile(join(repo, '.travsr', 'config.toml'), [], 'mirror');
+    expect((await registrySource(repo, cwd)).name).toBe('mirror');
   });
 });
