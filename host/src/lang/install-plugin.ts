@@ -401,14 +401,13 @@ export async function removePlugin(ctx: LangContext, name: string): Promise<Remo
   const kept: RemoveOutcome['kept'] = [];
   if (inside) {
     const { locked: elsewhere } = versionsLockedElsewhere(ctx.lockPath);
-    for (const version of existsSync(ownDir) ? readdirSync(ownDir) : []) {
+    const versions = existsSync(ownDir) ? readdirSync(ownDir) : [];
+    for (const version of versions) {
       const locks = elsewhere.get(`${id}@${version}`);
       if (locks) kept.push({ version, dir: join(ownDir, version), locks });
+      else await rm(join(ownDir, version), { recursive: true, force: true });
     }
     if (kept.length === 0) await rm(ownDir, { recursive: true, force: true });
-    else
-      for (const version of readdirSync(ownDir))
-        if (!kept.some((k) => k.version === version)) await rm(join(ownDir, version), { recursive: true, force: true });
   }
   saveLockEntry(ctx, id, undefined);
   return {
