@@ -30,8 +30,9 @@ export interface LaunchSpec {
   /** bwrap to use (default: env TRAVSR_BWRAP, else found on the system). */
   bwrapPath?: string;
   /**
-   * External programs of `constraints.tools` found on the host: bound read-only at their own
-   * paths and their directories put first on the sandbox's PATH (Linux).
+   * External programs of `constraints.tools` found on the host: readable and runnable at their
+   * own paths (bound read-only on Linux, the profile's TOOL_DIR slots on macOS), their
+   * directories first on the sandbox's PATH. Windows does not pass them yet.
    */
   tools?: ResolvedTool[];
 }

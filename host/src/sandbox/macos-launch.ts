@@ -14,8 +14,10 @@ import { sandboxProfilesDir } from './profiles-dir.js';
 /** The sandbox-exec binary on macOS. */
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
-/** Stands in for a missing repository in the profile's REPO_DIR parameter (an empty system directory). */
+/** Stands in for a missing repository, or an unused tool slot, in a profile parameter (an empty system directory). */
 const NO_REPO = '/var/empty';
+/** How many directories of external tools (`constraints.tools`) the profiles take: TOOL_DIR_0 … TOOL_DIR_3. */
+export const MACOS_TOOL_SLOTS = 4;
 
 /**
  * Sets the limits with the shell's `ulimit`, changes to the directory in $1, then execs the
@@ -39,7 +41,7 @@ export function macosLimitScript(limits: ResourceLimits): string {
 /**
  * Builds the macOS command: `/bin/sh -c <ulimits> … /usr/bin/sandbox-exec -f
  * sandbox-profiles/macos/<tier>.sb -D PLUGIN_DIR=… -D REPO_DIR=… -D TMP_DIR=… -D NODE_BINARY=…
- * [-D PROXY_SOCKET=…] <node> <entrypoint>`. On macOS itself it also creates the private
+ * -D TOOL_DIR_0..3=… [-D PROXY_SOCKET=…] <node> <entrypoint>`. On macOS itself it also creates the private
  * temp directory and starts the allowlist proxy; from another OS it only builds the command
  * (for tests) and touches nothing.
  */
@@ -62,7 +64,22 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
     }
     const tmpDir = posix.join(sessionDir, 'tmp');
     const command = entrypointArgv(manifest, { pluginRoot: pluginDir, nodePath, memoryMiB: limits.memoryMiB, platform: 'darwin' });
-    const runEnv: Record<string, string> = { ...env, HOME: tmpDir, TMPDIR: tmpDir, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
+    // External tools: their directories first on PATH; what they need readable (a toolchain
+    // such as ~/go, or the file alone) goes into the profile's TOOL_DIR slots.
+    const tools = spec.tools ?? [];
+    const toolDirs = [...new Set(tools.map((t) => posix.dirname(t.path)))];
+    const toolBinds = [...new Set(tools.flatMap((t) => (t.bind ? [t.bind] : [])))];
+    if (toolBinds.length > MACOS_TOOL_SLOTS)
+      throw new SandboxProfileError(
+        `${manifest.id} needs ${toolBinds.length} tool directories (${toolBinds.join(', ')}), more than the ${MACOS_TOOL_SLOTS} the macOS profiles take; declare fewer tools in constraints.tools`,
+      );
+    const runEnv: Record<string, string> = {
+      ...env,
+      HOME: tmpDir,
+      TMPDIR: tmpDir,
+      PATH: [...new Set([...toolDirs, '/usr/bin', '/bin'])].join(':'),
+      LANG: 'C.UTF-8',
+    };
     const description: string[] = [];
     let inner: string[];
     if (tier === 'unsandboxed') {
@@ -79,6 +96,7 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
         ['REPO_DIR', repoRoot ?? NO_REPO],
         ['TMP_DIR', tmpDir],
         ['NODE_BINARY', nodePath],
+        ...Array.from({ length: MACOS_TOOL_SLOTS }, (_, i): [string, string] => [`TOOL_DIR_${i}`, toolBinds[i] ?? NO_REPO]),
       ];
       if (tier === 'elevated') {
         const allow = proxyAllowlist(manifest);
@@ -102,6 +120,10 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
         `writable: ${tmpDir} (private; size not capped on macOS beyond ${limits.tmpMiB} MiB per file)`,
         `ipc: ${tier === 'native-ipc' ? 'POSIX shared memory and semaphores' : 'none'}`,
       );
+      if (tools.length > 0)
+        description.push(
+          `tools (constraints.tools): ${tools.map((t) => `${t.name} at ${t.path}${t.bind ? ` (readable and runnable: ${t.bind})` : ''}`).join(', ')}; their directories first on PATH`,
+        );
     }
     description.push(
       `cpu: ${limits.cpuSeconds} s per process; memory: ${limits.memoryMiB} MiB per process (ulimit -d, advisory on macOS); processes: ${limits.processes} above the user's current count; open files: ${limits.openFiles}`,

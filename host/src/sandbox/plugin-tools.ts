@@ -24,8 +24,15 @@ export interface PluginTools {
   missing: string[];
 }
 
-/** Directories the Linux sandbox binds anyway (sandbox-profiles/linux/bwrap.json `runtime`). */
-const ALREADY_VISIBLE = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/'];
+/**
+ * Directories whose programs the sandbox lets a plugin run anyway: what Linux binds
+ * (sandbox-profiles/linux/bwrap.json `runtime`), what the macOS profiles allow to exec
+ * (not /usr/local: Homebrew's tools need a slot).
+ */
+const ALREADY_VISIBLE: Partial<Record<NodeJS.Platform, string[]>> = {
+  linux: ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/'],
+  darwin: ['/usr/bin/', '/bin/'],
+};
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -51,8 +58,8 @@ export function whichOnPath(name: string, pathEnv: string | undefined = process.
 }
 
 /** What has to be bound for a tool at `real` (see {@link ResolvedTool.bind}). */
-export function toolBind(real: string, home: string = homedir()): string | undefined {
-  if (ALREADY_VISIBLE.some((p) => real.startsWith(p))) return undefined;
+export function toolBind(real: string, home: string = homedir(), platform: NodeJS.Platform = process.platform): string | undefined {
+  if ((ALREADY_VISIBLE[platform] ?? ALREADY_VISIBLE.linux!).some((p) => real.startsWith(p))) return undefined;
   const bin = dirname(real);
   const root = dirname(bin);
   const toolchain =

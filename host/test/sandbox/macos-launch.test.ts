@@ -47,7 +47,7 @@ describe('macOS launch command (built here, cannot run here)', () => {
       const params = Object.fromEntries(cmd.args.filter((_, j) => cmd.args[j - 1] === '-D').map((kv) => kv.split('=') as [string, string]));
       expect(params).toMatchObject({ PLUGIN_DIR: plugin, REPO_DIR: repo, NODE_BINARY: node });
       expect(params['TMP_DIR']).toMatch(/^\/private\/tmp\//);
-      const used = [...sb(tier).matchAll(/\(param "([A-Z_]+)"\)/g)].map((m) => m[1]).sort();
+      const used = [...sb(tier).matchAll(/\(param "([A-Z0-9_]+)"\)/g)].map((m) => m[1]).sort();
       expect(Object.keys(params).sort()).toEqual(used);
       expect(cmd.args.slice(-3)).toEqual([node, '--max-old-space-size=1536', `${plugin}/probe.mjs`]);
       expect(cmd.env['HOME']).toBe(params['TMP_DIR']);
@@ -56,6 +56,49 @@ describe('macOS launch command (built here, cannot run here)', () => {
       await cmd.cleanup();
     });
   }
+
+  it('external tools: their directories readable and runnable through TOOL_DIR slots, first on PATH', async () => {
+    const tools = [
+      { name: 'scip-go', path: '/Users/dev/go/bin/scip-go', bind: '/Users/dev/go' },
+      { name: 'go', path: '/usr/local/go/bin/go', bind: '/usr/local/go' },
+      { name: 'git', path: '/usr/bin/git', bind: undefined },
+    ];
+    const cmd = await prepareLaunch({
+      platform: 'darwin',
+      pluginDir: plugin,
+      repoRoot: repo,
+      nodePath: node,
+      manifest: manifest(),
+      tier: 'standard',
+      limits: defaultLimits(),
+      env: {},
+      tools,
+    });
+    const params = Object.fromEntries(cmd.args.filter((_, j) => cmd.args[j - 1] === '-D').map((kv) => kv.split('=') as [string, string]));
+    expect(params).toMatchObject({
+      TOOL_DIR_0: '/Users/dev/go',
+      TOOL_DIR_1: '/usr/local/go',
+      TOOL_DIR_2: '/var/empty',
+      TOOL_DIR_3: '/var/empty',
+    });
+    expect(cmd.env['PATH']).toBe('/Users/dev/go/bin:/usr/local/go/bin:/usr/bin:/bin');
+    expect(cmd.description.join('\n')).toContain('scip-go at /Users/dev/go/bin/scip-go (readable and runnable: /Users/dev/go)');
+    // More directories than the profiles have slots: refused with what to do.
+    const many = Array.from({ length: 5 }, (_, i) => ({ name: `t${i}`, path: `/opt/t${i}/t${i}`, bind: `/opt/t${i}/t${i}` }));
+    await expect(
+      prepareLaunch({
+        platform: 'darwin',
+        pluginDir: plugin,
+        repoRoot: repo,
+        nodePath: node,
+        manifest: manifest(),
+        tier: 'standard',
+        limits: defaultLimits(),
+        env: {},
+        tools: many,
+      }),
+    ).rejects.toThrow(/needs 5 tool directories .* more than the 4 the macOS profiles take/);
+  });
 
   it('unsandboxed (allowed): ulimits only, no sandbox-exec', async () => {
     const cmd = await darwin('unsandboxed');
@@ -80,6 +123,10 @@ describe('macOS .sb profiles (text only; sandbox-exec cannot run here)', () => {
       expect(writes.sort()).toEqual(['literal "/dev/null"', 'subpath tmp-dir']);
       expect(text.includes('ipc-posix')).toBe(tier === 'native-ipc');
       expect(text.includes('network')).toBe(tier === 'elevated');
+      // Tools: read and run, never write, in each of the four slots.
+      expect(text).toContain(
+        '(allow file-read* process-exec (subpath (param "TOOL_DIR_0")) (subpath (param "TOOL_DIR_1")) (subpath (param "TOOL_DIR_2")) (subpath (param "TOOL_DIR_3")))',
+      );
       if (tier === 'elevated') expect(text).toContain('(allow network-outbound (remote unix-socket (path-literal proxy-socket)))');
     });
   }

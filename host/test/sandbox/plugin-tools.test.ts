@@ -42,6 +42,13 @@ describe('toolBind', () => {
     // Never the home directory, even when it looks like a Go workspace.
     expect(toolBind(join(dir, 'gopath', 'bin', 'scip-go'), join(dir, 'gopath'))).toBe(join(dir, 'gopath', 'bin', 'scip-go'));
   });
+
+  it('on macOS only /usr/bin and /bin run anyway: a Homebrew tool under /usr/local gets its own directory', () => {
+    expect(toolBind('/usr/bin/git', '/Users/dev', 'darwin')).toBeUndefined();
+    expect(toolBind('/usr/local/bin/tool', '/Users/dev', 'darwin')).toBe('/usr/local/bin/tool');
+    expect(toolBind(join(dir, 'goroot', 'bin', 'go'), '/Users/dev', 'darwin')).toBe(join(dir, 'goroot'));
+    expect(toolBind('/usr/local/bin/tool', '/home/dev', 'linux')).toBeUndefined();
+  });
 });
 
 describe('resolvePluginTools', () => {
