@@ -3,7 +3,7 @@
 // created on disk and no proxy is started when the platform is not the host's.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultLimits, prepareLaunch, type LaunchSpec, type SandboxTier } from '../../src/sandbox/index.js';
+import { defaultLimits, prepareLaunch, type LaunchSpec, type ResolvedTool, type SandboxTier } from '../../src/sandbox/index.js';
 import { sandboxProfilesDir } from '../../src/sandbox/profiles-dir.js';
 import { manifest } from './manifest-fixture.js';
 
@@ -15,7 +15,7 @@ const forTier: Record<Exclude<SandboxTier, 'unsandboxed'>, LaunchSpec['manifest'
   'native-ipc': manifest({ ipc: 'posix-shm' }),
   elevated: manifest({ network: { allow: ['proxy.golang.org'] } }),
 };
-const darwin = (tier: SandboxTier, m = manifest()): Promise<Awaited<ReturnType<typeof prepareLaunch>>> =>
+const darwin = (tier: SandboxTier, m = manifest(), tools?: ResolvedTool[]): Promise<Awaited<ReturnType<typeof prepareLaunch>>> =>
   prepareLaunch({
     platform: 'darwin',
     pluginDir: plugin,
@@ -26,7 +26,12 @@ const darwin = (tier: SandboxTier, m = manifest()): Promise<Awaited<ReturnType<t
     limits: defaultLimits(),
     env: { TRAVSR_PLUGIN_COOKIE: 'c' },
     allowUnsandboxed: true,
+    ...(tools ? { tools } : {}),
   });
+
+/** The `-D NAME=value` parameters of a sandbox-exec command. */
+const paramsOf = (cmd: { args: string[] }): Record<string, string> =>
+  Object.fromEntries(cmd.args.filter((_, j) => cmd.args[j - 1] === '-D').map((kv) => kv.split('=') as [string, string]));
 
 function sb(tier: string): string {
   return readFileSync(`${sandboxProfilesDir()}/macos/${tier}.sb`, 'utf8');
@@ -44,7 +49,7 @@ describe('macOS launch command (built here, cannot run here)', () => {
       expect(cmd.args[3]).toBe(repo); // the directory the script changes to
       const i = cmd.args.indexOf('/usr/bin/sandbox-exec');
       expect(cmd.args.slice(i + 1, i + 3)).toEqual(['-f', `${sandboxProfilesDir()}/macos/${tier}.sb`]);
-      const params = Object.fromEntries(cmd.args.filter((_, j) => cmd.args[j - 1] === '-D').map((kv) => kv.split('=') as [string, string]));
+      const params = paramsOf(cmd);
       expect(params).toMatchObject({ PLUGIN_DIR: plugin, REPO_DIR: repo, NODE_BINARY: node });
       expect(params['TMP_DIR']).toMatch(/^\/private\/tmp\//);
       const used = [...sb(tier).matchAll(/\(param "([A-Z0-9_]+)"\)/g)].map((m) => m[1]).sort();
@@ -63,19 +68,8 @@ describe('macOS launch command (built here, cannot run here)', () => {
       { name: 'go', path: '/usr/local/go/bin/go', bind: '/usr/local/go' },
       { name: 'git', path: '/usr/bin/git', bind: undefined },
     ];
-    const cmd = await prepareLaunch({
-      platform: 'darwin',
-      pluginDir: plugin,
-      repoRoot: repo,
-      nodePath: node,
-      manifest: manifest(),
-      tier: 'standard',
-      limits: defaultLimits(),
-      env: {},
-      tools,
-    });
-    const params = Object.fromEntries(cmd.args.filter((_, j) => cmd.args[j - 1] === '-D').map((kv) => kv.split('=') as [string, string]));
-    expect(params).toMatchObject({
+    const cmd = await darwin('standard', manifest(), tools);
+    expect(paramsOf(cmd)).toMatchObject({
       TOOL_DIR_0: '/Users/dev/go',
       TOOL_DIR_1: '/usr/local/go',
       TOOL_DIR_2: '/var/empty',
@@ -85,19 +79,9 @@ describe('macOS launch command (built here, cannot run here)', () => {
     expect(cmd.description.join('\n')).toContain('scip-go at /Users/dev/go/bin/scip-go (readable and runnable: /Users/dev/go)');
     // More directories than the profiles have slots: refused with what to do.
     const many = Array.from({ length: 5 }, (_, i) => ({ name: `t${i}`, path: `/opt/t${i}/t${i}`, bind: `/opt/t${i}/t${i}` }));
-    await expect(
-      prepareLaunch({
-        platform: 'darwin',
-        pluginDir: plugin,
-        repoRoot: repo,
-        nodePath: node,
-        manifest: manifest(),
-        tier: 'standard',
-        limits: defaultLimits(),
-        env: {},
-        tools: many,
-      }),
-    ).rejects.toThrow(/needs 5 tool directories .* more than the 4 the macOS profiles take/);
+    await expect(darwin('standard', manifest(), many)).rejects.toThrow(
+      /needs 5 tool directories .* more than the 4 the macOS profiles take/,
+    );
   });
 
   it('unsandboxed (allowed): ulimits only, no sandbox-exec', async () => {
