@@ -5,29 +5,18 @@
 //   dist/tree-sitter.wasm      web-tree-sitter's runtime
 //   dist/tree-sitter-go.wasm   the grammar, from tree-sitter-wasms@0.1.13
 //   dist/languages.json        the language table, for tools (test/bench/structural-coverage.js)
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { pluginBundleOptions } from '@travsr/sdk/build';
+import { buildPlugin } from '@travsr/sdk/build';
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const dist = join(root, 'dist');
-const require = createRequire(import.meta.url);
-
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
-
-rmSync(dist, { recursive: true, force: true });
-mkdirSync(dist, { recursive: true });
-await build(pluginBundleOptions(join(root, 'src', 'main.ts'), join(dist, 'main.js'), { loader: { '.scm': 'text' } }));
-copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), join(dist, 'tree-sitter.wasm'));
-copyFileSync(
-  join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out', 'tree-sitter-go.wasm'),
-  join(dist, 'tree-sitter-go.wasm'),
-);
+const p = await buildPlugin(dirname(dirname(fileURLToPath(import.meta.url))), build, [
+  { entry: 'src/main.ts', outfile: 'main.js', loader: { '.scm': 'text' } },
+]);
+copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
+copyFileSync(p.treeSitterGrammar('tree-sitter-go.wasm'), join(p.dist, 'tree-sitter-go.wasm'));
 const table = { byExtension: { '.go': 'go' }, byName: {}, grammars: { go: 'tree-sitter-go.wasm' } };
-writeFileSync(join(dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
+writeFileSync(join(p.dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
 
 console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-go.wasm)`);

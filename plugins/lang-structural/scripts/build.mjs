@@ -8,26 +8,17 @@
 //                                   one with an import renamed: see rename-wasm-import.mjs)
 //   dist/queries/<language>.scm     the tags queries, read when a language is first used
 //   dist/languages.json             the language table, for tools (test/bench/structural-coverage.js)
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { pluginBundleOptions } from '@travsr/sdk/build';
+import { buildPlugin } from '@travsr/sdk/build';
 import { renameFunctionImport } from './rename-wasm-import.mjs';
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const dist = join(root, 'dist');
-const require = createRequire(import.meta.url);
-
-// 1. Type-check (esbuild only strips types).
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
-
-// 2. Bundle.
-rmSync(dist, { recursive: true, force: true });
+// 1-2. Type-check, then bundle (the SDK's shared steps).
+const p = await buildPlugin(dirname(dirname(fileURLToPath(import.meta.url))), build);
+const { root, dist } = p;
 mkdirSync(join(dist, 'queries'), { recursive: true });
-await build(pluginBundleOptions(join(root, 'src', 'main.ts'), join(dist, 'main.js')));
 // The language table, from the same source the bundle holds (Node 20 cannot import .ts).
 const tableModule = join(dist, '.languages.mjs');
 await build({
@@ -42,12 +33,11 @@ const { LANGUAGES } = await import(pathToFileURL(tableModule).href);
 rmSync(tableModule);
 
 // 3. The wasm and the queries next to the bundle.
-copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), join(dist, 'tree-sitter.wasm'));
-const grammars = join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
+copyFileSync(p.treeSitterRuntime(), join(dist, 'tree-sitter.wasm'));
 // Imports a grammar has that web-tree-sitter 0.25's runtime does not export, and what to link instead.
 const RENAMED_IMPORTS = { 'tree-sitter-bash.wasm': [['env', 'isalpha', 'iswalpha']] };
 for (const language of LANGUAGES) {
-  let wasm = readFileSync(join(grammars, language.grammar));
+  let wasm = readFileSync(p.treeSitterGrammar(language.grammar));
   for (const [module, from, to] of RENAMED_IMPORTS[language.grammar] ?? []) wasm = renameFunctionImport(wasm, module, from, to);
   writeFileSync(join(dist, language.grammar), wasm);
   copyFileSync(join(root, 'queries', `${language.id}.scm`), join(dist, 'queries', `${language.id}.scm`));
