@@ -41,7 +41,9 @@ const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
  * `maxBytes`, checked before reading.
  */
 export async function readSourceFile(root: string, file: AnalyzeFile, maxBytes: number): Promise<SourceFile> {
-  const normalized = file.path.replace(/\\/g, '/');
+  // Paths arrive `/`-separated. Only on Windows is `\` a separator too; on POSIX it is an
+  // ordinary character of a file name (`back\slash.ts`) and must be kept.
+  const normalized = sep === '\\' ? file.path.replace(/\\/g, '/') : file.path;
   const absolutePath = resolve(root, normalized);
   const rel = relative(root, absolutePath);
   if (isAbsolute(normalized) || rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
