@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { RepoFileReader, type RepoFileRead, type RepoFileRefusal } from './repo-file-reader.js';
 import { countTokens } from './token-count.js';
 
 /** A piece of source shown to the agent, with its weight in tokens. */
@@ -20,27 +18,33 @@ export interface Snippet {
 interface SourceFile {
   lines: string[];
   sha256: string;
+  changed: boolean;
 }
 
 /**
- * Reads node source from the working tree for snippets. Files are read once per reader
- * (a reader lives for one request, or one server with {@link clear} after reindexing).
- * A path that escapes the repository or cannot be read gives no snippet, never an error.
+ * Reads node source from the working tree for snippets, through {@link RepoFileReader}
+ * (no links, regular files only, size cap, content checked against the indexed sha256).
+ * Files are read once per reader (a reader lives for one request, or one server with
+ * {@link clear} after reindexing). A file that cannot be read safely gives no snippet,
+ * never an error; {@link refusal} says why.
  */
 export class SourceReader {
-  private readonly files = new Map<string, SourceFile | null>();
+  private readonly files = new Map<string, SourceFile | Extract<RepoFileRead, { ok: false }>>();
+  private readonly reader: RepoFileReader;
 
-  constructor(private readonly repoRoot: string) {}
+  constructor(repoRoot: string) {
+    this.reader = new RepoFileReader(repoRoot);
+  }
 
   /** Lines of `path` (1-based `start`..`end`, inclusive), or undefined when unreadable. */
   snippet(
     path: string,
     startLine: number,
     endLine: number,
-    opts: { maxLines: number; indexedSha256?: string | undefined },
+    opts: { maxLines: number; indexedSha256: string | undefined },
   ): Snippet | undefined {
-    const file = this.read(path);
-    if (!file || startLine < 1) return undefined;
+    const file = this.read(path, opts.indexedSha256);
+    if (!('lines' in file) || startLine < 1) return undefined;
     const last = Math.min(Math.max(endLine, startLine), file.lines.length);
     if (startLine > last) return undefined;
     let lines = file.lines.slice(startLine - 1, last);
@@ -60,8 +64,14 @@ export class SourceReader {
       text,
       tokens: countTokens(text),
       truncated,
-      stale: opts.indexedSha256 !== undefined && opts.indexedSha256 !== file.sha256,
+      stale: file.changed,
     };
+  }
+
+  /** Why `path` gave no snippet (after {@link snippet} was asked for it), or undefined when it did. */
+  refusal(path: string): { refusal: RepoFileRefusal; detail: string } | undefined {
+    const file = this.files.get(path);
+    return file && 'refusal' in file ? { refusal: file.refusal, detail: file.detail } : undefined;
   }
 
   /** Forgets cached files. */
@@ -69,18 +79,12 @@ export class SourceReader {
     this.files.clear();
   }
 
-  private read(path: string): SourceFile | undefined {
-    if (this.files.has(path)) return this.files.get(path) ?? undefined;
-    let file: SourceFile | null = null;
-    if (!path.startsWith('/') && !path.split('/').includes('..')) {
-      try {
-        const bytes = readFileSync(join(this.repoRoot, path));
-        file = { lines: bytes.toString('utf8').split(/\r?\n/), sha256: createHash('sha256').update(bytes).digest('hex') };
-      } catch {
-        file = null;
-      }
-    }
+  private read(path: string, indexedSha256: string | undefined): SourceFile | Extract<RepoFileRead, { ok: false }> {
+    const cached = this.files.get(path);
+    if (cached) return cached;
+    const r = this.reader.read(path, indexedSha256);
+    const file = r.ok ? { lines: r.bytes.toString('utf8').split(/\r?\n/), sha256: r.sha256, changed: r.changed } : r;
     this.files.set(path, file);
-    return file ?? undefined;
+    return file;
   }
 }

@@ -155,16 +155,30 @@ function dispatch<N extends ToolName>(
         if (!row) continue;
         const ref = nodeRef(row);
         const end = ref.endLine ?? ref.startLine ?? 1;
-        const snippet = ref.startLine === null ? undefined : g.sources.snippet(ref.path, ref.startLine, end, { maxLines: 200 });
+        const snippet =
+          ref.startLine === null
+            ? undefined
+            : g.sources.snippet(ref.path, ref.startLine, end, { maxLines: 200, indexedSha256: g.fileSha256s().get(ref.path) });
+        // No source: say why (a link, a FIFO, …) instead of failing; the stored skeleton still answers.
+        const withheld = ref.startLine !== null && !snippet ? g.sources.refusal(ref.path) : undefined;
         const others = found.matches.slice(1).map(nodeRef);
         return {
           text: [
             `${describe(ref)}`,
             row.skeleton ? `\n${row.skeleton}` : '',
+            snippet?.stale ? '\n(the file changed since it was indexed; lines may be off)' : '',
             snippet ? `\n\`\`\`\n${snippet.text}\n\`\`\`` : '',
+            withheld ? `\n(source not shown: ${withheld.detail})` : '',
             others.length ? `\nAlso named so:\n${others.map((o) => `  ${describe(o)}`).join('\n')}` : '',
           ].join(''),
-          structured: { definition: ref, skeleton: row.skeleton, source: snippet?.text ?? null, alternatives: others },
+          structured: {
+            definition: ref,
+            skeleton: row.skeleton,
+            source: snippet?.text ?? null,
+            stale: snippet?.stale ?? false,
+            ...(withheld ? { source_withheld: withheld } : {}),
+            alternatives: others,
+          },
         };
       }
       return { text: `No symbol matches ${JSON.stringify(a.symbol)}; try search_symbols.`, structured: { definition: null } };
