@@ -1,6 +1,6 @@
 // Shared by the sandbox suite: launches the probe plugin in test/fixtures/sandbox under a
 // real sandbox and collects what it printed. Not a test file itself.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -58,6 +58,8 @@ export async function runInSandbox(
   manifest: PluginManifest,
   opts: {
     tier?: SandboxTier;
+    /** Default: the probe directory test/fixtures/sandbox. */
+    pluginDir?: string;
     limits?: Partial<ResourceLimits>;
     repoRoot?: string;
     env?: Record<string, string>;
@@ -66,7 +68,7 @@ export async function runInSandbox(
   } = {},
 ): Promise<SandboxRun> {
   const spec: LaunchSpec = {
-    pluginDir: probeDir,
+    pluginDir: opts.pluginDir ?? probeDir,
     manifest,
     tier: opts.tier ?? 'standard',
     limits: { ...defaultLimits(), ...opts.limits },
@@ -97,4 +99,17 @@ export function lastJson<T>(run: SandboxRun): T {
   } catch {
     throw new Error(`probe printed no JSON (exit ${String(run.exitCode)}, signal ${String(run.signal)}):\n${run.stdout}\n${run.stderr}`);
   }
+}
+
+/**
+ * A plugin directory holding `syscall-probe` (test/fixtures/sandbox/syscall-probe.c), compiled
+ * here with gcc -static so that it needs nothing from the sandbox's /usr. Node cannot make raw
+ * system calls; this binary makes the ones the seccomp policy denies and prints one JSON line.
+ */
+export async function syscallProbePlugin(): Promise<{ dir: string; manifest: PluginManifest }> {
+  const dir = cacheDir('syscall-probe');
+  copyFileSync(join(probeDir, 'travsr-plugin.json'), join(dir, 'travsr-plugin.json'));
+  const cc = await execa('gcc', ['-static', '-O1', '-o', join(dir, 'syscall-probe'), join(probeDir, 'syscall-probe.c')], { reject: false });
+  if (cc.exitCode !== 0) throw new Error(`gcc could not build the syscall probe (install gcc and the libc static library):\n${cc.stderr}`);
+  return { dir, manifest: { ...baseManifest, entrypoint: { runtime: 'exec', path: 'syscall-probe' } } };
 }

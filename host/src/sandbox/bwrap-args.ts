@@ -13,12 +13,12 @@ export interface BwrapArgsInput {
   env: Record<string, string>;
   /** Host path of the allowlist proxy's unix socket (elevated). */
   proxySocket?: string;
-  /** Extra files bound read-only at the same path (e.g. a Node binary outside /usr). */
+  /** Extra files bound read-only at the same path (e.g. a tool of constraints.tools). */
   extraReadOnly: string[];
+  /** A Node binary outside the runtime binds, bound read-only at `mounts.node`. */
+  nodeBinary?: string;
   /** Working directory inside. */
   chdir: string;
-  /** The command to run inside: program and arguments. */
-  command: string[];
 }
 
 function unshareFlag(ns: Namespace): string {
@@ -46,7 +46,11 @@ export function runtimeArgs(profile: LinuxProfile, extraTry: readonly string[] =
   return args;
 }
 
-/** bwrap arguments (without the bwrap program itself) for one sandboxed launch. */
+/**
+ * bwrap options for one sandboxed launch: everything before `--`, without the bwrap program
+ * and the command. They hold host paths, so they go to bwrap through `--args FD`
+ * (see bwrap-arg-files.ts), never on its command line.
+ */
 export function buildBwrapArgs(input: BwrapArgsInput): string[] {
   const { profile } = input;
   const tier = profile.tiers[input.tier];
@@ -63,12 +67,13 @@ export function buildBwrapArgs(input: BwrapArgsInput): string[] {
   if (tier.devShm) args.push('--size', tmpBytes, '--tmpfs', '/dev/shm');
   // After the tmpfs mounts, so that a file under the host's /tmp stays visible.
   for (const f of input.extraReadOnly) args.push('--ro-bind', f, f);
+  if (input.nodeBinary !== undefined) args.push('--ro-bind', input.nodeBinary, m.node);
   args.push('--ro-bind', input.pluginDir, m.plugin);
   if (input.repoRoot !== undefined) args.push('--ro-bind', input.repoRoot, m.repo);
   if (tier.proxy && input.proxySocket !== undefined) args.push('--ro-bind', input.proxySocket, m.proxySocket);
   // Last: nothing outside the tmpfs mounts stays writable (bwrap's root and /dev are tmpfs).
   args.push('--remount-ro', '/dev', '--remount-ro', '/');
   for (const [k, v] of Object.entries(input.env)) args.push('--setenv', k, v);
-  args.push('--chdir', input.chdir, '--', ...input.command);
+  args.push('--chdir', input.chdir);
   return args;
 }

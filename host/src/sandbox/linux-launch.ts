@@ -2,6 +2,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AllowlistProxy } from './allowlist-proxy.js';
+import { bwrapLaunchArgv, writeBwrapArgFiles } from './bwrap-arg-files.js';
 import { buildBwrapArgs } from './bwrap-args.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { entrypointArgv, nodeHeapMiB } from './entrypoint.js';
@@ -12,6 +13,7 @@ import type { ResourceLimits } from './limits.js';
 import { linuxProfile } from './linux-profile.js';
 import { countUserTasks, createProcessCgroup, type ProcessCgroup } from './process-cgroup.js';
 import { probeLinux, resolvePrlimitPath } from './sandbox-probe.js';
+import { seccompFilter } from './seccomp-filter.js';
 
 /** Enters every cgroup given as arguments, optionally changes directory, then execs the rest. */
 const ENTER_SCRIPT =
@@ -50,6 +52,13 @@ function limitLines(limits: ResourceLimits, nproc: number, cg: ProcessCgroup | u
     `open files: ${limits.openFiles}; file size: ${limits.tmpMiB} MiB; core dumps: off`,
     `output: ${limits.outputBytes} bytes (enforced by the host)`,
   ];
+}
+
+/** Why a sandboxed tier runs without a seccomp program, for the trace. */
+function seccompGap(tier: string): string {
+  return ['x64', 'arm64'].includes(process.arch)
+    ? `sandbox-profiles/linux/seccomp.json does not list tier ${tier}`
+    : `no program is compiled for ${process.arch}; sandbox-profiles/linux/seccomp-generate.py builds x86_64 and aarch64`;
 }
 
 /** Builds (and for elevated, starts the proxy of) a Linux launch. Constraints are already checked. */
@@ -148,8 +157,14 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
         description.push('network: none (network namespace unshared)');
       }
       const underUsr = profile.runtime.roBind.some((p) => nodePath.startsWith(`${p}/`));
-      const command = entrypointArgv(manifest, { pluginRoot: m.plugin, nodePath, memoryMiB: limits.memoryMiB, platform: 'linux' });
-      const bwrapArgs = buildBwrapArgs({
+      const nodeOutside = manifest.entrypoint.runtime === 'node' && !underUsr;
+      const command = entrypointArgv(manifest, {
+        pluginRoot: m.plugin,
+        nodePath: nodeOutside ? m.node : nodePath,
+        memoryMiB: limits.memoryMiB,
+        platform: 'linux',
+      });
+      const bwrapOptions = buildBwrapArgs({
         tier,
         profile,
         disableUserns: bwrap.disableUserns,
@@ -158,18 +173,27 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
         tmpMiB: limits.tmpMiB,
         env: insideEnv,
         ...(proxySocket !== undefined ? { proxySocket } : {}),
-        extraReadOnly: [...(manifest.entrypoint.runtime === 'node' && !underUsr ? [nodePath] : []), ...toolBinds],
+        extraReadOnly: toolBinds,
+        ...(nodeOutside ? { nodeBinary: nodePath } : {}),
         chdir: repoRoot !== undefined ? m.repo : m.plugin,
+      });
+      const filter = seccompFilter(tier);
+      // Through descriptors: bwrap's command line is the sandbox's /proc/1/cmdline.
+      const files = await writeBwrapArgFiles(sessionDir, bwrapOptions, filter?.program);
+      file = '/bin/sh';
+      args = bwrapLaunchArgv({
+        cgroupProcs: cg?.procsFiles ?? [],
+        files,
+        prefix: [prlimitPath, ...prlimitArgs(limits, nproc)],
+        bwrapPath: bwrap.path,
         command,
       });
-      const limited = [prlimitPath, ...prlimitArgs(limits, nproc), bwrap.path, ...bwrapArgs];
-      if (cg) {
-        file = '/bin/sh';
-        args = ['-c', ENTER_SCRIPT, 'travsr-sandbox', String(cg.procsFiles.length), ...cg.procsFiles, '', ...limited];
-      } else {
-        file = prlimitPath;
-        args = limited.slice(1);
-      }
+      description.push(
+        filter
+          ? `system calls: seccomp filter for ${filter.arch} (sandbox-profiles/linux/seccomp.json): ptrace, keyrings, bpf, mount, namespaces, personality, userfaultfd, io_uring and the like fail with EPERM/ENOSYS`
+          : `system calls: no seccomp filter (${seccompGap(tier)})`,
+        'bwrap options passed through a descriptor (--args), so no host path is on the command line inside',
+      );
       outerEnv = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
       envNames = Object.keys(insideEnv);
       pluginRootInside = m.plugin;
@@ -177,7 +201,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
       const tierProfile = profile.tiers[tier];
       description.unshift(
         `tier ${tier}: bwrap ${bwrap.version}, namespaces unshared: ${tierProfile.unshare.join(', ')}${bwrap.disableUserns ? ' (nested user namespaces disabled)' : ''}; all capabilities dropped; new session; dies with the host`,
-        `read-only: ${[...profile.runtime.roBind, ...(underUsr ? [] : [nodePath])].join(', ')}, ${m.plugin} (${pluginDir})${repoRoot !== undefined ? `, ${m.repo} (${repoRoot})` : ''}; nothing else of the host (no $HOME, no /etc beyond ld.so.cache)`,
+        `read-only: ${[...profile.runtime.roBind, ...(nodeOutside ? [`${m.node} (${nodePath})`] : [])].join(', ')}, ${m.plugin} (${pluginDir})${repoRoot !== undefined ? `, ${m.repo} (${repoRoot})` : ''}; nothing else of the host (no $HOME, no /etc beyond ld.so.cache)`,
         ...(tools.length > 0
           ? [
               `tools (constraints.tools): ${tools.map((t) => `${t.name} at ${t.path}${t.bind ? ` (bound read-only: ${t.bind})` : ''}`).join(', ')}; their directories first on PATH`,

@@ -23,7 +23,7 @@ export interface LinuxProfile {
   minBwrapVersion: string;
   hostname: string;
   runtime: { roBind: string[]; roBindTry: string[]; topLevel: string[] };
-  mounts: { plugin: string; repo: string; tmp: string; proxySocket: string };
+  mounts: { plugin: string; repo: string; tmp: string; proxySocket: string; node: string };
   env: Record<string, string>;
   tiers: Record<Exclude<SandboxTier, 'unsandboxed'>, LinuxTierProfile>;
 }
@@ -107,6 +107,7 @@ export function linuxProfile(): LinuxProfile {
       repo: absPath(mounts['repo'], 'mounts.repo'),
       tmp: absPath(mounts['tmp'], 'mounts.tmp'),
       proxySocket: absPath(mounts['proxySocket'], 'mounts.proxySocket'),
+      node: absPath(mounts['node'], 'mounts.node'),
     },
     env,
     tiers: {

@@ -30,6 +30,13 @@ async function rejection(p: Promise<unknown>): Promise<{ code?: string; message:
   throw new Error('expected a rejection');
 }
 
+/** The bwrap options of a launch: they go to bwrap through a file on fd 3 (`--args 3`), not its command line. */
+function bwrapOptions(cmd: LaunchCommand): string[] {
+  const file = cmd.args.find((a) => a.endsWith('/bwrap.args'));
+  if (file === undefined) throw new Error(`no bwrap.args file in ${cmd.args.join(' ')}`);
+  return readFileSync(file, 'utf8').split('\0').slice(0, -1);
+}
+
 /** The value following `flag` in `args`, for each occurrence. */
 function after(args: string[], flag: string, count = 1): string[][] {
   const out: string[][] = [];
@@ -117,7 +124,7 @@ describe('Linux command', () => {
   });
 
   it('standard: unshares every namespace, drops capabilities, clears the environment, binds nothing of /etc but ld.so.cache', async () => {
-    const { args } = await launch({ repoRoot: probeDir });
+    const args = bwrapOptions(await launch({ repoRoot: probeDir }));
     for (const flag of [
       '--unshare-user',
       '--unshare-ipc',
@@ -142,7 +149,9 @@ describe('Linux command', () => {
   });
 
   it('native-ipc: keeps the IPC namespace and adds a private /dev/shm', async () => {
-    const { args, description } = await launch({ tier: 'native-ipc', manifest: manifest({ ipc: 'posix-shm' }, envReport.entrypoint) });
+    const cmd = await launch({ tier: 'native-ipc', manifest: manifest({ ipc: 'posix-shm' }, envReport.entrypoint) });
+    const { description } = cmd;
+    const args = bwrapOptions(cmd);
     expect(args).not.toContain('--unshare-ipc');
     expect(args).toContain('--unshare-net');
     expect(after(args, '--tmpfs')).toEqual([['/tmp'], ['/dev/shm']]);
@@ -151,10 +160,11 @@ describe('Linux command', () => {
 
   it('elevated: network still unshared; the proxy socket is bound at /run/travsr/proxy.sock and removed by cleanup', async () => {
     const cmd = await launch({ tier: 'elevated', manifest: manifest({ network: { allow: ['example.com'] } }, envReport.entrypoint) });
-    expect(cmd.args).toContain('--unshare-net');
-    const sock = after(cmd.args, '--ro-bind', 2).find(([, dest]) => dest === '/run/travsr/proxy.sock')?.[0] ?? '';
+    const options = bwrapOptions(cmd);
+    expect(options).toContain('--unshare-net');
+    const sock = after(options, '--ro-bind', 2).find(([, dest]) => dest === '/run/travsr/proxy.sock')?.[0] ?? '';
     expect(existsSync(sock)).toBe(true);
-    expect(after(cmd.args, '--setenv', 2)).toContainEqual(['TRAVSR_PROXY_SOCKET', '/run/travsr/proxy.sock']);
+    expect(after(options, '--setenv', 2)).toContainEqual(['TRAVSR_PROXY_SOCKET', '/run/travsr/proxy.sock']);
     await cmd.cleanup();
     await cmd.cleanup();
     expect(existsSync(sock)).toBe(false);
