@@ -21,6 +21,9 @@ export const IGNORE_FILE_NAMES = ['.gitignore', '.travsrignore'] as const;
  * under an excluded directory cannot be re-included, with every source taken into account.
  */
 export class IgnoreRules {
+  /** Built on first use and shared by every directory below that adds no ignore file of its own. */
+  private shared: IgnoreMatcher | undefined;
+
   private constructor(
     private readonly infoExclude: readonly Ignore[],
     private readonly gitignore: readonly Ignore[],
@@ -38,7 +41,10 @@ export class IgnoreRules {
     return new IgnoreRules(info, [], [], config);
   }
 
-  /** These rules plus a directory's `.gitignore` / `.travsrignore` texts (`base`: repo-relative, '' for the root). */
+  /**
+   * These rules plus a directory's `.gitignore` / `.travsrignore` texts (`base`: repo-relative, '' for the root).
+   * A directory without either gets these very rules back, and with them their matcher and its cache.
+   */
   withDirectory(base: string, files: { gitignore?: string | undefined; travsrignore?: string | undefined }): IgnoreRules {
     if (files.gitignore === undefined && files.travsrignore === undefined) return this;
     const label = (name: string) => (base === '' ? name : `${base}/${name}`);
@@ -53,19 +59,33 @@ export class IgnoreRules {
   }
 
   /**
-   * A matcher for one directory's entries. Each has its own result cache, dropped with it,
-   * so memory follows the directory, not the tree.
+   * The matcher of these rules: one per set of rules, not per directory. A path's verdict needs
+   * the verdicts of all its parent directories (a file under an excluded directory stays out),
+   * and the matcher remembers those; a fresh matcher for every directory recomputed the whole
+   * chain each time, which made a deep tree cost depth² × rules.
    */
   matcher(): IgnoreMatcher {
-    return new IgnoreMatcher(
-      ignore({ ignorecase: false }).add([...this.infoExclude, ...this.gitignore, ...this.travsrignore, ...this.config]),
-    );
+    this.shared ??= new IgnoreMatcher([...this.infoExclude, ...this.gitignore, ...this.travsrignore, ...this.config]);
+    return this.shared;
   }
 }
 
-/** Tests paths against the combined rules of one directory. */
+/**
+ * Verdicts remembered by one matcher before it starts over. Starting over costs one
+ * recomputation of the current directory's parent chain; the limit keeps the memory of a
+ * walk over a huge tree bounded instead of growing with every path tested.
+ */
+export const MATCHER_CACHE_LIMIT = 50_000;
+
+/** Tests repo-relative paths against one combined list of rules. */
 export class IgnoreMatcher {
-  constructor(private readonly rules: Ignore) {}
+  private rules: Ignore;
+  private tested = 0;
+
+  /** `sources`: compiled rule lists in rising precedence; the last matching rule of all wins. */
+  constructor(private readonly sources: readonly Ignore[]) {
+    this.rules = this.combine();
+  }
 
   /**
    * Why `path` (repo-relative, `/`-separated) is ignored — the rule that decided, as
@@ -73,9 +93,18 @@ export class IgnoreMatcher {
    * or `undefined` when it is not. Directories are tested as `dir/`, so `build/` patterns apply.
    */
   check(path: string, directory: boolean): string | undefined {
+    if (++this.tested > MATCHER_CACHE_LIMIT) {
+      this.rules = this.combine();
+      this.tested = 1;
+    }
     const result = this.rules.test(directory ? `${path}/` : path);
     if (!result.ignored) return undefined;
     return result.rule?.mark ?? 'a rule for a parent directory';
+  }
+
+  /** Joining compiled lists copies their rules; no pattern is compiled again. */
+  private combine(): Ignore {
+    return ignore({ ignorecase: false }).add([...this.sources]);
   }
 }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rebasePattern } from '../../../src/indexer/walk/index.js';
+import { IgnoreRules, MATCHER_CACHE_LIMIT, rebasePattern } from '../../../src/indexer/walk/index.js';
 import { makeTree, skips, walkedFiles } from './temp-tree.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -166,5 +166,23 @@ describe('rebasePattern', () => {
     expect(rebasePattern('*.log', '')).toBe('*.log');
     expect(rebasePattern('x', 'we[ird]/#d')).toBe('we\\[ird\\]/#d/**/x');
     expect(rebasePattern('x', '#d')).toBe('\\#d/**/x');
+  });
+});
+
+describe('IgnoreMatcher', () => {
+  it('gives the same verdicts after it has started over past its cache limit, parent exclusions included', () => {
+    const rules = IgnoreRules.create({ exclude: ['out/', '*.log', '!keep.log'] });
+    const matcher = rules.withDirectory('', {}).matcher();
+    const verdicts = () => [
+      matcher.check('out/keep.log', false),
+      matcher.check('src/a.log', false),
+      matcher.check('src/keep.log', false),
+      matcher.check('src/a.ts', false),
+      matcher.check('src/out', true),
+    ];
+    const before = verdicts();
+    expect(before.map((v) => v !== undefined)).toEqual([true, true, false, false, true]);
+    for (let i = 0; i <= MATCHER_CACHE_LIMIT; i++) matcher.check(`deep/${i}/file.ts`, false);
+    expect(verdicts()).toEqual(before);
   });
 });
