@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { runtimeArgs } from './bwrap-args.js';
 import { linuxProfile } from './linux-profile.js';
+import { seccompFilter } from './seccomp-filter.js';
 
 /** The result of {@link probeSandbox}. */
 export type SandboxProbe = { ok: true; tool: string; version: string } | { ok: false; reason: string; fix: string };
@@ -69,8 +70,8 @@ function versionAtLeast(version: string, min: string): boolean {
   return true;
 }
 
-/** The smallest real sandbox: the same isolation flags a plugin gets, running `true`. */
-function probeArgs(disableUserns: boolean): string[] {
+/** The smallest real sandbox: the same isolation flags and seccomp program (on fd 3) a plugin gets, running `true`. */
+function probeArgs(disableUserns: boolean, seccomp: boolean): string[] {
   return [
     '--unshare-all',
     '--unshare-user',
@@ -91,10 +92,14 @@ function probeArgs(disableUserns: boolean): string[] {
     '/tmp',
     '--remount-ro',
     '/',
+    ...(seccomp ? ['--seccomp', '3'] : []),
     '--',
     '/usr/bin/true',
   ];
 }
+
+const NO_SECCOMP =
+  'use a kernel built with CONFIG_SECCOMP and CONFIG_SECCOMP_FILTER (every mainstream distribution kernel is); inside a container, allow seccomp(2) and prctl(2)';
 
 function userNamespacesDisabled(): boolean {
   try {
@@ -138,13 +143,25 @@ async function probeLinuxUncached(bwrapPath: string | undefined, prlimitPath: st
     };
   }
   let disableUserns = versionAtLeast(version, '0.8.0');
-  let run = await execa(bwrapPath, probeArgs(disableUserns), quiet);
+  const program = seccompFilter('standard')?.program;
+  const sandboxed = (dis: boolean) =>
+    execa(bwrapPath, probeArgs(dis, program !== undefined), {
+      reject: false,
+      timeout: 10_000,
+      extendEnv: false,
+      env: quiet.env,
+      stdio: ['ignore', 'pipe', 'pipe', program ?? 'ignore'],
+    });
+  let run = await sandboxed(disableUserns);
   if (run.exitCode !== 0 && disableUserns && /disable-userns/.test(String(run.stderr))) {
     disableUserns = false;
-    run = await execa(bwrapPath, probeArgs(false), quiet);
+    run = await sandboxed(false);
   }
   if (run.exitCode !== 0) {
     const stderr = String(run.stderr).trim() || (run.shortMessage ?? `exit code ${String(run.exitCode)}`);
+    if (/seccomp/i.test(stderr)) {
+      return { ok: false, reason: `bubblewrap cannot apply Travsr's seccomp filter (${stderr})`, fix: NO_SECCOMP };
+    }
     const blocked = userNamespacesDisabled() || /namespace|uid map|Operation not permitted|Permission denied/i.test(stderr);
     return blocked
       ? { ok: false, reason: `bubblewrap cannot create a sandbox because user namespaces are blocked (${stderr})`, fix: ENABLE_USERNS }

@@ -95,6 +95,18 @@ describe('refusals and errors', () => {
     expect(e.code).toBe('SANDBOX_UNAVAILABLE');
   });
 
+  it('reports a kernel that refuses the seccomp filter with the CONFIG_SECCOMP_FILTER fix (the real bwrap handed an invalid program)', async () => {
+    const bad = join(scratch, 'invalid.bpf');
+    writeFileSync(bad, Buffer.alloc(16)); // two loads and no return: the kernel answers EINVAL, as one without seccomp filters does
+    const fake = join(scratch, 'bwrap-bad-seccomp');
+    writeFileSync(fake, `#!/bin/sh\nexec 3< ${JSON.stringify(bad)}\nexec /usr/bin/bwrap "$@"\n`);
+    chmodSync(fake, 0o755);
+    const probe = await probeSandbox('linux', { bwrapPath: fake });
+    expect(probe).toMatchObject({ ok: false, reason: expect.stringContaining("cannot apply Travsr's seccomp filter") as unknown });
+    expect(probe.ok ? '' : probe.fix).toContain('CONFIG_SECCOMP_FILTER');
+    expect((await rejection(prepareLaunch(spec({ bwrapPath: fake })))).code).toBe('SANDBOX_UNAVAILABLE');
+  });
+
   it('probes the real bwrap on this machine once and caches it', async () => {
     const a = await probeSandbox();
     expect(a).toMatchObject({ ok: true, tool: 'bwrap' });
