@@ -16,6 +16,9 @@ export interface ConfigTypes {
   'index.semantic': boolean;
   'plugins.prefer': Record<string, string>;
   'plugins.dirs': string[];
+  'analyze.deadline': number;
+  'analyze.deadlinePerFile': number;
+  'analyze.total': number;
   'registry.url': string;
   'registry.trustedKeys': string[];
   'sandbox.tier': DefaultSandboxTier;
@@ -132,6 +135,35 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     paths: true,
     defaultValue: () => [],
     defaultText: '[]',
+  },
+  'analyze.deadline': {
+    kind: 'integer',
+    env: 'TRAVSR_ANALYZE_DEADLINE',
+    description:
+      'Seconds an analyze request may take, plus analyze.deadlinePerFile per file, whatever progress the plugin reports; a plugin past it is stopped and the file it was on is recorded failed',
+    expected: 'an integer ≥ 1 (seconds)',
+    min: 1,
+    defaultValue: () => 120,
+    defaultText: '120',
+  },
+  'analyze.deadlinePerFile': {
+    kind: 'integer',
+    env: 'TRAVSR_ANALYZE_DEADLINE_PER_FILE',
+    description: 'Seconds added to the deadline of an analyze request for each file in it',
+    expected: 'an integer ≥ 0 (seconds)',
+    min: 0,
+    defaultValue: () => 2,
+    defaultText: '2',
+  },
+  'analyze.total': {
+    kind: 'integer',
+    env: 'TRAVSR_ANALYZE_TOTAL',
+    description:
+      'Seconds one plugin may spend analyzing in one index run, restarts included; past it the plugin is disabled for the run (0: no limit)',
+    expected: 'an integer ≥ 0 (seconds; 0: no limit)',
+    min: 0,
+    defaultValue: () => 7200,
+    defaultText: '7200 (2 hours)',
   },
   'registry.url': {
     kind: 'string',

@@ -32,7 +32,8 @@ import { PluginError, PluginErrorCode, errorCode } from './errors.js';
 import type { LoadedPlugin } from './plugin-dir.js';
 import { spawnPlugin, type ExitInfo, type PluginProcess } from './plugin-process.js';
 import { StderrTail } from './stderr-tail.js';
-import type { PluginTimeouts } from './timeouts.js';
+import { AnalyzeWatchdog, type WatchdogVerdict } from './analyze-watchdog.js';
+import { analyzeDeadlineMs, type PluginTimeouts } from './timeouts.js';
 import { HOST_VERSION } from '../version.js';
 
 /** States of a session, in the order a healthy one goes through them. */
@@ -82,6 +83,16 @@ export interface AnalyzeHandlers {
   onProgress?(progress: ProgressParams): void;
 }
 
+/** Options of one {@link PluginSession.analyze} request. */
+export interface AnalyzeOptions {
+  /** Aborting sends `cancel`. */
+  signal?: AbortSignal;
+  /** Hard deadline of this request (default: from the timeouts and the number of files). */
+  deadlineMs?: number;
+  /** Says why the deadline is what it is, for the error when it passes (default: the per-request rule). */
+  deadlineReason?: string;
+}
+
 /** The answer of an analyze request, checked against what was streamed. */
 export interface AnalyzeOutcome {
   result: AnalyzeResult;
@@ -103,6 +114,7 @@ interface ActiveAnalyze {
   analyzed: number;
   failed: number;
   handlerError: Error | undefined;
+  watchdog?: AnalyzeWatchdog;
 }
 
 const MAX_QUEUED_FILES = 64;
@@ -264,6 +276,7 @@ export class PluginSession {
     const proc = this.proc;
     void proc.exited.then((info) => this.onExit(info));
     proc.stderr.on('data', (chunk: Buffer) => {
+      this.active?.watchdog?.alive();
       this.stderr.push(chunk);
       this.addOutput(chunk.length);
     });
@@ -335,7 +348,7 @@ export class PluginSession {
    * back-pressure when it returns a promise). Aborting `signal` sends `cancel`.
    * @throws PluginError — the session may still be usable if the code is PLUGIN_REQUEST_FAILED or PLUGIN_REQUEST_CANCELLED.
    */
-  async analyze(params: AnalyzeParams, handlers: AnalyzeHandlers, options: { signal?: AbortSignal } = {}): Promise<AnalyzeOutcome> {
+  async analyze(params: AnalyzeParams, handlers: AnalyzeHandlers, options: AnalyzeOptions = {}): Promise<AnalyzeOutcome> {
     const conn = this.readyConnection();
     const active: ActiveAnalyze = {
       id: undefined,
@@ -350,29 +363,14 @@ export class PluginSession {
     };
     this.active = active;
     this.setState('busy', `analyze ${params.files.length} file(s), phase ${params.phase}`);
-    // Any bytes on stdout or stderr count as a sign of life.
-    const activity = () => conn.stats.bytesIn + this.stderr.bytes;
-    let lastSeen = activity();
-    let lastActivity = Date.now();
-    const idleMs = this.opts.timeouts.analyzeIdleMs;
-    const watchdog = setInterval(
-      () => {
-        if (activity() !== lastSeen) {
-          lastSeen = activity();
-          lastActivity = Date.now();
-        } else if (Date.now() - lastActivity > idleMs) {
-          this.fail(
-            new PluginError(
-              PluginErrorCode.Timeout,
-              `${this.label} sent nothing for ${Math.round(idleMs / 1000)} s during analyze and looks hung; it was stopped. Check its stderr (\`travsr trace show ${this.recorder.trace.id}\`)`,
-              this.label,
-              this.stderr.lastLines(),
-            ),
-          );
-        }
-      },
-      Math.max(50, Math.min(1000, idleMs / 4)),
-    );
+    const deadlineMs = options.deadlineMs ?? analyzeDeadlineMs(this.opts.timeouts, params.files.length);
+    const watchdog = new AnalyzeWatchdog({
+      idleMs: this.opts.timeouts.analyzeIdleMs,
+      deadlineMs,
+      inbound: () => conn.stats,
+      onExpired: (verdict) => this.fail(this.watchdogError(verdict, params.files.length, options.deadlineReason)),
+    });
+    active.watchdog = watchdog;
     try {
       const reqOpts: { signal?: AbortSignal; onId: (id: RequestId) => void } = { onId: (id) => (active.id = id) };
       if (options.signal) reqOpts.signal = options.signal;
@@ -383,11 +381,33 @@ export class PluginSession {
       this.recorder.count('analyzeRequests');
       return { result, analyzed: active.analyzed, failed: active.failed, missing };
     } finally {
-      clearInterval(watchdog);
+      watchdog.stop();
       this.active = undefined;
       if (this.stateValue === 'busy') this.setState('ready');
       this.proc?.stdout.resume();
     }
+  }
+
+  /** The error that ends a session whose analyze request went silent or overran its deadline. */
+  private watchdogError(verdict: WatchdogVerdict, files: number, deadlineReason?: string): PluginError {
+    const see = `Check its stderr (\`travsr trace show ${this.recorder.trace.id}\`)`;
+    if (verdict.kind === 'idle')
+      return new PluginError(
+        PluginErrorCode.Timeout,
+        `${this.label} sent nothing for ${Math.round(verdict.idleMs / 1000)} s during analyze and looks hung (only files, logs and progress whose count advances show work); it was stopped. ${see}`,
+        this.label,
+        this.stderr.lastLines(),
+      );
+    const { analyzeBaseMs, analyzePerFileMs } = this.opts.timeouts;
+    const why =
+      deadlineReason ??
+      `the deadline of a request of ${files} file(s): ${seconds(analyzeBaseMs)} s + ${seconds(analyzePerFileMs)} s per file, settable with analyze.deadline and analyze.deadlinePerFile`;
+    return new PluginError(
+      PluginErrorCode.Timeout,
+      `${this.label} did not finish analyze within ${seconds(verdict.deadlineMs)} s (${why}), whatever progress it reported; it was stopped. ${see}`,
+      this.label,
+      this.stderr.lastLines(),
+    );
   }
 
   /** Sends `ping` and resolves with the round-trip time in milliseconds. */
@@ -522,6 +542,7 @@ export class PluginSession {
       throw new PluginError(PluginErrorCode.ProtocolViolation, `${this.label} sent graph/file for ${file.path} twice`, this.label);
     }
     active.seen.add(file.path);
+    active.watchdog?.alive();
     const problem = language !== file.language ? `language ${file.language} was sent for a ${language} file` : this.foreignData(file);
     let delivered = file;
     if (problem) {
@@ -581,12 +602,16 @@ export class PluginSession {
 
   private onProgress(p: ProgressParams): void {
     this.addOutput(32 + (p.message?.length ?? 0));
-    if (this.active && p.requestId === this.active.id) this.active.handlers.onProgress?.(p);
+    if (this.active && p.requestId === this.active.id) {
+      this.active.watchdog?.progress(p.done);
+      this.active.handlers.onProgress?.(p);
+    }
   }
 
   private onLog(p: LogParams): void {
     this.addOutput(p.message.length);
     this.recorder.count('logMessages');
+    this.active?.watchdog?.alive();
     this.opts.logger.log(p.level, `[${this.label}] ${p.message}`);
   }
 
@@ -692,6 +717,10 @@ export class PluginSession {
     }
     this.resolveEnded();
   }
+}
+
+function seconds(ms: number): string {
+  return ms >= 10_000 || ms % 1000 === 0 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1);
 }
 
 function signalReason(signal: string): string {

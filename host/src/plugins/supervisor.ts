@@ -6,7 +6,7 @@ import { persistentTraceSink } from '../traces/trace-sink.js';
 import { PluginError, PluginErrorCode } from './errors.js';
 import type { LoadedPlugin } from './plugin-dir.js';
 import { PluginSession, type AnalyzeHandlers, type AnalyzeOutcome } from './session.js';
-import { DEFAULT_TIMEOUTS, type PluginTimeouts } from './timeouts.js';
+import { DEFAULT_TIMEOUTS, analyzeDeadlineMs, type PluginTimeouts } from './timeouts.js';
 
 /** When a crashed plugin is restarted, and when the supervisor gives up. */
 export interface RestartPolicy {
@@ -71,6 +71,9 @@ export class PluginSupervisor {
   private readonly logger: Logger;
   /** Sessions started so far (the first launch included). */
   launches = 0;
+  /** Time spent in analyze requests so far, for {@link PluginTimeouts.analyzeTotalMs}. */
+  private analyzeSpentMs = 0;
+  private budgetSpent: PluginError | undefined;
 
   constructor(private readonly opts: SupervisorOptions) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
@@ -97,7 +100,6 @@ export class PluginSupervisor {
     await this.ensureSession();
   }
 
-  /** Runs one analyze request (queued behind any other request). */
   /**
    * Starts the plugin if needed and says which phases its session runs, and which it cannot
    * run and why (`initialize.unavailable`: a tool it needs is missing).
@@ -108,19 +110,51 @@ export class PluginSupervisor {
     return { phases: session.phases, unavailable: session.unavailable };
   }
 
+  /**
+   * Runs one analyze request (queued behind any other request), within the request's
+   * deadline and what is left of the plugin's total analyze time ({@link PluginTimeouts}).
+   * @throws PluginError — PLUGIN_TIMEOUT when a limit is passed (the plugin is stopped),
+   * PLUGIN_DISABLED once the total is spent.
+   */
   analyze(params: AnalyzeParams, handlers: AnalyzeHandlers, options: { signal?: AbortSignal } = {}): Promise<AnalyzeOutcome> {
     return this.serial(async () => {
+      const budget = this.analyzeBudget(params.files.length);
       const session = await this.ensureSession();
       this.stateValue = 'busy';
+      const t0 = performance.now();
       try {
-        return await session.analyze(params, handlers, options);
+        return await session.analyze(params, handlers, { ...options, ...budget });
       } catch (e) {
         await this.afterFailure(session, e);
         throw e;
       } finally {
+        this.analyzeSpentMs += performance.now() - t0;
         if (this.stateValue === 'busy') this.stateValue = 'ready';
       }
     });
+  }
+
+  /**
+   * The deadline of the next request: its own, or less when the plugin's total analyze time
+   * is nearly spent. Once it is spent the plugin is disabled for the rest of the run.
+   */
+  private analyzeBudget(files: number): { deadlineMs?: number; deadlineReason?: string } {
+    const total = this.timeouts.analyzeTotalMs;
+    if (total <= 0) return {};
+    const own = analyzeDeadlineMs(this.timeouts, files);
+    const left = total - this.analyzeSpentMs;
+    const why = `the ${Math.round(total / 1000)} s that one plugin may spend analyzing in one run (analyze.total)`;
+    if (left <= 0) {
+      this.budgetSpent ??= new PluginError(
+        PluginErrorCode.Disabled,
+        `${this.opts.plugin.label} has used up ${why} and is disabled for this run; the files left were not analyzed. Raise analyze.total if the plugin is just slow, or see \`travsr trace list\``,
+        this.opts.plugin.label,
+      );
+      this.clearHealth();
+      this.stateValue = 'disabled';
+      throw this.budgetSpent;
+    }
+    return left < own ? { deadlineMs: left, deadlineReason: `what was left of ${why}` } : {};
   }
 
   /** Pings the plugin (starting it if needed) and resolves with the round trip in ms. */
@@ -145,10 +179,12 @@ export class PluginSupervisor {
     await s?.stop();
   }
 
-  /** Re-enables a disabled plugin (forgets its crashes). */
+  /** Re-enables a disabled plugin (forgets its crashes and the analyze time it spent). */
   reset(): void {
     this.crashes.length = 0;
     this.lastError = undefined;
+    this.budgetSpent = undefined;
+    this.analyzeSpentMs = 0;
     if (this.stateValue === 'disabled') this.stateValue = 'idle';
   }
 
@@ -256,6 +292,7 @@ export class PluginSupervisor {
   }
 
   private disabledError(): PluginError {
+    if (this.budgetSpent) return this.budgetSpent;
     const last = this.lastError;
     if (
       last &&

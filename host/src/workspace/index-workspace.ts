@@ -8,6 +8,7 @@ import { TraceRecorder } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import { travsrHome } from '../paths/travsr-home.js';
 import { acquireIndexLock } from './index-lock.js';
+import { pluginDeadlines } from '../plugins/timeouts.js';
 import { progressReporter } from './progress.js';
 import type { Workspace } from './workspace.js';
 
@@ -61,6 +62,7 @@ export async function indexWorkspace(
       onProgress: progress.update,
       ...(commit ? { commit } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
+      timeouts: pluginDeadlines(ws.config.values),
       ...opts.extra,
     });
     progress.done();
