@@ -60,6 +60,8 @@ export async function runInSandbox(
     tier?: SandboxTier;
     /** Default: the probe directory test/fixtures/sandbox. */
     pluginDir?: string;
+    /** The Node binary for `runtime: node` (default: this process's). */
+    nodePath?: string;
     limits?: Partial<ResourceLimits>;
     repoRoot?: string;
     env?: Record<string, string>;
@@ -75,6 +77,7 @@ export async function runInSandbox(
     env: opts.env ?? { TRAVSR_PLUGIN_COOKIE: 'sandbox-suite' },
   };
   if (opts.repoRoot !== undefined) spec.repoRoot = opts.repoRoot;
+  if (opts.nodePath !== undefined) spec.nodePath = opts.nodePath;
   if (opts.networkAllow) spec.networkAllow = opts.networkAllow;
   const cmd = await prepareLaunch(spec);
   try {

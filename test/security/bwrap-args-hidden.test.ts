@@ -2,10 +2,11 @@
 // listed the host paths of the plugin, the repository, the proxy socket's session directory
 // (and the plugin's environment values). The options now reach bwrap through a descriptor
 // (--args 3) that bwrap closes before the plugin starts.
-import { rmSync } from 'node:fs';
+import { copyFileSync, linkSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastJson, makeRepo, probeDir, probeManifest, repoTop, runInSandbox } from '../sandbox/sandbox-harness.js';
+import { cacheDir, lastJson, makeRepo, probeDir, probeManifest, repoTop, runInSandbox } from '../sandbox/sandbox-harness.js';
 
 interface CmdlineReport {
   pid1: string;
@@ -39,4 +40,23 @@ describe("finding 10: bwrap's own arguments visible in the sandbox reveal host p
       for (const target of Object.values(r.fds)) expect(target).not.toMatch(/bwrap\.args|seccomp\.bpf/);
     });
   }
+
+  it('a Node binary outside /usr (nvm, a home directory) runs as /run/travsr/node: its host path is not on the command line either', async () => {
+    const dir = cacheDir('node-outside-usr');
+    const node = join(dir, 'node');
+    try {
+      try {
+        linkSync(process.execPath, node);
+      } catch {
+        copyFileSync(process.execPath, node); // another file system, or protected_hardlinks
+      }
+      const run = await runInSandbox(probeManifest('cmdline-probe.mjs'), { repoRoot: repo.dir, nodePath: node });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const r = lastJson<CmdlineReport>(run);
+      expect(r.self).toMatch(/^\/run\/travsr\/node --max-old-space-size=\d+ \/plugin\/cmdline-probe\.mjs $/);
+      for (const line of [r.pid1, ...Object.values(r.cmdlines)]) expect(line).not.toContain(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -15,8 +15,8 @@ export interface LaunchSpec {
   /**
    * The only environment the plugin gets besides PATH, HOME, TMPDIR and LANG (which the
    * sandbox sets and this may not override), e.g. TRAVSR_PLUGIN_COOKIE. On Linux the
-   * values are passed to bwrap as arguments, so they are visible in the host's process
-   * list: never put secrets here.
+   * values reach bwrap through a file in the launch's private session directory, not its
+   * command line. Never put secrets here: the plugin reads them.
    */
   env: Record<string, string>;
   /** Elevated: `host[:port]` allowlist enforced by the host-side proxy (default: the manifest's). */
