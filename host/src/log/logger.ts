@@ -1,3 +1,5 @@
+import { terminalText } from './terminal-text.js';
+
 /** Severity of a log line. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -8,12 +10,16 @@ export interface Logger {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
 }
 
-/** A logger writing `level message` lines to stderr, dropping levels below `minLevel`. */
+/**
+ * A logger writing `level message` lines to stderr, dropping levels below `minLevel`.
+ * Messages carry plugin output and file names, so control characters are shown visibly
+ * and continuation lines are indented: a message cannot drive the terminal or forge a line.
+ */
 export function stderrLogger(minLevel: LogLevel = (process.env.TRAVSR_LOG_LEVEL as LogLevel | undefined) ?? 'warn'): Logger {
   const min = ORDER[minLevel] ?? ORDER.warn;
   return {
     log(level, message) {
-      if (ORDER[level] >= min) process.stderr.write(`${level.padEnd(5)} ${message}\n`);
+      if (ORDER[level] >= min) process.stderr.write(`${level.padEnd(5)} ${terminalText(message).replaceAll('\n', '\n      ')}\n`);
     },
   };
 }
