@@ -37,8 +37,8 @@ def fail(what):
 
 def errno_of(rule):
     name = rule.get("errno")
-    if name not in ("EPERM", "ENOSYS", "EACCES", "EINVAL"):
-        fail(f"rule {rule.get('syscalls')}: errno must be EPERM, ENOSYS, EACCES or EINVAL")
+    if name not in ("EPERM", "ENOSYS", "EACCES", "EINVAL", "EAFNOSUPPORT"):
+        fail(f"rule {rule.get('syscalls')}: errno must be EPERM, ENOSYS, EACCES, EINVAL or EAFNOSUPPORT")
     return seccomp.ERRNO(getattr(errno, name))
 
 
@@ -50,6 +50,11 @@ def conditions(rule):
     if "maskedEquals" in rule:
         m = rule["maskedEquals"]
         return [[seccomp.Arg(rule["arg"], seccomp.MASKED_EQ, m["mask"], v)] for v in m["values"].values()]
+    if "onlyValues" in rule:
+        # Every value between the allowed ones, then everything above the last (as Flatpak).
+        allowed = sorted(rule["onlyValues"].values())
+        gaps = [v for v in range(allowed[-1]) if v not in allowed]
+        return [[seccomp.Arg(rule["arg"], seccomp.EQ, v)] for v in gaps] + [[seccomp.Arg(rule["arg"], seccomp.GE, allowed[-1] + 1)]]
     if "notEqual" in rule:
         return [[seccomp.Arg(rule["arg"], seccomp.NE, rule["notEqual"])]]
     return [[]]
