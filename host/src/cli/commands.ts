@@ -38,6 +38,7 @@ import RegistryVerify from './commands/registry/verify.js';
 import Status from './commands/status.js';
 import TraceList from './commands/trace/list.js';
 import TraceShow from './commands/trace/show.js';
+import Trust from './commands/trust.js';
 
 export const COMMANDS = {
   init: Init,
@@ -78,4 +79,5 @@ export const COMMANDS = {
   'registry:serve': RegistryServe,
   'trace:list': TraceList,
   'trace:show': TraceShow,
+  trust: Trust,
 };

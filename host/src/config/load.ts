@@ -3,6 +3,7 @@ import { availableParallelism, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoTravsrDir, travsrHome } from '../paths/travsr-home.js';
 import { ConfigError } from './errors.js';
+import { configSha256, repoTrustState, trustStorePath, type RepoTrustState } from './repo-trust.js';
 import { resolveConfig, type ConfigFileText, type ConfigSource, type ConfigValue, type ResolvedConfig } from './resolve.js';
 import { isConfigKey, type ConfigKey } from './schema.js';
 
@@ -16,10 +17,16 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(travsrHome(env), 'config.toml');
 }
 
+/** A configuration file as read, with the sha256 of its bytes (what `travsr trust` records). */
+export interface ConfigFileRead extends ConfigFileText {
+  readonly sha256: string;
+}
+
 /** Reads a configuration file; a missing file is `undefined`, any other read failure a ConfigError `CONFIG_UNREADABLE`. */
-export function readConfigFile(path: string): ConfigFileText | undefined {
+export function readConfigFile(path: string): ConfigFileRead | undefined {
   try {
-    return { path, text: readFileSync(path, 'utf8') };
+    const bytes = readFileSync(path);
+    return { path, text: bytes.toString('utf8'), sha256: configSha256(bytes) };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigError('CONFIG_UNREADABLE', `cannot read ${path}: ${(e as Error).message}; check its permissions or remove it`);
@@ -41,25 +48,38 @@ export interface LoadConfigOptions {
 /** A resolved configuration and the files it was read from (whether or not they exist). */
 export interface LoadedConfig extends ResolvedConfig {
   readonly files: { readonly repo?: string; readonly user: string };
+  /** Whether the repository file's security keys count; undefined when there is no repository file. */
+  readonly repoTrust?: RepoTrustState;
 }
 
-/** Reads the repository and user configuration files (a missing file counts as empty) and resolves them with `resolveConfig`. */
+/**
+ * Reads the repository and user configuration files (a missing file counts as empty) and resolves
+ * them with `resolveConfig`; the repository file's security keys count only when the user trusts
+ * it as it is now (`travsr trust`, recorded in trustStorePath()).
+ */
 export function loadConfig(opts: LoadConfigOptions = {}): LoadedConfig {
   const env = opts.env ?? process.env;
   const userPath = userConfigPath(env);
   const repoPath = opts.repoRoot === undefined ? undefined : repoConfigPath(opts.repoRoot);
   // When the repository is the home directory both paths are one file: it counts once, as the user's.
   const repoFile = repoPath === undefined || repoPath === userPath ? undefined : readConfigFile(repoPath);
+  const repoTrust =
+    repoFile && opts.repoRoot !== undefined ? repoTrustState(opts.repoRoot, repoFile.sha256, trustStorePath(env)) : undefined;
   const resolved = resolveConfig({
     flags: opts.flags,
     env,
     repoFile,
+    repoTrust,
     userFile: readConfigFile(userPath),
     machine: { availableParallelism: availableParallelism() },
     cwd: opts.cwd ?? process.cwd(),
     home: homedir(),
   });
-  return { ...resolved, files: repoPath === undefined ? { user: userPath } : { repo: repoPath, user: userPath } };
+  return {
+    ...resolved,
+    files: repoPath === undefined ? { user: userPath } : { repo: repoPath, user: userPath },
+    ...(repoTrust === undefined ? {} : { repoTrust }),
+  };
 }
 
 const RANK: Record<ConfigSource, number> = { flag: 4, env: 3, repo: 2, user: 1, default: 0 };

@@ -7,6 +7,7 @@ import {
   closeConfigKeys,
   configFlagName,
   isConfigKey,
+  isSecurityKey,
   isTable,
   keySpec,
   unknownKeyError,
@@ -17,6 +18,7 @@ import {
   type ConfigTypes,
   type MachineFacts,
 } from './schema.js';
+import type { RepoTrustState } from './repo-trust.js';
 import { lineOfKey, tomlKeyLines } from './toml-lines.js';
 
 /** Where a value came from, highest precedence first. */
@@ -42,10 +44,26 @@ export interface ConfigWarning {
   readonly message: string;
 }
 
+/**
+ * A security key (see ConfigTrust) that the repository's file sets but that does not count,
+ * because the user has not trusted the repository (`untrusted`) or the file changed since (`changed`).
+ */
+export interface IgnoredConfigValue {
+  readonly key: ConfigKey;
+  readonly value: unknown;
+  /** `path:line` */
+  readonly origin: string;
+  readonly reason: 'untrusted' | 'changed';
+  /** One line for people: where, which key, why, and to run `travsr trust`. */
+  readonly message: string;
+}
+
 /** The result of resolution. */
 export interface ResolvedConfig {
   readonly values: ConfigValues;
   readonly warnings: readonly ConfigWarning[];
+  /** Security keys of an untrusted repository file, in file order; their values fell back to the lower layers. */
+  readonly ignored: readonly IgnoredConfigValue[];
 }
 
 /** A configuration file's path and text; the resolver reads nothing itself. */
@@ -62,6 +80,11 @@ export interface ConfigInputs {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** `<repo>/.travsr/config.toml`, when it exists. */
   readonly repoFile?: ConfigFileText | undefined;
+  /**
+   * Whether the repository file's security keys count (see ConfigTrust and repo-trust.ts).
+   * Default `untrusted`: a file nobody vouched for sets only ordinary keys.
+   */
+  readonly repoTrust?: RepoTrustState | undefined;
   /** `~/.travsr/config.toml`, when it exists. */
   readonly userFile?: ConfigFileText | undefined;
   /** Defaults that depend on the machine; when absent, read from `os` (pass it for a fully deterministic result). */
@@ -83,6 +106,8 @@ type Layer = Map<ConfigKey, ConfigValue<unknown>>;
  * Throws ConfigError `CONFIG_INVALID` for a TOML syntax error (`path:line:col`), a value of the wrong type
  * or out of range (`path:line`, or the variable or flag) — and `CONFIG_UNKNOWN_KEY` for an unknown flag key.
  * Unknown keys in a file are not errors: they are ignored and listed in `warnings`.
+ * Security keys of a repository file that is not `trusted` (`inputs.repoTrust`) are validated,
+ * then ignored and listed in `ignored`.
  *
  * @example
  * const cfg = resolveConfig({ env: { TRAVSR_LOG_LEVEL: 'debug' }, repoFile: { path: '/r/.travsr/config.toml', text: '[index]\nworkers = 2\n' } });
@@ -98,6 +123,16 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
   const repo = inputs.repoFile
     ? fileLayer('repo', inputs.repoFile, repoRootOf(inputs.repoFile.path), dirs.home, warnings)
     : (new Map() as Layer);
+  const ignored: IgnoredConfigValue[] = [];
+  const trust = inputs.repoTrust ?? 'untrusted';
+  if (inputs.repoFile && trust !== 'trusted') {
+    for (const [key, v] of repo) {
+      if (!isSecurityKey(key)) continue;
+      repo.delete(key);
+      const origin = v.origin ?? inputs.repoFile.path;
+      ignored.push({ key, value: v.value, origin, reason: trust, message: ignoredMessage(key, origin, inputs.repoFile.path, trust) });
+    }
+  }
   const env = envLayer(inputs.env ?? {}, dirs);
   const flags = flagLayer(inputs.flags ?? {}, dirs);
   const machine = inputs.machine ?? { availableParallelism: availableParallelism() };
@@ -106,7 +141,15 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
     const fallback: ConfigValue<unknown> = { value: keySpec(key).defaultValue(machine), source: 'default' };
     values[key] = flags.get(key) ?? env.get(key) ?? repo.get(key) ?? user.get(key) ?? fallback;
   }
-  return { values: values as unknown as ConfigValues, warnings };
+  return { values: values as unknown as ConfigValues, warnings, ignored };
+}
+
+function ignoredMessage(key: ConfigKey, origin: string, file: string, reason: 'untrusted' | 'changed'): string {
+  const why =
+    reason === 'changed'
+      ? `${file} changed since you trusted it, so the trust was revoked; review the file and run \`travsr trust\` to honour it again`
+      : `this repository is not trusted, and its own config file may set security keys (code to run, sandbox, registry) only with your consent; review ${file} and run \`travsr trust\` to honour them`;
+  return `${origin}: ${key} is ignored: ${why}`;
 }
 
 /** The root a repository file's relative paths refer to: the folder holding `.travsr/`. */

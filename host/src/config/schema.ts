@@ -37,9 +37,19 @@ export interface MachineFacts {
   availableParallelism: number;
 }
 
+/**
+ * Whether a repository's own `.travsr/config.toml` may set a key without the user's consent:
+ * `security` keys run code, widen a sandbox or choose where plugins come from, so a repository
+ * file sets them only once the user ran `travsr trust` there (see repo-trust.ts); `ordinary`
+ * keys change what is indexed and how, within what the user already allows.
+ */
+export type ConfigTrust = 'security' | 'ordinary';
+
 /** One row of the schema. */
 export interface ConfigKeySpec<T> {
   readonly kind: ConfigValueKind;
+  /** Every key decides: see ConfigTrust. */
+  readonly trust: ConfigTrust;
   /** Environment variable that sets the key. */
   readonly env: string;
   readonly description: string;
@@ -66,6 +76,7 @@ const PLUGIN_ID = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
 /** Every configuration key: type, default, environment variable, description and what is valid. */
 export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTypes[K]> } = {
   corpus: {
+    trust: 'ordinary',
     kind: 'string',
     env: 'TRAVSR_CORPUS',
     description: "Corpus name in every node's VName; empty means the indexer derives it",
@@ -74,6 +85,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '"" (derived)',
   },
   'index.maxFileBytes': {
+    trust: 'ordinary',
     kind: 'integer',
     env: 'TRAVSR_INDEX_MAX_FILE_BYTES',
     description: 'Files larger than this many bytes are skipped, with a reason, when indexing',
@@ -83,6 +95,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '1048576 (1 MiB)',
   },
   'index.workers': {
+    trust: 'ordinary',
     kind: 'integer',
     env: 'TRAVSR_INDEX_WORKERS',
     description: 'Files analyzed in parallel while indexing',
@@ -92,6 +105,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: 'the number of CPUs (os.availableParallelism())',
   },
   'index.exclude': {
+    trust: 'ordinary',
     kind: 'string-list',
     env: 'TRAVSR_INDEX_EXCLUDE',
     description: 'Extra gitignore-style patterns of files not to index, on top of .gitignore and .travsrignore',
@@ -100,6 +114,8 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '[]',
   },
   'index.followSymlinks': {
+    // The walker follows only links that stay inside the repository (and out of .git).
+    trust: 'ordinary',
     kind: 'boolean',
     env: 'TRAVSR_INDEX_FOLLOW_SYMLINKS',
     description: 'Follow symbolic links while walking the repository',
@@ -108,6 +124,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: 'false',
   },
   'index.semantic': {
+    trust: 'ordinary',
     kind: 'boolean',
     env: 'TRAVSR_INDEX_SEMANTIC',
     description:
@@ -117,6 +134,8 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: 'true',
   },
   'plugins.prefer': {
+    // Chooses among plugins the user registered (lang.toml); `lang install` reads only the user's value.
+    trust: 'ordinary',
     kind: 'string-map',
     env: 'TRAVSR_PLUGINS_PREFER',
     description: 'Which plugin serves a language when several claim it (language = plugin id)',
@@ -127,6 +146,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '{} (registration order)',
   },
   'plugins.dirs': {
+    trust: 'security',
     kind: 'string-list',
     env: 'TRAVSR_PLUGINS_DIRS',
     description:
@@ -137,6 +157,8 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '[]',
   },
   'analyze.deadline': {
+    // A repository could otherwise lift the limits that stop an analyzer its content makes loop.
+    trust: 'security',
     kind: 'integer',
     env: 'TRAVSR_ANALYZE_DEADLINE',
     description:
@@ -147,6 +169,8 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '120',
   },
   'analyze.deadlinePerFile': {
+    // A repository could otherwise lift the limits that stop an analyzer its content makes loop.
+    trust: 'security',
     kind: 'integer',
     env: 'TRAVSR_ANALYZE_DEADLINE_PER_FILE',
     description: 'Seconds added to the deadline of an analyze request for each file in it',
@@ -156,6 +180,8 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '2',
   },
   'analyze.total': {
+    // A repository could otherwise lift the limits that stop an analyzer its content makes loop.
+    trust: 'security',
     kind: 'integer',
     env: 'TRAVSR_ANALYZE_TOTAL',
     description:
@@ -166,6 +192,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '7200 (2 hours)',
   },
   'registry.url': {
+    trust: 'security',
     kind: 'string',
     env: 'TRAVSR_REGISTRY_URL',
     description:
@@ -175,6 +202,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '"" (the built-in registry)',
   },
   'registry.trustedKeys': {
+    trust: 'security',
     kind: 'string-list',
     env: 'TRAVSR_REGISTRY_TRUSTED_KEYS',
     description:
@@ -184,6 +212,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '[]',
   },
   'sandbox.tier': {
+    trust: 'security',
     kind: 'enum',
     env: 'TRAVSR_SANDBOX_TIER',
     description:
@@ -194,6 +223,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: 'standard',
   },
   'log.level': {
+    trust: 'ordinary',
     kind: 'enum',
     env: 'TRAVSR_LOG_LEVEL',
     description: 'Lowest level of the log lines written to stderr',
@@ -203,6 +233,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: 'warn',
   },
   'hook.enabled': {
+    trust: 'ordinary',
     kind: 'boolean',
     env: 'TRAVSR_HOOK_ENABLED',
     description: 'Whether the git post-commit hook reindexes (false: the installed hook does nothing)',
@@ -214,6 +245,11 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
 
 /** Every key, in schema order. */
 export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA) as ConfigKey[];
+
+/** True for a key a repository's own file sets only once the user trusts the repository (see ConfigTrust). */
+export function isSecurityKey(key: ConfigKey): boolean {
+  return CONFIG_SCHEMA[key].trust === 'security';
+}
 
 /** Whether `name` is a configuration key. */
 export function isConfigKey(name: string): name is ConfigKey {

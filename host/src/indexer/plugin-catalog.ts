@@ -3,8 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE } from '@travsr/protocol';
 import { treeHash } from '@travsr/registry/tree-hash';
+import { loadConfig, type LoadedConfig } from '../config/index.js';
 import { LangError, LangErrorCode } from '../lang/errors.js';
-import { installedPluginsRoot, pluginCopyFor } from '../lang/locked-version.js';
+import { installedPluginDir, installedPluginsRoot, lockedInstallAdvice, pluginCopyFor } from '../lang/locked-version.js';
 import { rememberLock } from '../lang/known-locks.js';
 import { pluginsLockPath, readPluginsLock, type PluginsLock } from '../lang/plugins-lock.js';
 import type { Logger } from '../log/logger.js';
@@ -22,8 +23,8 @@ export interface RegisteredPlugin {
   networkAllow: string[];
   /** Tree hash recorded at registration; the host refuses to launch if the files changed. */
   treeHash?: string;
-  /** Where the registration came from: lang.toml, or a plugin directory named in config. */
-  source: 'lang.toml' | 'config';
+  /** Where the registration came from: lang.toml, a plugin directory named in config, or a trusted repository's lock (its own registry). */
+  source: 'lang.toml' | 'config' | 'lock';
 }
 
 /**
@@ -111,6 +112,36 @@ export interface CatalogOptions {
    * `travsr lang` installs for); outside one, no lock is read.
    */
   readonly repoRoot?: string;
+  /**
+   * The repository's configuration (default: loaded for `repoRoot`). Only what a trusted
+   * repository file sets counts (see loadConfig): its `sandbox.tier` and its own registry.
+   */
+  readonly config?: LoadedConfig;
+}
+
+const TIER_ORDER: readonly SandboxTier[] = ['standard', 'native-ipc', 'elevated', 'unsandboxed'];
+
+/** The wider of two tiers. */
+function widerTier(a: SandboxTier, b: SandboxTier): SandboxTier {
+  return TIER_ORDER.indexOf(a) >= TIER_ORDER.indexOf(b) ? a : b;
+}
+
+/**
+ * What a trusted repository's own config grants its runs: its `sandbox.tier` (a default, so a
+ * wider grant in lang.toml stays) and the registry it installs from (what its lock records from
+ * that registry runs here without being in lang.toml). Nothing from an untrusted file: loadConfig
+ * already left its security keys out.
+ */
+function repositoryGrant(config: LoadedConfig | undefined): { tier?: SandboxTier; registry?: string } {
+  if (config === undefined) return {};
+  const tier = config.values['sandbox.tier'];
+  const url = config.values['registry.url'];
+  const keys = config.values['registry.trustedKeys'];
+  const registryFromRepo = url.value.trim() !== '' && (url.source === 'repo' || keys.source === 'repo');
+  return {
+    ...(tier.source === 'repo' ? { tier: tier.value } : {}),
+    ...(registryFromRepo ? { registry: url.value.trim() } : {}),
+  };
 }
 
 /**
@@ -122,7 +153,10 @@ export interface CatalogOptions {
  * lang.toml is shared by every repository; when the repository's `.travsr/plugins.lock` locks
  * a registered plugin at another version, that version's installed copy runs (checked against
  * the lock's tree hash at launch) or, when it is not installed, the plugin is left out with a
- * `LOCKED_VERSION_NOT_INSTALLED` problem. The grant (tier, unsandboxed, network) is lang.toml's.
+ * `LOCKED_VERSION_NOT_INSTALLED` problem. The grant (tier, unsandboxed, network) is lang.toml's,
+ * widened to a trusted repository's own `sandbox.tier` for its runs. A plugin the lock records
+ * from the trusted repository's own registry runs for this repository though lang.toml does not
+ * register it (`travsr lang install` keeps such plugins out of the lang.toml every repository shares).
  *
  * Problems are returned, not logged: the caller reports them once.
  *
@@ -138,6 +172,15 @@ export async function registeredPlugins(
   // `lang prune` / `lang remove` elsewhere must spare the versions this repository runs.
   if (repoRoot !== undefined && Object.keys(lock).length > 0) rememberLock(pluginsLockPath(repoRoot));
   const pluginsRoot = installedPluginsRoot();
+  let config = opts.config;
+  if (config === undefined && repoRoot !== undefined) {
+    try {
+      config = loadConfig({ repoRoot });
+    } catch {
+      // A broken config file is reported by the command that opened the repository; nothing extra is granted.
+    }
+  }
+  const grant = repositoryGrant(config);
   const plugins: RegisteredPlugin[] = [];
   const problems: string[] = [];
   const used = new Set(
@@ -157,14 +200,14 @@ export async function registeredPlugins(
       if (repoRoot !== undefined && copy?.chosenBy === 'lock' && plugin.label !== `${id}@${copy.version}`)
         throw new LangError(
           LangErrorCode.LockedVersionNotInstalled,
-          `${plugin.dir} holds ${plugin.label}, not ${id}@${copy.version} as ${pluginsLockPath(repoRoot)} locks; ${id} was not run — run \`travsr lang install\` in ${repoRoot}`,
+          `${plugin.dir} holds ${plugin.label}, not ${id}@${copy.version} as ${pluginsLockPath(repoRoot)} locks; ${id} was not run; ${lockedInstallAdvice(repoRoot)}`,
         );
       const treeHash = copy ? copy.treeHash : entry.treeHash;
       const langs = plugin.manifest.languages;
       const allowUnsandboxed = langs.some((l) => reg.languages[l]?.allowUnsandboxed === true);
       plugins.push({
         plugin,
-        tier: entry.tier,
+        tier: grant.tier === undefined ? entry.tier : widerTier(entry.tier, grant.tier),
         allowUnsandboxed,
         networkAllow: entry.networkAllow,
         ...(treeHash ? { treeHash } : {}),
@@ -184,12 +227,34 @@ export async function registeredPlugins(
       problems.push(`${dir}: ${(e as Error).message}`);
     }
   }
-  // A lock entry nothing registers (removed in another repository): say so, or the language just goes unindexed.
+  // A lock entry nothing registers: from the trusted repository's own registry it runs here;
+  // otherwise (removed in another repository) say so, or the language just goes unindexed.
   if (repoRoot !== undefined)
-    for (const [id, locked] of Object.entries(lock).sort(([a], [b]) => (a < b ? -1 : 1)))
-      if (!reg.plugins[id] && !plugins.some((p) => p.plugin.manifest.id === id))
-        problems.push(
-          `${id}: ${pluginsLockPath(repoRoot)} locks ${id} at ${locked.version}, but lang.toml does not register it, so it does not run; run \`travsr lang install\` in ${repoRoot}`,
-        );
+    for (const [id, locked] of Object.entries(lock).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (reg.plugins[id] || plugins.some((p) => p.plugin.manifest.id === id)) continue;
+      if (grant.registry !== undefined && locked.registry === grant.registry) {
+        try {
+          const plugin = await loadPluginDir(installedPluginDir(pluginsRoot, id, locked.version));
+          if (plugin.label !== `${id}@${locked.version}`) throw new Error(`${plugin.dir} holds ${plugin.label}`);
+          plugins.push({
+            plugin,
+            tier: grant.tier ?? 'standard',
+            allowUnsandboxed: false,
+            networkAllow: [],
+            treeHash: locked.treeHash,
+            source: 'lock',
+          });
+          continue;
+        } catch (e) {
+          problems.push(
+            `${id}: ${pluginsLockPath(repoRoot)} locks ${id} at ${locked.version} from ${locked.registry}, which is not installed (${(e as Error).message}); ${lockedInstallAdvice(repoRoot)}`,
+          );
+          continue;
+        }
+      }
+      problems.push(
+        `${id}: ${pluginsLockPath(repoRoot)} locks ${id} at ${locked.version}, but lang.toml does not register it, so it does not run; ${lockedInstallAdvice(repoRoot)}`,
+      );
+    }
   return { plugins, problems };
 }

@@ -20,7 +20,7 @@ import {
   type RegistryIndex,
 } from '@travsr/registry';
 import { MANIFEST_FILE, type PluginManifest } from '@travsr/protocol';
-import { loadConfig } from '../config/index.js';
+import { loadConfig, type IgnoredConfigValue } from '../config/index.js';
 import { findRepoRoot } from '../indexer/git/index.js';
 import { readLangToml, writeLangToml, type PluginEntry } from '../plugins/lang-toml.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
@@ -40,6 +40,8 @@ export interface LangContext {
   readonly frozen: boolean;
   /** `<TRAVSR_HOME>/plugins`: installed plugins live in `<id>/<version>/` below it. */
   readonly pluginsRoot: string;
+  /** Security keys of the repository's config file that do not count (it is not trusted); commands warn about them. */
+  readonly ignoredKeys: readonly IgnoredConfigValue[];
 }
 
 /** What an install did. */
@@ -55,6 +57,11 @@ export interface InstallOutcome {
   readonly activeLanguages: string[];
   /** Languages the plugin claims that stay with another plugin. */
   readonly otherLanguages: string[];
+  /**
+   * `user`: registered in lang.toml, for every repository. `repository`: it came from a registry
+   * the repository's own (trusted) config names, so only this repository's lock runs it.
+   */
+  readonly scope: 'user' | 'repository';
   readonly alreadyInstalled: boolean;
   /** The lock entry before and after (undefined: none). */
   readonly lockBefore: LockEntry | undefined;
@@ -64,11 +71,18 @@ export interface InstallOutcome {
 /** The context of a command run in `cwd`, or in `--repo`. */
 export async function langContext(repoFlag: string | undefined, frozen: boolean, cwd = process.cwd()): Promise<LangContext> {
   const repoRoot = repoFlag !== undefined ? resolve(cwd, repoFlag) : await findRepoRoot(cwd).catch(() => undefined);
+  let ignoredKeys: readonly IgnoredConfigValue[] = [];
+  try {
+    if (repoRoot !== undefined) ignoredKeys = loadConfig({ repoRoot, cwd }).ignored;
+  } catch {
+    // A broken config file is reported by whatever reads the configuration; commands that do not need it still run.
+  }
   return {
     repoRoot,
     lockPath: repoRoot === undefined ? undefined : pluginsLockPath(repoRoot),
     frozen,
     pluginsRoot: installedPluginsRoot(),
+    ignoredKeys,
   };
 }
 
@@ -154,17 +168,27 @@ export function isLocalTarget(arg: string, cwd = process.cwd()): boolean {
   return st.isDirectory() ? existsSync(join(path, MANIFEST_FILE)) : arg.endsWith('.tgz');
 }
 
-/** Records the plugin in lang.toml and maps its languages: unmapped ones, and the one asked for. */
+/**
+ * The user's own configuration: flags, environment and `~/.travsr/config.toml`, never a
+ * repository's file. What lang.toml records (for every repository) is decided by it alone.
+ */
+function userConfig() {
+  return loadConfig({});
+}
+
+/**
+ * Records the plugin in lang.toml and maps its languages: unmapped ones, and the one asked for.
+ * The default tier of a new registration is the user's `sandbox.tier`, never a repository's.
+ */
 function register(
   manifest: Pick<PluginManifest, 'id' | 'version' | 'languages'>,
   dir: string,
   tree: string,
   requestedLanguage: string | undefined,
-  repoRoot: string | undefined,
 ): { active: string[]; other: string[] } {
   const reg = readLangToml();
   const existing = reg.plugins[manifest.id];
-  const defaultTier = loadConfig({ repoRoot }).values['sandbox.tier'].value;
+  const defaultTier = userConfig().values['sandbox.tier'].value;
   const entry: PluginEntry = {
     version: manifest.version,
     dir,
@@ -201,7 +225,10 @@ export type InstallMode =
 /**
  * Installs `name` (a plugin id or a language) from the registry into
  * `<TRAVSR_HOME>/plugins/<id>/<version>/`, checks and updates the lock, and registers it in
- * lang.toml. Nothing is changed when a check fails (rollback, hashes, frozen lock).
+ * lang.toml — unless the registry is the repository's own (`source.scope`): then only the
+ * repository's lock records it, and lang.toml, which every repository shares, is left alone.
+ * Which plugin a language name means follows the user's `plugins.prefer`, not the repository's.
+ * Nothing is changed when a check fails (rollback, hashes, frozen lock).
  * Other installed versions of the plugin stay on disk: another repository's lock may still
  * run one of them (see pluginCopyFor).
  */
@@ -215,7 +242,7 @@ export async function installFromRegistry(
 ): Promise<InstallOutcome> {
   const { index } = await client.snapshot();
   const where = source.name === 'builtin' ? 'the built-in registry' : `the registry ${source.name}`;
-  const prefer = loadConfig({ repoRoot: ctx.repoRoot }).values['plugins.prefer'].value;
+  const prefer = userConfig().values['plugins.prefer'].value;
   const { id, language } = pluginForName(index, name, prefer, where);
   const published = index.plugins[id];
   if (!published) throw new LangError(LangErrorCode.NotFound, `${where} has no plugin ${id}`);
@@ -275,8 +302,16 @@ export async function installFromRegistry(
     ...(rollbackGuard ? { lockedVersion: locked.version } : {}),
     lockedHashes: { sha256: artifact.sha256, treeHash: artifact.treeHash },
   });
+  if (source.scope === 'repository' && ctx.lockPath === undefined)
+    throw new LangError(
+      LangErrorCode.ArgumentInvalid,
+      `the registry ${source.name} is named by a repository's own config, and only that repository's lock can record what it installs; run the command inside the repository or with --repo`,
+    );
   saveLockEntry(ctx, id, after);
-  const { active, other } = register(doc.manifest, r.dir, r.treeHash, language, ctx.repoRoot);
+  const { active, other } =
+    source.scope === 'repository'
+      ? { active: [...doc.manifest.languages], other: [] }
+      : register(doc.manifest, r.dir, r.treeHash, language);
   return {
     id,
     version: r.version,
@@ -286,6 +321,7 @@ export async function installFromRegistry(
     registry: source.name,
     activeLanguages: active,
     otherLanguages: other,
+    scope: source.scope,
     alreadyInstalled: r.alreadyInstalled,
     lockBefore: locked,
     lockAfter: after,
@@ -323,7 +359,7 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
     const dir = installedPluginDir(ctx.pluginsRoot, manifest.id, manifest.version);
     const r = await installArtifact(tgz, dir, { sha256, size, treeHash: tree, id: manifest.id, version: manifest.version });
     saveLockEntry(ctx, manifest.id, after);
-    const { active, other } = register(manifest, dir, r.treeHash, undefined, ctx.repoRoot);
+    const { active, other } = register(manifest, dir, r.treeHash, undefined);
     return {
       id: manifest.id,
       version: manifest.version,
@@ -333,6 +369,7 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
       registry,
       activeLanguages: active,
       otherLanguages: other,
+      scope: 'user',
       alreadyInstalled: r.alreadyInstalled,
       lockBefore: locked,
       lockAfter: after,

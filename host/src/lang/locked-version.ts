@@ -16,6 +16,21 @@ export function installedPluginDir(pluginsRoot: string, id: string, version: str
   return join(pluginsRoot, ...id.split('/'), version);
 }
 
+/**
+ * What to do about a version a repository's lock names that is not installed or registered:
+ * install exactly what the lock says (`--frozen-lockfile` changes nothing in it), and a reminder
+ * that the install reads the user's own registry — a repository's `registry.*` settings count
+ * only where the user ran `travsr trust`.
+ */
+export function lockedInstallAdvice(root: string): string {
+  return `to install what its lock names from your own registry (registry.url of ~/.travsr/config.toml, else the built-in one; the repository's own registry settings count only if you ran \`travsr trust\` there), run \`travsr lang install --frozen-lockfile --repo ${shellWord(root)}\``;
+}
+
+/** `path` as one shell word: as it is when plain, else single-quoted. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 /** The files of a registered plugin that one repository runs, and the tree hash they must still have. */
 export interface PluginCopy {
   readonly dir: string;
@@ -59,7 +74,7 @@ export function pluginCopyFor(id: string, registered: PluginEntry, repo: LockedR
   if (!existsSync(join(dir, MANIFEST_FILE)))
     throw new LangError(
       LangErrorCode.LockedVersionNotInstalled,
-      `${pluginsLockPath(repo.root)} locks ${id} at ${locked.version}, but lang.toml registers ${registered.version} and ${locked.version} is not installed (no ${dir}); ${id} was not run rather than run at another version — run \`travsr lang install\` in ${repo.root}`,
+      `${pluginsLockPath(repo.root)} locks ${id} at ${locked.version}, but lang.toml registers ${registered.version} and ${locked.version} is not installed (no ${dir}); ${id} was not run rather than run at another version; ${lockedInstallAdvice(repo.root)}`,
     );
   return { dir, version: locked.version, treeHash: locked.treeHash, chosenBy: 'lock' };
 }

@@ -17,6 +17,11 @@ export interface RegistrySource {
   /** URL or directory the client opens. */
   readonly location: string;
   readonly trustedKeys: TrustedKeys;
+  /**
+   * `repository` when `registry.url` or `registry.trustedKeys` comes from the repository's own
+   * (trusted) config file: what it installs is this repository's business, never lang.toml's.
+   */
+  readonly scope: 'user' | 'repository';
 }
 
 /** `host/builtin-registry/`, written by `scripts/build-builtin-registry.mjs` at build time. */
@@ -83,7 +88,8 @@ async function trustedKeyEntry(entry: string, base: { dir: string; from: string 
 
 /**
  * The registry of a repository's configuration (`registry.url`, `registry.trustedKeys`),
- * or the built-in one when `registry.url` is empty.
+ * or the built-in one when `registry.url` is empty. The repository's own file names a registry
+ * only when the user trusts it (`travsr trust`; see loadConfig), and then `scope` is `repository`.
  *
  * A relative key file in `registry.trustedKeys`, and a relative directory in `registry.url`, is
  * resolved against the directory of the configuration file that set it: `<repo>/.travsr/` for
@@ -105,11 +111,12 @@ export async function registrySource(repoRoot: string | undefined, cwd = process
         LangErrorCode.BuiltinRegistryMissing,
         `this Travsr has no built-in plugin registry (${dir} is missing): build it with \`npm run build\`, or set a registry with \`travsr config set registry.url <url>\``,
       );
-    return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted };
+    return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted, scope: 'user' };
   }
   const base = configFileBase(config, 'registry.trustedKeys', cwd);
   for (const entry of config.values['registry.trustedKeys'].value) trusted.add(await trustedKeyEntry(entry, base), 'registry.trustedKeys');
-  return { name: url, location: registryLocation(url, config, cwd), trustedKeys: trusted };
+  const fromRepo = config.values['registry.url'].source === 'repo' || config.values['registry.trustedKeys'].source === 'repo';
+  return { name: url, location: registryLocation(url, config, cwd), trustedKeys: trusted, scope: fromRepo ? 'repository' : 'user' };
 }
 
 /** A client of `source`; close it when done. */

@@ -55,6 +55,8 @@ export async function openWorkspace(
   }
   const config = loadConfig({ repoRoot: root, ...(opts.flags ? { flags: opts.flags } : {}) });
   const logger = stderrLogger(config.values['log.level'].value);
+  // Said on every command that opens the repository, so nobody wonders why a setting has no effect.
+  for (const ignored of config.ignored) logger.log('warn', ignored.message);
   const corpus = config.values.corpus.value || (await deriveCorpus(root));
   const store = GraphStore.open(join(travsrDir, 'graph.db'), opts.readonly ? { readonly: true } : {});
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KEYS, resolveConfig, type ConfigInputs } from '../../src/config/index.js';
+import { CONFIG_KEYS, isSecurityKey, resolveConfig, type ConfigInputs } from '../../src/config/index.js';
 
 const REPO = '/work/r/.travsr/config.toml';
 const USER = '/home/u/.travsr/config.toml';
@@ -99,7 +99,7 @@ describe('resolveConfig defaults and types', () => {
       '[sandbox]', //                                      14
       'tier = "native-ipc"', //                            15
     ].join('\n');
-    const v = resolve({ repoFile: repoFile(text) }).values;
+    const v = resolve({ repoFile: repoFile(text), repoTrust: 'trusted' }).values;
     expect(v.corpus).toEqual({ value: 'github.com/acme/app', source: 'repo', origin: `${REPO}:2` });
     expect(v['index.maxFileBytes']).toEqual({ value: 2_000_000, source: 'repo', origin: `${REPO}:10` });
     expect(v['index.followSymlinks']).toEqual({ value: true, source: 'repo', origin: `${REPO}:5` });
@@ -282,5 +282,69 @@ describe('resolveConfig errors and warnings', () => {
     const cfg = resolve({ repoFile: repoFile('"index.workers" = 3\n') });
     expect(cfg.values['index.workers'].source).toBe('default');
     expect(cfg.warnings.map((w) => w.origin)).toEqual([`${REPO}:1`]);
+  });
+});
+
+describe('security keys of a repository file', () => {
+  const text = [
+    '[index]',
+    'workers = 2',
+    '[plugins]',
+    'dirs = ["tools/p"]',
+    '[registry]',
+    'url = "https://evil.example"',
+    '[sandbox]',
+    'tier = "elevated"',
+  ].join('\n');
+  const user = userFile('[sandbox]\ntier = "native-ipc"\n');
+
+  it('every key decides whether a repository file may set it on its own', () => {
+    const security = CONFIG_KEYS.filter(isSecurityKey);
+    for (const key of ['plugins.dirs', 'registry.url', 'registry.trustedKeys', 'sandbox.tier'] as const) expect(security).toContain(key);
+    for (const key of ['corpus', 'index.workers', 'index.exclude', 'log.level', 'plugins.prefer'] as const)
+      expect(security).not.toContain(key);
+  });
+
+  it('untrusted (the default): ignored with file:line and the way out, ordinary keys still count, lower layers fill in', () => {
+    const cfg = resolve({ repoFile: repoFile(text), userFile: user });
+    expect(cfg.values['index.workers']).toEqual({ value: 2, source: 'repo', origin: `${REPO}:2` });
+    expect(cfg.values['plugins.dirs']).toEqual({ value: [], source: 'default' });
+    expect(cfg.values['registry.url']).toEqual({ value: '', source: 'default' });
+    expect(cfg.values['sandbox.tier']).toMatchObject({ value: 'native-ipc', source: 'user' });
+    expect(cfg.ignored.map((i) => [i.key, i.origin, i.reason])).toEqual([
+      ['plugins.dirs', `${REPO}:4`, 'untrusted'],
+      ['registry.url', `${REPO}:6`, 'untrusted'],
+      ['sandbox.tier', `${REPO}:8`, 'untrusted'],
+    ]);
+    expect(cfg.ignored[0]?.value).toEqual(['/work/r/tools/p']);
+    expect(cfg.ignored[1]?.message).toMatch(
+      new RegExp(`^${REPO}:6: registry\\.url is ignored: this repository is not trusted.*run \`travsr trust\``),
+    );
+  });
+
+  it('changed since trusted: ignored, and the message says the trust was revoked', () => {
+    const cfg = resolve({ repoFile: repoFile(text), repoTrust: 'changed' });
+    expect(cfg.values['sandbox.tier'].source).toBe('default');
+    expect(cfg.ignored.every((i) => i.reason === 'changed')).toBe(true);
+    expect(cfg.ignored[0]?.message).toContain(`${REPO} changed since you trusted it, so the trust was revoked`);
+  });
+
+  it('trusted: honoured like any other key, nothing ignored', () => {
+    const cfg = resolve({ repoFile: repoFile(text), userFile: user, repoTrust: 'trusted' });
+    expect(cfg.values['sandbox.tier']).toEqual({ value: 'elevated', source: 'repo', origin: `${REPO}:8` });
+    expect(cfg.values['plugins.dirs'].value).toEqual(['/work/r/tools/p']);
+    expect(cfg.ignored).toEqual([]);
+  });
+
+  it("environment variables and flags are the user's own: honoured whatever the trust", () => {
+    const cfg = resolve({ repoFile: repoFile(text), env: { TRAVSR_SANDBOX_TIER: 'elevated' }, flags: { 'plugins.dirs': '/mine' } });
+    expect(cfg.values['sandbox.tier']).toMatchObject({ value: 'elevated', source: 'env' });
+    expect(cfg.values['plugins.dirs']).toMatchObject({ value: ['/mine'], source: 'flag' });
+  });
+
+  it('an ignored key is still validated: a broken value is an error, not silently dropped', () => {
+    expect(() => resolve({ repoFile: repoFile('[sandbox]\ntier = "unsandboxed"\n') })).toThrow(
+      /config\.toml:2: sandbox\.tier must be one of/,
+    );
   });
 });

@@ -11,7 +11,8 @@ import { treeHash } from '@travsr/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registeredPlugins, type RegisteredPlugin } from '../../src/indexer/plugin-catalog.js';
 import { LangError } from '../../src/lang/errors.js';
-import { installedPluginDir, installedPluginsRoot, pluginCopyFor } from '../../src/lang/locked-version.js';
+import { configSha256, trustRepository } from '../../src/config/index.js';
+import { installedPluginDir, installedPluginsRoot, lockedInstallAdvice, pluginCopyFor } from '../../src/lang/locked-version.js';
 import { pluginsLockPath, writePluginsLock, type LockEntry } from '../../src/lang/plugins-lock.js';
 import { writeLangToml, type PluginEntry } from '../../src/plugins/lang-toml.js';
 import { PluginSupervisor } from '../../src/plugins/supervisor.js';
@@ -130,8 +131,13 @@ describe('pluginCopyFor', () => {
     expect(error).toBeInstanceOf(LangError);
     expect((error as LangError).code).toBe('LOCKED_VERSION_NOT_INSTALLED');
     expect((error as LangError).message).toBe(
-      `${join(repo, '.travsr', 'plugins.lock')} locks ${ID} at 0.3.0, but lang.toml registers 0.2.0 and 0.3.0 is not installed (no ${join(pluginsRoot, ID, '0.3.0')}); ${ID} was not run rather than run at another version — run \`travsr lang install\` in ${repo}`,
+      `${join(repo, '.travsr', 'plugins.lock')} locks ${ID} at 0.3.0, but lang.toml registers 0.2.0 and 0.3.0 is not installed (no ${join(pluginsRoot, ID, '0.3.0')}); ${ID} was not run rather than run at another version; ${lockedInstallAdvice(repo)}`,
     );
+    // The advice installs exactly what the lock says, from the user's registry, and says the repository's own counts only if trusted.
+    expect(lockedInstallAdvice(repo)).toBe(
+      `to install what its lock names from your own registry (registry.url of ~/.travsr/config.toml, else the built-in one; the repository's own registry settings count only if you ran \`travsr trust\` there), run \`travsr lang install --frozen-lockfile --repo ${repo}\``,
+    );
+    expect(lockedInstallAdvice("/tmp/it's here")).toContain(`--repo '/tmp/it'\\''s here'`);
   });
 
   it('lays scoped ids out two levels deep, as the registry client installs them', () => {
@@ -182,7 +188,7 @@ describe('registeredPlugins honours the repository lock', () => {
     expect(r.problems[0]).toMatch(
       new RegExp(`^${ID}: \\[LOCKED_VERSION_NOT_INSTALLED\\] .*locks ${ID} at 0\\.3\\.0, but lang\\.toml registers 0\\.2\\.0`),
     );
-    expect(r.problems[0]).toContain(`run \`travsr lang install\` in ${repo}`);
+    expect(r.problems[0]).toContain(lockedInstallAdvice(repo));
   });
 
   it('a locked version directory holding another version is refused', async () => {
@@ -200,8 +206,35 @@ describe('registeredPlugins honours the repository lock', () => {
     const r = await catalogFor(repo);
     expect(r.plugins).toEqual([]);
     expect(r.problems).toEqual([
-      `${ID}: ${pluginsLockPath(repo)} locks ${ID} at 0.1.0, but lang.toml does not register it, so it does not run; run \`travsr lang install\` in ${repo}`,
+      `${ID}: ${pluginsLockPath(repo)} locks ${ID} at 0.1.0, but lang.toml does not register it, so it does not run; ${lockedInstallAdvice(repo)}`,
     ]);
+  });
+
+  it("a plugin the lock records from a trusted repository's own registry runs there (not in lang.toml); untrusted, it does not", async () => {
+    writeLangToml({ languages: {}, plugins: {} });
+    const repo = repoLocking('a', { [ID]: { ...lockEntry('0.1.0'), registry: 'https://repo-registry.example' } });
+    const text = '[registry]\nurl = "https://repo-registry.example"\n[sandbox]\ntier = "native-ipc"\n';
+    writeFileSync(join(repo, '.travsr', 'config.toml'), text);
+    const untrusted = await catalogFor(repo);
+    expect(untrusted.plugins).toEqual([]);
+    expect(untrusted.problems[0]).toContain('lang.toml does not register it');
+    trustRepository(repo, configSha256(text));
+    const trusted = await catalogFor(repo);
+    expect(trusted.problems).toEqual([]);
+    expect(only(trusted.plugins)).toMatchObject({ source: 'lock', tier: 'native-ipc', treeHash: trees['0.1.0'] });
+    expect(only(trusted.plugins).plugin.label).toBe(`${ID}@0.1.0`);
+  });
+
+  it("a trusted repository's sandbox.tier widens lang.toml's grant for its own runs only; an untrusted one changes nothing", async () => {
+    const entry = { ...register('0.2.0'), tier: 'standard' as const };
+    writeLangToml({ languages: { lua: { plugin: ID, allowUnsandboxed: false } }, plugins: { [ID]: entry } });
+    const repo = repoLocking('a');
+    const text = '[sandbox]\ntier = "elevated"\n';
+    writeFileSync(join(repo, '.travsr', 'config.toml'), text);
+    expect(only((await catalogFor(repo)).plugins).tier).toBe('standard');
+    trustRepository(repo, configSha256(text));
+    expect(only((await catalogFor(repo)).plugins).tier).toBe('elevated');
+    expect(only((await catalogFor(repoLocking('b'))).plugins).tier).toBe('standard');
   });
 
   it('a broken lock file stops the catalog with LOCK_INVALID instead of guessing a version', async () => {

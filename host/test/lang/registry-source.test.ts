@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { generateSigningKey, writeSigningKey, type SigningKey } from '@travsr/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { langErrorOfAsync } from './lang-error.js';
+import { configSha256, trustRepository } from '../../src/config/index.js';
 import { registrySource } from '../../src/lang/registry-source.js';
 
 const VARS = ['TRAVSR_HOME', 'TRAVSR_REGISTRY_URL', 'TRAVSR_REGISTRY_TRUSTED_KEYS'] as const;
@@ -46,8 +47,11 @@ async function keyIn(dir: string, name = 'registry.key'): Promise<SigningKey> {
   return key;
 }
 
+/** Writes a config file; the repository's is trusted as written (these tests are about paths; trust has its own). */
 function configFile(path: string, keys: string[], url = 'https://plugins.example.org'): void {
-  writeFileSync(path, `[registry]\nurl = "${url}"\ntrustedKeys = [${keys.map((k) => JSON.stringify(k)).join(', ')}]\n`);
+  const text = `[registry]\nurl = "${url}"\ntrustedKeys = [${keys.map((k) => JSON.stringify(k)).join(', ')}]\n`;
+  writeFileSync(path, text);
+  if (path === join(repo, '.travsr', 'config.toml')) trustRepository(repo, configSha256(text));
 }
 
 describe('registry.trustedKeys key files', () => {
@@ -133,5 +137,22 @@ describe('registry.url', () => {
     }
     configFile(join(repo, '.travsr', 'config.toml'), [], 'mirror');
     expect((await registrySource(repo, cwd)).name).toBe('mirror');
+  });
+});
+
+describe('the repository trust', () => {
+  it("an untrusted repository file names no registry: the user's (here the built-in one) is used; trusted, it is the repository's", async () => {
+    await keyIn(join(repo, '.travsr', 'keys'));
+    const file = join(repo, '.travsr', 'config.toml');
+    writeFileSync(file, '[registry]\nurl = "https://evil.example"\ntrustedKeys = ["keys/registry.key.pub"]\n');
+    const untrusted = await registrySource(repo, cwd);
+    expect([untrusted.name, untrusted.scope]).toEqual(['builtin', 'user']);
+    configFile(file, ['keys/registry.key.pub'], 'https://evil.example');
+    const trusted = await registrySource(repo, cwd);
+    expect([trusted.name, trusted.scope]).toEqual(['https://evil.example', 'repository']);
+    // The user's own registry stays the user's, even inside a trusted repository.
+    writeFileSync(file, '[index]\nworkers = 1\n');
+    configFile(join(home, 'config.toml'), [], 'https://mine.example');
+    expect((await registrySource(repo, cwd)).scope).toBe('user');
   });
 });

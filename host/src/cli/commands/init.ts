@@ -5,6 +5,7 @@ import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
 import { gitPath, installPostCommitHook } from '../../indexer/git/index.js';
 import { formatSummary } from '../../indexer/index-summary.js';
+import { loadConfig } from '../../config/index.js';
 import { loadBuiltinPlugins, registerPlugins } from '../../indexer/plugin-catalog.js';
 import { LanguageMap, walkRepository } from '../../indexer/walk/index.js';
 import { loadPluginDir } from '../../plugins/plugin-dir.js';
@@ -14,7 +15,7 @@ import { openWorkspace } from '../../workspace/workspace.js';
 export default class Init extends TravsrCommand {
   static override summary = 'Set up Travsr in a repository: register plugins, install the git hook, index';
   static override description =
-    'Creates .travsr/ (kept out of git), registers the first-party plugins for the languages found in the tree (in ~/.travsr/lang.toml), installs a post-commit hook that reindexes incrementally, and runs a full index.';
+    "Creates .travsr/ (kept out of git), registers the first-party plugins for the languages found in the tree (in ~/.travsr/lang.toml, at your own sandbox.tier), installs a post-commit hook that reindexes incrementally, and runs a full index. Security keys of the repository's own .travsr/config.toml (plugins.dirs, sandbox.tier, registry.*) count only after `travsr trust`.";
   static override examples = ['<%= config.bin %> init', '<%= config.bin %> init ../my-repo --json'];
   static override args = { path: Args.directory({ description: 'repository to set up', default: '.', exists: true }) };
   static override flags = {
@@ -60,7 +61,9 @@ export default class Init extends TravsrCommand {
         if (entry.kind === 'file' && entry.match) languages.add(entry.match.language);
       }
       // First-party plugins are registered in lang.toml; plugins from `plugins.dirs` stay development plugins.
-      const added = await registerPlugins(builtin, languages, ws.config.values['sandbox.tier'].value);
+      // lang.toml is the user's, shared by every repository: its grants follow the user's own
+      // sandbox.tier, never the repository's (a trusted repository's tier applies to its own runs).
+      const added = await registerPlugins(builtin, languages, loadConfig({}).values['sandbox.tier'].value);
       for (const a of added) steps.push(`registered ${a.plugin} for ${a.language}`);
       if (languages.size === 0) steps.push('no language with an available plugin was found');
 

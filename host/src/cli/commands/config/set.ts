@@ -8,6 +8,9 @@ import {
   setConfigValue,
   shadowingValue,
   userConfigPath,
+  keepTrustAfterOwnEdit,
+  type OwnEditTrust,
+  reviewIfValid,
 } from '../../../config/index.js';
 
 export default class ConfigSet extends TravsrCommand {
@@ -38,12 +41,22 @@ export default class ConfigSet extends TravsrCommand {
     const repo = flags.repo ?? process.cwd();
     if (!flags.global && !isDirectory(repo)) this.error(`${repo} is not a directory`, { exit: 2 });
     const path = flags.global ? userConfigPath() : repoConfigPath(repo);
+    const before = flags.global ? undefined : reviewIfValid(repo);
     const written = setConfigValue(path, args.key, args.value);
     this.log(`${written.key} = ${formatConfigValue(written.value)}  (written to ${path})`);
+    if (!flags.global) this.noteTrust(keepTrustAfterOwnEdit(before), path);
     const hidden = shadowingValue(args.key, flags.global ? 'user' : 'repo', { repoRoot: repo });
     if (hidden)
       this.logToStderr(
         `note: here the value is ${formatConfigValue(hidden.value)}, from ${describeConfigSource(hidden)}, which takes precedence`,
+      );
+  }
+
+  /** Says what the edit means for the repository's trust (see keepTrustAfterOwnEdit). */
+  private noteTrust(t: OwnEditTrust, path: string): void {
+    if (t.kind === 'untrusted')
+      this.logToStderr(
+        `note: ${path} holds security keys you have not trusted (${t.securityKeys.map((k) => k.key).join(', ')}); they are ignored until you review the file and run \`travsr trust\``,
       );
   }
 }

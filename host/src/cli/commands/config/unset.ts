@@ -9,6 +9,9 @@ import {
   repoConfigPath,
   unsetConfigValue,
   userConfigPath,
+  keepTrustAfterOwnEdit,
+  type OwnEditTrust,
+  reviewIfValid,
 } from '../../../config/index.js';
 
 export default class ConfigUnset extends TravsrCommand {
@@ -36,8 +39,10 @@ export default class ConfigUnset extends TravsrCommand {
     const repo = flags.repo ?? process.cwd();
     if (!flags.global && !isDirectory(repo)) this.error(`${repo} is not a directory`, { exit: 2 });
     const path = flags.global ? userConfigPath() : repoConfigPath(repo);
+    const before = flags.global ? undefined : reviewIfValid(repo);
     const removed = unsetConfigValue(path, args.key);
     this.log(removed ? `${args.key} removed from ${path}` : `${args.key} was not set in ${path}`);
+    if (!flags.global && removed) this.noteTrust(keepTrustAfterOwnEdit(before), path);
     if (!isConfigKey(args.key)) return;
     try {
       const v = loadConfig({ repoRoot: repo }).values[args.key];
@@ -45,6 +50,14 @@ export default class ConfigUnset extends TravsrCommand {
     } catch {
       // Another file is broken; the next command that reads the configuration reports it.
     }
+  }
+
+  /** Says what the edit means for the repository's trust (see keepTrustAfterOwnEdit). */
+  private noteTrust(t: OwnEditTrust, path: string): void {
+    if (t.kind === 'untrusted')
+      this.logToStderr(
+        `note: ${path} holds security keys you have not trusted (${t.securityKeys.map((k) => k.key).join(', ')}); they are ignored until you review the file and run \`travsr trust\``,
+      );
   }
 }
 

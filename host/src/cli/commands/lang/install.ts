@@ -10,7 +10,7 @@ import {
   type InstallOutcome,
 } from '../../../lang/install-plugin.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
-import { describeInstall, frozenFlag, jsonFlag, repoFlag } from './lang-flags.js';
+import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 
 export default class LangInstall extends TravsrCommand {
   static override summary = 'Install a language plugin from the registry, a plugin directory or a .tgz';
@@ -30,6 +30,7 @@ export default class LangInstall extends TravsrCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(LangInstall);
     const ctx = await langContext(flags.repo, flags['frozen-lockfile']);
+    for (const line of ignoredKeyWarnings(ctx)) this.logToStderr(line);
     const results: InstallOutcome[] = [];
     if (args.target !== undefined && isLocalTarget(args.target)) {
       results.push(await installLocal(ctx, args.target));

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import type { InstallOutcome } from '../../../lang/install-plugin.js';
+import type { InstallOutcome, LangContext } from '../../../lang/install-plugin.js';
 
 /** Flags shared by the `lang` commands that read or change the repository's plugins.lock. */
 export const repoFlag = Flags.string({
@@ -11,6 +11,11 @@ export const frozenFlag = Flags.boolean({
 });
 export const jsonFlag = Flags.boolean({ default: false, description: 'print the result as JSON' });
 
+/** One stderr line per security key of the repository's config file that does not count (not trusted). */
+export function ignoredKeyWarnings(ctx: LangContext): string[] {
+  return ctx.ignoredKeys.map((i) => `warning: ${i.message}`);
+}
+
 /** Human lines describing an install. */
 export function describeInstall(r: InstallOutcome, lockPath: string | undefined): string[] {
   const lines = [
@@ -19,6 +24,10 @@ export function describeInstall(r: InstallOutcome, lockPath: string | undefined)
     `  sha256     ${r.sha256}`,
     `  tree hash  ${r.treeHash}`,
   ];
+  if (r.scope === 'repository')
+    lines.push(
+      `  for this repository only: its registry comes from the repository's .travsr/config.toml (trusted), so ~/.travsr/lang.toml was not changed`,
+    );
   if (r.activeLanguages.length > 0) lines.push(`  active for ${r.activeLanguages.join(', ')}`);
   if (r.otherLanguages.length > 0)
     lines.push(`  also claims ${r.otherLanguages.join(', ')} (served by another plugin; \`travsr lang install <lang>\` switches)`);

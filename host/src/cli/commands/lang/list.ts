@@ -3,7 +3,7 @@ import { langContext, withRegistry } from '../../../lang/install-plugin.js';
 import { languageRows } from '../../../lang/list-languages.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
 import type { RegistryIndex } from '@travsr/registry';
-import { jsonFlag, repoFlag } from './lang-flags.js';
+import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 
 export default class LangList extends TravsrCommand {
   static override summary = 'List languages and their plugins: active, installed or available in the registry';
@@ -15,6 +15,7 @@ export default class LangList extends TravsrCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(LangList);
     const ctx = await langContext(flags.repo, false);
+    for (const line of ignoredKeyWarnings(ctx)) this.logToStderr(line);
     let index: RegistryIndex | undefined;
     let registryProblem: string | undefined;
     let registry: string | undefined;

@@ -3,7 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { langContext } from '../../../lang/install-plugin.js';
 import { mirrorRegistry } from '../../../lang/mirror-registry.js';
 import { registrySource } from '../../../lang/registry-source.js';
-import { jsonFlag, repoFlag } from './lang-flags.js';
+import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 
 export default class LangMirror extends TravsrCommand {
   static override summary = 'Copy the plugin registry into a directory, verified, for offline or air-gapped use';
@@ -16,6 +16,7 @@ export default class LangMirror extends TravsrCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(LangMirror);
     const ctx = await langContext(flags.repo, false);
+    for (const line of ignoredKeyWarnings(ctx)) this.logToStderr(line);
     const source = await registrySource(ctx.repoRoot);
     const r = await mirrorRegistry(source, args.dir);
     if (flags.json) {

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
 import { installFromRegistry, langContext, splitRange, withRegistry } from '../../../lang/install-plugin.js';
-import { describeInstall, frozenFlag, jsonFlag, repoFlag } from './lang-flags.js';
+import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 
 export default class LangPin extends TravsrCommand {
   static override summary = 'Pin a plugin to an exact version in the repository lock, and install it';
@@ -16,6 +16,7 @@ export default class LangPin extends TravsrCommand {
     const { name, range } = splitRange(args.target);
     if (range === undefined) this.error(`pin needs a version: \`travsr lang pin ${name}@<version>\``, { exit: 2 });
     const ctx = await langContext(flags.repo, flags['frozen-lockfile']);
+    for (const line of ignoredKeyWarnings(ctx)) this.logToStderr(line);
     const r = await withRegistry(ctx, (source, client) => installFromRegistry(ctx, source, client, name, range, 'pin'));
     if (flags.json) this.log(JSON.stringify({ lockFile: ctx.lockPath ?? null, pinned: r }, null, 2));
     else for (const line of describeInstall(r, ctx.lockPath)) this.log(line);

@@ -3,7 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { langContext } from '../../../lang/install-plugin.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
 import { prunePlugins } from '../../../lang/prune-plugins.js';
-import { jsonFlag, repoFlag } from './lang-flags.js';
+import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 
 export default class LangPrune extends TravsrCommand {
   static override summary = 'Delete installed plugin versions nothing here uses';
@@ -19,6 +19,7 @@ export default class LangPrune extends TravsrCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(LangPrune);
     const ctx = await langContext(flags.repo, false);
+    for (const line of ignoredKeyWarnings(ctx)) this.logToStderr(line);
     const { pruned, kept, unreadableLocks } = prunePlugins(ctx.lockPath ? readPluginsLock(ctx.lockPath) : {}, { dryRun: flags['dry-run'] });
     if (flags.json) {
       this.log(JSON.stringify({ dryRun: flags['dry-run'], pruned, kept, unreadableLocks }, null, 2));

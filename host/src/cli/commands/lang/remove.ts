@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
 import { langContext, removePlugin } from '../../../lang/install-plugin.js';
-import { frozenFlag, jsonFlag, repoFlag } from './lang-flags.js';
+import { frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 
 export default class LangRemove extends TravsrCommand {
   static override summary = 'Remove an installed plugin: its registration, its files and its lock entry';
@@ -14,6 +14,7 @@ export default class LangRemove extends TravsrCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(LangRemove);
     const ctx = await langContext(flags.repo, flags['frozen-lockfile']);
+    for (const line of ignoredKeyWarnings(ctx)) this.logToStderr(line);
     const r = await removePlugin(ctx, args.target);
     if (flags.json) {
       this.log(JSON.stringify({ lockFile: ctx.lockPath ?? null, removed: r }, null, 2));

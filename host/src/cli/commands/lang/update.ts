@@ -3,7 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { installFromRegistry, langContext, withRegistry, type InstallOutcome } from '../../../lang/install-plugin.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
 import { readLangToml } from '../../../plugins/lang-toml.js';
-import { describeInstall, frozenFlag, jsonFlag, repoFlag } from './lang-flags.js';
+import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 
 export default class LangUpdate extends TravsrCommand {
   static override summary = 'Update installed plugins to the newest version their lock constraint allows';
@@ -26,6 +26,7 @@ export default class LangUpdate extends TravsrCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(LangUpdate);
     const ctx = await langContext(flags.repo, flags['frozen-lockfile']);
+    for (const line of ignoredKeyWarnings(ctx)) this.logToStderr(line);
     let names = argv as string[];
     if (names.length === 0) {
       const lock = ctx.lockPath ? readPluginsLock(ctx.lockPath) : {};

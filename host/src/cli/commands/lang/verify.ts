@@ -2,7 +2,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { LangErrorCode } from '../../../lang/errors.js';
 import { langContext, verifyInstalled } from '../../../lang/install-plugin.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
-import { jsonFlag, repoFlag } from './lang-flags.js';
+import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 
 export default class LangVerify extends TravsrCommand {
   static override summary = 'Re-hash every installed plugin against the tree hash recorded at install';
@@ -14,6 +14,7 @@ export default class LangVerify extends TravsrCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(LangVerify);
     const ctx = await langContext(flags.repo, false);
+    for (const line of ignoredKeyWarnings(ctx)) this.logToStderr(line);
     const results = await verifyInstalled(ctx.lockPath ? readPluginsLock(ctx.lockPath) : {});
     const changed = results.filter((r) => !r.ok);
     if (flags.json) this.log(JSON.stringify({ ok: changed.length === 0, plugins: results }, null, 2));
