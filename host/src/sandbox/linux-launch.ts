@@ -190,7 +190,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
       });
       description.push(
         filter
-          ? `system calls: seccomp filter for ${filter.arch} (sandbox-profiles/linux/seccomp.json): ptrace, keyrings, bpf, mount, namespaces, personality, userfaultfd, io_uring and the like fail with EPERM/ENOSYS`
+          ? `system calls: seccomp filter for ${filter.arch} (sandbox-profiles/linux/seccomp.json): ptrace, keyrings, bpf, mount, namespaces, personality, userfaultfd, io_uring, rare socket families and the like are refused`
           : `system calls: no seccomp filter (${seccompGap(tier)})`,
         'bwrap options passed through a descriptor (--args), so no host path is on the command line inside',
       );
