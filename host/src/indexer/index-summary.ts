@@ -24,6 +24,11 @@ export interface IndexSummary {
   failures: { path: string; plugin: string; reason: string }[];
   durationMs: number;
   commit?: string;
+  /**
+   * Present when this run completed runs that never finished (a process killed mid-run): their
+   * modes and start times, and how many files they had left pending (analyzed again here).
+   */
+  resumed?: { runs: { mode: string; startedAt: string }[]; pendingFiles: number };
 }
 
 /** One plugin's part of an index run. */
@@ -50,6 +55,12 @@ export function formatSummary(s: IndexSummary): string {
   lines.push(
     `${s.mode === 'full' ? 'indexed' : 'reindexed'} ${s.repoRoot} in ${secs} s: ${s.analyzed} analyzed, ${s.unchanged} unchanged, ${s.failed} failed, ${s.removed} removed${s.dependents ? `, ${s.dependents} dependents` : ''}`,
   );
+  if (s.resumed) {
+    const first = s.resumed.runs[0];
+    lines.push(
+      `completed an interrupted index run${first ? ` (${first.mode}, started ${first.startedAt})` : ''}: its ${s.resumed.pendingFiles} unfinished files were analyzed again and every name match redone`,
+    );
+  }
   lines.push(
     `graph: ${s.nodes} nodes, ${s.edges} edges (name-matched: ${s.refs.edges} edges, ${s.refs.ambiguous} ambiguous refs left out, ${s.refs.unresolved} unresolved)`,
   );

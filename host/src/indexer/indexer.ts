@@ -86,12 +86,20 @@ const MAX_FAILURES_LISTED = 50;
 export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   const t0 = performance.now();
   const { repoRoot, store, settings, logger } = req;
+  // Crash consistency: the run is recorded before anything changes, and a run an earlier
+  // process left unfinished is completed by this one: its pending files are analyzed again and
+  // every name match is redone. A commit's change list says nothing about what the killed run
+  // did not reach, so an incremental run after one runs in full.
+  const run = store.beginIndexRun(req.mode.kind === 'full' && req.mode.rebuild === true ? 'rebuild' : req.mode.kind);
+  const pendingBefore = new Set(run.pendingFiles);
+  const wasInterrupted = run.interrupted.length > 0 || pendingBefore.size > 0;
+  const mode: IndexMode = req.mode.kind === 'incremental' && wasInterrupted ? { kind: 'full' } : req.mode;
   const languageMap = LanguageMap.fromPlugins(
     req.plugins.map((p) => ({ id: p.plugin.manifest.id, manifest: p.plugin.manifest })),
     { prefer: settings.prefer },
   );
   const summary: IndexSummary = {
-    mode: req.mode.kind,
+    mode: mode.kind,
     repoRoot,
     filesSeen: 0,
     analyzed: 0,
@@ -109,9 +117,15 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     failures: [],
     durationMs: 0,
     ...(req.commit ? { commit: req.commit } : {}),
+    ...(wasInterrupted
+      ? {
+          resumed: {
+            runs: run.interrupted.map((r) => ({ mode: r.mode, startedAt: new Date(r.startedAt).toISOString() })),
+            pendingFiles: pendingBefore.size,
+          },
+        }
+      : {}),
   };
-  const wasInterrupted = store.getMeta('index_state') === 'running';
-  store.setMeta('index_state', 'running');
   // Text indexes overlap analysis; files left without one by an older schema or a killed run go first.
   const texts = new TextIndexQueue(store, repoRoot, logger);
   texts.add(store.filesWithoutText());
@@ -149,14 +163,14 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   const stored = new Map(store.listFiles().map((f) => [f.path, f]));
   let candidates: string[];
   const toRemove = new Set<string>();
-  if (req.mode.kind === 'full') {
+  if (mode.kind === 'full') {
     candidates = [...claimed.keys()];
     for (const path of stored.keys()) if (!claimed.has(path)) toRemove.add(path);
   } else {
-    candidates = req.mode.changed.filter((p) => claimed.has(p));
-    for (const p of [...req.mode.deleted, ...req.mode.changed]) if (!claimed.has(p) && stored.has(p)) toRemove.add(p);
+    candidates = mode.changed.filter((p) => claimed.has(p));
+    for (const p of [...mode.deleted, ...mode.changed]) if (!claimed.has(p) && stored.has(p)) toRemove.add(p);
   }
-  const rebuild = req.mode.kind === 'full' && req.mode.rebuild === true;
+  const rebuild = mode.kind === 'full' && mode.rebuild === true;
   const jobs = new Map<string, Job>();
   let hashed = 0;
   await forEachLimit(candidates, 8, async (path) => {
@@ -164,7 +178,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     try {
       const h = await hashFile(join(repoRoot, path));
       const prev = stored.get(path);
-      if (!rebuild && prev && prev.sha256 === h.sha256 && prev.status === 'ok') summary.unchanged++;
+      if (!rebuild && prev && prev.sha256 === h.sha256 && prev.status === 'ok' && !pendingBefore.has(path)) summary.unchanged++;
       else jobs.set(path, { path, language: c.language, sha256: h.sha256, lines: h.lines });
     } catch (e) {
       skipped.set(path, { reason: 'unreadable', detail: (e as Error).message });
@@ -175,11 +189,12 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   // markSkipped also tombstones whatever the file had in the graph.
   for (const [path, s] of skipped) store.markSkipped(path, '', `${s.reason}: ${s.detail}`);
 
-  // 3. Dependents: files whose edges point into what changes must be analyzed again.
-  if (req.mode.kind === 'incremental') {
-    const changing = [...jobs.keys(), ...toRemove];
+  // 3. Dependents: files whose edges point into what changes must be analyzed again (a full
+  // run finds changed files by hash, and their dependents are just as stale).
+  if (!rebuild) {
+    const changing = [...jobs.keys(), ...toRemove, ...[...skipped.keys()].filter((p) => stored.get(p)?.status === 'ok')];
     for (const dep of store.dependentsOf(changing)) {
-      if (jobs.has(dep) || !claimed.has(dep) || toRemove.has(dep)) continue;
+      if (jobs.has(dep) || !claimed.has(dep) || toRemove.has(dep) || skipped.has(dep)) continue;
       const prev = stored.get(dep);
       if (!prev) continue;
       jobs.set(dep, { path: dep, language: claimed.get(dep)!.language, sha256: prev.sha256, lines: prev.lines ?? 0 });
@@ -189,6 +204,8 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
 
   const touched = [...jobs.keys(), ...toRemove];
   const namesBefore = new Set(store.definedNames(touched));
+  // Before the first change: whatever this run is going to analyze stays pending until it completes.
+  store.markFilesPending(run.id, [...jobs.keys()]);
   for (const path of [...toRemove].sort()) {
     store.removeFile(path);
     summary.removed++;
@@ -372,7 +389,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   // 5. Name-matched references: all of them after a full run (or a run after an interrupted
   // one), else only those that the change can affect.
   req.onProgress?.({ stage: 'resolve', done: 0, total: 1 });
-  if (req.mode.kind === 'full' || wasInterrupted) {
+  if (mode.kind === 'full' || wasInterrupted) {
     summary.refs = store.resolveRefs();
   } else {
     const namesAfter = store.definedNames([...jobs.keys()]);
@@ -381,9 +398,8 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   const counts = store.counts();
   summary.nodes = counts.nodes;
   summary.edges = counts.edges;
-  if (req.commit) store.setMeta('last_indexed_commit', req.commit);
-  store.setMeta('last_indexed_at', new Date().toISOString());
-  store.setMeta('index_state', 'complete');
+  // The run's last step: only now do its files count as done.
+  store.completeIndexRun(run.id, req.commit ? { commit: req.commit } : {});
   summary.durationMs = Math.round(performance.now() - t0);
   return summary;
 }

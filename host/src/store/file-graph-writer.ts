@@ -106,16 +106,18 @@ export class FileGraphWriter {
       );
     this.nodes.dropOrphanPlaceholders(held);
 
+    // Stored during an index run, the file stays pending (not done, so not "unchanged" to the
+    // next run) until that run completes: its other phase and the name matching come later.
     this.ctx
       .stmt(
-        `INSERT INTO files (path, sha256, last_indexed_at, language, status, reason, plugin, phase, lines, diagnostics, acl)
-         VALUES (?, ?, ?, ?, 'ok', NULL, ?, ?, ?, ?, ?)
+        `INSERT INTO files (path, sha256, last_indexed_at, language, status, reason, plugin, phase, lines, diagnostics, acl, pending_run)
+         VALUES (?, ?, ?, ?, 'ok', NULL, ?, ?, ?, ?, ?, (SELECT max(id) FROM index_runs WHERE state = 'running'))
          ON CONFLICT (path) DO UPDATE SET
            lines = CASE WHEN excluded.lines IS NOT NULL THEN excluded.lines
                         WHEN files.sha256 = excluded.sha256 THEN files.lines END,
            sha256 = excluded.sha256, last_indexed_at = excluded.last_indexed_at, language = excluded.language,
            status = 'ok', reason = NULL, plugin = excluded.plugin, phase = excluded.phase,
-           diagnostics = excluded.diagnostics, acl = excluded.acl`,
+           diagnostics = excluded.diagnostics, acl = excluded.acl, pending_run = COALESCE(excluded.pending_run, files.pending_run)`,
       )
       .run(path, input.sha256, now, input.language, input.plugin, input.phase, input.lines ?? null, JSON.stringify(input.diagnostics), acl);
     if (input.text !== undefined) this.writeTexts(path, input.text);

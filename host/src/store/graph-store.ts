@@ -8,6 +8,7 @@ import { FileGraphWriter } from './file-graph-writer.js';
 import { FileTextIndex, type DefinitionHit, type FileHit, type FileSearchOptions } from './file-text-index.js';
 import { exportGraph } from './graph-export.js';
 import { MigrationRunner } from './migration-runner.js';
+import { IndexRunLedger, type IndexRunMode, type IndexRunStart, type IndexRunStatus } from './index-runs.js';
 import { GRAPH_MIGRATIONS } from './migrations/index.js';
 import { NodeTable } from './node-table.js';
 import { RefResolver } from './ref-resolver.js';
@@ -65,6 +66,7 @@ export class GraphStore {
   private readonly fileText: FileTextIndex;
   private readonly writer: FileGraphWriter;
   private readonly resolver: RefResolver;
+  private readonly runs: IndexRunLedger;
   private closed = false;
 
   private constructor(
@@ -80,6 +82,7 @@ export class GraphStore {
     this.fileText = new FileTextIndex(this.ctx);
     this.writer = new FileGraphWriter(this.ctx, new NodeTable(this.ctx, this.symbols));
     this.resolver = new RefResolver(this.ctx);
+    this.runs = new IndexRunLedger(this.ctx);
   }
 
   /**
@@ -575,6 +578,54 @@ export class GraphStore {
         toEdgeRow,
       ),
     );
+  }
+
+  /**
+   * Records the start of an index run. Runs that never completed (a process killed or
+   * cancelled mid-run) become `interrupted`; the files they left pending are returned, and
+   * the new run must analyze them again. Until {@link completeIndexRun}, every file the run
+   * stores is pending: not done, so never "unchanged" to a later run.
+   */
+  beginIndexRun(mode: IndexRunMode): IndexRunStart {
+    return this.write(() => this.inTransaction(() => this.runs.begin(mode)));
+  }
+
+  /**
+   * Marks the stored files among `paths` pending for run `runId`, in one transaction. The
+   * indexer calls it with everything it is going to analyze before it changes any of it, so
+   * a kill before the run completes leaves those files to the next run.
+   */
+  markFilesPending(runId: number, paths: readonly string[]): void {
+    this.write(() => this.inTransaction(() => this.runs.markPending(runId, paths)));
+  }
+
+  /** Files an unfinished index run stored or was going to analyze, sorted. */
+  pendingFiles(): string[] {
+    return this.read(() => this.runs.pendingFiles());
+  }
+
+  /**
+   * The last step of index run `runId`, in one transaction: every pending file counts as done,
+   * the run is complete, and `last_indexed_at` (and `last_indexed_commit` when given) are set.
+   */
+  completeIndexRun(runId: number, opts: { commit?: string } = {}): void {
+    this.write(() => this.inTransaction(() => this.runs.complete(runId, opts)));
+  }
+
+  /** The newest index run and how many files are pending; undefined before the first run. */
+  lastIndexRun(): IndexRunStatus | undefined {
+    return this.read(() => this.runs.last());
+  }
+
+  /**
+   * SQLite's `quick_check`: the problems it finds (an empty list when the database is sound).
+   * Reads every page, so it takes time proportional to the file; `travsr index --rebuild` runs it.
+   */
+  quickCheck(): string[] {
+    return this.read(() => {
+      const rows = (this.db.pragma('quick_check') as { quick_check: string }[]).map((r) => r.quick_check);
+      return rows.length === 1 && rows[0] === 'ok' ? [] : rows;
+    });
   }
 
   /** A value of the meta table. */

@@ -6,5 +6,6 @@ export { GRAPH_MIGRATIONS, type Migration } from './migrations/index.js';
 export { identifierTokens } from './identifier-tokens.js';
 export { SAME_FILE_CONFIDENCE, REPO_UNIQUE_CONFIDENCE } from './ref-resolver.js';
 export type { SynonymPair } from './symbol-index.js';
+export type { IndexRunMode, IndexRunRecord, IndexRunStart, IndexRunStatus } from './index-runs.js';
 export type * from './types.js';
 export type { DefinitionHit, FileHit, FileSearchOptions } from './file-text-index.js';

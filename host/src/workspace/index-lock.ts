@@ -52,6 +52,15 @@ export async function acquireIndexLock(travsrDir: string, waitMs = 60_000): Prom
   }
 }
 
+/**
+ * The pid of the live process holding `.travsr/index.lock` in `travsrDir`, or undefined when
+ * no index run is in progress (no lock, or one left by a process that is gone).
+ */
+export function indexLockHolder(travsrDir: string): number | undefined {
+  const holder = Number.parseInt(safeRead(join(travsrDir, 'index.lock')), 10);
+  return Number.isInteger(holder) && alive(holder) ? holder : undefined;
+}
+
 function safeRead(path: string): string {
   try {
     return readFileSync(path, 'utf8');

@@ -46,10 +46,6 @@ export async function indexWorkspace(
     }
     // Reported once: in the error above when nothing can run, else as warnings.
     for (const p of problems) ws.logger.log('warn', p);
-    if (mode.kind === 'incremental' && ws.store.getMeta('index_state') === 'running') {
-      // The last run was interrupted: files it did not reach are missing, not just changed ones.
-      mode = { kind: 'full' };
-    }
     const commit = ws.git ? await headCommit(ws.root) : undefined;
     recorder.transition('indexing', mode.kind);
     const summary = await runIndex({
@@ -66,9 +62,10 @@ export async function indexWorkspace(
       ...opts.extra,
     });
     progress.done();
-    // Full runs cache the k-core shells for retrieval; after an incremental run the cache is
+    // Full runs (summary.mode: an incremental run that completes an interrupted one runs in
+    // full) cache the k-core shells for retrieval; after an incremental run the cache is
     // stale and queries compute shells in memory (O(edges)) until the next full run.
-    if (mode.kind === 'full') recorder.count('maxCoreShell', storeCoreShells(ws.store).maxShell);
+    if (summary.mode === 'full') recorder.count('maxCoreShell', storeCoreShells(ws.store).maxShell);
     for (const [k, v] of Object.entries({
       analyzed: summary.analyzed,
       unchanged: summary.unchanged,

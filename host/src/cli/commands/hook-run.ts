@@ -38,7 +38,8 @@ export default class HookRun extends TravsrCommand {
         return;
       }
       const last = ws.store.getMeta('last_indexed_commit');
-      if (last === head) {
+      // A run killed after this commit was indexed (a `travsr index`) still has to be completed.
+      if (last === head && ws.store.lastIndexRun()?.state !== 'running') {
         this.log(`already indexed at ${head.slice(0, 12)}`);
         return;
       }

@@ -4,6 +4,7 @@ import { hookStatus } from '../../indexer/git/index.js';
 import { registeredPlugins } from '../../indexer/plugin-catalog.js';
 import { GraphStore } from '../../store/index.js';
 import { openWorkspace } from '../../workspace/workspace.js';
+import { indexRunState } from '../../workspace/index-run-state.js';
 import { runnablePhases } from '../../lang/list-languages.js';
 
 export default class Status extends TravsrCommand {
@@ -33,7 +34,7 @@ export default class Status extends TravsrCommand {
       }
       const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
       const hook = ws.git ? await hookStatus(ws.root) : undefined;
-      const state = store.getMeta('index_state');
+      const run = indexRunState(ws.root, store);
       const status = {
         root: ws.root,
         store: store.path,
@@ -42,8 +43,9 @@ export default class Status extends TravsrCommand {
         latestSchemaVersion: GraphStore.LATEST_SCHEMA_VERSION,
         lastIndexedCommit: store.getMeta('last_indexed_commit') ?? null,
         lastIndexedAt: store.getMeta('last_indexed_at') ?? null,
-        complete: state === 'complete',
-        interrupted: state === 'running',
+        complete: run.state === 'complete',
+        interrupted: run.state === 'interrupted',
+        indexRun: run,
         counts,
         plugins: plugins.map((p) => {
           // The phases it can run on this machine (a semantic pass whose tool is not on PATH is not).
@@ -73,7 +75,7 @@ export default class Status extends TravsrCommand {
         `  store       ${status.store}, schema v${status.schemaVersion}${status.schemaVersion < status.latestSchemaVersion ? ` (v${status.latestSchemaVersion} available)` : ''}`,
       );
       this.log(
-        `  indexed     ${status.lastIndexedAt ?? 'never'}${status.lastIndexedCommit ? ` at commit ${status.lastIndexedCommit.slice(0, 12)}` : ''}${status.interrupted ? ' — the last run was interrupted; run `travsr index`' : ''}`,
+        `  indexed     ${status.lastIndexedAt ?? 'never'}${status.lastIndexedCommit ? ` at commit ${status.lastIndexedCommit.slice(0, 12)}` : ''}${run.note ? ` — ${run.note}` : ''}`,
       );
       this.log(
         `  graph       ${counts.files} files, ${counts.nodes} nodes, ${counts.edges} edges, ${counts.refs} references, ${counts.tombstones} tombstones`,

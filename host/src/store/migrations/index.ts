@@ -11,6 +11,7 @@ import { v09Tombstones } from './v09-tombstones.js';
 import { v10Traces } from './v10-traces.js';
 import { v11FileTextSearch } from './v11-file-text-search.js';
 import { v12DefinitionTextSearch } from './v12-definition-text-search.js';
+import { v13IndexRuns } from './v13-index-runs.js';
 
 export type { Migration } from './migration.js';
 
@@ -28,4 +29,5 @@ export const GRAPH_MIGRATIONS: readonly Migration[] = [
   v10Traces,
   v11FileTextSearch,
   v12DefinitionTextSearch,
+  v13IndexRuns,
 ];
