@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { parseRegistryIndex, parseVersionDocument } from './documents.js';
+import { RequestDeadline } from './deadline.js';
 import { downloadArtifact, type DownloadOptions, type DownloadResult } from './download.js';
 import { RegistryError, RegistryErrorCode } from './errors.js';
 import { installArtifact } from './install.js';
@@ -20,9 +21,17 @@ import {
   type RegistryIndex,
   type VersionDocument,
 } from './layout.js';
-import { DEFAULT_TIMEOUTS, assertRegistryPath, transportFor, type RegistryTimeouts, type RegistryTransport } from './registry-transport.js';
+import {
+  DEFAULT_TIMEOUTS,
+  assertRegistryPath,
+  downloadDeadlineMs,
+  transportFor,
+  type RegistryTimeouts,
+  type RegistryTransport,
+} from './registry-transport.js';
 import { withRetries, type RetryPolicy } from './retry.js';
 import { maxSatisfying } from './semver.js';
+import { SnapshotHistory } from './snapshot-history.js';
 import { treeHash } from './tree-hash.js';
 import { assertNoRollback, verifyListedBytes, verifyRegistryDocument, type VerifiedSums } from './verify.js';
 
@@ -32,7 +41,10 @@ export interface RegistryClientOptions {
   url: string;
   /** Keys allowed to sign the registry's `SHA256SUMS`. */
   trustedKeys: TrustedKeys;
-  /** Defaults: {@link DEFAULT_TIMEOUTS}. `connectMs` applies only when no `dispatcher` is given. */
+  /**
+   * Defaults: {@link DEFAULT_TIMEOUTS}. `connectMs` applies only when no `dispatcher` is given;
+   * `deadlineMs` bounds each document and, with `minBytesPerSecond`, each download, retries included.
+   */
   timeouts?: Partial<RegistryTimeouts>;
   /** Retries after a network error, timeout, truncated body or 5xx answer (default 3); never after a 4xx or a failed check. */
   retries?: number;
@@ -42,6 +54,12 @@ export interface RegistryClientOptions {
   dispatcher?: Dispatcher;
   /** `User-Agent` header (default `travsr-registry-client`). */
   userAgent?: string;
+  /**
+   * A JSON file that remembers the newest signed snapshot seen per registry: an older one is
+   * then refused (`SNAPSHOT_ROLLBACK`). Without it, only a lock file protects against a
+   * replayed registry.
+   */
+  snapshotHistory?: string;
 }
 
 /** A verified view of the registry: its index, checked against the signed `SHA256SUMS`. */
@@ -109,13 +127,20 @@ export class RegistryClient {
   private readonly transport: RegistryTransport;
   private readonly trustedKeys: TrustedKeys;
   private readonly policy: RetryPolicy;
+  private readonly timeouts: RegistryTimeouts;
+  private readonly history: SnapshotHistory | undefined;
   private current: Promise<RegistrySnapshot> | undefined;
 
   constructor(options: RegistryClientOptions) {
     const timeouts: RegistryTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    for (const field of ['deadlineMs', 'minBytesPerSecond'] as const) {
+      if (!(timeouts[field] > 0)) throw new TypeError(`timeouts.${field} must be a positive number; got ${String(timeouts[field])}`);
+    }
+    this.timeouts = timeouts;
     this.transport = transportFor(options.url, timeouts, options.userAgent ?? 'travsr-registry-client', options.dispatcher);
     this.trustedKeys = options.trustedKeys;
     this.policy = { retries: Math.max(0, options.retries ?? 3), baseDelayMs: options.retryDelayMs ?? 200 };
+    this.history = options.snapshotHistory === undefined ? undefined : new SnapshotHistory(options.snapshotHistory);
   }
 
   /** The registry location this client reads. */
@@ -132,22 +157,33 @@ export class RegistryClient {
    * The raw bytes of one registry file (`SHA256SUMS`, an artifact, …), with this client's
    * transport: timeouts, retries on network errors and 5xx, the proxy from the environment.
    * Nothing is verified: check the bytes against a verified `SHA256SUMS` (as `travsr lang
-   * mirror` does).
-   * @throws RegistryError when the file is unreachable, larger than `maxBytes` or truncated.
+   * mirror` does). The time limit is `timeouts.deadlineMs` unless `options.deadlineMs` is
+   * given (for a large file of known size: {@link downloadDeadlineMs}).
+   * @throws RegistryError when the file is unreachable, larger than `maxBytes`, truncated or
+   *   past its deadline (`REGISTRY_DEADLINE_EXCEEDED`).
    *
    * @example
    * ```ts
    * const sums = await client.file('SHA256SUMS');
    * ```
    */
-  file(path: string, maxBytes: number = DOCUMENT_MAX_BYTES): Promise<Buffer> {
-    return this.fetchBytes(path, maxBytes, true);
+  file(path: string, maxBytes: number = DOCUMENT_MAX_BYTES, options: { deadlineMs?: number } = {}): Promise<Buffer> {
+    return this.fetchBytes(path, maxBytes, true, options.deadlineMs);
   }
 
-  private async fetchBytes(path: string, maxBytes: number, fresh: boolean): Promise<Buffer> {
+  private async fetchBytes(path: string, maxBytes: number, fresh: boolean, deadlineMs = this.timeouts.deadlineMs): Promise<Buffer> {
+    const url = this.transport.where(path);
+    const deadline = new RequestDeadline(deadlineMs, url);
+    try {
+      return await this.fetchWithin(path, url, maxBytes, fresh, deadline.signal);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private async fetchWithin(path: string, url: string, maxBytes: number, fresh: boolean, signal: AbortSignal): Promise<Buffer> {
     return withRetries(this.policy, async () => {
-      const body = await this.transport.open(path, 0, { fresh });
-      const url = this.transport.where(path);
+      const body = await this.transport.open(path, 0, { fresh, signal });
       const tooLarge = (): RegistryError =>
         new RegistryError(
           RegistryErrorCode.DocumentInvalid,
@@ -185,6 +221,8 @@ export class RegistryClient {
       this.fetchBytes(SIGNATURE_FILE, SIGNATURE_MAX_BYTES, true),
     ]);
     const sums = verifyRegistryDocument(sumsBytes.toString('utf8'), sigBytes.toString('utf8'), this.trustedKeys);
+    // The signing time is signed, so it is the registry's own word on how new this snapshot is.
+    await this.history?.admit(this.transport.where(''), { created: sums.created, keyId: sums.keyId });
     const indexBytes = await this.fetchBytes(INDEX_FILE, DOCUMENT_MAX_BYTES, true);
     verifyListedBytes(sums, INDEX_FILE, indexBytes);
     const index = parseRegistryIndex(indexBytes, this.transport.where(INDEX_FILE));
@@ -197,7 +235,8 @@ export class RegistryClient {
    * more before the error is believed. Later calls of the other methods reuse the result.
    *
    * @throws RegistryError `KEY_UNKNOWN`, `KEY_REVOKED`, `KEY_RETIRED`, `SIGNATURE_INVALID`,
-   *   `ARTIFACT_HASH_MISMATCH`, `REGISTRY_DOCUMENT_INVALID` or a transport code.
+   *   `ARTIFACT_HASH_MISMATCH`, `REGISTRY_DOCUMENT_INVALID`, `SNAPSHOT_ROLLBACK` (older than one
+   *   `snapshotHistory` remembers), `REGISTRY_DEADLINE_EXCEEDED` or a transport code.
    * @example
    * ```ts
    * const { index, signedBy } = await client.snapshot();
@@ -313,7 +352,10 @@ export class RegistryClient {
     destFile: string,
     options: DownloadOptions = {},
   ): Promise<DownloadResult> {
-    return downloadArtifact(this.transport, { ...artifact, file: assertRegistryPath(artifact.file) }, destFile, this.policy, options);
+    return downloadArtifact(this.transport, { ...artifact, file: assertRegistryPath(artifact.file) }, destFile, this.policy, {
+      deadlineMs: downloadDeadlineMs(this.timeouts, artifact.size),
+      ...options,
+    });
   }
 
   /**

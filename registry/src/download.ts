@@ -1,5 +1,6 @@
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { RequestDeadline } from './deadline.js';
 import { RegistryError, RegistryErrorCode } from './errors.js';
 import type { ArtifactRecord } from './layout.js';
 import type { RegistryTransport } from './registry-transport.js';
@@ -16,6 +17,12 @@ export interface DownloadProgress {
 export interface DownloadOptions {
   /** Called after every chunk written. */
   onProgress?: (progress: DownloadProgress) => void;
+  /**
+   * Overall limit of the download in milliseconds, retries and resumes included
+   * (`REGISTRY_DEADLINE_EXCEEDED`; the part is kept for a later resume). The client sets it
+   * from its timeouts and the artifact's size; without it only the idle timeout applies.
+   */
+  deadlineMs?: number;
 }
 
 /** What {@link downloadArtifact} did. */
@@ -60,6 +67,7 @@ async function fetchInto(
   part: string,
   options: DownloadOptions,
   onStart: (start: number) => void,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const url = transport.where(artifact.file);
   const total = artifact.size;
@@ -72,7 +80,7 @@ async function fetchInto(
     onStart(have);
     return;
   }
-  const body = await transport.open(artifact.file, have);
+  const body = await transport.open(artifact.file, have, signal ? { signal } : {});
   onStart(body.start);
   const tooLarge = (): RegistryError =>
     new RegistryError(
@@ -132,8 +140,9 @@ async function fetchInto(
  * checked before it is renamed to `destFile`; a mismatch after a resumed download starts
  * over once from zero, in case the kept part was damaged.
  *
- * @throws RegistryError `ARTIFACT_SIZE_MISMATCH`, `ARTIFACT_HASH_MISMATCH`, `DISK_FULL`, or a
- *   transport code (`REGISTRY_UNREACHABLE`, `REGISTRY_TIMEOUT`, `REGISTRY_HTTP_ERROR`, `REGISTRY_TRUNCATED`).
+ * @throws RegistryError `ARTIFACT_SIZE_MISMATCH`, `ARTIFACT_HASH_MISMATCH`, `DISK_FULL`,
+ *   `REGISTRY_DEADLINE_EXCEEDED` (past `options.deadlineMs`), or a transport code
+ *   (`REGISTRY_UNREACHABLE`, `REGISTRY_TIMEOUT`, `REGISTRY_HTTP_ERROR`, `REGISTRY_TRUNCATED`).
  * @example
  * ```ts
  * await downloadArtifact(transport, artifact, '/tmp/example-lua.tgz', { retries: 3, baseDelayMs: 200 });
@@ -148,14 +157,38 @@ export async function downloadArtifact(
 ): Promise<DownloadResult> {
   const part = `${destFile}.part`;
   await mkdir(dirname(destFile), { recursive: true });
+  const deadline = options.deadlineMs === undefined ? undefined : new RequestDeadline(options.deadlineMs, transport.where(artifact.file));
+  try {
+    return await downloadWithin(transport, artifact, destFile, part, policy, options, deadline?.signal);
+  } finally {
+    deadline?.dispose();
+  }
+}
+
+async function downloadWithin(
+  transport: RegistryTransport,
+  artifact: Pick<ArtifactRecord, 'file' | 'sha256' | 'size'>,
+  destFile: string,
+  part: string,
+  policy: RetryPolicy,
+  options: DownloadOptions,
+  signal: AbortSignal | undefined,
+): Promise<DownloadResult> {
   for (let fresh = false; ; fresh = true) {
     let resumedFrom: number | undefined;
     let resumed = false;
     await withRetries(policy, () =>
-      fetchInto(transport, artifact, part, options, (start) => {
-        resumedFrom ??= start;
-        if (start > 0) resumed = true;
-      }),
+      fetchInto(
+        transport,
+        artifact,
+        part,
+        options,
+        (start) => {
+          resumedFrom ??= start;
+          if (start > 0) resumed = true;
+        },
+        signal,
+      ),
     );
     try {
       await verifyFileHash(part, artifact.sha256, artifact.size);

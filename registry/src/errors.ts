@@ -90,6 +90,12 @@ export const RegistryErrorCode = {
   RegistryTimeout: 'REGISTRY_TIMEOUT',
   /** The registry answered with an HTTP error status (after retries, for 5xx). */
   RegistryHttpError: 'REGISTRY_HTTP_ERROR',
+  /** A request or download took longer than its overall time limit (retries included), however steadily bytes trickled in. */
+  RegistryDeadline: 'REGISTRY_DEADLINE_EXCEEDED',
+  /** The registry's signed snapshot is older than one this machine has already seen from it (a replayed snapshot). */
+  SnapshotRollback: 'SNAPSHOT_ROLLBACK',
+  /** The file that remembers the newest snapshot seen per registry cannot be read or written. */
+  SnapshotHistoryUnusable: 'SNAPSHOT_HISTORY_UNUSABLE',
   /** A download ended before all its bytes arrived (connection closed or reset mid-body). */
   RegistryTruncated: 'REGISTRY_TRUNCATED',
   /** The registry's index does not list the plugin asked for. */

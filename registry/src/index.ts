@@ -92,4 +92,6 @@ export {
   type ClientInstallResult,
 } from './client.js';
 export type { DownloadOptions, DownloadProgress, DownloadResult } from './download.js';
-export { DEFAULT_TIMEOUTS, type RegistryTimeouts } from './registry-transport.js';
+export { DEFAULT_TIMEOUTS, downloadDeadlineMs, type RegistryTimeouts } from './registry-transport.js';
+export { RequestDeadline } from './deadline.js';
+export { SnapshotHistory, type SnapshotStamp } from './snapshot-history.js';

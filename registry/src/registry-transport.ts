@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EnvHttpProxyAgent, interceptors, request, type Dispatcher } from 'undici';
+import { deadlineError } from './deadline.js';
 import { RegistryError, RegistryErrorCode } from './errors.js';
 import { isRegistryPath } from './sha256-sums.js';
 
@@ -14,6 +15,13 @@ export interface RegistryTimeouts {
   readonly headersMs: number;
   /** The longest pause between two chunks of a response body. */
   readonly bodyIdleMs: number;
+  /**
+   * Overall limit of fetching one registry document, retries included, however steadily the
+   * bytes come. A download gets this plus the time its recorded size takes at `minBytesPerSecond`.
+   */
+  readonly deadlineMs: number;
+  /** The slowest average rate a download may have before its deadline stops it. */
+  readonly minBytesPerSecond: number;
 }
 
 /**
@@ -23,7 +31,29 @@ export interface RegistryTimeouts {
  * new RegistryClient({ url, trustedKeys, timeouts: { ...DEFAULT_TIMEOUTS, bodyIdleMs: 120_000 } });
  * ```
  */
-export const DEFAULT_TIMEOUTS: Readonly<RegistryTimeouts> = { connectMs: 10_000, headersMs: 30_000, bodyIdleMs: 30_000 };
+export const DEFAULT_TIMEOUTS: Readonly<RegistryTimeouts> = {
+  connectMs: 10_000,
+  headersMs: 30_000,
+  bodyIdleMs: 30_000,
+  deadlineMs: 120_000,
+  minBytesPerSecond: 16 * 1024,
+};
+
+/**
+ * How long downloading `size` bytes may take in all: the document deadline plus `size` at the
+ * slowest acceptable rate (a 5 MiB artifact: 2 min + 320 s with the defaults).
+ */
+export function downloadDeadlineMs(timeouts: Pick<RegistryTimeouts, 'deadlineMs' | 'minBytesPerSecond'>, size: number): number {
+  return timeouts.deadlineMs + Math.ceil((size / timeouts.minBytesPerSecond) * 1000);
+}
+
+/** Options of {@link RegistryTransport.open}. */
+export interface OpenOptions {
+  /** Ask caches in between for a fresh copy (`SHA256SUMS` and the documents it signs change together). */
+  fresh?: boolean;
+  /** Aborts the request and its body; a `RequestDeadline`'s signal turns into its error. */
+  signal?: AbortSignal;
+}
 
 /** A response body being read; errors from `chunks` are already `RegistryError`s. */
 export interface RegistryBody {
@@ -43,7 +73,7 @@ export interface RegistryTransport {
   /** The URL (or file path) of a registry path, for messages. */
   where(path: string): string;
   /** Opens a registry file from byte `offset` (a `Range` request over HTTP). */
-  open(path: string, offset: number, options?: { fresh?: boolean }): Promise<RegistryBody>;
+  open(path: string, offset: number, options?: OpenOptions): Promise<RegistryBody>;
   close(): Promise<void>;
 }
 
@@ -120,6 +150,9 @@ function httpStatusError(url: string, status: number): RegistryError {
   });
 }
 
+/** For streams whose errors reach the reader another way (or are of no interest after a cancel). */
+function ignoreError(): void {}
+
 const CONTENT_RANGE_RE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/;
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -149,8 +182,9 @@ export class HttpTransport implements RegistryTransport {
     return new URL(path, this.base).href;
   }
 
-  async open(path: string, offset: number, options: { fresh?: boolean } = {}): Promise<RegistryBody> {
+  async open(path: string, offset: number, options: OpenOptions = {}): Promise<RegistryBody> {
     const url = this.where(path);
+    const signal = options.signal;
     const headers: Record<string, string> = { 'user-agent': this.userAgent, 'accept-encoding': 'identity' };
     if (offset > 0) headers.range = `bytes=${offset}-`;
     if (options.fresh) headers['cache-control'] = 'no-cache';
@@ -161,10 +195,14 @@ export class HttpTransport implements RegistryTransport {
         headers,
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyIdleMs,
+        ...(signal ? { signal } : {}),
       });
     } catch (e) {
-      throw classifyNetworkError(e, url, 'request', this.timeouts);
+      throw deadlineError(signal) ?? classifyNetworkError(e, url, 'request', this.timeouts);
     }
+    // Destroying a body that is still arriving makes undici emit 'error' (UND_ERR_ABORTED) on
+    // it, and so does an abort; with no listener, that event would crash the process.
+    res.body.on('error', ignoreError);
     const discard = (): Promise<void> => res.body.dump().catch(() => undefined);
     let start = 0;
     if (offset > 0 && res.statusCode === 206) {
@@ -194,7 +232,7 @@ export class HttpTransport implements RegistryTransport {
           yield chunk;
         }
       } catch (e) {
-        throw classifyNetworkError(e, url, 'body', timeouts, received);
+        throw deadlineError(signal) ?? classifyNetworkError(e, url, 'body', timeouts, received);
       } finally {
         if (!body.destroyed) body.destroy();
       }
@@ -218,8 +256,11 @@ export class FileTransport implements RegistryTransport {
     return join(this.root, ...path.split('/'));
   }
 
-  async open(path: string, offset: number): Promise<RegistryBody> {
+  async open(path: string, offset: number, options: OpenOptions = {}): Promise<RegistryBody> {
     const file = this.where(path);
+    const signal = options.signal;
+    const expired = deadlineError(signal);
+    if (expired) throw expired;
     let size: number;
     try {
       const st = await stat(file);
@@ -239,8 +280,18 @@ export class FileTransport implements RegistryTransport {
       );
     }
     const start = Math.min(offset, size);
-    const stream = createReadStream(file, { start });
-    return { start, length: size - start, chunks: stream, cancel: () => stream.destroy() };
+    const stream = createReadStream(file, { start, ...(signal ? { signal } : {}) });
+    stream.on('error', ignoreError);
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+      } catch (e) {
+        throw deadlineError(signal) ?? e;
+      } finally {
+        stream.destroy();
+      }
+    }
+    return { start, length: size - start, chunks: chunks(), cancel: () => stream.destroy() };
   }
 
   async close(): Promise<void> {}

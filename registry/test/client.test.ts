@@ -1,6 +1,6 @@
 // The registry client against real sockets: a registry built with the core library, served by
 // a node:http server written here that can be told to misbehave in the ways real servers do.
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RegistryClient, type RegistryClientOptions } from '../src/client.js';
 import { generateSigningKey, TrustedKeys, trustedKeyOf, type SigningKey } from '../src/keys.js';
 import { packPlugin, type PackResult } from '../src/pack.js';
-import { publishArtifact } from '../src/publish.js';
+import { publishArtifact, signRegistry } from '../src/publish.js';
 import { serializeSignature, signSha256Sums } from '../src/signature.js';
 import { treeHash } from '../src/tree-hash.js';
 import { sha256File } from '../src/verify.js';
@@ -31,6 +31,12 @@ interface Misbehaviour {
   tamper?: boolean;
   signature?: string;
   endless?: boolean;
+  /** Send this path's bytes one at a time, `everyMs` apart (a server holding the client). */
+  drip?: { path: string; everyMs: number };
+  /** Answer a `Range` request for the artifact with one byte more than the file has. */
+  overflowOnResume?: boolean;
+  /** Serve another copy of the registry (an older snapshot, replayed). */
+  root?: string;
 }
 
 interface SeenRequest {
@@ -69,7 +75,7 @@ async function startRegistryServer(root: string): Promise<TestServer> {
     if (path === '/SHA256SUMS.sig' && m.signature !== undefined) return void res.end(m.signature);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(join(root, path));
+      bytes = readFileSync(join(m.root ?? root, path));
     } catch {
       return void res.writeHead(404).end('not found');
     }
@@ -84,6 +90,25 @@ async function startRegistryServer(root: string): Promise<TestServer> {
       };
       res.on('drain', pump);
       return pump();
+    }
+    if (m.drip?.path === path) {
+      res.writeHead(200, { 'content-length': bytes.length });
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed || sent >= bytes.length) return void clearInterval(timer);
+        res.write(bytes.subarray(sent, ++sent));
+      }, m.drip.everyMs);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (isArtifact && m.overflowOnResume && /^bytes=\d+-$/.test(req.headers.range ?? '')) {
+      const start = Number(/\d+/.exec(req.headers.range ?? '')?.[0]);
+      const longer = Buffer.concat([bytes, Buffer.from('!')]);
+      res.writeHead(206, {
+        'content-range': `bytes ${start}-${longer.length - 1}/${longer.length}`,
+        'content-length': longer.length - start,
+      });
+      return void res.end(longer.subarray(start));
     }
     if (isArtifact && m.tamper) {
       bytes = Buffer.from(bytes);
@@ -436,5 +461,80 @@ describe('RegistryClient', () => {
       delete process.env.HTTP_PROXY;
       await proxy.close();
     }
+  });
+
+  it('stops a registry that drips SHA256SUMS a byte at a time at the overall deadline (REGISTRY_DEADLINE_EXCEEDED), without retrying', async () => {
+    server.mode = { drip: { path: '/SHA256SUMS', everyMs: 50 } };
+    const err = await codeOf(client({ retries: 3, timeouts: { deadlineMs: 500 } }).snapshot());
+    expect(err.code).toBe('REGISTRY_DEADLINE_EXCEEDED');
+    expect(err.message).toContain(`${server.url}/SHA256SUMS took longer than the 500 ms allowed`);
+    expect(server.requests.filter((r) => r.path === '/SHA256SUMS')).toHaveLength(1);
+  });
+
+  it('stops a dripping download at its deadline and keeps the part, which a later download resumes', async () => {
+    const c0 = client();
+    const { artifact } = await c0.resolve('example-lua', '0.1.0');
+    const dest = join(tempDir(), 'a.tgz');
+    server.mode = { drip: { path: ARTIFACT, everyMs: 20 } };
+    const err = await codeOf(client({ timeouts: { deadlineMs: 400, minBytesPerSecond: 1e9 } }).download(artifact, dest));
+    expect(err.code).toBe('REGISTRY_DEADLINE_EXCEEDED');
+    expect(err.message).toContain(`${server.url}${ARTIFACT}`);
+    const kept = statSync(`${dest}.part`).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(artifact.size);
+
+    server.mode = {};
+    const done = await c0.download(artifact, dest);
+    expect(done.resumedFrom).toBe(kept);
+    expect((await sha256File(dest)).sha256).toBe(artifact.sha256);
+  });
+
+  it('refuses a resumed download that sends one byte too many (ARTIFACT_SIZE_MISMATCH), removes the part, and does not crash', async () => {
+    const c = client({ retries: 0 });
+    const { artifact } = await c.resolve('example-lua', '0.1.0');
+    const dest = join(tempDir(), 'a.tgz');
+    // A download cut off near its end: the short rest, and the byte too many, arrive with the
+    // headers, so the body is complete when the client refuses it (undici then has no listener).
+    const have = artifact.size - 10;
+    writeFileSync(`${dest}.part`, readFileSync(join(registry, ARTIFACT)).subarray(0, have));
+    server.mode = { overflowOnResume: true };
+    const err = await codeOf(c.download(artifact, dest));
+    expect(err.code).toBe('ARTIFACT_SIZE_MISMATCH');
+    expect(existsSync(`${dest}.part`)).toBe(false);
+    // Let an 'error' event the abort may still emit reach the process: it must find a listener.
+    await new Promise((ok) => setTimeout(ok, 100));
+
+    server.mode = {};
+    await c.download(artifact, dest);
+    expect(artifactRequests().map((r) => r.range)).toEqual([`bytes=${have}-`, undefined]);
+    expect((await sha256File(dest)).sha256).toBe(artifact.sha256);
+  });
+
+  it('refuses a replayed older snapshot once a newer one was seen (SNAPSHOT_ROLLBACK), naming both dates', async () => {
+    const old = join(tempDir(), 'old');
+    cpSync(registry, old, { recursive: true });
+    const newer = join(tempDir(), 'newer');
+    cpSync(registry, newer, { recursive: true });
+    const { created: newCreated } = await signRegistry(newer, key, { now: new Date(Date.now() + 86_400_000) });
+    const oldCreated = (JSON.parse(readFileSync(join(old, 'SHA256SUMS.sig'), 'utf8')) as { created: string }).created;
+    const history = join(tempDir(), 'registry-snapshots.json');
+
+    server.mode = { root: newer };
+    expect((await client({ snapshotHistory: history }).snapshot()).created).toBe(newCreated);
+    server.mode = { root: old };
+    // Without the history the replay goes unnoticed: its signature is valid.
+    expect((await client().snapshot()).created).toBe(oldCreated);
+    server.requests.length = 0;
+    const err = await codeOf(client({ snapshotHistory: history }).install('example-lua', '*', tempDir()));
+    expect(err.code).toBe('SNAPSHOT_ROLLBACK');
+    expect(err.message).toContain(oldCreated);
+    expect(err.message).toContain(newCreated);
+    expect(err.message).toContain(history);
+    expect(artifactRequests()).toHaveLength(0);
+    const remembered = JSON.parse(readFileSync(history, 'utf8')) as { registries: Record<string, { created: string }> };
+    expect(remembered.registries[`${server.url}/`]?.created).toBe(newCreated);
+
+    server.mode = { root: newer };
+    await expect(client({ snapshotHistory: history }).snapshot()).resolves.toMatchObject({ created: newCreated });
   });
 });
