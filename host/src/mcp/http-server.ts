@@ -10,6 +10,14 @@ import { silentLogger, type Logger } from '../log/logger.js';
 import { FULL_ACCESS, type AccessPolicy } from '../retrieval/access-policy.js';
 import { McpServerError } from './errors.js';
 import type { McpServerFactory } from './server.js';
+import {
+  DEFAULT_SESSION_LIMITS,
+  SessionQuota,
+  isSessionRefusal,
+  type SessionLimits,
+  type SessionRefusal,
+  type SessionSlot,
+} from './session-quota.js';
 import type { TokenStore } from './token-store.js';
 
 /** How to start the MCP HTTP server. */
@@ -45,6 +53,11 @@ export interface McpHttpServerOptions {
    * HTTP+SSE sessions end with their stream.
    */
   sessionIdleMs?: number;
+  /**
+   * Open sessions one token may hold, and the whole server (default {@link DEFAULT_SESSION_LIMITS}).
+   * An initialize past a limit is refused with 429 (per token) or 503 (server), saying what to do.
+   */
+  sessionLimits?: Partial<SessionLimits>;
 }
 
 /** A running MCP HTTP server. */
@@ -71,11 +84,22 @@ interface Caller {
 }
 
 type Session =
-  | { kind: 'streamable'; transport: StreamableHTTPServerTransport; server: Server; caller: Caller; lastSeen: number; active: number }
-  | { kind: 'sse'; transport: SSEServerTransport; server: Server; caller: Caller };
+  | {
+      kind: 'streamable';
+      transport: StreamableHTTPServerTransport;
+      server: Server;
+      caller: Caller;
+      lastSeen: number;
+      active: number;
+      slot: SessionSlot;
+    }
+  | { kind: 'sse'; transport: SSEServerTransport; server: Server; caller: Caller; slot: SessionSlot };
 
-/** A Streamable HTTP session with no request for this long is closed (default: 30 minutes). */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+/**
+ * A Streamable HTTP session with no request for this long is closed (default: 10 minutes; a
+ * client that is still there opens a new one with initialize).
+ */
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 
 /** The HTTP answer to a refused request: status, JSON-RPC error code and a message saying what to do. */
 class Refusal {
@@ -114,12 +138,22 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
   const sessions = new Map<string, Session>();
   let closing: Promise<void> | undefined;
   const idleMs = opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...opts.sessionLimits };
+  const quota = new SessionQuota(limits);
+  /** Takes a session slot for `caller`, or the refusal to answer. */
+  const takeSlot = (caller: Caller): SessionSlot | Refusal => {
+    const slot = quota.take(caller.key);
+    if (!isSessionRefusal(slot)) return slot;
+    logger.log('warn', `MCP session refused for token "${caller.name}": ${slot.limit} limit of ${slot.max} open sessions reached`);
+    return sessionLimitRefusal(slot, caller, idleMs);
+  };
   const sweeper = setInterval(
     () => {
       const now = performance.now();
       for (const [id, s] of sessions) {
         if (s.kind !== 'streamable' || s.active > 0 || now - s.lastSeen < idleMs) continue;
         sessions.delete(id);
+        s.slot.release();
         logger.log('info', `MCP session ${id} closed after ${Math.round(idleMs / 1000)} s without a request`);
         void s.server.close().catch(() => undefined);
       }
@@ -215,32 +249,46 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
         ),
       );
 
+    // The slot is taken before anything is built and given back however the session ends.
+    const slot = takeSlot(caller);
+    if (slot instanceof Refusal) return send(res, slot);
     const server = opts.factory(caller.policy);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        sessions.set(id, { kind: 'streamable', transport, server, caller, lastSeen: performance.now(), active: 0 });
+        sessions.set(id, { kind: 'streamable', transport, server, caller, lastSeen: performance.now(), active: 0, slot });
         logger.log('info', `MCP session ${id} opened (Streamable HTTP, token "${caller.name}")`);
       },
       maxRequestBodySize: maxBody,
       ...g.sdkOptions(),
     });
     transport.onclose = () => {
+      slot.release();
       const id = transport.sessionId;
       if (id !== undefined && sessions.delete(id)) logger.log('info', `MCP session ${id} closed`);
     };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body.value);
-    if (transport.sessionId === undefined) await server.close(); // initialize was refused: no session to keep
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body.value);
+    } finally {
+      if (transport.sessionId === undefined) {
+        // initialize was refused (or failed): no session to keep
+        slot.release();
+        await server.close();
+      }
+    }
   }
 
   async function openSse(req: IncomingMessage, res: ServerResponse, caller: Caller, g: RebindingGuard): Promise<void> {
     if (req.method !== 'GET') return send(res, methodNotAllowed('GET'));
+    const slot = takeSlot(caller);
+    if (slot instanceof Refusal) return send(res, slot);
     const server = opts.factory(caller.policy);
     const transport = new SSEServerTransport('/messages', res, g.sdkOptions());
     const id = transport.sessionId;
-    sessions.set(id, { kind: 'sse', transport, server, caller });
+    sessions.set(id, { kind: 'sse', transport, server, caller, slot });
     transport.onclose = () => {
+      slot.release();
       if (sessions.delete(id)) logger.log('info', `MCP session ${id} closed`);
     };
     logger.log('info', `MCP session ${id} opened (HTTP+SSE, token "${caller.name}")`);
@@ -262,6 +310,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
       clearInterval(sweeper);
       const open = [...sessions.values()];
       sessions.clear();
+      for (const s of open) s.slot.release();
       for (const s of open)
         await s.server.close().catch((e: unknown) => logger.log('warn', `closing an MCP session failed: ${(e as Error).message}`));
       await new Promise<void>((resolve) => {
@@ -391,6 +440,23 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ v
   } catch {
     return new Refusal(400, -32700, 'Parse error: the request body is not valid JSON');
   }
+}
+
+function sessionLimitRefusal(refused: SessionRefusal, caller: Caller, idleMs: number): Refusal {
+  const idle = `Streamable HTTP sessions left idle close after ${Math.round(idleMs / 1000)} s`;
+  if (refused.limit === 'per-token')
+    return new Refusal(
+      429,
+      -32000,
+      `Too Many Requests: token "${caller.name}" already has ${refused.max} open MCP sessions, the most one token may hold. End the sessions you no longer use (DELETE /mcp with their Mcp-Session-Id header, or close the SSE stream) and reuse one session per client; ${idle}. The server's --max-sessions-per-token sets the limit.`,
+      { 'Retry-After': String(Math.min(60, Math.ceil(idleMs / 1000))) },
+    );
+  return new Refusal(
+    503,
+    -32000,
+    `Service Unavailable: this MCP server already has ${refused.max} open sessions, its limit for all tokens together. Try again later (${idle}), or raise the server's --max-sessions.`,
+    { 'Retry-After': String(Math.min(60, Math.ceil(idleMs / 1000))) },
+  );
 }
 
 function sessionNotFound(id: string): Refusal {

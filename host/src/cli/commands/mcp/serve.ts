@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
+import { DEFAULT_SESSION_LIMITS } from '../../../mcp/session-quota.js';
 import { TokenStore } from '../../../mcp/token-store.js';
 import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
 
@@ -28,9 +29,19 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     'tool-timeout': Flags.integer({ default: 30_000, min: 100, description: 'ms a tool call may run before it is stopped' }),
     workers: Flags.integer({ default: 2, min: 1, max: 64, description: 'tool calls that run at once (worker threads)' }),
     'session-idle': Flags.integer({
-      default: 1800,
+      default: 600,
       min: 1,
       description: 'HTTP: seconds after which a session whose client went away is closed',
+    }),
+    'max-sessions-per-token': Flags.integer({
+      default: DEFAULT_SESSION_LIMITS.perToken,
+      min: 1,
+      description: 'HTTP: open sessions one token may hold; a further initialize is refused with 429',
+    }),
+    'max-sessions': Flags.integer({
+      default: DEFAULT_SESSION_LIMITS.total,
+      min: 1,
+      description: 'HTTP: open sessions of the whole server; a further initialize is refused with 503',
     }),
   };
 
@@ -75,6 +86,7 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
       ...(served.host.logger ? { logger: served.host.logger } : {}),
       ...(flags['allowed-origin'] ? { allowedOrigins: flags['allowed-origin'] } : {}),
       sessionIdleMs: flags['session-idle'] * 1000,
+      sessionLimits: { perToken: flags['max-sessions-per-token'], total: flags['max-sessions'] },
     });
     this.logToStderr(
       `travsr MCP server: ${http.url} (Streamable HTTP), ${http.sseUrl} (SSE); corpora ${served.host.graphs.map((g) => g.corpus).join(', ')}; ${flags['no-auth'] ? 'no authentication' : 'bearer tokens required'}`,
