@@ -3,10 +3,12 @@
 // who can change bytes on the wire, replay an older signed snapshot to a repository whose lock
 // names a newer version, or (holding the registry's key) plant a traversing, linking or bomb
 // archive and re-sign everything. Each must be refused with nothing installed or written.
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { generateSigningKey, packPlugin, publishArtifact, writeSigningKey, type PackResult, type SigningKey } from '@travsr/registry';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,7 +132,6 @@ describe('held: a man in the middle changes what the registry sends', () => {
   it('the archive and its listed hash swapped together, SHA256SUMS rewritten: SIGNATURE_INVALID, nothing installed', async () => {
     const s = await serve(current);
     const tampered = flip(readFileSync(join(current, artifact)));
-    const { createHash } = await import('node:crypto');
     const original = createHash('sha256')
       .update(readFileSync(join(current, artifact)))
       .digest('hex');
@@ -193,26 +194,23 @@ describe('held: a registry whose key the attacker holds serves a malicious archi
     expectNothingInstalled(u);
   }
 
-  const gz = async (entries: (RawEntry | Buffer)[]): Promise<Buffer> => {
-    const { gzipSync } = await import('node:zlib');
-    return gzipSync(rawTar(entries));
-  };
+  const gz = (entries: (RawEntry | Buffer)[]): Buffer => gzipSync(rawTar(entries));
 
   it('a ../ entry climbing out of the plugin directory into the user’s files: ARCHIVE_PATH_ESCAPE', async () => {
     const climb = `package/${'../'.repeat(40)}${victim.slice(1)}/pwned.txt`;
-    await refused('traversal', await gz([manifest, paxPath(climb), header({ path: 'package/x' })]), /^Error \[ARCHIVE_PATH_ESCAPE\]/);
+    await refused('traversal', gz([manifest, paxPath(climb), header({ path: 'package/x' })]), /^Error \[ARCHIVE_PATH_ESCAPE\]/);
   });
 
   it('an absolute path entry: ARCHIVE_PATH_ESCAPE', async () => {
     await refused(
       'absolute',
-      await gz([manifest, paxPath(`${victim}/pwned.txt`), header({ path: 'package/x' })]),
+      gz([manifest, paxPath(`${victim}/pwned.txt`), header({ path: 'package/x' })]),
       /^Error \[ARCHIVE_PATH_ESCAPE\]/,
     );
   });
 
   it('a symlink to the user’s directory and a file written through it: ARCHIVE_LINK_ESCAPE', async () => {
-    const tgz = await gz([
+    const tgz = gz([
       manifest,
       { path: 'package/escape', type: TYPE.symlink, linkpath: victim },
       { path: 'package/escape/pwned.txt', data: 'pwned\n' },
@@ -221,7 +219,7 @@ describe('held: a registry whose key the attacker holds serves a malicious archi
   });
 
   it('a hard link to a secret of the user (it would be copied into the plugin): ARCHIVE_LINK_ESCAPE', async () => {
-    const tgz = await gz([manifest, { path: 'package/key', type: TYPE.hardlink, linkpath: secretFile }]);
+    const tgz = gz([manifest, { path: 'package/key', type: TYPE.hardlink, linkpath: secretFile }]);
     await refused('hardlink', tgz, /^Error \[ARCHIVE_LINK_ESCAPE\]/);
   });
 

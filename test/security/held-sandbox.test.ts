@@ -128,6 +128,8 @@ describe('held: a malicious plugin run by `travsr init` stays in its sandbox', (
     expect(run.code, run.stderr).toBe(0);
     expect(readAttackedFile(repo.root, '1-probe.txt')?.status).toBe('ok');
     expect(readAttackedFile(repo.root, '2-fork-bomb.txt')?.status).toBe('ok');
+    // The plugin ran and could use what a plugin may: its own /tmp.
+    expect(probe.tmpWrite).toEqual({ ok: true, value: 'x' });
   });
 
   it("reads no secret of the host: not the SSH key in $HOME, not /etc/shadow or passwd, not the user's Travsr state", () => {
