@@ -18,10 +18,18 @@ export default class ConfigGet extends TravsrCommand {
     if (!isConfigKey(args.key)) throw unknownKeyError(args.key);
     const cfg = loadConfig({ repoRoot: flags.repo ?? process.cwd() });
     for (const w of cfg.warnings) this.logToStderr(`warning: ${w.message}`);
+    for (const i of cfg.ignored) this.logToStderr(`warning: ${i.message}`);
     const v = cfg.values[args.key];
     const spec = CONFIG_SCHEMA[args.key];
     if (flags.json) {
-      this.log(JSON.stringify({ key: args.key, ...v, env: spec.env, description: spec.description }, null, 2));
+      const ignored = cfg.ignored.find((i) => i.key === args.key);
+      this.log(
+        JSON.stringify(
+          { key: args.key, ...v, env: spec.env, description: spec.description, trust: spec.trust, ...(ignored ? { ignored } : {}) },
+          null,
+          2,
+        ),
+      );
       return;
     }
     this.log(`${args.key} = ${formatConfigValue(v.value)}  (${describeConfigSource(v)})`);
