@@ -44,9 +44,12 @@ export class StoreError extends Error {
   }
 }
 
-/** The advice every "the database itself is unusable" error ends with. */
+/**
+ * The advice every "the database itself is unusable" error ends with. `--rebuild` does what it
+ * says: a file it cannot open or check is moved aside (nothing is deleted) before it indexes.
+ */
 export function rebuildAdvice(dbPath: string): string {
-  return `run \`travsr index --rebuild\` (or delete ${dbPath}) to rebuild it from the repository`;
+  return `run \`travsr index --rebuild\` to rebuild it from the repository (a file it cannot use is first moved aside next to it, as ${dbPath}.corrupt-<time> or .unusable-<time>, with the traces stored in it)`;
 }
 
 /** SQLite error codes that mean the file is not a usable database. */

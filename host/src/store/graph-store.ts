@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { VName } from '@travsr/protocol';
@@ -112,6 +112,7 @@ export class GraphStore {
           { cause: e },
         );
       }
+    assertSqliteHeader(dbPath);
     let db: Database.Database;
     try {
       db = new Database(dbPath, readonly ? { readonly: true, fileMustExist: true } : {});
@@ -583,8 +584,8 @@ export class GraphStore {
   /**
    * Records the start of an index run. Runs that never completed (a process killed or
    * cancelled mid-run) become `interrupted`; the files they left pending are returned, and
-   * the new run must analyze them again. Until {@link completeIndexRun}, every file the run
-   * stores is pending: not done, so never "unchanged" to a later run.
+   * the new run must analyze them again. Until {@link completeIndexRun}, a file the run stores
+   * is pending — not done, so never "unchanged" to a later run — unless the input says `done`.
    */
   beginIndexRun(mode: IndexRunMode): IndexRunStart {
     return this.write(() => this.inTransaction(() => this.runs.begin(mode)));
@@ -681,6 +682,34 @@ export class GraphStore {
         );
       throw e;
     }
+  }
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Refuses a non-empty file that does not start with the SQLite header before SQLite opens it:
+ * SQLite would fail too, but closing that connection deletes the file's `-wal`, which may hold
+ * the last commits of a database whose first page alone was damaged.
+ */
+function assertSqliteHeader(dbPath: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dbPath, 'r');
+  } catch {
+    return; // missing (created below) or unreadable: SQLite's own error says which
+  }
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    const n = readSync(fd, head, 0, head.length, 0);
+    if (n === 0 || head.equals(SQLITE_HEADER)) return;
+    throw new StoreError(
+      StoreErrorCode.Corrupt,
+      `${dbPath} is not a usable Travsr graph database (it does not start with the SQLite header: it was overwritten or is another kind of file); ${rebuildAdvice(dbPath)}`,
+      dbPath,
+    );
+  } finally {
+    closeSync(fd);
   }
 }
 
