@@ -148,25 +148,40 @@ describe('held: a man in the middle changes what the registry sends', () => {
 });
 
 describe('held: the registry replays an older signed snapshot to a locked repository', () => {
-  it('install and update refuse to go back from the locked 0.1.1, changing nothing', async () => {
-    const s = await serve(current);
-    const u = await user('replay');
+  let s: HostileRegistry;
+  let u: User;
+  let lockBefore: string;
+  beforeAll(async () => {
+    s = await serve(current);
+    u = await user('replay');
     const first = await lang(u, s.url, ['install', 'lua']);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('installed example-lua@0.1.1');
-    const lockFile = join(u.repo, '.travsr', 'plugins.lock');
-    const lockBefore = readFileSync(lockFile, 'utf8');
-    const langBefore = readFileSync(join(u.home, 'lang.toml'), 'utf8');
-
+    lockBefore = readFileSync(join(u.repo, '.travsr', 'plugins.lock'), 'utf8');
     s.serveFrom(snapshot010); // byte for byte what the registry signed before 0.1.1 existed
+  });
+
+  it('on the machine that installed 0.1.1: install and update refuse the replay, changing nothing', async () => {
+    const langBefore = readFileSync(join(u.home, 'lang.toml'), 'utf8');
     for (const args of [['install', 'lua'], ['update']]) {
       const r = await lang(u, s.url, args);
       expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(1);
-      expect(r.stderr, args.join(' ')).toMatch(/^Error \[[A-Z_]+\]: .*0\.1\.1/);
+      // Refused by the newest snapshot seen from this registry, or else by the lock.
+      expect(r.stderr, args.join(' ')).toMatch(/^Error \[(SNAPSHOT|VERSION)_ROLLBACK\]/);
     }
-    expect(readFileSync(lockFile, 'utf8')).toBe(lockBefore);
+    expect(readFileSync(join(u.repo, '.travsr', 'plugins.lock'), 'utf8')).toBe(lockBefore);
     expect(readFileSync(join(u.home, 'lang.toml'), 'utf8')).toBe(langBefore);
     expect(readdirSync(join(u.home, 'plugins', 'example-lua'))).toEqual(['0.1.1']);
+  });
+
+  it('on a machine that never saw the registry (a fresh clone of the locked repository): the lock refuses it (VERSION_ROLLBACK)', async () => {
+    const fresh = { home: join(work, 'replay-fresh', 'home'), repo: u.repo };
+    mkdirSync(fresh.home, { recursive: true });
+    const r = await lang(fresh, s.url, ['install', 'lua']);
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stderr).toMatch(/^Error \[VERSION_ROLLBACK\]: .*0\.1\.0.*0\.1\.1/);
+    expect(readFileSync(join(u.repo, '.travsr', 'plugins.lock'), 'utf8')).toBe(lockBefore);
+    expect(existsSync(join(fresh.home, 'plugins', 'example-lua'))).toBe(false);
   });
 });
 
