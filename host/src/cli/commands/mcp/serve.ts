@@ -64,8 +64,11 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     if (!flags.http) {
       // stdout carries the protocol: nothing else may be printed there.
       const server = factory(FULL_ACCESS);
-      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      const transport = new StdioServerTransport();
+      const { McpStdioTransport } = await import('../../../mcp/stdio-transport.js');
+      // Bad lines are answered on stdout as JSON-RPC errors, and said on stderr for whoever reads the client's logs.
+      const transport = new McpStdioTransport(process.stdin, process.stdout, {
+        onRefused: (message) => this.logToStderr(`travsr mcp: ${message}`),
+      });
       const closed = new Promise<void>((resolve) => {
         transport.onclose = () => resolve();
         process.stdin.on('end', () => resolve());
