@@ -185,7 +185,9 @@ describe('held: the registry replays an older signed snapshot to a locked reposi
   });
 });
 
-describe('held: a registry whose key the attacker holds serves a malicious archive', () => {
+// Each attack has its own registry, server and user: they run side by side (five CLI runs at
+// once on two cores, hence the longer timeout).
+describe.concurrent('held: a registry whose key the attacker holds serves a malicious archive', { timeout: 120_000 }, () => {
   let manifest: RawEntry;
   beforeAll(() => {
     manifest = { path: 'package/travsr-plugin.json', data: readFileSync(join(EXAMPLE_LUA, 'travsr-plugin.json')) };
