@@ -157,8 +157,8 @@ export class RegistryClient {
    * The raw bytes of one registry file (`SHA256SUMS`, an artifact, …), with this client's
    * transport: timeouts, retries on network errors and 5xx, the proxy from the environment.
    * Nothing is verified: check the bytes against a verified `SHA256SUMS` (as `travsr lang
-   * mirror` does). The time limit is `timeouts.deadlineMs` unless `options.deadlineMs` is
-   * given (for a large file of known size: {@link downloadDeadlineMs}).
+   * mirror` does). The time limit is `timeouts.deadlineMs`, plus what the announced size takes
+   * at `timeouts.minBytesPerSecond`, unless `options.deadlineMs` is given.
    * @throws RegistryError when the file is unreachable, larger than `maxBytes`, truncated or
    *   past its deadline (`REGISTRY_DEADLINE_EXCEEDED`).
    *
@@ -168,22 +168,38 @@ export class RegistryClient {
    * ```
    */
   file(path: string, maxBytes: number = DOCUMENT_MAX_BYTES, options: { deadlineMs?: number } = {}): Promise<Buffer> {
-    return this.fetchBytes(path, maxBytes, true, options.deadlineMs);
+    // Any file (an artifact, when mirroring): once its size is announced, it gets the time that
+    // size takes at the slowest acceptable rate, as a download does.
+    return this.fetchBytes(path, maxBytes, true, options.deadlineMs, options.deadlineMs === undefined);
   }
 
-  private async fetchBytes(path: string, maxBytes: number, fresh: boolean, deadlineMs = this.timeouts.deadlineMs): Promise<Buffer> {
+  private async fetchBytes(
+    path: string,
+    maxBytes: number,
+    fresh: boolean,
+    deadlineMs = this.timeouts.deadlineMs,
+    scaleToSize = false,
+  ): Promise<Buffer> {
     const url = this.transport.where(path);
     const deadline = new RequestDeadline(deadlineMs, url);
     try {
-      return await this.fetchWithin(path, url, maxBytes, fresh, deadline.signal);
+      return await this.fetchWithin(path, url, maxBytes, fresh, deadline, scaleToSize);
     } finally {
       deadline.dispose();
     }
   }
 
-  private async fetchWithin(path: string, url: string, maxBytes: number, fresh: boolean, signal: AbortSignal): Promise<Buffer> {
+  private async fetchWithin(
+    path: string,
+    url: string,
+    maxBytes: number,
+    fresh: boolean,
+    deadline: RequestDeadline,
+    scaleToSize: boolean,
+  ): Promise<Buffer> {
+    let extended = false;
     return withRetries(this.policy, async () => {
-      const body = await this.transport.open(path, 0, { fresh, signal });
+      const body = await this.transport.open(path, 0, { fresh, signal: deadline.signal });
       const tooLarge = (): RegistryError =>
         new RegistryError(
           RegistryErrorCode.DocumentInvalid,
@@ -193,6 +209,10 @@ export class RegistryClient {
       if (body.length !== undefined && body.length > maxBytes) {
         body.cancel();
         throw tooLarge();
+      }
+      if (scaleToSize && !extended && body.length !== undefined) {
+        extended = true;
+        deadline.extend(downloadDeadlineMs(this.timeouts, body.length) - this.timeouts.deadlineMs);
       }
       const chunks: Uint8Array[] = [];
       let size = 0;

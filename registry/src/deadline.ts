@@ -18,15 +18,29 @@ import { RegistryError, RegistryErrorCode } from './errors.js';
  */
 export class RequestDeadline {
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
+  private readonly startedAt = Date.now();
+  private allowedMs: number;
 
   constructor(
-    readonly ms: number,
+    ms: number,
     private readonly url: string,
   ) {
-    this.timer = setTimeout(() => this.controller.abort(this.error()), ms);
-    // A deadline never keeps the process alive on its own.
-    this.timer.unref();
+    this.allowedMs = ms;
+    this.timer = this.arm(ms);
+  }
+
+  /** The time allowed in all, extensions included. */
+  get ms(): number {
+    return this.allowedMs;
+  }
+
+  /** Allows `ms` more (for a body whose size is only known once its headers came). */
+  extend(ms: number): void {
+    if (this.controller.signal.aborted || ms <= 0) return;
+    clearTimeout(this.timer);
+    this.allowedMs += ms;
+    this.timer = this.arm(this.startedAt + this.allowedMs - Date.now());
   }
 
   /** Aborted when the time is up; its `reason` is the `REGISTRY_DEADLINE_EXCEEDED` error. */
@@ -37,6 +51,13 @@ export class RequestDeadline {
   /** Stops the clock (the operation ended, one way or the other). */
   dispose(): void {
     clearTimeout(this.timer);
+  }
+
+  private arm(ms: number): NodeJS.Timeout {
+    const timer = setTimeout(() => this.controller.abort(this.error()), Math.max(0, ms));
+    // A deadline never keeps the process alive on its own.
+    timer.unref();
+    return timer;
   }
 
   private error(): RegistryError {

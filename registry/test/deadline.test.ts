@@ -27,3 +27,20 @@ describe('downloadDeadlineMs', () => {
     expect(downloadDeadlineMs({ deadlineMs: 1000, minBytesPerSecond: 1000 }, 0)).toBe(1000);
   });
 });
+
+describe('RequestDeadline.extend', () => {
+  it('moves the deadline later', async () => {
+    const deadline = new RequestDeadline(30, 'https://plugins.example.org/artifacts/a.tgz');
+    deadline.extend(60_000);
+    await new Promise((ok) => setTimeout(ok, 100));
+    expect(deadline.signal.aborted).toBe(false);
+    deadline.dispose();
+  });
+
+  it('counts the extension in the time the error names', async () => {
+    const deadline = new RequestDeadline(10, 'https://plugins.example.org/artifacts/a.tgz');
+    deadline.extend(20);
+    await new Promise((ok) => deadline.signal.addEventListener('abort', ok));
+    expect(deadlineError(deadline.signal)?.message).toContain('the 30 ms allowed');
+  });
+});

@@ -108,6 +108,7 @@ describe('travsr config', () => {
       'analyze.total',
       'registry.url',
       'registry.trustedKeys',
+      'registry.deadline',
       'sandbox.tier',
       'log.level',
       'hook.enabled',

@@ -21,6 +21,7 @@ export interface ConfigTypes {
   'analyze.total': number;
   'registry.url': string;
   'registry.trustedKeys': string[];
+  'registry.deadline': number;
   'sandbox.tier': DefaultSandboxTier;
   'log.level': ConfigLogLevel;
   'hook.enabled': boolean;
@@ -210,6 +211,18 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     expected: 'a list of key files or ed25519:<base64> keys',
     defaultValue: () => [],
     defaultText: '[]',
+  },
+  'registry.deadline': {
+    // A repository could otherwise lift the limit that stops a registry dripping bytes forever.
+    trust: 'security',
+    kind: 'integer',
+    env: 'TRAVSR_REGISTRY_DEADLINE',
+    description:
+      'Seconds one registry document may take, retries included, however steadily its bytes come; a download gets this plus 1 s per 16 KiB of its size',
+    expected: 'an integer ≥ 1 (seconds)',
+    min: 1,
+    defaultValue: () => 120,
+    defaultText: '120',
   },
   'sandbox.tier': {
     trust: 'security',

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keyIdOf, publicKeyObject, readTrustedKeyFile, RegistryClient, TrustedKeys } from '@travsr/registry';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
+import { travsrHome } from '../paths/travsr-home.js';
 import { LangError, LangErrorCode } from './errors.js';
 
 /** What the lock file records as the registry of a plugin installed from the built-in registry. */
@@ -22,6 +23,13 @@ export interface RegistrySource {
    * (trusted) config file: what it installs is this repository's business, never lang.toml's.
    */
   readonly scope: 'user' | 'repository';
+  /** `registry.deadline` in milliseconds: the overall limit of one document (downloads add time for their size). */
+  readonly deadlineMs?: number;
+}
+
+/** `~/.travsr/registry-snapshots.json`: the newest signed snapshot seen per registry (rollback protection). */
+export function snapshotHistoryFile(): string {
+  return join(travsrHome(), 'registry-snapshots.json');
 }
 
 /** `host/builtin-registry/`, written by `scripts/build-builtin-registry.mjs` at build time. */
@@ -111,15 +119,32 @@ export async function registrySource(repoRoot: string | undefined, cwd = process
         LangErrorCode.BuiltinRegistryMissing,
         `this Travsr has no built-in plugin registry (${dir} is missing): build it with \`npm run build\`, or set a registry with \`travsr config set registry.url <url>\``,
       );
-    return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted, scope: 'user' };
+    return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted, scope: 'user', deadlineMs: deadlineMsOf(config) };
   }
   const base = configFileBase(config, 'registry.trustedKeys', cwd);
   for (const entry of config.values['registry.trustedKeys'].value) trusted.add(await trustedKeyEntry(entry, base), 'registry.trustedKeys');
   const fromRepo = config.values['registry.url'].source === 'repo' || config.values['registry.trustedKeys'].source === 'repo';
-  return { name: url, location: registryLocation(url, config, cwd), trustedKeys: trusted, scope: fromRepo ? 'repository' : 'user' };
+  return {
+    name: url,
+    location: registryLocation(url, config, cwd),
+    trustedKeys: trusted,
+    scope: fromRepo ? 'repository' : 'user',
+    deadlineMs: deadlineMsOf(config),
+  };
+}
+
+function deadlineMsOf(config: LoadedConfig): number {
+  return config.values['registry.deadline'].value * 1000;
 }
 
 /** A client of `source`; close it when done. */
 export function registryClient(source: RegistrySource): RegistryClient {
-  return new RegistryClient({ url: source.location, trustedKeys: source.trustedKeys, retries: 1 });
+  return new RegistryClient({
+    url: source.location,
+    trustedKeys: source.trustedKeys,
+    retries: 1,
+    ...(source.deadlineMs === undefined ? {} : { timeouts: { deadlineMs: source.deadlineMs } }),
+    // The built-in registry goes back with Travsr itself when the user downgrades; that is no attack.
+    ...(source.name === BUILTIN_REGISTRY ? {} : { snapshotHistory: snapshotHistoryFile() }),
+  });
 }
