@@ -21,6 +21,11 @@ export const LangErrorCode = {
    * lang.toml registers, and that version is not installed under `<TRAVSR_HOME>/plugins/<id>/<version>/`.
    */
   LockedVersionNotInstalled: 'LOCKED_VERSION_NOT_INSTALLED',
+  /**
+   * A registry named by a repository's own config offers a version whose files differ from the
+   * copy already installed under `<TRAVSR_HOME>/plugins/<id>/<version>/`, which other repositories run.
+   */
+  RepositoryRegistryConflict: 'REPOSITORY_REGISTRY_CONFLICT',
   /** `lang mirror` target exists and is not empty. */
   MirrorTargetNotEmpty: 'MIRROR_TARGET_NOT_EMPTY',
 } as const;

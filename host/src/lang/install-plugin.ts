@@ -298,6 +298,7 @@ export async function installFromRegistry(
     treeHash: artifact.treeHash,
   };
   checkFrozen(ctx, id, locked, after);
+  if (source.scope === 'repository') await refuseReplacingInstalled(id, doc.version, artifact.treeHash, source, ctx);
   const r = await client.install(id, doc.version, ctx.pluginsRoot, {
     ...(rollbackGuard ? { lockedVersion: locked.version } : {}),
     lockedHashes: { sha256: artifact.sha256, treeHash: artifact.treeHash },
@@ -326,6 +327,28 @@ export async function installFromRegistry(
     lockBefore: locked,
     lockAfter: after,
   };
+}
+
+/**
+ * The installed copies under `<TRAVSR_HOME>/plugins` are shared by every repository: a registry
+ * that only one repository's config names may add a version, never replace the files of one
+ * already there (others would run them, or be refused at launch by their recorded tree hash).
+ */
+async function refuseReplacingInstalled(
+  id: string,
+  version: string,
+  tree: string,
+  source: RegistrySource,
+  ctx: LangContext,
+): Promise<void> {
+  const dir = installedPluginDir(ctx.pluginsRoot, id, version);
+  if (!existsSync(dir)) return;
+  const installed = await treeHash(dir).catch(() => undefined);
+  if (installed === tree) return;
+  throw new LangError(
+    LangErrorCode.RepositoryRegistryConflict,
+    `the registry ${source.name}, named by ${ctx.repoRoot ?? 'the repository'}'s own .travsr/config.toml, offers ${id}@${version} with tree hash ${tree}, but ${dir} already holds other files${installed ? ` (tree hash ${installed})` : ''} that other repositories may run; nothing was installed — a repository's registry may add versions, not replace installed ones: ask its maintainers to publish another version, or remove the installed one with \`travsr lang remove ${id}\` if you no longer need it`,
+  );
 }
 
 /**
