@@ -90,9 +90,9 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   // process left unfinished is completed by this one: its pending files are analyzed again and
   // every name match is redone. A commit's change list says nothing about what the killed run
   // did not reach, so an incremental run after one runs in full.
-  const run = store.beginIndexRun(req.mode.kind === 'full' && req.mode.rebuild === true ? 'rebuild' : req.mode.kind);
-  const pendingBefore = new Set(run.pendingFiles);
-  const wasInterrupted = run.interrupted.length > 0 || pendingBefore.size > 0;
+  const indexRun = store.beginIndexRun(req.mode.kind === 'full' && req.mode.rebuild === true ? 'rebuild' : req.mode.kind);
+  const pendingBefore = new Set(indexRun.pendingFiles);
+  const wasInterrupted = indexRun.interrupted.length > 0 || pendingBefore.size > 0;
   const mode: IndexMode = req.mode.kind === 'incremental' && wasInterrupted ? { kind: 'full' } : req.mode;
   const languageMap = LanguageMap.fromPlugins(
     req.plugins.map((p) => ({ id: p.plugin.manifest.id, manifest: p.plugin.manifest })),
@@ -120,7 +120,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     ...(wasInterrupted
       ? {
           resumed: {
-            runs: run.interrupted.map((r) => ({ mode: r.mode, startedAt: new Date(r.startedAt).toISOString() })),
+            runs: indexRun.interrupted.map((r) => ({ mode: r.mode, startedAt: new Date(r.startedAt).toISOString() })),
             pendingFiles: pendingBefore.size,
           },
         }
@@ -204,8 +204,9 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
 
   const touched = [...jobs.keys(), ...toRemove];
   const namesBefore = new Set(store.definedNames(touched));
-  // Before the first change: whatever this run is going to analyze stays pending until it completes.
-  store.markFilesPending(run.id, [...jobs.keys()]);
+  // Before the first change: whatever this run is going to analyze is pending until its last
+  // phase is stored (or the run completes), so a kill leaves it to the next run.
+  store.markFilesPending(indexRun.id, [...jobs.keys()]);
   for (const path of [...toRemove].sort()) {
     store.removeFile(path);
     summary.removed++;
@@ -319,6 +320,9 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
               edges: f.edges,
               refs: f.refs ?? [],
               diagnostics: f.diagnostics,
+              // The file's last phase in this run: it is done (name matching is redone in full
+              // after an interrupted run, text by filesWithoutText).
+              done: phase === run[run.length - 1],
             });
             if (f.status === 'failed') {
               failedHere.add(f.path);
@@ -398,8 +402,8 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   const counts = store.counts();
   summary.nodes = counts.nodes;
   summary.edges = counts.edges;
-  // The run's last step: only now do its files count as done.
-  store.completeIndexRun(run.id, req.commit ? { commit: req.commit } : {});
+  // The run's last step: name matching is stored, every file counts as done.
+  store.completeIndexRun(indexRun.id, req.commit ? { commit: req.commit } : {});
   summary.durationMs = Math.round(performance.now() - t0);
   return summary;
 }

@@ -106,8 +106,14 @@ export class FileGraphWriter {
       );
     this.nodes.dropOrphanPlaceholders(held);
 
+    // Text of other content would be found for words the file no longer has: dropped, the
+    // text queue (or the next run, through filesWithoutText) writes it anew.
+    if (input.text === undefined) {
+      const old = this.ctx.stmt('SELECT sha256 FROM files WHERE path = ?').get(path) as { sha256: string } | undefined;
+      if (old && old.sha256 !== input.sha256) this.dropTexts(path);
+    }
     // Stored during an index run, the file stays pending (not done, so not "unchanged" to the
-    // next run) until that run completes: its other phase and the name matching come later.
+    // next run) until its last phase is stored (`done`) or the run completes.
     this.ctx
       .stmt(
         `INSERT INTO files (path, sha256, last_indexed_at, language, status, reason, plugin, phase, lines, diagnostics, acl, pending_run)
@@ -120,6 +126,7 @@ export class FileGraphWriter {
            diagnostics = excluded.diagnostics, acl = excluded.acl, pending_run = COALESCE(excluded.pending_run, files.pending_run)`,
       )
       .run(path, input.sha256, now, input.language, input.plugin, input.phase, input.lines ?? null, JSON.stringify(input.diagnostics), acl);
+    if (input.done === true) this.ctx.stmt('UPDATE files SET pending_run = NULL WHERE path = ?').run(path);
     if (input.text !== undefined) this.writeTexts(path, input.text);
     this.ctx.bumpGraphVersion();
     return { nodes: input.nodes.length, edges: input.edges.length, tombstoned };
@@ -209,10 +216,15 @@ export class FileGraphWriter {
     return true;
   }
 
-  /** Tombstones the file's nodes and deletes the edges and refs its analysis produced. */
-  private dropFileGraph(path: string): number {
+  /** Deletes the file's text index rows (file_fts, node_body_fts). */
+  private dropTexts(path: string): void {
     this.ctx.stmt('DELETE FROM file_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?)').run(path);
     this.ctx.stmt('DELETE FROM node_body_fts WHERE rowid IN (SELECT id FROM nodes WHERE path = ?)').run(path);
+  }
+
+  /** Tombstones the file's nodes and deletes the edges and refs its analysis produced. */
+  private dropFileGraph(path: string): number {
+    this.dropTexts(path);
     const now = this.ctx.now();
     const ids = this.nodes.liveIdsOfFile(path);
     for (const id of ids) this.nodes.tombstone(id, now);

@@ -49,11 +49,13 @@ const toRecord = (r: RawRun): IndexRunRecord => ({ id: r.id, mode: r.mode, state
 
 /**
  * The record of index runs that makes indexing crash-consistent: a run is written when it
- * starts, the files it is going to analyze are marked pending before it changes any of
- * them, files it stores stay pending, and one last transaction clears the marks and completes
- * the run. A kill anywhere in between leaves the run `running` and its files pending, which
- * the next run sees and analyzes again. Each method expects to run inside one transaction
- * (the {@link GraphStore} opens it).
+ * starts; the files it is going to analyze are marked pending before it changes any of them;
+ * a file it stores stays pending until its last phase is stored (`done`); one last
+ * transaction, after name matching, clears what is left and completes the run. A kill
+ * anywhere in between leaves the run `running` — so the next run redoes every name match —
+ * and the unfinished files pending — so the next run analyzes them again, while files whose
+ * analysis was complete keep it. Each method expects to run inside one transaction (the
+ * {@link GraphStore} opens it).
  */
 export class IndexRunLedger {
   constructor(private readonly ctx: StoreContext) {}

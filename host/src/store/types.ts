@@ -28,9 +28,16 @@ export interface FileGraphInput {
   acl?: string;
   /**
    * The file's content, for the file text index (`file_fts`, lexical retrieval). Omitted:
-   * the index keeps what it had (Phase B sends none).
+   * the index keeps what it had for the same content (Phase B sends none); text of other
+   * content (another sha256) is dropped, so {@link GraphStore.filesWithoutText} finds the file.
    */
   text?: string;
+  /**
+   * During an index run, true on the last analysis the run stores for this file: the file
+   * then counts as done. Otherwise a file stored while a run is open stays pending (not
+   * "unchanged" to a later run) until the run completes. Outside a run it changes nothing.
+   */
+  done?: boolean;
 }
 
 /** A row of the files table (v1 columns plus what later migrations add). */

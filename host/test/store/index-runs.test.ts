@@ -59,6 +59,31 @@ describe('index runs', () => {
     again.close();
   });
 
+  it('a file whose last phase is stored is done at once; one with Phase A only stays pending', () => {
+    const store = GraphStore.open(tempDbPath());
+    const run = store.beginIndexRun('rebuild');
+    store.replaceFile(analysis('a.ts', { nodes: [def('a.ts', 'a')] }));
+    store.replaceFile(analysis('b.ts', { nodes: [def('b.ts', 'b')] }));
+    store.replaceFile(analysis('a.ts', { phase: 'B', done: true }));
+    store.replaceFile(analysis('c.py', { language: 'python', done: true }));
+    expect(store.pendingFiles()).toEqual(['b.ts']);
+    store.completeIndexRun(run.id);
+    expect(store.pendingFiles()).toEqual([]);
+    store.close();
+  });
+
+  it('text of other content is dropped when a file is stored without text, so a killed run leaves none stale', () => {
+    const store = GraphStore.open(tempDbPath());
+    store.replaceFile(analysis('a.py', { sha256: 'v1', text: 'alpha beta' }));
+    store.replaceFile(analysis('a.py', { sha256: 'v1', phase: 'B' }));
+    expect(store.filesWithoutText()).toEqual([]);
+    store.beginIndexRun('incremental');
+    store.replaceFile(analysis('a.py', { sha256: 'v2' }));
+    expect(store.filesWithoutText()).toEqual(['a.py']);
+    expect(store.searchFiles('alpha')).toEqual([]);
+    store.close();
+  });
+
   it('writes outside a run (library use) are not pending; marking skips paths without a row', () => {
     const store = GraphStore.open(tempDbPath());
     store.replaceFile(analysis('a.ts'));

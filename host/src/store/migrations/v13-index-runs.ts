@@ -2,10 +2,10 @@ import type { Migration } from './migration.js';
 
 /**
  * v13: index runs and pending files, so that indexing is crash-consistent. A run is recorded
- * when it starts (`state` running) and completed by its last transaction; every file the run
- * analyzes carries `pending_run` until then, so a file counts as done only once everything
- * the run does for it (both phases, name matching, text) is stored. A run left `running` by
- * a killed process is found and completed by the next one.
+ * when it starts (`state` running) and completed by its last transaction; a file the run
+ * analyzes carries `pending_run` until its last phase is stored, so it never counts as
+ * unchanged with half its analysis. A run left `running` by a killed process is found and
+ * completed by the next one (pending files analyzed again, every name match redone).
  *
  * A database left mid-run by an older travsr (meta `index_state` = running) cannot tell
  * which files that run finished: every file is made pending, so the next run redoes them.
