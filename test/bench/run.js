@@ -3,7 +3,7 @@
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
 //                                       incremental, store, structural, ts-accuracy, retrieval,
-//                                       context, localization, install)
+//                                       context, localization, install, ignore-depth)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import * as retrieval from './retrieval-algorithms.js';
 import * as context from './context-latency.js';
 import * as localization from './localization.js';
 import * as install from './plugin-install.js';
+import * as ignoreDepth from './ignore-depth.js';
 
 const BENCHMARKS = [
   frames,
@@ -37,6 +38,7 @@ const BENCHMARKS = [
   context,
   localization,
   install,
+  ignoreDepth,
 ];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */
