@@ -1,4 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +31,7 @@ const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/plugin/', import.met
  */
 export function scaffoldPlugin(dir: string, opts: ScaffoldOptions): string[] {
   const target = resolve(dir);
-  if (existsSync(target) && readdirSync(target).length > 0) {
-    throw new PluginError(PluginErrorCode.NotFound, `${target} already exists and is not empty; choose a new directory`);
-  }
+  assertFreeDirectory(target);
   if (!/^[a-z0-9][a-z0-9._-]*$/.test(opts.id))
     throw new PluginError(PluginErrorCode.ManifestInvalid, `plugin id "${opts.id}" must be lowercase letters, digits, . _ -`);
   if (!/^[a-z0-9][a-z0-9+#._-]*$/.test(opts.language))
@@ -47,6 +56,42 @@ export function scaffoldPlugin(dir: string, opts: ScaffoldOptions): string[] {
   };
   copy(TEMPLATE_DIR);
   return written.sort();
+}
+
+/**
+ * Creates a new plugin in `dir` all at once: scaffolds it into a staging directory next to
+ * `dir` (same file system, so the final rename is atomic), runs `build` there (bundle, golden
+ * snapshots), and only then moves it into place. A failure removes the staging directory, so
+ * nothing half-made blocks running the command again. `dir` may be relative (to the current
+ * directory). Returns the absolute directory and the template files written, relative to it.
+ */
+export async function createPlugin(
+  dir: string,
+  opts: ScaffoldOptions,
+  build: (stagingDir: string) => Promise<void>,
+): Promise<{ dir: string; files: string[] }> {
+  const target = resolve(dir);
+  assertFreeDirectory(target);
+  const parent = dirname(target);
+  mkdirSync(parent, { recursive: true });
+  const staging = mkdtempSync(join(parent, `.${basename(target)}.travsr-new-`));
+  try {
+    const files = scaffoldPlugin(staging, opts);
+    await build(staging);
+    assertFreeDirectory(target);
+    if (existsSync(target)) rmdirSync(target); // empty, checked just above
+    renameSync(staging, target);
+    return { dir: target, files };
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+function assertFreeDirectory(target: string): void {
+  if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) {
+    throw new PluginError(PluginErrorCode.NotFound, `${target} already exists and is not empty; choose a new directory`);
+  }
 }
 
 /** The dependency spec for @travsr/sdk: this installation's copy, until it is on a registry. */

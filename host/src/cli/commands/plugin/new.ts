@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
 import { bundlePlugin } from '../../../plugins/bundle-plugin.js';
-import { defaultPluginId, scaffoldPlugin } from '../../../plugins/scaffold.js';
+import { createPlugin, defaultPluginId } from '../../../plugins/scaffold.js';
 
 export default class PluginNew extends TravsrCommand {
   static override summary = 'Scaffold a new analyzer plugin that passes the conformance kit as generated';
@@ -18,10 +18,12 @@ export default class PluginNew extends TravsrCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(PluginNew);
     const id = flags.id ?? defaultPluginId(args.dir);
-    const files = scaffoldPlugin(args.dir, { id, language: flags.language, extension: flags.extension });
-    await bundlePlugin(args.dir);
     const { snapshotTest } = await import('@travsr/sdk/testing');
-    await snapshotTest({ pluginDir: args.dir, update: true });
+    // Built in a staging directory and moved into place once complete: a failure leaves nothing behind.
+    const { files } = await createPlugin(args.dir, { id, language: flags.language, extension: flags.extension }, async (staging) => {
+      await bundlePlugin(staging);
+      await snapshotTest({ pluginDir: staging, update: true });
+    });
     this.log(`created plugin ${id} in ${args.dir}:`);
     for (const f of files) this.log(`  ${f}`);
     this.log('  dist/main.js (bundled)');
