@@ -1,4 +1,4 @@
-// Item 10 of issue 12: MCP over stdio ignored an unparsable line without a JSON-RPC parse error,
+// Finding 10 of issue 12: MCP over stdio ignored an unparsable line without a JSON-RPC parse error,
 // and on a line over 10 MiB the server exited 0 without a word.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,7 +73,7 @@ const initialize = JSON.stringify({
   params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
 });
 
-describe('item 10: MCP stdio ignores unparsable lines without a JSON-RPC parse error and exits 0 silently on a line over 10 MiB', () => {
+describe('finding 10: MCP stdio ignores unparsable lines without a JSON-RPC parse error and exits 0 silently on a line over 10 MiB', () => {
   it('answers an unparsable line with a parse error, a non-JSON-RPC line with invalid request, and keeps serving', async () => {
     const s = startStdio();
     s.send('{this is not json\n');

@@ -1,4 +1,4 @@
-// Item 10 of issue 12: `travsr plugin new ./x`, the README's own form, failed with esbuild's
+// Finding 10 of issue 12: `travsr plugin new ./x`, the README's own form, failed with esbuild's
 // "not an absolute path" and left a partial directory that made every retry fail.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { travsr } from '../helpers/run-cli.js';
 const work = mkdtempSync(join(tmpdir(), 'travsr-plugin-new-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('item 10: `travsr plugin new ./x` fails with an esbuild "not an absolute path" and leaves a partial directory that blocks a retry', () => {
+describe('finding 10: `travsr plugin new ./x` fails with an esbuild "not an absolute path" and leaves a partial directory that blocks a retry', () => {
   it('creates the plugin from a relative directory, complete, with nothing else left behind', async () => {
     const made = await travsr(['plugin', 'new', './lang-rel', '--language', 'mylang', '--extension', '.my'], { cwd: work });
     expect(made.code, made.stderr).toBe(0);
