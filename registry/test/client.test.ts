@@ -31,8 +31,8 @@ interface Misbehaviour {
   tamper?: boolean;
   signature?: string;
   endless?: boolean;
-  /** Send this path's bytes one at a time, `everyMs` apart (a server holding the client). */
-  drip?: { path: string; everyMs: number };
+  /** Send this path's first `head` bytes, then the rest one at a time, `everyMs` apart (a server holding the client). */
+  drip?: { path: string; everyMs: number; head?: number };
   /** Answer a `Range` request for the artifact with one byte more than the file has. */
   overflowOnResume?: boolean;
   /** Serve another copy of the registry (an older snapshot, replayed). */
@@ -93,7 +93,8 @@ async function startRegistryServer(root: string): Promise<TestServer> {
     }
     if (m.drip?.path === path) {
       res.writeHead(200, { 'content-length': bytes.length });
-      let sent = 0;
+      let sent = m.drip.head ?? 0;
+      if (sent > 0) res.write(bytes.subarray(0, sent));
       const timer = setInterval(() => {
         if (res.destroyed || sent >= bytes.length) return void clearInterval(timer);
         res.write(bytes.subarray(sent, ++sent));
@@ -475,12 +476,12 @@ describe('RegistryClient', () => {
     const c0 = client();
     const { artifact } = await c0.resolve('example-lua', '0.1.0');
     const dest = join(tempDir(), 'a.tgz');
-    server.mode = { drip: { path: ARTIFACT, everyMs: 20 } };
-    const err = await codeOf(client({ timeouts: { deadlineMs: 400, minBytesPerSecond: 1e9 } }).download(artifact, dest));
+    server.mode = { drip: { path: ARTIFACT, everyMs: 50, head: 1000 } };
+    const err = await codeOf(client({ timeouts: { deadlineMs: 1000, minBytesPerSecond: 1e9 } }).download(artifact, dest));
     expect(err.code).toBe('REGISTRY_DEADLINE_EXCEEDED');
     expect(err.message).toContain(`${server.url}${ARTIFACT}`);
     const kept = statSync(`${dest}.part`).size;
-    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeGreaterThanOrEqual(1000);
     expect(kept).toBeLessThan(artifact.size);
 
     server.mode = {};
