@@ -48,6 +48,6 @@ export function indexRunState(repoRoot: string, store: GraphStore): IndexRunStat
     ...base,
     state: 'interrupted',
     pid: null,
-    note: `the last index run (${last.mode}, started ${base.startedAt}) was interrupted with ${last.pendingFiles} files unfinished; run \`travsr index\` to complete it`,
+    note: `the last index run (${last.mode}, started ${base.startedAt}) was interrupted with ${last.pendingFiles} unfinished file${last.pendingFiles === 1 ? '' : 's'}; run \`travsr index\` to complete it`,
   };
 }
