@@ -170,7 +170,6 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '120',
   },
   'analyze.deadlinePerFile': {
-    // A repository could otherwise lift the limits that stop an analyzer its content makes loop.
     trust: 'security',
     kind: 'integer',
     env: 'TRAVSR_ANALYZE_DEADLINE_PER_FILE',
@@ -181,7 +180,6 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     defaultText: '2',
   },
   'analyze.total': {
-    // A repository could otherwise lift the limits that stop an analyzer its content makes loop.
     trust: 'security',
     kind: 'integer',
     env: 'TRAVSR_ANALYZE_TOTAL',
