@@ -59,13 +59,16 @@ function lang(s: { home: string; repo: string }, args: string[], env: Record<str
   return travsr(['lang', ...args], { cwd: s.repo, env: { TRAVSR_HOME: s.home, ...env } });
 }
 
-/** `registry.url` and the trusted key in the repository's config, through the CLI. */
+/**
+ * `registry.url` and the trusted key in the user's config (the sandbox's own TRAVSR_HOME), through the CLI:
+ * a registry the user chose registers what it installs in lang.toml (a repository's own registry would not).
+ */
 async function useRegistry(s: { home: string; repo: string }, url: string, pub = `${keyFile}.pub`): Promise<void> {
   for (const [k, v] of [
     ['registry.url', url],
     ['registry.trustedKeys', pub],
   ] as const) {
-    const r = await travsr(['config', 'set', k, v, '--repo', s.repo], { cwd: s.repo, env: { TRAVSR_HOME: s.home } });
+    const r = await travsr(['config', 'set', k, v, '--global'], { cwd: s.repo, env: { TRAVSR_HOME: s.home } });
     expect(r.code, r.stderr).toBe(0);
   }
 }
@@ -466,7 +469,8 @@ describe('per-repository locks at index time', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('[LOCKED_VERSION_NOT_INSTALLED]');
     expect(missing.stderr).toContain(`locks example-lua at 0.1.0, but lang.toml registers 0.2.0 and 0.1.0 is not installed`);
-    expect(missing.stderr).toContain(`run \`travsr lang install\` in ${a.repo}`);
+    // The advice installs exactly what the lock names, from the user's own registry (not a repository's, unless trusted).
+    expect(missing.stderr).toContain(`run \`travsr lang install --frozen-lockfile --repo ${a.repo}\``);
     // Said once, in the refusal, without the misleading advice to run `travsr init`.
     expect(missing.stderr).toMatch(/\[NO_PLUGINS\]: no language plugin can run \(example-lua: \[LOCKED_VERSION_NOT_INSTALLED\]/);
     expect(missing.stderr.split('[LOCKED_VERSION_NOT_INSTALLED]').length - 1).toBe(1);
