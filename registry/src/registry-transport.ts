@@ -283,10 +283,21 @@ export class FileTransport implements RegistryTransport {
     const stream = createReadStream(file, { start, ...(signal ? { signal } : {}) });
     stream.on('error', ignoreError);
     async function* chunks(): AsyncGenerator<Uint8Array> {
+      let received = 0;
       try {
-        for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          received += chunk.length;
+          yield chunk;
+        }
       } catch (e) {
-        throw deadlineError(signal) ?? e;
+        throw (
+          deadlineError(signal) ??
+          new RegistryError(
+            RegistryErrorCode.RegistryTruncated,
+            `reading ${file} failed after ${received} bytes (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check the registry directory and its disk, then try again`,
+            { url: pathToFileURL(file).href, retryable: true },
+          )
+        );
       } finally {
         stream.destroy();
       }
