@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
 import {
+  CONFIG_KEYS,
   formatConfigValue,
+  isSecurityKey,
   listTrustedRepositories,
   readConfigFile,
   repoConfigPath,
@@ -16,8 +18,7 @@ import { findRepoRoot } from '../../indexer/git/index.js';
 
 export default class Trust extends TravsrCommand {
   static override summary = "Honour the security settings of a repository's own .travsr/config.toml (like direnv allow)";
-  static override description =
-    "A repository's .travsr/config.toml can set keys that run code, widen the sandbox or choose where plugins come from (plugins.dirs, sandbox.tier, registry.url, registry.trustedKeys, the analyze.* limits; `travsr config list` marks them). Until you trust the repository they are ignored, with a warning. `travsr trust` shows those keys, then records the repository's real path and the sha256 of the file in ~/.travsr/trusted-repositories.json; any later change to the file revokes the trust until you review it and run `travsr trust` again.";
+  static override description = `A repository's .travsr/config.toml can set keys that run code, widen the sandbox or choose where plugins come from (${CONFIG_KEYS.filter(isSecurityKey).join(', ')}; \`travsr config list\` marks them with *). Until you trust the repository they are ignored, with a warning. \`travsr trust\` shows those keys, then records the repository's real path and the sha256 of the file in ~/.travsr/trusted-repositories.json; any later change to the file revokes the trust until you review it and run \`travsr trust\` again.`;
   static override examples = [
     '<%= config.bin %> trust',
     '<%= config.bin %> trust ../other-repo --json',
