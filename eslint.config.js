@@ -57,6 +57,19 @@ export default tseslint.config(
   },
   { files: ['host/src/**/*.ts'], rules: forbidden([noPlugins]) },
   {
+    // Query-time reads of repository files go through RepoFileReader: no links, regular files, hash-checked.
+    files: ['host/src/retrieval/**/*.ts', 'host/src/tools/**/*.ts'],
+    ignores: ['host/src/retrieval/repo-file-reader.ts'],
+    rules: forbidden([
+      noPlugins,
+      {
+        group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'],
+        message:
+          'Read repository files through RepoFileReader (host/src/retrieval/repo-file-reader.ts): it follows no link and checks the indexed hash.',
+      },
+    ]),
+  },
+  {
     files: ['plugins/*/src/**/*.ts'],
     rules: forbidden([noHost, { group: ['@travsr/registry'], message: 'Plugins depend on the SDK only.' }]),
   },

@@ -56,6 +56,7 @@ describe('finding 1: Query-time reads follow symlinks out of the repository', ()
     const r = await travsr(['ask', 'gammaFn', '--repo', repo.root]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/## g\.ts:1-3 function gammaFn/);
+    expect(r.stdout).toMatch(/source not shown: g\.ts is a symbolic link/);
     expect(r.stdout + r.stderr).not.toContain(SECRET_MARK);
   });
 
@@ -71,6 +72,7 @@ describe('finding 1: Query-time reads follow symlinks out of the repository', ()
     const r = await travsr(['ask', 'hotelFn', '--repo', repo.root]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/lib\/h\.ts:1-3 function hotelFn/);
+    expect(r.stdout).toMatch(/source not shown: the directory lib is a symbolic link/);
     expect(r.stdout + r.stderr).not.toContain(SECRET_MARK);
   });
 

@@ -2,15 +2,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import {
-  RegistryClient,
   SIGNATURE_FILE,
   SUMS_FILE,
   verifyListedBytes,
   verifyRegistryDirectory,
   verifyRegistryDocument,
+  type RegistryClient,
 } from '@travsr/registry';
 import { LangError, LangErrorCode } from './errors.js';
-import type { RegistrySource } from './registry-source.js';
+import { registryClient, type RegistrySource } from './registry-source.js';
 
 /** The public key written into a mirror, so that other machines can trust it. */
 export const MIRROR_KEY_FILE = 'registry-key.pub';
@@ -36,8 +36,8 @@ export async function mirrorRegistry(source: RegistrySource, target: string): Pr
   const dir = resolve(target);
   if (existsSync(dir) && readdirSync(dir).length > 0)
     throw new LangError(LangErrorCode.MirrorTargetNotEmpty, `${dir} is not empty; mirror into a new directory (nothing was written)`);
-  // The registry client's transport: timeouts, retries, HTTP(S)_PROXY / NO_PROXY, or a directory.
-  const client = new RegistryClient({ url: source.location, trustedKeys: source.trustedKeys });
+  // The same client as installs: timeouts, `registry.deadline`, the snapshot history, retries, HTTP(S)_PROXY / NO_PROXY, or a directory.
+  const client = registryClient(source);
   try {
     return await copyRegistry(client, source, dir);
   } finally {

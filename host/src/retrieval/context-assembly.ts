@@ -19,6 +19,8 @@ export interface ContextItem {
   /** Why it was chosen, in words: the lexical match, the graph relation, the structural role. */
   why: string[];
   snippet: { startLine: number; endLine: number; text: string; truncated: boolean; stale: boolean } | null;
+  /** Why the source is not shown when the file is no longer a plain file of the repository (a link, a FIFO, …). */
+  withheld?: string;
   /** Tokens of this item as rendered (header + code). */
   tokens: number;
 }
@@ -385,6 +387,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
             maxLines: CONTAINERS.has(ref.kind) ? CONTAINER_MAX_LINES : SNIPPET_MAX_LINES,
             indexedSha256: fileSha.get(ref.path),
           });
+    const withheld = snippet || ref.startLine === null ? undefined : cg.sources.refusal(ref.path)?.detail;
     const item = {
       dense: d,
       node: ref,
@@ -393,6 +396,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
       snippet: snippet
         ? { startLine: snippet.startLine, endLine: snippet.endLine, text: snippet.text, truncated: snippet.truncated, stale: snippet.stale }
         : null,
+      ...(withheld === undefined ? {} : { withheld }),
       tokens: 0,
     };
     item.tokens = countTokens(renderItem(item));
@@ -462,9 +466,9 @@ function renderHeader(query: string, budget: number, completeness: Completeness)
   return `Context for: ${query.length > 200 ? `${query.slice(0, 200)}…` : query}\nBudget ${budget} tokens (${TOKENIZER}). Graph: ${completeness.summary}\n`;
 }
 
-function renderItem(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 'score'>): string {
+function renderItem(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 'score' | 'withheld'>): string {
   const head = `## ${location(it.snippet ? { path: it.node.path, startLine: it.snippet.startLine, endLine: it.snippet.endLine } : it.node)} ${it.node.kind} ${it.node.qualifiedName ?? it.node.name} — ${it.why.join('; ')}`;
-  if (!it.snippet) return `${head}\n`;
+  if (!it.snippet) return it.withheld === undefined ? `${head}\n` : `${head}\n(source not shown: ${it.withheld})\n`;
   const stale = it.snippet.stale ? '\n(the file changed since it was indexed; lines may be off)' : '';
   return `${head}${stale}\n\`\`\`\n${it.snippet.text}\n\`\`\`\n`;
 }
