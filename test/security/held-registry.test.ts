@@ -4,17 +4,22 @@
 // names a newer version, or (holding the registry's key) plant a traversing, linking or bomb
 // archive and re-sign everything. Each must be refused with nothing installed or written.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { generateSigningKey, packPlugin, publishArtifact, writeSigningKey, type PackResult, type SigningKey } from '@travsr/registry';
+import { publishArtifact, type SigningKey } from '@travsr/registry';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { header, paxPath, rawTar, TYPE, writeZeroBomb, type RawEntry } from '../../registry/test/tar-fixtures.js';
 import { travsr } from '../helpers/run-cli.js';
-import { plantArtifact, startHostileRegistry, type HostileRegistry } from './helpers/hostile-registry.js';
+import {
+  packExampleLua,
+  plantArtifact,
+  signedExampleLuaRegistry,
+  startHostileRegistry,
+  type HostileRegistry,
+} from './helpers/hostile-registry.js';
 
 const EXAMPLE_LUA = resolve(fileURLToPath(import.meta.url), '../../../plugins/example-lua');
 const SECRET = 'held-registry-planted-secret';
@@ -22,8 +27,6 @@ const SECRET = 'held-registry-planted-secret';
 let work: string;
 let key: SigningKey;
 let pub: string;
-let v010: PackResult;
-let v011: PackResult;
 /** Registry directory with 0.1.0 only, signed before 0.1.1 was published: the replay. */
 let snapshot010: string;
 /** Registry directory with 0.1.0 and 0.1.1. */
@@ -83,21 +86,14 @@ function expectNothingInstalled(u: User): void {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'travsr-held-registry-'));
-  key = generateSigningKey();
-  await writeSigningKey(join(work, 'registry.key'), key);
-  pub = join(work, 'registry.key.pub');
-  v010 = await packPlugin(EXAMPLE_LUA, join(work, 'out'));
-  const copy = join(work, 'example-lua-0.1.1');
-  cpSync(EXAMPLE_LUA, copy, { recursive: true, filter: (src) => !src.includes('node_modules') });
-  const manifestFile = join(copy, 'travsr-plugin.json');
-  writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace('"version": "0.1.0"', '"version": "0.1.1"'));
-  v011 = await packPlugin(copy, join(work, 'out'));
-  snapshot010 = join(work, 'registry-0.1.0');
-  await publishArtifact(snapshot010, v010.file, key);
+  const signed = await signedExampleLuaRegistry();
+  work = signed.work;
+  key = signed.key;
+  pub = signed.publicKeyFile;
+  snapshot010 = signed.dir;
   current = join(work, 'registry-current');
   cpSync(snapshot010, current, { recursive: true });
-  await publishArtifact(current, v011.file, key);
+  await publishArtifact(current, (await packExampleLua(work, '0.1.1')).file, key);
   victim = join(work, 'victim');
   mkdirSync(victim);
   writeFileSync(join(victim, 'kept.txt'), 'kept\n');

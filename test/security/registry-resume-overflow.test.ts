@@ -3,15 +3,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { travsr } from '../helpers/run-cli.js';
-import { startHostileRegistry, userEnv, type HostileRegistry } from './hostile-registry.js';
+import { startExampleLuaRegistry, userEnv, type HostileRegistry, type SignedRegistry } from './helpers/hostile-registry.js';
 
-let registry: HostileRegistry;
+let registry: SignedRegistry & HostileRegistry;
 beforeAll(async () => {
-  registry = await startHostileRegistry();
+  registry = await startExampleLuaRegistry();
 });
 afterAll(() => registry?.close());
 
-const ARTIFACT = '/artifacts/example-lua-0.1.0-any.tgz';
+const ARTIFACT = 'artifacts/example-lua-0.1.0-any.tgz';
 
 describe('finding 8: Resuming a download crashes', () => {
   it('lang install refuses a resumed body one byte too long with ARTIFACT_SIZE_MISMATCH, removes the part, and installs on the next try', async () => {
@@ -27,8 +27,8 @@ describe('finding 8: Resuming a download crashes', () => {
     const part = join(downloads, `example-lua-0.1.0-any-${sha256!.slice(0, 16)}.tgz.part`);
     writeFileSync(part, artifact.subarray(0, artifact.length - 10));
 
-    registry.misbehave = (req, res, path, bytes) => {
-      if (path !== ARTIFACT || req.headers.range === undefined) return false;
+    registry.intercept(ARTIFACT, (req, res, bytes) => {
+      if (req.headers.range === undefined) return false;
       const start = Number(/\d+/.exec(req.headers.range)?.[0]);
       const longer = Buffer.concat([bytes, Buffer.from('!')]);
       res.writeHead(206, {
@@ -37,16 +37,16 @@ describe('finding 8: Resuming a download crashes', () => {
       });
       res.end(longer.subarray(start));
       return true;
-    };
+    });
     const r = await travsr(['lang', 'install', 'example-lua'], { cwd: home, env: userEnv(registry, home) });
     expect(r.stderr).not.toMatch(/Unhandled|UND_ERR_ABORTED/);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('ARTIFACT_SIZE_MISMATCH');
-    expect(r.stderr).toContain(`${registry.url}${ARTIFACT.slice(1)}`);
+    expect(r.stderr).toContain(`${registry.url}${ARTIFACT}`);
     expect(existsSync(part)).toBe(false);
     expect(existsSync(join(home, 'plugins', 'example-lua', '0.1.0'))).toBe(false);
 
-    registry.misbehave = undefined;
+    registry.intercept(ARTIFACT, undefined);
     const again = await travsr(['lang', 'install', 'example-lua'], { cwd: home, env: userEnv(registry, home) });
     expect(again.code, again.stderr).toBe(0);
     expect(existsSync(join(home, 'plugins', 'example-lua', '0.1.0', 'travsr-plugin.json'))).toBe(true);

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { publishArtifact } from '@travsr/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { travsr } from '../helpers/run-cli.js';
-import { packExampleLua, startHostileRegistry, userEnv, type HostileRegistry } from './hostile-registry.js';
+import { packExampleLua, startExampleLuaRegistry, userEnv, type HostileRegistry, type SignedRegistry } from './helpers/hostile-registry.js';
 
-let registry: HostileRegistry;
+let registry: SignedRegistry & HostileRegistry;
 let old: string;
 beforeAll(async () => {
-  registry = await startHostileRegistry();
+  registry = await startExampleLuaRegistry();
   // The snapshot an attacker kept: 0.1.0 only, validly signed. The registry then moves on to 0.1.1.
   old = join(registry.work, 'old-registry');
   cpSync(registry.dir, old, { recursive: true });
@@ -25,13 +25,13 @@ describe('finding 10: without a lock, a replayed older signed registry snapshot 
   it('lang install refuses a snapshot older than the newest seen from that registry (SNAPSHOT_ROLLBACK), naming both dates', async () => {
     const home = mkdtempSync(join(registry.work, 'home-'));
     const env = userEnv(registry, home);
-    registry.root = registry.dir;
+    registry.serveFrom(registry.dir);
     const first = await travsr(['lang', 'install', 'example-lua'], { cwd: home, env });
     expect(first.code, first.stderr).toBe(0);
     expect(existsSync(join(home, 'plugins', 'example-lua', '0.1.1'))).toBe(true);
 
     // Outside any repository: no lock pins a version.
-    registry.root = old;
+    registry.serveFrom(old);
     const replayed = await travsr(['lang', 'install', 'example-lua'], { cwd: home, env });
     expect(replayed.code).toBe(1);
     expect(replayed.stderr).toContain('SNAPSHOT_ROLLBACK');
@@ -44,7 +44,7 @@ describe('finding 10: without a lock, a replayed older signed registry snapshot 
     expect(history.registries[registry.url]?.created).toBe(createdOf(registry.dir));
 
     // The real registry is still welcome.
-    registry.root = registry.dir;
+    registry.serveFrom(registry.dir);
     const again = await travsr(['lang', 'install', 'example-lua'], { cwd: home, env });
     expect(again.code, again.stderr).toBe(0);
   });

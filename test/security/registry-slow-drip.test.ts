@@ -3,19 +3,18 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { travsr } from '../helpers/run-cli.js';
-import { startHostileRegistry, userEnv, type HostileRegistry } from './hostile-registry.js';
+import { startExampleLuaRegistry, userEnv, type HostileRegistry, type SignedRegistry } from './helpers/hostile-registry.js';
 
-let registry: HostileRegistry;
+let registry: SignedRegistry & HostileRegistry;
 beforeAll(async () => {
-  registry = await startHostileRegistry();
+  registry = await startExampleLuaRegistry();
 });
 afterAll(() => registry?.close());
 
 describe('finding 7: The registry client has no total deadline', () => {
   it('lang install stops a /SHA256SUMS that drips a byte every 200 ms at registry.deadline with REGISTRY_DEADLINE_EXCEEDED', async () => {
     const home = mkdtempSync(join(registry.work, 'home-'));
-    registry.misbehave = (_req, res, path, bytes) => {
-      if (path !== '/SHA256SUMS') return false;
+    registry.intercept('SHA256SUMS', (_req, res, bytes) => {
       // Often enough for any idle timeout; at this rate the file takes a minute or more.
       res.writeHead(200, { 'content-length': bytes.length });
       let sent = 0;
@@ -24,7 +23,7 @@ describe('finding 7: The registry client has no total deadline', () => {
       }, 200);
       res.on('close', () => clearInterval(timer));
       return true;
-    };
+    });
     const r = await travsr(['lang', 'install', 'example-lua'], {
       cwd: home,
       env: userEnv(registry, home, { TRAVSR_REGISTRY_DEADLINE: '2' }),
@@ -35,6 +34,6 @@ describe('finding 7: The registry client has no total deadline', () => {
     expect(r.stderr).toContain(`${registry.url}SHA256SUMS took longer than the 2 s allowed`);
     expect(existsSync(join(home, 'plugins', 'example-lua'))).toBe(false);
     // The deadline covers retries: the dripping file was not asked for again and again.
-    expect(registry.requests.filter((q) => q.path === '/SHA256SUMS')).toHaveLength(1);
+    expect(registry.requests.filter((path) => path === 'SHA256SUMS')).toHaveLength(1);
   }, 180_000);
 });
