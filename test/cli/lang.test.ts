@@ -506,5 +506,5 @@ describe('per-repository locks at index time', () => {
     expect(again.stdout).toContain('already installed example-lua@0.1.0');
     edit(a, 3);
     expect(luaRun(await index(a))).toMatchObject({ version: '0.1.0', analyzed: 1 });
-  });
+  }, 240_000);
 });
