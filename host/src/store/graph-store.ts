@@ -1,7 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { VName } from '@travsr/protocol';
+import { hasForeignHeader } from '../paths/sqlite-header.js';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { rebuildAdvice, StoreError, StoreErrorCode, translateSqliteError } from './errors.js';
 import { FileGraphWriter } from './file-graph-writer.js';
@@ -685,32 +686,14 @@ export class GraphStore {
   }
 }
 
-const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-
-/**
- * Refuses a non-empty file that does not start with the SQLite header before SQLite opens it:
- * SQLite would fail too, but closing that connection deletes the file's `-wal`, which may hold
- * the last commits of a database whose first page alone was damaged.
- */
+/** Refuses a file that is not SQLite before SQLite opens it (see {@link hasForeignHeader}: the `-wal` is kept). */
 function assertSqliteHeader(dbPath: string): void {
-  let fd: number;
-  try {
-    fd = openSync(dbPath, 'r');
-  } catch {
-    return; // missing (created below) or unreadable: SQLite's own error says which
-  }
-  try {
-    const head = Buffer.alloc(SQLITE_HEADER.length);
-    const n = readSync(fd, head, 0, head.length, 0);
-    if (n === 0 || head.equals(SQLITE_HEADER)) return;
-    throw new StoreError(
-      StoreErrorCode.Corrupt,
-      `${dbPath} is not a usable Travsr graph database (it does not start with the SQLite header: it was overwritten or is another kind of file); ${rebuildAdvice(dbPath)}`,
-      dbPath,
-    );
-  } finally {
-    closeSync(fd);
-  }
+  if (!hasForeignHeader(dbPath)) return;
+  throw new StoreError(
+    StoreErrorCode.Corrupt,
+    `${dbPath} is not a usable Travsr graph database (it does not start with the SQLite header: it was overwritten or is another kind of file); ${rebuildAdvice(dbPath)}`,
+    dbPath,
+  );
 }
 
 function toEdgeRow(r: RawEdge): EdgeRow {

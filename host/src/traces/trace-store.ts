@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { hasForeignHeader } from '../paths/sqlite-header.js';
 import { repoTravsrDir, travsrHome } from '../paths/travsr-home.js';
 import type { Trace, TraceKind, TraceStatus } from './trace.js';
 
@@ -63,6 +64,16 @@ export class TraceStore {
 
   /** Opens (creating if needed) the trace table in the SQLite file at `path`. */
   static open(path: string): TraceStore {
+    // Never let SQLite touch a damaged file: closing it would delete the -wal a repair may still need.
+    if (hasForeignHeader(path))
+      throw new TraceStoreError(
+        'TRACE_STORE_UNAVAILABLE',
+        `cannot open the trace store ${path}: it is not an SQLite database (it was overwritten or is another kind of file); ${
+          path.endsWith('graph.db')
+            ? 'run `travsr index --rebuild` in the repository, which moves it aside'
+            : 'move it aside; a new one is made'
+        }`,
+      );
     try {
       mkdirSync(dirname(path), { recursive: true });
       const db = new Database(path);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,18 @@ function sample(subject: string, error?: string) {
 }
 
 describe('TraceStore', () => {
+  it('refuses a graph.db that is not SQLite without touching it or its -wal (SQLite would delete the -wal on close)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'travsr-traces-garbage-'));
+    const db = join(dir, 'graph.db');
+    writeFileSync(db, Buffer.from('garbage over the header, then the rest of the pages'));
+    writeFileSync(`${db}-wal`, Buffer.from('the last commits'));
+    expect(() => TraceStore.open(db)).toThrow(
+      expect.objectContaining({ code: 'TRACE_STORE_UNAVAILABLE', message: expect.stringContaining('index --rebuild') }),
+    );
+    expect(readFileSync(`${db}-wal`, 'utf8')).toBe('the last commits');
+    expect(readFileSync(db, 'utf8')).toBe('garbage over the header, then the rest of the pages');
+  });
+
   it('keeps traces in the repository graph store when the repository has .travsr/, else in TRAVSR_HOME', () => {
     const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
     expect(TraceStore.locate(repo)).toBe(join(process.env.TRAVSR_HOME!, 'traces.db'));
