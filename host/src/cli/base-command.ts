@@ -10,7 +10,7 @@ import { terminalText } from '../log/terminal-text.js';
  * source, plugin diagnostics and stderr tails, so every line written through `log`,
  * `logToStderr`, `warn` and every error message passes {@link terminalText} (escape
  * sequences and bidi controls shown visibly). `--json` output passes too and stays the same
- * JSON value: JSON.stringify escapes C0 itself, and the rest becomes `\uXXXX`.
+ * JSON value: JSON.stringify escapes C0 itself, and DEL, C1 and bidi controls become `\u` escapes (`\u202e`).
  */
 export abstract class TravsrCommand extends Command {
   override log(message = '', ...args: unknown[]): void {

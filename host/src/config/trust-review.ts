@@ -77,6 +77,12 @@ export function keepTrustAfterOwnEdit(before: RepoConfigReview | undefined, env:
   return { kind: 'untrusted', securityKeys: after.securityKeys };
 }
 
+/** The note `config set/unset` prints after editing a repository's file, or undefined when there is nothing to say. */
+export function ownEditTrustNote(t: OwnEditTrust, path: string): string | undefined {
+  if (t.kind !== 'untrusted') return undefined;
+  return `note: ${path} holds security keys you have not trusted (${t.securityKeys.map((k) => k.key).join(', ')}); they are ignored until you review the file and run \`travsr trust\``;
+}
+
 /** reviewRepoConfig, or undefined when the file or the trust store is broken (`config set` may be what fixes it). */
 export function reviewIfValid(repoRoot: string, env: NodeJS.ProcessEnv = process.env): RepoConfigReview | undefined {
   try {

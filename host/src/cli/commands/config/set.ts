@@ -9,7 +9,7 @@ import {
   shadowingValue,
   userConfigPath,
   keepTrustAfterOwnEdit,
-  type OwnEditTrust,
+  ownEditTrustNote,
   reviewIfValid,
 } from '../../../config/index.js';
 
@@ -44,19 +44,14 @@ export default class ConfigSet extends TravsrCommand {
     const before = flags.global ? undefined : reviewIfValid(repo);
     const written = setConfigValue(path, args.key, args.value);
     this.log(`${written.key} = ${formatConfigValue(written.value)}  (written to ${path})`);
-    if (!flags.global) this.noteTrust(keepTrustAfterOwnEdit(before), path);
+    if (!flags.global) {
+      const note = ownEditTrustNote(keepTrustAfterOwnEdit(before), path);
+      if (note) this.logToStderr(note);
+    }
     const hidden = shadowingValue(args.key, flags.global ? 'user' : 'repo', { repoRoot: repo });
     if (hidden)
       this.logToStderr(
         `note: here the value is ${formatConfigValue(hidden.value)}, from ${describeConfigSource(hidden)}, which takes precedence`,
-      );
-  }
-
-  /** Says what the edit means for the repository's trust (see keepTrustAfterOwnEdit). */
-  private noteTrust(t: OwnEditTrust, path: string): void {
-    if (t.kind === 'untrusted')
-      this.logToStderr(
-        `note: ${path} holds security keys you have not trusted (${t.securityKeys.map((k) => k.key).join(', ')}); they are ignored until you review the file and run \`travsr trust\``,
       );
   }
 }

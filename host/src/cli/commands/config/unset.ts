@@ -10,7 +10,7 @@ import {
   unsetConfigValue,
   userConfigPath,
   keepTrustAfterOwnEdit,
-  type OwnEditTrust,
+  ownEditTrustNote,
   reviewIfValid,
 } from '../../../config/index.js';
 
@@ -42,7 +42,10 @@ export default class ConfigUnset extends TravsrCommand {
     const before = flags.global ? undefined : reviewIfValid(repo);
     const removed = unsetConfigValue(path, args.key);
     this.log(removed ? `${args.key} removed from ${path}` : `${args.key} was not set in ${path}`);
-    if (!flags.global && removed) this.noteTrust(keepTrustAfterOwnEdit(before), path);
+    if (!flags.global && removed) {
+      const note = ownEditTrustNote(keepTrustAfterOwnEdit(before), path);
+      if (note) this.logToStderr(note);
+    }
     if (!isConfigKey(args.key)) return;
     try {
       const v = loadConfig({ repoRoot: repo }).values[args.key];
@@ -50,14 +53,6 @@ export default class ConfigUnset extends TravsrCommand {
     } catch {
       // Another file is broken; the next command that reads the configuration reports it.
     }
-  }
-
-  /** Says what the edit means for the repository's trust (see keepTrustAfterOwnEdit). */
-  private noteTrust(t: OwnEditTrust, path: string): void {
-    if (t.kind === 'untrusted')
-      this.logToStderr(
-        `note: ${path} holds security keys you have not trusted (${t.securityKeys.map((k) => k.key).join(', ')}); they are ignored until you review the file and run \`travsr trust\``,
-      );
   }
 }
 
