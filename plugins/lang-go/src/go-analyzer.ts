@@ -16,7 +16,7 @@ import {
 import type { GoSyntax } from './go-syntax.js';
 import { moduleDirsOf, ScipGraph } from './scip-merge.js';
 import { runScipGo, ScipGoError, type GoTools } from './scip-go-runner.js';
-import type { ScipIndex } from './scip/scip-index.js';
+import type { ScipIndex } from '@travsr/sdk/scip';
 
 /** How often a running scip-go is reported (well under the host's 2-minute analyze idle timeout). */
 const HEARTBEAT_MS = 20_000;

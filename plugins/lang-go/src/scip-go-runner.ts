@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { decodeScipIndex, type ScipIndex } from './scip/scip-index.js';
+import { decodeScipIndex, type ScipIndex } from '@travsr/sdk/scip';
 
 /** The external programs Phase B runs, as the host passed them in `initialize.options.tools`. */
 export interface GoTools {

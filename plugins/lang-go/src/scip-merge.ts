@@ -1,11 +1,20 @@
-import { isAbsolute, join, posix, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { posix } from 'node:path';
 import type { EdgeKind, Node, Range, UnresolvedRef, VName } from '@travsr/protocol';
 import type { FileAnalysis, FileGraphBuilder } from '@travsr/sdk';
 import type { LineIndex } from '@travsr/sdk/tree-sitter';
 import type { GoSyntaxGraph } from './go-syntax.js';
-import { ROLE_DEFINITION, type ScipDocument, type ScipIndex, type ScipOccurrence, type ScipSymbolInfo } from './scip/scip-index.js';
-import { goPackageOf, parseSymbol, type ParsedSymbol } from './scip/scip-symbol.js';
+import {
+  parseSymbol,
+  ROLE_DEFINITION,
+  scipCharacterToUtf8,
+  scipDocumentPath,
+  symbolNamespace,
+  type ParsedSymbol,
+  type ScipDocument,
+  type ScipIndex,
+  type ScipOccurrence,
+  type ScipSymbolInfo,
+} from '@travsr/sdk/scip';
 
 /** Confidence of an edge taken from the SCIP index (a compiler resolved it). */
 export const SCIP_CONFIDENCE = 1;
@@ -42,24 +51,9 @@ export interface MergeStats {
   typeEdges: number;
 }
 
-function toPosix(p: string): string {
-  return sep === '/' ? p : p.split(sep).join('/');
-}
-
-/** Converts a SCIP `character` offset on a line to UTF-8 bytes. */
+/** Converts a SCIP `character` offset on a line to UTF-8 bytes (scip-go's unspecified encoding is UTF-8). */
 function utf8Column(lines: LineIndex, line0: number, character: number, encoding: ScipDocument['positionEncoding']): number {
-  if (encoding === 'utf8' || encoding === 'unspecified') return character;
-  const text = lines.line(line0);
-  if (/^[\x00-\x7f]*$/.test(text)) return character;
-  let units = 0;
-  let bytes = 0;
-  for (const ch of text) {
-    if (units >= character) break;
-    const cp = ch.codePointAt(0)!;
-    units += encoding === 'utf16' ? (cp > 0xffff ? 2 : 1) : 1;
-    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-  }
-  return bytes;
+  return encoding === 'utf8' || encoding === 'unspecified' ? character : scipCharacterToUtf8(lines.line(line0), character, encoding);
 }
 
 function contains(r: Range | undefined, line: number): boolean {
@@ -103,11 +97,9 @@ export class ScipGraph {
    */
   constructor(indexes: readonly ScipIndex[], repoRoot: string) {
     for (const index of indexes) {
-      const projectRoot = index.projectRoot.startsWith('file:') ? fileURLToPath(index.projectRoot) : index.projectRoot || repoRoot;
       for (const doc of index.documents) {
-        const abs = isAbsolute(doc.relativePath) ? doc.relativePath : join(projectRoot, doc.relativePath);
-        const path = toPosix(relative(repoRoot, abs));
-        if (path.startsWith('../') || path === '..') continue;
+        const path = scipDocumentPath(index, doc, repoRoot);
+        if (path === undefined) continue;
         this.docs.set(path, doc);
         for (const info of doc.symbols) this.infos.set(info.symbol, info);
         const packages = new Set<string>();
@@ -115,7 +107,7 @@ export class ScipGraph {
           if ((occ.roles & ROLE_DEFINITION) === 0 || occ.symbol.startsWith('local ')) continue;
           const parsed = this.parse(occ.symbol);
           const last = parsed?.descriptors[parsed.descriptors.length - 1];
-          const pkg = goPackageOf(parsed);
+          const pkg = symbolNamespace(parsed);
           if (pkg) packages.add(pkg);
           if (!last || last.suffix === 'namespace') continue;
           if (!this.definitions.has(occ.symbol)) {
@@ -161,7 +153,7 @@ export class ScipGraph {
     const site = this.definitions.get(symbol);
     if (!site) {
       const parsed = this.parse(symbol);
-      const pkg = goPackageOf(parsed);
+      const pkg = symbolNamespace(parsed);
       // A package of these modules without a definition here (a test-only symbol, a build-tag variant) is not external.
       return pkg !== undefined && this.packageFiles.has(pkg) ? undefined : 'external';
     }
@@ -221,7 +213,7 @@ export class ScipGraph {
       }
       used.add(site);
       if (ref.kind === 'imports') {
-        const pkg = goPackageOf(this.parse(site.symbol));
+        const pkg = symbolNamespace(this.parse(site.symbol));
         const files = pkg !== undefined ? this.packageFiles.get(pkg) : undefined;
         if (!files) {
           stats.external++;

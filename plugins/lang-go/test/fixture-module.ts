@@ -4,7 +4,7 @@
 // plugin does with the index, and how the host finds, binds and passes the tools, is real.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { encodeScipIndex, type DocumentSpec, type OccurrenceSpec } from './scip-writer.js';
+import { encodeScipIndex, type ScipDocumentSpec as DocumentSpec, type ScipOccurrenceSpec as OccurrenceSpec } from '@travsr/sdk/testing';
 
 export const MODULE_FILES: Record<string, string> = {
   'go.mod': 'module example.com/shop\n\ngo 1.21\n',

@@ -10,3 +10,4 @@ export { snapshotTest, SnapshotMismatchError, type SnapshotOptions, type Snapsho
 export { renderAnnotatedSource, commentStyleFor, type CommentStyle } from './annotate.js';
 export { unifiedDiff } from './diff.js';
 export { launchUnsandboxed, type Launcher, type LaunchOptions, type Launched, type LaunchedProcess, type ProcessExit } from './launch.js';
+export { encodeScipIndex, type ScipIndexSpec, type ScipDocumentSpec, type ScipOccurrenceSpec, type ScipSymbolSpec } from './scip-writer.js';

@@ -1,12 +1,16 @@
-// A reader for the parts of a SCIP index (github.com/scip-code/scip, scip.proto) that the
-// Go analyzer merges: documents, their occurrences and symbol information. Protobuf's wire
-// format is decoded by hand (varints and length-delimited fields); every field not listed
-// here is skipped by its wire type, so indexes from newer scip.proto revisions still read.
+// A reader for the parts of a SCIP index (github.com/scip-code/scip, scip.proto) that
+// analyzers merge: metadata, documents, their occurrences and symbol information. Protobuf's
+// wire format is decoded by hand (varints and length-delimited fields) to ship no protobuf
+// runtime; every field not listed here is skipped by its wire type, so indexes from newer
+// scip.proto revisions still read.
 
 /** `Occurrence.symbol_roles` bit of a definition. */
 export const ROLE_DEFINITION = 1;
 
-/** `Document.position_encoding`: how `character` offsets count. */
+/**
+ * `Document.position_encoding`: how `character` offsets count. Some indexers leave it
+ * `unspecified` and mean their own convention: scip-python 0.6.6 counts UTF-16 code units.
+ */
 export type PositionEncoding = 'utf8' | 'utf16' | 'utf32' | 'unspecified';
 
 /** One occurrence of a symbol: 0-based lines, columns in the document's encoding. */
@@ -49,7 +53,7 @@ export interface ScipDocument {
 
 /** A decoded index. */
 export interface ScipIndex {
-  /** `metadata.tool_info.name` and `.version`, e.g. `scip-go` `0.1.26`. */
+  /** `metadata.tool_info.name` and `.version`, e.g. `scip-go` `0.1.26`, `scip-python` `0.6.6`. */
   tool: { name: string; version: string };
   /** `metadata.project_root`, a URI (`file:///repo`). */
   projectRoot: string;

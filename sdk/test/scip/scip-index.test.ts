@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decodeScipIndex, ScipFormatError } from '../src/scip/scip-index.js';
-import { goPackageOf, parseSymbol } from '../src/scip/scip-symbol.js';
-import { encodeScipIndex } from './scip-writer.js';
+import {
+  decodeScipIndex,
+  parseSymbol,
+  scipCharacterToUtf8,
+  scipDocumentPath,
+  ScipFormatError,
+  symbolNamespace,
+} from '../../src/scip/index.js';
+import { encodeScipIndex } from '../../src/testing/scip-writer.js';
 
 describe('decodeScipIndex', () => {
   const bytes = encodeScipIndex({
@@ -73,7 +79,7 @@ describe('parseSymbol', () => {
       { name: 'Ledger', suffix: 'type' },
       { name: 'Post', suffix: 'method' },
     ]);
-    expect(goPackageOf(s)).toBe('example.com/shop/ledger');
+    expect(symbolNamespace(s)).toBe('example.com/shop/ledger');
   });
 
   it('reads terms, type parameters, escaped spaces and backquotes, and locals', () => {
@@ -89,5 +95,38 @@ describe('parseSymbol', () => {
     ]);
     expect(parseSymbol('local 12')?.scheme).toBe('local');
     expect(parseSymbol('not a symbol')).toBeUndefined();
+  });
+});
+
+describe('symbolNamespace', () => {
+  it('is the first descriptor when it is a namespace: a Python module too', () => {
+    const s = parseSymbol('scip-python python shop 1.0 `shop.ledger`/Ledger#add().(amount)');
+    expect(s?.descriptors.map((d) => d.suffix)).toEqual(['namespace', 'type', 'method', 'parameter']);
+    expect(symbolNamespace(s)).toBe('shop.ledger');
+    expect(symbolNamespace(parseSymbol('local 3'))).toBeUndefined();
+    expect(symbolNamespace(parseSymbol('s m p v T#'))).toBeUndefined();
+  });
+});
+
+describe('scipDocumentPath', () => {
+  it('places a document under its project root, and refuses one outside the repository', () => {
+    expect(scipDocumentPath({ projectRoot: 'file:///repo/services/api' }, { relativePath: 'app/main.py' }, '/repo')).toBe(
+      'services/api/app/main.py',
+    );
+    expect(scipDocumentPath({ projectRoot: '' }, { relativePath: 'a.go' }, '/repo')).toBe('a.go');
+    expect(scipDocumentPath({ projectRoot: 'file:///elsewhere' }, { relativePath: 'a.go' }, '/repo')).toBeUndefined();
+    expect(scipDocumentPath({ projectRoot: 'file:///repo' }, { relativePath: '../x.py' }, '/repo')).toBeUndefined();
+  });
+});
+
+describe('scipCharacterToUtf8', () => {
+  it('counts UTF-16 units and code points as UTF-8 bytes, and leaves UTF-8 alone', () => {
+    const line = 's = "é😀"; f()';
+    // f is UTF-16 unit 10 (é one unit, 😀 two), code point 9, byte 13.
+    expect(scipCharacterToUtf8(line, 10, 'utf16')).toBe(13);
+    expect(scipCharacterToUtf8(line, 9, 'utf32')).toBe(13);
+    expect(scipCharacterToUtf8(line, 13, 'utf8')).toBe(13);
+    expect(scipCharacterToUtf8('abc', 2, 'utf16')).toBe(2);
+    expect(scipCharacterToUtf8('é', 3, 'utf16')).toBe(4);
   });
 });

@@ -1,5 +1,6 @@
-// A protobuf writer for the SCIP messages the tests need: an index as scip-go would write it.
-// Field numbers are those of scip.proto (github.com/scip-code/scip).
+// A protobuf writer for the SCIP messages analyzer tests need: an index as scip-go or
+// scip-python would write it, for what @travsr/sdk/scip reads. Field numbers are those of
+// scip.proto (github.com/scip-code/scip).
 
 /** Bytes of one protobuf message under construction. */
 class Message {
@@ -44,7 +45,9 @@ class Message {
   }
 }
 
-export interface OccurrenceSpec {
+/** One `Occurrence` (0-based lines and characters, as SCIP writes them). */
+export interface ScipOccurrenceSpec {
+  /** `[line, startChar, endChar]` on one line, or `[startLine, startChar, endLine, endChar]`. */
   range: [number, number, number] | [number, number, number, number];
   symbol: string;
   definition?: boolean;
@@ -52,31 +55,61 @@ export interface OccurrenceSpec {
   unpacked?: boolean;
 }
 
-export interface SymbolSpec {
+/** One `SymbolInformation`. */
+export interface ScipSymbolSpec {
   symbol: string;
   kind?: number;
   displayName?: string;
+  /** Symbols it has an `is_implementation` relationship to (an interface, a base class). */
   implements?: string[];
 }
 
-export interface DocumentSpec {
+/** One `Document`. */
+export interface ScipDocumentSpec {
+  /** Relative to the project root, `/`-separated. */
   path: string;
-  occurrences: OccurrenceSpec[];
-  symbols?: SymbolSpec[];
-  /** 1 UTF-8 (scip-go), 2 UTF-16. */
+  occurrences: ScipOccurrenceSpec[];
+  symbols?: ScipSymbolSpec[];
+  /** `language` (default `go`). */
+  language?: string;
+  /** 1 UTF-8 (scip-go), 2 UTF-16; 0 leaves it unspecified (scip-python). Default 1. */
   positionEncoding?: number;
 }
 
-/** Encodes an index: metadata (tool scip-go, project root) and documents. */
-export function encodeScipIndex(spec: { projectRoot: string; documents: DocumentSpec[]; toolVersion?: string }): Uint8Array {
+/** What {@link encodeScipIndex} writes. */
+export interface ScipIndexSpec {
+  /** `metadata.project_root`, a `file:` URI or '' for none. */
+  projectRoot: string;
+  documents: ScipDocumentSpec[];
+  /** `metadata.tool_info.name` (default `scip-go`). */
+  toolName?: string;
+  /** `metadata.tool_info.version` (default `0.1.26`). */
+  toolVersion?: string;
+}
+
+/**
+ * Encodes a SCIP index: metadata (tool, project root) and documents. Every occurrence also
+ * carries a field no reader knows (number 99), so a test checks that unknown fields are skipped.
+ *
+ * @example
+ * ```ts
+ * const bytes = encodeScipIndex({
+ *   projectRoot: 'file:///repo',
+ *   toolName: 'scip-python',
+ *   toolVersion: '0.6.6',
+ *   documents: [{ path: 'app.py', language: 'python', positionEncoding: 0, occurrences: [{ range: [0, 4, 8], symbol: 'scip-python python app 1 app/main().', definition: true }] }],
+ * });
+ * ```
+ */
+export function encodeScipIndex(spec: ScipIndexSpec): Uint8Array {
   const index = new Message();
   const tool = new Message()
-    .string(1, 'scip-go')
+    .string(1, spec.toolName ?? 'scip-go')
     .string(2, spec.toolVersion ?? '0.1.26')
     .done();
   index.raw(1, new Message().int(1, 0).raw(2, tool).string(3, spec.projectRoot).int(4, 1).done());
   for (const d of spec.documents) {
-    const doc = new Message().string(4, 'go').string(1, d.path);
+    const doc = new Message().string(4, d.language ?? 'go').string(1, d.path);
     for (const o of d.occurrences) {
       const occ = new Message();
       if (o.unpacked) for (const n of o.range) occ.int(1, n);
@@ -93,7 +126,9 @@ export function encodeScipIndex(spec: { projectRoot: string; documents: Document
       if (s.displayName !== undefined) info.string(6, s.displayName);
       doc.raw(3, info.done());
     }
-    doc.int(6, d.positionEncoding ?? 1);
+    const encoding = d.positionEncoding ?? 1;
+    // proto3 does not write a field at its default value: an unspecified encoding is absent.
+    if (encoding !== 0) doc.int(6, encoding);
     index.raw(2, doc.done());
   }
   return index.done();

@@ -1,6 +1,7 @@
-// What the Go analyzer needs to know about a SCIP symbol string (scip.proto, `Symbol`):
+// The grammar of a SCIP symbol string (scip.proto, `Symbol`):
 //   <scheme> ' ' <manager> ' ' <package-name> ' ' <version> ' ' <descriptor>+   |   'local ' <id>
 // e.g. scip-go gomod example.com/shop v1.2.0 `example.com/shop/ledger`/Ledger#Post().
+//      scip-python python shop 1.0 `shop.ledger`/Ledger#add().
 
 /** The role of a symbol's last descriptor. */
 export type SymbolSuffix = 'namespace' | 'type' | 'term' | 'method' | 'type-parameter' | 'parameter' | 'meta' | 'macro' | 'local';
@@ -106,15 +107,17 @@ export function parseSymbol(symbol: string): ParsedSymbol | undefined {
 }
 
 /**
- * The Go package a symbol belongs to: its first namespace descriptor (the import path), or
- * `undefined` for locals and malformed symbols.
+ * The namespace a symbol is in: its first descriptor when that is a namespace (a Go import
+ * path, a Python module), or `undefined` for locals, malformed symbols and symbols that do
+ * not start with one.
  *
  * @example
  * ```ts
- * goPackageOf('scip-go gomod example.com/shop v1 `example.com/shop/ledger`/New().'); // 'example.com/shop/ledger'
+ * symbolNamespace(parseSymbol('scip-go gomod example.com/shop v1 `example.com/shop/ledger`/New().')); // 'example.com/shop/ledger'
+ * symbolNamespace(parseSymbol('scip-python python shop 1.0 `shop.ledger`/helper().')); // 'shop.ledger'
  * ```
  */
-export function goPackageOf(symbol: ParsedSymbol | undefined): string | undefined {
+export function symbolNamespace(symbol: ParsedSymbol | undefined): string | undefined {
   const first = symbol?.descriptors[0];
   return first?.suffix === 'namespace' ? first.name : undefined;
 }
