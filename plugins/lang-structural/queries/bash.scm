@@ -1,5 +1,5 @@
 ; Tags for Bash (tree-sitter-bash as built in tree-sitter-wasms@0.1.13).
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

@@ -1,5 +1,5 @@
 ; Tags for C (tree-sitter-c as built in tree-sitter-wasms@0.1.13).
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 ; Prototypes (`int f(void);`) are not definitions: only bodies are, so that a call has one
 ; candidate to match, not the prototype in the header and the body in the .c file.
 

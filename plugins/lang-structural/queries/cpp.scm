@@ -1,5 +1,5 @@
 ; Tags for C++ (tree-sitter-cpp as built in tree-sitter-wasms@0.1.13).
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 ; Only bodies are definitions (see c.scm): `double area() const;` in a class is not, its
 ; out-of-line body `double Circle::area() const { … }` is (named Circle::area as written).
 

@@ -2,7 +2,7 @@
 ; the sibling of its signature, not its child: `@end` stretches the definition over it, so the
 ; calls in the body come from the method. Calls have no node of their own: a name followed
 ; by an argument list is one.
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

@@ -1,6 +1,6 @@
 ; Tags for Elixir (tree-sitter-elixir as built in tree-sitter-wasms@0.1.13). Everything is a
 ; call: `defmodule`, `def`, `alias`… are told apart by the name of the called macro.
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

@@ -1,6 +1,6 @@
 ; Tags for Kotlin (tree-sitter-kotlin as built in tree-sitter-wasms@0.1.13; its nodes have few
 ; field names, so children are matched by type and order).
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

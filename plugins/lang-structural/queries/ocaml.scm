@@ -1,6 +1,6 @@
 ; Tags for OCaml implementations, .ml (tree-sitter-ocaml as built in tree-sitter-wasms@0.1.13;
 ; the package has no ocaml_interface grammar, so .mli files are not served).
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

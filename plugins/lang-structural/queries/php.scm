@@ -1,5 +1,5 @@
 ; Tags for PHP (tree-sitter-php as built in tree-sitter-wasms@0.1.13).
-; Conventions: see python.scm and README.md. Namespace separators `\` and member access
+; Conventions: see README.md. Namespace separators `\` and member access
 ; `->` are written `.` in refs (App.Http.Router, $this.routes.get), as the host splits names.
 
 ; ---- definitions ----

@@ -1,5 +1,5 @@
 ; Tags for Ruby (tree-sitter-ruby as built in tree-sitter-wasms@0.1.13).
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

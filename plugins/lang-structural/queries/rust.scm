@@ -1,5 +1,5 @@
 ; Tags for Rust (tree-sitter-rust as built in tree-sitter-wasms@0.1.13).
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

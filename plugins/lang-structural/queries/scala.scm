@@ -1,6 +1,6 @@
 ; Tags for Scala (tree-sitter-scala as built in tree-sitter-wasms@0.1.13: an old grammar that
 ; misses some Scala 2.13/3 syntax, e.g. `{ x => … }` lambdas and `extends Base(arg)`).
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

@@ -1,6 +1,6 @@
 ; Tags for Swift (tree-sitter-swift as built in tree-sitter-wasms@0.1.13). Structs, classes,
 ; enums, actors and extensions are all `class_declaration`, told apart by their keyword.
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

@@ -1,6 +1,6 @@
 ; Tags for Zig (tree-sitter-zig of tree-sitter-grammars, as built in tree-sitter-wasms@0.1.13).
 ; Types are values: `const Point = struct { … }` names a struct.
-; Conventions: see python.scm and README.md.
+; Conventions: see README.md.
 
 ; ---- definitions ----
 

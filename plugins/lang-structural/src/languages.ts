@@ -36,7 +36,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   // Only implementations: `.mli` signatures need the ocaml_interface grammar, which the package lacks.
   { id: 'ocaml', grammar: 'tree-sitter-ocaml.wasm', extensions: ['.ml'] },
   { id: 'php', grammar: 'tree-sitter-php.wasm', extensions: ['.php', '.phtml'] },
-  { id: 'python', grammar: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi', '.pyw'] },
   { id: 'ruby', grammar: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec', 'Gemfile', 'Rakefile'] },
   { id: 'rust', grammar: 'tree-sitter-rust.wasm', extensions: ['.rs'], pathSeparator: '::' },
   { id: 'scala', grammar: 'tree-sitter-scala.wasm', extensions: ['.scala', '.sc'] },

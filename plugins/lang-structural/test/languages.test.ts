@@ -15,28 +15,6 @@ interface Case {
 }
 
 const CASES: Record<string, Case> = {
-  python: {
-    file: 'python/shop/orders.py',
-    defines: [
-      'class Order',
-      'method Order.place',
-      'method Line.total',
-      'class Order.Meta',
-      'function export_path',
-      'function export_path.slug',
-    ],
-    refers: [
-      'imports os.path <- <file>',
-      'imports .inventory.reserve <- <file>',
-      'imports dataclasses.dataclass <- <file>',
-      'inherits events.Publisher <- Order',
-      'inherits Exception <- OrderError',
-      'calls reserve <- Order.place',
-      'calls self.subtotal <- Order.place',
-      'calls osp.join <- export_path',
-      'calls slug <- export_path',
-    ],
-  },
   rust: {
     file: 'rust/src/lib.rs',
     defines: [
@@ -359,8 +337,8 @@ describe('what is not a reference', () => {
 describe('language choice', () => {
   it('parses by extension when the host names a language the extension does not have', async () => {
     // The SDK test kit hands a multi-language plugin its first declared language for every file.
-    const spec = analyzer.languageFor({ path: 'src/app.py', language: 'bash' });
-    expect(spec?.id).toBe('python');
+    const spec = analyzer.languageFor({ path: 'src/app.rb', language: 'bash' });
+    expect(spec?.id).toBe('ruby');
     expect(analyzer.languageFor({ path: 'Rakefile', language: 'ruby' })?.id).toBe('ruby');
     expect(analyzer.languageFor({ path: 'include/x.h', language: 'c' })?.id).toBe('c');
   });
@@ -372,18 +350,18 @@ describe('language choice', () => {
   it('stops a parse that takes too long, fails that file, and parses the next one', async () => {
     const impatient = new StructuralAnalyzer({ grammarDir: distDir, queryDir: `${distDir}queries/`, parseTimeoutMs: 0 });
     await impatient.initialize();
-    const big = readFileSync(`${inputDir}python/shop/orders.py`, 'utf8').repeat(200);
-    await expect(analyzeInput(impatient, 'python/big.py', big)).rejects.toThrow(/took longer than 0 s and was stopped/);
+    const big = readFileSync(`${inputDir}java/com/example/billing/InvoiceService.java`, 'utf8').repeat(200);
+    await expect(analyzeInput(impatient, 'java/Big.java', big)).rejects.toThrow(/took longer than 0 s and was stopped/);
     const patient = builtAnalyzer();
     await patient.initialize();
-    expect((await analyzeInput(patient, 'python/big.py', big)).nodes.length).toBeGreaterThan(200);
+    expect((await analyzeInput(patient, 'java/Big.java', big)).nodes.length).toBeGreaterThan(200);
   });
 
   it('loads a grammar only when a file of its language arrives', async () => {
     const fresh = builtAnalyzer();
     await fresh.initialize();
     expect(fresh.loadedLanguages).toEqual([]);
-    await analyzeInput(fresh, 'python/shop/orders.py');
-    expect(fresh.loadedLanguages).toEqual(['python']);
+    await analyzeInput(fresh, 'java/com/example/billing/InvoiceService.java');
+    expect(fresh.loadedLanguages).toEqual(['java']);
   });
 });

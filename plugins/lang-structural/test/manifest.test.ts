@@ -39,7 +39,8 @@ describe('travsr-plugin.json', () => {
   });
 
   it('claims no language another first-party plugin owns', () => {
-    for (const taken of ['typescript', 'javascript', 'lua', 'json', 'yaml', 'toml', 'xml']) expect(manifest.languages).not.toContain(taken);
+    for (const taken of ['typescript', 'javascript', 'python', 'go', 'lua', 'json', 'yaml', 'toml', 'xml'])
+      expect(manifest.languages).not.toContain(taken);
   });
 
   it('maps every extension to the language id the host gives it', () => {

@@ -1,2 +1,0 @@
-def broken(x:
-    return """never closed
