@@ -1,0 +1,118 @@
+/**
+ * Python: Phase A from tree-sitter-python (definitions with qualified names, skeletons,
+ * refs as written) and Phase B from the native resolver over the whole program (calls,
+ * imports, bases and annotations resolved to definitions of the repository, never guessed).
+ */
+import type { AnalyzeFile } from '@travsr/protocol';
+import type { FileAnalysis, FileContext, FileResult, ProgramContext, SessionCapabilities, SessionInfo, SourceFile } from '@travsr/sdk';
+import { Evaluator } from './resolve/evaluator.js';
+import { addResolvedEdges, type ResolutionCounts } from './resolve/file-edges.js';
+import { type Mod, Program } from './resolve/program.js';
+import { emitDefinitions, emitRefs } from './syntax/emit-definitions.js';
+import type { ModuleIR } from './syntax/module-ir.js';
+import { PythonSyntax, type PythonSyntaxResources } from './syntax/python-syntax.js';
+
+export type PythonAnalyzerResources = PythonSyntaxResources;
+
+/**
+ * One session's analyzer. Phase A keeps each module's IR (when Phase B will run) so that
+ * Phase B parses nothing twice; modules Phase B needs and Phase A did not see (an
+ * incremental run sends only changed files) are read from disk on demand.
+ *
+ * @example
+ * ```ts
+ * const analyzer = new PythonAnalyzer({ grammar: new URL('./tree-sitter-python.wasm', import.meta.url) });
+ * await runAnalyzer({ …, initialize: (s) => analyzer.initialize(s), analyzeFile: (f, c) => analyzer.analyzeFile(f, c), analyze: (f, c) => analyzer.analyze(f, c) });
+ * ```
+ */
+export class PythonAnalyzer {
+  private readonly syntax: PythonSyntax;
+  private program: Program | undefined;
+  private evaluator: Evaluator | undefined;
+  /** Whether Phase B will be asked for: only then are Phase A's IRs kept. */
+  private keepModules = true;
+
+  constructor(resources: PythonAnalyzerResources) {
+    this.syntax = new PythonSyntax(resources);
+  }
+
+  /** Loads the grammar. */
+  async initialize(session: Pick<SessionInfo, 'root' | 'phases'>): Promise<SessionCapabilities> {
+    await this.syntax.initialize();
+    this.keepModules = session.phases === undefined || session.phases.includes('B');
+    this.programFor(session.root);
+    return {};
+  }
+
+  private programFor(root: string): Program {
+    if (!this.program || this.program.root !== root) {
+      this.program = new Program(root, this.syntax);
+      this.evaluator = new Evaluator(this.program);
+    }
+    return this.program;
+  }
+
+  /** Phase A: one module's definitions and refs as written. */
+  analyzeFile(file: SourceFile, ctx: Pick<FileContext, 'graph' | 'root'>): FileAnalysis {
+    const program = this.programFor(ctx.root);
+    const ir = this.syntax.read(file.path, file.text);
+    const name = program.finder.moduleName(file.path);
+    if (this.keepModules) program.add(file.path, ir);
+    const nodes = emitDefinitions(ir, ctx.graph, name);
+    emitRefs(ir, ctx.graph, nodes);
+    if (ir.parseError) ctx.graph.diagnostic(ir.parseError);
+    return ctx.graph.build();
+  }
+
+  /** Phase B: every requested module's definitions with the edges the resolver proves. */
+  async *analyze(files: readonly AnalyzeFile[], ctx: ProgramContext): AsyncIterable<FileResult> {
+    const program = this.programFor(ctx.root);
+    const evaluator = this.evaluator!;
+    const total: ResolutionCounts = { resolved: 0, external: 0, unknown: 0 };
+    const started = performance.now();
+    const fromDiskBefore = program.loadedFromDisk;
+    for (const file of files) {
+      if (ctx.signal.aborted) return;
+      let mod: Mod;
+      try {
+        mod = await this.moduleOf(program, file, ctx);
+      } catch (e) {
+        yield failed(file.path, (e as Error).message, 'FILE_UNREADABLE');
+        continue;
+      }
+      try {
+        const graph = ctx.graphFor(file);
+        const nodes = emitDefinitions(mod.ir, graph, mod.name);
+        const { counts, diagnostics } = addResolvedEdges(evaluator, mod, graph, nodes, ctx.corpus);
+        total.resolved += counts.resolved;
+        total.external += counts.external;
+        total.unknown += counts.unknown;
+        // The host keeps the diagnostics of a file's last phase: the parse warning again.
+        if (mod.ir.parseError) graph.diagnostic(mod.ir.parseError);
+        for (const d of diagnostics) graph.diagnostic(d);
+        yield { path: file.path, ...graph.build() };
+      } catch (e) {
+        yield failed(file.path, (e as Error).message, 'ANALYSIS_FAILED');
+      }
+    }
+    const sites = total.resolved + total.external + total.unknown;
+    ctx.log(
+      'info',
+      `lang-python phase B: ${files.length} files in ${Math.round(performance.now() - started)} ms; ` +
+        `${sites} call sites: ${total.resolved} resolved in the repository, ${total.external} outside it, ${total.unknown} unknown (no edge); ` +
+        `${program.loadedFromDisk - fromDiskBefore} modules read for resolution`,
+    );
+  }
+
+  /** The module of a requested file: the one Phase A read in this session, else parsed now. */
+  private async moduleOf(program: Program, file: AnalyzeFile, ctx: ProgramContext): Promise<Mod> {
+    if (program.has(file.path)) return program.module(file.path)!;
+    const source = await ctx.readFile(file);
+    const ir: ModuleIR = this.syntax.read(file.path, source.text);
+    return program.add(file.path, ir);
+  }
+}
+
+function failed(path: string, message: string, code: string): FileResult {
+  return { path, status: 'failed', nodes: [], edges: [], diagnostics: [{ severity: 'error', code, message }] };
+}
