@@ -1,0 +1,130 @@
+// The incremental part of `py-accuracy`: one-file commits on the initialised Django repository
+// (from the speed part, or initialised here), alternately a statement inserted into a function
+// body and a function added at the end of a module, each reindexed by `travsr hook-run --json`
+// as incremental-reindex.js does: the indexer's own `durationMs` and the wall time of the whole
+// process (Node start-up, opening the store, the sandboxed plugin's start and stop).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { log, percentile, row } from './common.js';
+import { git } from './lua-corpus.js';
+import { PY_CORPORA, corpusCopy, corpusVersion, pythonCorpus, pythonStats } from './py-accuracy-corpus.js';
+import { describePlugin, initPython } from './py-accuracy-travsr.js';
+import { runTravsrJson } from './travsr-cli.js';
+
+const TARGET_MS = 1000;
+
+/**
+ * The commits: modules of different reach (the ORM's query module, a text utility most of
+ * Django imports, the admin, mail, HTTP requests, form fields), each changed once.
+ */
+const EDITS = [
+  { path: 'django/db/models/query.py', change: 'body' },
+  { path: 'django/utils/text.py', change: 'add' },
+  { path: 'django/contrib/admin/options.py', change: 'body' },
+  { path: 'django/core/mail/message.py', change: 'add' },
+  { path: 'django/http/request.py', change: 'body' },
+  { path: 'django/forms/fields.py', change: 'add' },
+];
+
+// A `def` header on one line (what a statement can be inserted after).
+const DEF_HEADER = /^(\s*)(async\s+)?def\s+\w+\s*\(.*\)\s*(->\s*[^:]+)?:\s*(#.*)?$/;
+
+/** Changes one file as a developer would; returns a description. */
+function editPython(root, edit, n) {
+  const abs = join(root, edit.path);
+  const text = readFileSync(abs, 'utf8');
+  if (edit.change === 'add') {
+    writeFileSync(abs, `${text.endsWith('\n') ? text : `${text}\n`}\n\ndef bench_added_${n}(value):\n    return str(value) + "${n}"\n`);
+    return 'function added';
+  }
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = DEF_HEADER.exec(lines[i]);
+    if (!m) continue;
+    const next = lines.slice(i + 1).find((l) => l.trim() !== '');
+    const indent = /^\s*/.exec(next ?? '')[0];
+    if (indent.length <= m[1].length) continue;
+    lines.splice(i + 1, 0, `${indent}bench_edit_${n} = ${n}  # benchmark edit`);
+    writeFileSync(abs, lines.join('\n'));
+    return 'function body edited';
+  }
+  throw new Error(`no one-line def header to edit in ${edit.path}`);
+}
+
+/** Commits on the Django repository, each reindexed by `travsr hook-run --json`; rows under `title`. */
+export async function incremental(state, title) {
+  let django = state.django;
+  if (!django) {
+    const corpus = PY_CORPORA.find((c) => c.name === 'django');
+    const dir = pythonCorpus(corpus);
+    const stats = pythonStats(dir);
+    const label = `${corpus.name} ${corpusVersion(corpus)} (${stats.files} files, ${stats.lines.toLocaleString('en-US')} lines)`;
+    const repo = corpusCopy(dir, 'py-django-incr');
+    log(`py-accuracy: ${label}: travsr init for the incremental commits…`);
+    const init = await initPython(repo, 'bench.travsr.dev/django');
+    django = { repo, home: init.home, env: init.env, stats, label };
+  }
+  const runs = [];
+  for (let n = 0; n < EDITS.length; n++) {
+    const edit = EDITS[n];
+    const change = editPython(django.repo, edit, n);
+    git(django.repo, ['commit', '-q', '-am', `bench: ${change} in ${edit.path}`], { TRAVSR_HOOK_DISABLE: '1' });
+    log(`py-accuracy: django: hook-run after ${change} in ${edit.path}…`);
+    const r = await runTravsrJson(['hook-run', django.repo], { home: django.home, env: django.env });
+    const s = r.json;
+    if (s.mode !== 'incremental' || s.analyzed < 1 || s.failed > 0)
+      throw new Error(`hook-run after one commit: ${s.analyzed} analyzed, ${s.failed} failed (${s.mode}) in ${django.repo}`);
+    runs.push({
+      ...edit,
+      change,
+      durationMs: s.durationMs,
+      wallMs: r.wallMs,
+      analyzed: s.analyzed,
+      dependents: s.dependents,
+      plugin: s.plugins.find((p) => p.languages.includes('python') && p.files > 0),
+      hostPeakKiB: r.hostPeakKiB,
+      pluginPeakKiB: r.pluginPeakKiB,
+    });
+  }
+  const walls = runs.map((r) => r.wallMs);
+  const durations = runs.map((r) => r.durationMs);
+  const v = (ms) => (ms < TARGET_MS ? 'ok' : 'below');
+  const target = `< ${TARGET_MS.toLocaleString('en-US')} ms`;
+  const maxOf = (f) => Math.max(...runs.map((r) => f(r) ?? 0)) / 1024 || 'n/a';
+  return [
+    row(title, `incremental on ${django.label}: Python served by`, describePlugin(runs[0]?.plugin), ''),
+    ...runs.map((r, i) =>
+      row(
+        title,
+        `django commit ${i + 1}: ${r.change} in ${r.path}: hook-run wall (durationMs ${Math.round(r.durationMs)}; ${r.analyzed} re-analyzed, ${r.dependents} dependents)`,
+        r.wallMs,
+        'ms',
+      ),
+    ),
+    row(
+      title,
+      `django: hook-run end to end (process wall), p50 of ${runs.length} one-file commits`,
+      percentile(walls, 50),
+      'ms',
+      target,
+      v(percentile(walls, 50)),
+    ),
+    row(title, 'django: hook-run end to end, max', Math.max(...walls), 'ms', target, v(Math.max(...walls))),
+    row(
+      title,
+      'django: hook-run durationMs (what the indexer measures), p50 / max',
+      `${Math.round(percentile(durations, 50))} / ${Math.round(Math.max(...durations))}`,
+      'ms',
+    ),
+    row(
+      title,
+      'django: hook-run peak RSS host / plugin, max',
+      `${fixedMiB(maxOf((r) => r.hostPeakKiB))} / ${fixedMiB(maxOf((r) => r.pluginPeakKiB))}`,
+      'MiB',
+    ),
+  ];
+}
+
+function fixedMiB(v) {
+  return typeof v === 'number' ? v.toFixed(0) : v;
+}
