@@ -68,7 +68,7 @@ export class PythonAnalyzer {
   async *analyze(files: readonly AnalyzeFile[], ctx: ProgramContext): AsyncIterable<FileResult> {
     const program = this.programFor(ctx.root);
     const evaluator = this.evaluator!;
-    const total: ResolutionCounts = { resolved: 0, external: 0, unknown: 0 };
+    const total: ResolutionCounts = { resolved: 0, external: 0, unknown: 0, faults: 0 };
     const started = performance.now();
     const fromDiskBefore = program.loadedFromDisk;
     for (const file of files) {
@@ -87,6 +87,7 @@ export class PythonAnalyzer {
         total.resolved += counts.resolved;
         total.external += counts.external;
         total.unknown += counts.unknown;
+        total.faults += counts.faults;
         // The host keeps the diagnostics of a file's last phase: the parse warning again.
         if (mod.ir.parseError) graph.diagnostic(mod.ir.parseError);
         for (const d of diagnostics) graph.diagnostic(d);
@@ -99,7 +100,7 @@ export class PythonAnalyzer {
     ctx.log(
       'info',
       `lang-python phase B: ${files.length} files in ${Math.round(performance.now() - started)} ms; ` +
-        `${sites} call sites: ${total.resolved} resolved in the repository, ${total.external} outside it, ${total.unknown} unknown (no edge); ` +
+        `${sites} call sites: ${total.resolved} resolved in the repository, ${total.external} outside it, ${total.unknown} unknown (no edge${total.faults > 0 ? `, ${total.faults} of them past a resolver limit` : ''}); ` +
         `${program.loadedFromDisk - fromDiskBefore} modules read for resolution`,
     );
   }

@@ -74,7 +74,7 @@ export class Evaluator {
         const bindings = scope.names.get(name);
         if (bindings && bindings.length > 0) {
           const visible = first ? bindings.filter((b) => b.pos < pos) : bindings;
-          return this.fromBindings(mod, s, visible.length > 0 ? visible : bindings);
+          return this.fromBindings(mod, s, visible.length > 0 ? visible : bindings, bindings);
         }
         if (scope.stars) {
           const r = this.fromStars(mod, scope.stars, name);
@@ -90,9 +90,17 @@ export class Evaluator {
     return { decls: [], values: [{ t: 'ext', name: `builtins.${name}` }] };
   }
 
-  private fromBindings(mod: Mod, scope: number, bindings: readonly Binding[]): Resolved {
-    if (bindings.length === 1) return this.binding(mod, scope, bindings[0]!);
-    return unionResolved(bindings.map((b) => this.binding(mod, scope, b)));
+  /**
+   * The bindings of one name in one scope. Every definition statement of a name in a scope
+   * is one symbol, as a type checker sees it (`if WIN: def f() … else: def f() …`, overloads):
+   * it denotes the first of them, while its values come from the bindings that reach the use.
+   */
+  private fromBindings(mod: Mod, scope: number, bindings: readonly Binding[], all: readonly Binding[] = bindings): Resolved {
+    const r = bindings.length === 1 ? this.binding(mod, scope, bindings[0]!) : unionResolved(bindings.map((b) => this.binding(mod, scope, b)));
+    const firstDef = all.find((b) => b.k === 'def');
+    if (!firstDef || (r.decls.length === 1 && r.decls[0]!.mod === mod && r.decls[0]!.def === (firstDef as Binding & { k: 'def' }).def)) return r;
+    if (!r.decls.some((d) => d.mod === mod)) return r;
+    return { decls: [{ mod, def: (firstDef as Binding & { k: 'def' }).def }, ...r.decls.filter((d) => d.mod !== mod)], values: r.values };
   }
 
   private fromStars(mod: Mod, stars: NonNullable<Mod['ir']['scopes'][number]['stars']>, name: string): Resolved | undefined {
@@ -537,6 +545,17 @@ export class Evaluator {
 
   /** What iterating over values gives (`for x in values`). */
   elementsOf(values: readonly Ty[]): Ty[] {
+    // An iterator's __iter__ returns itself: the element comes from __next__, not from iterating again.
+    if (this.depth > DEPTH_LIMIT) return [];
+    this.depth++;
+    try {
+      return this.computeElements(values);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private computeElements(values: readonly Ty[]): Ty[] {
     return unionTys(
       ...values.map((t): Ty[] => {
         if (t.t === 'builtin') {
@@ -546,7 +565,18 @@ export class Evaluator {
         }
         if (t.t === 'inst') {
           const iter = this.classMember(t.c, '__iter__', 'inst', t).values;
-          return unionTys(...iter.map((f) => (f.t === 'func' ? this.elementsOf(this.returnType(f.f, f.self)) : [])));
+          return unionTys(
+            ...iter.map((f) => {
+              if (f.t !== 'func') return [];
+              const it = this.returnType(f.f, f.self);
+              // `return self`: the class is its own iterator; its elements are what __next__ returns.
+              if (it.length === 1 && it[0]!.t === 'inst' && defKey(it[0]!.c) === defKey(t.c)) {
+                const next = this.classMember(t.c, '__next__', 'inst', t).values;
+                return unionTys(...next.map((n) => (n.t === 'func' ? this.returnType(n.f, n.self) : [])));
+              }
+              return this.elementsOf(it);
+            }),
+          );
         }
         return [];
       }),

@@ -18,6 +18,8 @@ export interface ResolutionCounts {
   external: number;
   /** Call sites whose callee could not be known (an untyped receiver, a parameter, a dynamic value). */
   unknown: number;
+  /** Of the unknown ones, call sites the resolver failed on (an internal limit); logged, not guessed. */
+  faults: number;
 }
 
 const LANGUAGE = 'python';
@@ -44,11 +46,19 @@ export function addResolvedEdges(
     graph.edge(src, dst, kind, { confidence: 1 });
   };
   const emitted = (d: DefRef) => d.mod.ir.defs[d.def]!.sig !== '';
-  const counts: ResolutionCounts = { resolved: 0, external: 0, unknown: 0 };
+  const counts: ResolutionCounts = { resolved: 0, external: 0, unknown: 0, faults: 0 };
   const diagnostics: Diagnostic[] = [];
 
   for (const call of mod.ir.calls) {
-    const r = ev.resolveExpr(mod, call.scope, call.callee);
+    let r;
+    try {
+      r = ev.resolveExpr(mod, call.scope, call.callee);
+    } catch {
+      // A resolver fault on one call (a pathological chain) costs that call, not the file.
+      counts.unknown++;
+      counts.faults++;
+      continue;
+    }
     const targets = r.decls.filter(emitted);
     if (targets.length === 0) {
       if (r.values.length > 0 && r.values.every((v) => v.t === 'ext')) counts.external++;
