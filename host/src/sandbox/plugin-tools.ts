@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, sep } from 'node:path';
 import type { PluginManifest } from '@travsr/protocol';
 
 /** An external program a plugin declared in `constraints.tools`, found on the host. */
@@ -11,9 +11,11 @@ export interface ResolvedTool {
   path: string;
   /**
    * What the sandbox must bind read-only for it to run, at the same path: nothing when it is
-   * under the runtime the sandbox already binds (/usr); its toolchain directory when it sits
-   * in the `bin/` of one (a GOROOT holding `src/runtime`, a GOPATH holding `pkg/mod`: `~/go`
-   * for `~/go/bin/scip-go`); else the file alone.
+   * under the runtime the sandbox already binds (/usr); its npm package when it is a script of
+   * one (`…/node_modules/@sourcegraph/scip-python` for the `scip-python` bin link: the script
+   * loads the rest of its package); its toolchain directory when it sits in the `bin/` of one
+   * (a GOROOT holding `src/runtime`, a GOPATH holding `pkg/mod`: `~/go` for `~/go/bin/scip-go`);
+   * else the file alone.
    */
   bind: string | undefined;
 }
@@ -57,9 +59,26 @@ export function whichOnPath(name: string, pathEnv: string | undefined = process.
   return undefined;
 }
 
+/**
+ * The npm package directory a file belongs to (`<…>/node_modules/<name>` or
+ * `<…>/node_modules/@scope/<name>`, the innermost), or undefined outside node_modules.
+ */
+export function npmPackageDir(real: string): string | undefined {
+  const parts = real.split(sep);
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return undefined;
+  const scoped = parts[at + 1]?.startsWith('@') === true;
+  const end = at + (scoped ? 3 : 2);
+  // The file must lie inside the package, not be the package directory itself.
+  if (parts.length <= end) return undefined;
+  return parts.slice(0, end).join(sep);
+}
+
 /** What has to be bound for a tool at `real` (see {@link ResolvedTool.bind}). */
 export function toolBind(real: string, home: string = homedir(), platform: NodeJS.Platform = process.platform): string | undefined {
   if ((ALREADY_VISIBLE[platform] ?? ALREADY_VISIBLE.linux!).some((p) => real.startsWith(p))) return undefined;
+  const npmPackage = npmPackageDir(real);
+  if (npmPackage !== undefined) return npmPackage;
   const bin = dirname(real);
   const root = dirname(bin);
   const toolchain =

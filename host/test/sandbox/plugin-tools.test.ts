@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePluginTools, toolBind, whichOnPath } from '../../src/sandbox/plugin-tools.js';
+import { npmPackageDir, resolvePluginTools, toolBind, whichOnPath } from '../../src/sandbox/plugin-tools.js';
 
 let dir: string;
 const exe = (path: string) => {
@@ -18,6 +18,10 @@ beforeAll(() => {
   exe(join(dir, 'goroot', 'bin', 'go'));
   mkdirSync(join(dir, 'goroot', 'src', 'runtime'), { recursive: true });
   exe(join(dir, 'plain', 'bin', 'tool'));
+  // An npm global prefix outside /usr: the bin link points into the package, which loads dist/.
+  exe(join(dir, 'npm', 'lib', 'node_modules', '@sourcegraph', 'scip-python', 'index.js'));
+  mkdirSync(join(dir, 'npm', 'bin'));
+  symlinkSync('../lib/node_modules/@sourcegraph/scip-python/index.js', join(dir, 'npm', 'bin', 'scip-python'));
   mkdirSync(join(dir, 'links'));
   symlinkSync(join(dir, 'goroot', 'bin', 'go'), join(dir, 'links', 'go'));
   writeFileSync(join(dir, 'links', 'not-executable'), 'x');
@@ -43,6 +47,16 @@ describe('toolBind', () => {
     expect(toolBind(join(dir, 'gopath', 'bin', 'scip-go'), join(dir, 'gopath'))).toBe(join(dir, 'gopath', 'bin', 'scip-go'));
   });
 
+  it('binds the whole npm package of a script tool, scoped or not, and nothing under /usr', () => {
+    expect(toolBind(join(dir, 'npm', 'lib', 'node_modules', '@sourcegraph', 'scip-python', 'index.js'))).toBe(
+      join(dir, 'npm', 'lib', 'node_modules', '@sourcegraph', 'scip-python'),
+    );
+    expect(toolBind('/opt/n/node_modules/pyright/node_modules/x/bin/x.js')).toBe('/opt/n/node_modules/pyright/node_modules/x');
+    expect(toolBind('/usr/lib/node_modules/@sourcegraph/scip-python/index.js')).toBeUndefined();
+    expect(npmPackageDir('/opt/node_modules/@scope')).toBeUndefined();
+    expect(npmPackageDir('/opt/bin/tool')).toBeUndefined();
+  });
+
   it('on macOS only /usr/bin and /bin run anyway: a Homebrew tool under /usr/local gets its own directory', () => {
     expect(toolBind('/usr/bin/git', '/Users/dev', 'darwin')).toBeUndefined();
     expect(toolBind('/usr/local/bin/tool', '/Users/dev', 'darwin')).toBe('/usr/local/bin/tool');
@@ -60,5 +74,14 @@ describe('resolvePluginTools', () => {
     expect(tools.missing).toEqual(['scip-go']);
     expect(tools.found).toEqual([{ name: 'go', path: join(dir, 'goroot', 'bin', 'go'), bind: join(dir, 'goroot') }]);
     expect(resolvePluginTools({ constraints: { network: false, ipc: 'none', hostApi: false } }, '')).toEqual({ found: [], missing: [] });
+  });
+
+  it('finds an npm bin link as the script it points to, with its package to bind', () => {
+    const pkg = join(dir, 'npm', 'lib', 'node_modules', '@sourcegraph', 'scip-python');
+    const tools = resolvePluginTools(
+      { constraints: { network: false, ipc: 'none', hostApi: false, tools: ['scip-python'] } },
+      join(dir, 'npm', 'bin'),
+    );
+    expect(tools).toEqual({ found: [{ name: 'scip-python', path: join(pkg, 'index.js'), bind: pkg }], missing: [] });
   });
 });
