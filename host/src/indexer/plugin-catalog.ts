@@ -204,6 +204,9 @@ export async function registeredPlugins(
         );
       const treeHash = copy ? copy.treeHash : entry.treeHash;
       const langs = plugin.manifest.languages;
+      // A language the update moved out of this plugin: its files would go unindexed without a word.
+      for (const [language, l] of Object.entries(reg.languages).sort(([a], [b]) => (a < b ? -1 : 1)))
+        if (l.plugin === id && !langs.includes(language)) problems.push(languageNotServed(language, plugin.label, repoRoot));
       const allowUnsandboxed = langs.some((l) => reg.languages[l]?.allowUnsandboxed === true);
       plugins.push({
         plugin,
@@ -257,4 +260,14 @@ export async function registeredPlugins(
       );
     }
   return { plugins, problems };
+}
+
+/** The problem of a lang.toml mapping whose plugin no longer serves the language, with the way out. */
+function languageNotServed(language: string, label: string, repoRoot: string | undefined): string {
+  const init = repoRoot === undefined ? '`travsr init`' : `\`travsr init ${repoRoot}\``;
+  return (
+    `[${LangErrorCode.LanguageNotServed}] lang.toml maps ${language} to ${label}, which no longer serves ${language} ` +
+    `(an update moved it to another plugin), so ${language} files are not analyzed and a full index drops them from the graph; ` +
+    `run ${init} (or \`travsr lang install ${language}\`) to map ${language} to the plugin that serves it now`
+  );
 }

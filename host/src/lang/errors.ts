@@ -26,6 +26,11 @@ export const LangErrorCode = {
    * copy already installed under `<TRAVSR_HOME>/plugins/<id>/<version>/`, which other repositories run.
    */
   RepositoryRegistryConflict: 'REPOSITORY_REGISTRY_CONFLICT',
+  /**
+   * lang.toml maps a language to a plugin that no longer serves it (an update moved the language
+   * to its own plugin, as Go went from lang-structural to lang-go and Python to lang-python).
+   */
+  LanguageNotServed: 'LANGUAGE_NOT_SERVED',
   /** `lang mirror` target exists and is not empty. */
   MirrorTargetNotEmpty: 'MIRROR_TARGET_NOT_EMPTY',
 } as const;

@@ -3,6 +3,7 @@ import type { PluginManifest } from '@travsr/protocol';
 import { readLangToml, type PluginEntry } from '../plugins/lang-toml.js';
 import { resolvePluginTools } from '../sandbox/index.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
+import { enginesOfEdges, expectedPhaseBEngine } from './phase-b-engine.js';
 import type { PluginsLock } from './plugins-lock.js';
 
 /** active: serves the language; installed: registered, but another plugin serves it; available: in the registry only. */
@@ -25,6 +26,12 @@ export interface LanguageRow {
   phases: string[] | undefined;
   /** Why a phase is not run (`Phase B needs scip-go on PATH`). */
   note: string | undefined;
+  /**
+   * Which Phase B runs, when it does: `native` (the plugin's own resolver) or the indexer it
+   * runs (`scip-go`); what the repository's last index stored when it ran one, several when a
+   * plugin merged an indexer's edges into its own (`native + scip-python`).
+   */
+  phaseB: string | undefined;
 }
 
 /**
@@ -42,8 +49,17 @@ export function runnablePhases(
   return { phases: ['A'], note: `Phase B needs ${missing.join(' and ')} on PATH` };
 }
 
-/** Rows for every language of every registered plugin, plus what the registry offers, sorted by language then state. */
-export async function languageRows(index: RegistryIndex | undefined, lock: PluginsLock): Promise<LanguageRow[]> {
+/**
+ * Rows for every language of every registered plugin, plus what the registry offers, sorted by
+ * language then state. `indexed` is what the repository's index stored per language
+ * (`{ language → { provenance → edges } }` of its Phase B edges, `GraphStore.phaseBProvenance`):
+ * a row says the Phase B that produced them, else the one its plugin is expected to run.
+ */
+export async function languageRows(
+  index: RegistryIndex | undefined,
+  lock: PluginsLock,
+  indexed: Readonly<Record<string, Readonly<Record<string, number>>>> = {},
+): Promise<LanguageRow[]> {
   const reg = readLangToml();
   const rows: LanguageRow[] = [];
   const seen = new Set<string>();
@@ -51,10 +67,13 @@ export async function languageRows(index: RegistryIndex | undefined, lock: Plugi
   for (const [id, p] of Object.entries(reg.plugins)) {
     let languages: string[];
     let phases: { phases: string[] | undefined; note: string | undefined } = { phases: undefined, note: undefined };
+    let expected: string | undefined;
+    let manifest: PluginManifest | undefined;
     try {
-      const manifest = (await loadPluginDir(p.dir)).manifest;
+      manifest = (await loadPluginDir(p.dir)).manifest;
       languages = manifest.languages;
       phases = runnablePhases(manifest);
+      expected = expectedPhaseBEngine(manifest);
     } catch {
       languages = Object.entries(reg.languages)
         .filter(([, l]) => l.plugin === id)
@@ -67,7 +86,9 @@ export async function languageRows(index: RegistryIndex | undefined, lock: Plugi
       const locked = lock[id]?.version;
       const version = locked !== undefined && locked !== p.version ? locked : p.version;
       const note = version !== p.version ? [phases.note, `lang.toml registers ${p.version}`].filter(Boolean).join('; ') : phases.note;
-      rows.push({ language, plugin: id, version, tier: p.tier, state, ...lockOf(id), phases: phases.phases, note });
+      const ran = state === 'active' ? enginesOfEdges(indexed[language], manifest) : [];
+      const phaseB = phases.phases?.includes('B') ? (ran.length > 0 ? ran.join(' + ') : expected) : undefined;
+      rows.push({ language, plugin: id, version, tier: p.tier, state, ...lockOf(id), phases: phases.phases, note, phaseB });
     }
   }
   for (const [id, e] of Object.entries(index?.plugins ?? {})) {
@@ -82,6 +103,7 @@ export async function languageRows(index: RegistryIndex | undefined, lock: Plugi
         ...lockOf(id),
         phases: undefined,
         note: undefined,
+        phaseB: undefined,
       });
     }
   }

@@ -342,6 +342,28 @@ export class GraphStore {
     );
   }
 
+  /**
+   * What produced the resolved edges of each language: `{ language → { provenance → edges } }`
+   * over the plugin edges of its files that Phase B owns (not `phase-a`, not `manual`, not
+   * name-matched), so `travsr status` can say which Phase B ran (`phase-b`: the plugin's own
+   * resolver; `scip`: an indexer it ran).
+   */
+  phaseBProvenance(): Record<string, Record<string, number>> {
+    return this.read(() => {
+      const rows = this.ctx
+        .stmt(
+          `SELECT f.language AS language, e.provenance AS provenance, count(*) AS edges
+           FROM edges e JOIN files f ON f.path = e.origin_path
+           WHERE e.derived = 0 AND e.provenance NOT IN ('phase-a', 'manual') AND f.language IS NOT NULL
+           GROUP BY 1, 2`,
+        )
+        .all() as { language: string; provenance: string; edges: number }[];
+      const out: Record<string, Record<string, number>> = {};
+      for (const r of rows) (out[r.language] ??= {})[r.provenance] = r.edges;
+      return out;
+    });
+  }
+
   /** Totals for `travsr status`. */
   counts(): GraphCounts {
     return this.read(() => {

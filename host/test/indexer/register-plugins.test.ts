@@ -1,13 +1,14 @@
 // `travsr init` registers the first-party plugins of this installation in lang.toml. After an
 // update rebuilt them (same version, same directory, new files) it must record them again, or
 // every index run refuses them as tampered; a language whose plugin no longer serves it (Go
-// moved from lang-structural to lang-go) is mapped to the one that does.
+// moved from lang-structural to lang-go, Python to lang-python) is mapped to the one that does,
+// and until `travsr init` runs the index says so instead of dropping the language silently.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { treeHash } from '@travsr/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registerPlugins } from '../../src/indexer/plugin-catalog.js';
+import { registeredPlugins, registerPlugins } from '../../src/indexer/plugin-catalog.js';
 import { readLangToml, writeLangToml } from '../../src/plugins/lang-toml.js';
 import { loadPluginDir } from '../../src/plugins/plugin-dir.js';
 
@@ -74,6 +75,34 @@ describe('registerPlugins', () => {
     const reg = readLangToml();
     expect(reg.languages['go']?.plugin).toBe('lang-go');
     expect(reg.languages['python']?.plugin).toBe('lang-structural');
+  });
+
+  it('says, until init runs, that a language left its plugin and how to map it again', async () => {
+    const structural = pluginDir('lang-structural', ['python', 'ruby'], ['.py', '.rb']);
+    await registerPlugins([await loadPluginDir(structural)], ['python', 'ruby']);
+    const repoRoot = join(work, 'repo');
+    mkdirSync(repoRoot);
+    expect((await registeredPlugins([], { repoRoot })).problems).toEqual([]);
+
+    // The update: Python leaves lang-structural for lang-python; lang.toml still maps it there.
+    writeFileSync(
+      join(structural, 'travsr-plugin.json'),
+      JSON.stringify({ ...(await loadPluginDir(structural)).manifest, languages: ['ruby'], extensions: ['.rb'] }),
+    );
+    const before = await registeredPlugins([], { repoRoot });
+    expect(before.plugins.map((p) => p.plugin.manifest.id)).toEqual(['lang-structural']);
+    expect(before.problems).toHaveLength(1);
+    expect(before.problems[0]).toMatch(
+      /^\[LANGUAGE_NOT_SERVED\] lang\.toml maps python to lang-structural@0\.1\.0, which no longer serves python/,
+    );
+    expect(before.problems[0]).toContain(`run \`travsr init ${repoRoot}\``);
+
+    const python = pluginDir('lang-python', ['python'], ['.py', '.pyi']);
+    const added = await registerPlugins([await loadPluginDir(structural), await loadPluginDir(python)], ['python', 'ruby']);
+    expect(added).toEqual([{ language: 'python', plugin: 'lang-python' }]);
+    const after = await registeredPlugins([], { repoRoot });
+    expect(after.problems).toEqual([]);
+    expect(after.plugins.map((p) => p.plugin.manifest.id)).toEqual(['lang-python', 'lang-structural']);
   });
 
   it('keeps a mapping the user chose to another plugin that serves the language', async () => {

@@ -6,6 +6,7 @@ import { GraphStore } from '../../store/index.js';
 import { openWorkspace } from '../../workspace/workspace.js';
 import { indexRunState } from '../../workspace/index-run-state.js';
 import { runnablePhases } from '../../lang/list-languages.js';
+import { enginesOfEdges, expectedPhaseBEngine } from '../../lang/phase-b-engine.js';
 
 export default class Status extends TravsrCommand {
   static override summary = 'Show the state of the index: schema version, counts, languages, plugins, completeness';
@@ -26,13 +27,27 @@ export default class Status extends TravsrCommand {
       const skipped = files.filter((f) => f.status === 'skipped').map((f) => ({ path: f.path, reason: f.reason }));
       // Grammars lag behind languages: say per language how many files parsed with errors.
       const parseErrors: Record<string, { files: number; of: number }> = {};
+      // Which phases ran: a file's stored phase is its last one (B after A).
+      const phaseBFiles: Record<string, { phaseB: number; of: number }> = {};
       for (const f of files) {
         if (f.status !== 'ok' || !f.language) continue;
         const entry = (parseErrors[f.language] ??= { files: 0, of: 0 });
         entry.of++;
         if (f.diagnostics.some((d) => d.code === 'PARSE_ERRORS')) entry.files++;
+        const phases = (phaseBFiles[f.language] ??= { phaseB: 0, of: 0 });
+        phases.of++;
+        if (f.phase === 'B') phases.phaseB++;
       }
+      const provenance = store.phaseBProvenance();
       const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
+      // The plugin serving a language: the preferred one when several could.
+      const servingPlugin = (language: string) => {
+        const preferred = ws.settings.prefer[language];
+        const p =
+          plugins.find((x) => x.plugin.manifest.id === preferred && x.plugin.manifest.languages.includes(language)) ??
+          plugins.find((x) => x.plugin.manifest.languages.includes(language));
+        return p && { id: p.plugin.manifest.id, version: p.plugin.manifest.version, manifest: p.plugin.manifest };
+      };
       const hook = ws.git ? await hookStatus(ws.root) : undefined;
       const run = indexRunState(ws.root, store);
       const status = {
@@ -60,6 +75,23 @@ export default class Status extends TravsrCommand {
             source: p.source,
           };
         }),
+        languages: Object.keys(counts.byLanguage)
+          .sort()
+          .map((language) => {
+            const p = servingPlugin(language);
+            const ran = phaseBFiles[language] ?? { phaseB: 0, of: 0 };
+            const phaseB = ran.phaseB === 0 ? [] : enginesOfEdges(provenance[language], p?.manifest);
+            const expected = p ? expectedPhaseBEngine(p.manifest) : undefined;
+            return {
+              language,
+              plugin: p ? `${p.id}@${p.version}` : null,
+              phases: ran.phaseB === 0 ? 'A' : ran.phaseB === ran.of ? 'A+B' : 'mixed',
+              filesAtPhaseB: ran.phaseB,
+              analyzedFiles: ran.of,
+              // Files at Phase B with no resolved edge yet still ran the plugin's Phase B: the expected one.
+              phaseB: ran.phaseB > 0 && phaseB.length === 0 && expected ? [expected] : phaseB,
+            };
+          }),
         pluginProblems: problems,
         hook: hook?.state ?? 'not a git repository',
         parseErrors,
@@ -82,16 +114,11 @@ export default class Status extends TravsrCommand {
       );
       this.log(`  hook        ${status.hook}`);
       for (const [lang, c] of Object.entries(counts.byLanguage).sort()) {
-        const preferred = ws.settings.prefer[lang];
-        const p =
-          status.plugins.find((x) => x.id === preferred && x.languages.includes(lang)) ??
-          status.plugins.find((x) => x.languages.includes(lang));
+        const l = status.languages.find((x) => x.language === lang);
+        const p = status.plugins.find((x) => `${x.id}@${x.version}` === l?.plugin);
         const pe = parseErrors[lang];
-        const phase = p
-          ? `phase ${p.phases.join('+')} (${p.id}@${p.version}, ${p.tier}${p.phasesNote ? `; ${p.phasesNote}` : ''})`
-          : 'no plugin';
         this.log(
-          `  ${lang.padEnd(12)}${String(c.files).padStart(6)} files ${String(c.nodes).padStart(8)} nodes  ${phase}${c.failed ? `, ${c.failed} failed` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}${pe?.files ? `, ${pe.files} with parse errors (${((100 * pe.files) / pe.of).toFixed(1)}%)` : ''}`,
+          `  ${lang.padEnd(12)}${String(c.files).padStart(6)} files ${String(c.nodes).padStart(8)} nodes  ${p ? phaseLine(l, p) : 'no plugin'}${c.failed ? `, ${c.failed} failed` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}${pe?.files ? `, ${pe.files} with parse errors (${((100 * pe.files) / pe.of).toFixed(1)}%)` : ''}`,
         );
       }
       for (const p of problems) this.log(`  ! ${p}`);
@@ -101,4 +128,19 @@ export default class Status extends TravsrCommand {
       ws.close();
     }
   }
+}
+
+/**
+ * The phases that ran for a language's files and by which Phase B, then its plugin:
+ * `phase A+B (native; lang-python@0.1.0, standard)`, `phase A+B in 3 of 5 files (scip-go; …)`,
+ * `phase A (lang-go@0.1.0, standard; Phase B needs scip-go and go on PATH)`.
+ */
+function phaseLine(
+  l: { phases: string; filesAtPhaseB: number; analyzedFiles: number; phaseB: string[] } | undefined,
+  p: { id: string; version: string; tier: string; phasesNote?: string },
+): string {
+  const plugin = `${p.id}@${p.version}, ${p.tier}`;
+  if (l === undefined || l.phases === 'A') return `phase A (${plugin}${p.phasesNote ? `; ${p.phasesNote}` : ''})`;
+  const where = l.phases === 'mixed' ? ` in ${l.filesAtPhaseB} of ${l.analyzedFiles} files` : '';
+  return `phase A+B${where} (${l.phaseB.length > 0 ? `${l.phaseB.join(' + ')}; ` : ''}${plugin})`;
 }

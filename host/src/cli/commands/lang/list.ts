@@ -4,11 +4,13 @@ import { languageRows } from '../../../lang/list-languages.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
 import type { RegistryIndex } from '@travsr/registry';
 import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { existsSync } from 'node:fs';
+import { GraphStore } from '../../../store/index.js';
 
 export default class LangList extends TravsrCommand {
   static override summary = 'List languages and their plugins: active, installed or available in the registry';
   static override description =
-    'active: the plugin that serves the language, with the phases it runs on this machine (a plugin whose semantic pass needs an external tool, such as lang-go and scip-go, is active at Phase A until the tool is on PATH); installed: registered but another plugin serves it; available: in the registry (`registry.url`, default the built-in one) but not installed. LOCK shows the repository lock constraint; pinned ones are exact versions.';
+    'active: the plugin that serves the language, with the phases it runs on this machine (a plugin whose semantic pass needs an external tool, such as lang-go and scip-go, is active at Phase A until the tool is on PATH) and which Phase B that is: native (the plugin resolves the program itself, as lang-python and lang-typescript do) or the indexer it runs (scip-go); in an indexed repository, what its last index ran; installed: registered but another plugin serves it; available: in the registry (`registry.url`, default the built-in one) but not installed. LOCK shows the repository lock constraint; pinned ones are exact versions.';
   static override examples = ['<%= config.bin %> lang list', '<%= config.bin %> lang list --json'];
   static override flags = { repo: repoFlag, json: jsonFlag };
 
@@ -28,7 +30,7 @@ export default class LangList extends TravsrCommand {
       registryProblem = `${(e as { code?: string }).code ?? 'ERROR'}: ${(e as Error).message}`;
     }
     const lock = ctx.lockPath ? readPluginsLock(ctx.lockPath) : {};
-    const rows = await languageRows(index, lock);
+    const rows = await languageRows(index, lock, ctx.repoRoot === undefined ? {} : indexedPhaseB(ctx.repoRoot));
     if (flags.json) {
       this.log(
         JSON.stringify(
@@ -47,7 +49,9 @@ export default class LangList extends TravsrCommand {
         r.plugin,
         r.version,
         r.tier ?? '-',
-        r.state === 'active' && r.phases ? `active at Phase ${r.phases.join('+')}${r.note ? ` (${r.note})` : ''}` : r.state,
+        r.state === 'active' && r.phases
+          ? `active at Phase ${r.phases.join('+')}${r.note ? ` (${r.note})` : r.phaseB ? ` (${r.phaseB})` : ''}`
+          : r.state,
         r.locked === undefined ? '-' : r.pinned ? `pinned ${r.locked}` : r.locked,
       ]),
     ];
@@ -59,5 +63,25 @@ export default class LangList extends TravsrCommand {
           .join('  ')
           .trimEnd(),
       );
+  }
+}
+
+/**
+ * What produced the repository's Phase B edges, per language (`{ language → { provenance →
+ * edges } }`). Empty when it has no index yet or the index cannot be read: lang list then says
+ * what each plugin is expected to run.
+ */
+function indexedPhaseB(repoRoot: string): Record<string, Record<string, number>> {
+  const db = GraphStore.pathForRepo(repoRoot);
+  if (!existsSync(db)) return {};
+  try {
+    const store = GraphStore.open(db, { readonly: true });
+    try {
+      return store.phaseBProvenance();
+    } finally {
+      store.close();
+    }
+  } catch {
+    return {};
   }
 }

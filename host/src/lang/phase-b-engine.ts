@@ -1,0 +1,50 @@
+import type { PluginManifest } from '@travsr/protocol';
+
+/**
+ * Which Phase B a plugin runs, in the words `travsr status` and `travsr lang list` use:
+ * `native` for a plugin's own resolver (edges with provenance `phase-b`), the indexer it runs
+ * for `scip` (its declared `scip-*` tool, e.g. `scip-go`; `scip` when it declares none) and
+ * `lsif` for an LSIF emitter.
+ */
+export type PhaseBEngine = string;
+
+type ToolsOf = Pick<PluginManifest, 'constraints'>;
+
+/** The SCIP indexer among a plugin's declared tools (`scip-go`, `scip-python`), if any. */
+function scipTool(manifest: ToolsOf | undefined): string | undefined {
+  return (manifest?.constraints.tools ?? []).find((t) => t.startsWith('scip-'));
+}
+
+/**
+ * The engine an edge provenance stands for.
+ *
+ * @example
+ * engineOfProvenance('phase-b'); // 'native'
+ * engineOfProvenance('scip', { constraints: { network: false, ipc: 'none', hostApi: false, tools: ['scip-go', 'go'] } }); // 'scip-go'
+ */
+export function engineOfProvenance(provenance: string, manifest?: ToolsOf): PhaseBEngine {
+  if (provenance === 'phase-b') return 'native';
+  if (provenance === 'scip') return scipTool(manifest) ?? 'scip';
+  return provenance;
+}
+
+/**
+ * The engines behind a language's stored Phase B edges (`{ provenance → edges }`, from
+ * `GraphStore.phaseBProvenance`), native first: `['native', 'scip-python']` when a plugin
+ * merged an indexer's edges into its own.
+ */
+export function enginesOfEdges(provenances: Readonly<Record<string, number>> | undefined, manifest?: ToolsOf): PhaseBEngine[] {
+  const engines = new Set<PhaseBEngine>();
+  for (const [provenance, edges] of Object.entries(provenances ?? {})) if (edges > 0) engines.add(engineOfProvenance(provenance, manifest));
+  return [...engines].sort((a, b) => (a === 'native' ? -1 : b === 'native' ? 1 : a < b ? -1 : 1));
+}
+
+/**
+ * The Phase B a plugin is expected to run before any index says otherwise: the SCIP indexer
+ * it declares as a tool (lang-go's Phase B is scip-go), else its own resolver. Undefined when
+ * it implements no Phase B.
+ */
+export function expectedPhaseBEngine(manifest: Pick<PluginManifest, 'phases' | 'constraints'>): PhaseBEngine | undefined {
+  if (!(manifest.phases ?? ['A']).includes('B')) return undefined;
+  return scipTool(manifest) ?? 'native';
+}
