@@ -38,10 +38,8 @@ const BUILTIN_RESULTS: Record<string, Ty> = {
   'builtins.isinstance': { t: 'builtin', name: 'bool' },
   'builtins.float': { t: 'builtin', name: 'float' },
 };
-/** Decorators that keep a function a plain function of the same signature. */
+/** How deep a chain of resolutions may go before it is given up as unknown. */
 const DEPTH_LIMIT = 40;
-
-type Decl = DefRef;
 
 /**
  * @example
@@ -96,11 +94,12 @@ export class Evaluator {
    * it denotes the first of them, while its values come from the bindings that reach the use.
    */
   private fromBindings(mod: Mod, scope: number, bindings: readonly Binding[], all: readonly Binding[] = bindings): Resolved {
-    const r = bindings.length === 1 ? this.binding(mod, scope, bindings[0]!) : unionResolved(bindings.map((b) => this.binding(mod, scope, b)));
+    const r =
+      bindings.length === 1 ? this.binding(mod, scope, bindings[0]!) : unionResolved(bindings.map((b) => this.binding(mod, scope, b)));
     const firstDef = all.find((b) => b.k === 'def');
-    if (!firstDef || (r.decls.length === 1 && r.decls[0]!.mod === mod && r.decls[0]!.def === (firstDef as Binding & { k: 'def' }).def)) return r;
+    if (!firstDef || (r.decls.length === 1 && r.decls[0]!.mod === mod && r.decls[0]!.def === firstDef.def)) return r;
     if (!r.decls.some((d) => d.mod === mod)) return r;
-    return { decls: [{ mod, def: (firstDef as Binding & { k: 'def' }).def }, ...r.decls.filter((d) => d.mod !== mod)], values: r.values };
+    return { decls: [{ mod, def: firstDef.def }, ...r.decls.filter((d) => d.mod !== mod)], values: r.values };
   }
 
   private fromStars(mod: Mod, stars: NonNullable<Mod['ir']['scopes'][number]['stars']>, name: string): Resolved | undefined {
@@ -146,7 +145,8 @@ export class Evaluator {
         const def = mod.ir.defs[b.def]!;
         const ref = { mod, def: b.def };
         if (def.kind === 'class') return { decls: [ref], values: [{ t: 'class', c: ref }] };
-        if (def.kind === 'function' || def.kind === 'method' || def.kind === 'property') return { decls: [ref], values: [{ t: 'func', f: ref }] };
+        if (def.kind === 'function' || def.kind === 'method' || def.kind === 'property')
+          return { decls: [ref], values: [{ t: 'func', f: ref }] };
         return { decls: [ref], values: [] };
       }
       case 'assign': {
@@ -308,13 +308,16 @@ export class Evaluator {
       case 'super':
         return this.classMember(t.c, name, t.self.t === 'class' ? 'class' : 'inst', t.self, true);
       case 'ext':
-        return TYPING_MODULES.has(t.name) || /^[a-z_][a-z0-9_.]*$/.test(t.name) ? { decls: [], values: [{ t: 'ext', name: `${t.name}.${name}` }] } : NOTHING;
+        return TYPING_MODULES.has(t.name) || /^[a-z_][a-z0-9_.]*$/.test(t.name)
+          ? { decls: [], values: [{ t: 'ext', name: `${t.name}.${name}` }] }
+          : NOTHING;
       case 'builtin':
         if (t.name === 'dict' && (name === 'get' || name === 'pop' || name === 'setdefault')) {
           return { decls: [], values: [] };
         }
         return NOTHING;
-      default:
+      case 'func':
+      case 'none':
         return NOTHING;
     }
   }
@@ -430,7 +433,9 @@ export class Evaluator {
         if (container === 'list' || container === 'set' || container === 'tuple' || container === 'dict' || container === 'frozenset') {
           const arg = call.args[0];
           if (!arg || container === 'dict') return [{ t: 'builtin', name: container }];
-          return [{ t: 'builtin', name: container === 'frozenset' ? 'set' : container, args: [this.elementsOf(this.values(mod, scope, arg))] }];
+          return [
+            { t: 'builtin', name: container === 'frozenset' ? 'set' : container, args: [this.elementsOf(this.values(mod, scope, arg))] },
+          ];
         }
         if (container === 'sorted' || container === 'reversed' || container === 'iter') {
           const arg = call.args[0];
@@ -438,7 +443,11 @@ export class Evaluator {
         }
         return [];
       }
-      default:
+      case 'builtin':
+      case 'inst':
+      case 'module':
+      case 'none':
+      case 'super':
         return [];
     }
   }
@@ -516,7 +525,10 @@ export class Evaluator {
         if (name === 'Awaitable' || name === 'Coroutine') return arg(args.length - 1);
         return [];
       }
-      default:
+      case 'await':
+      case 'call':
+      case 'func':
+      case 'unknown':
         return [];
     }
   }
@@ -533,7 +545,13 @@ export class Evaluator {
     if (t.t === 'none') return [t];
     if (t.t === 'ext') {
       const name = t.name.slice(t.name.lastIndexOf('.') + 1);
-      if (t.name === 'builtins.str' || t.name === 'builtins.int' || t.name === 'builtins.bytes' || t.name === 'builtins.float' || t.name === 'builtins.bool')
+      if (
+        t.name === 'builtins.str' ||
+        t.name === 'builtins.int' ||
+        t.name === 'builtins.bytes' ||
+        t.name === 'builtins.float' ||
+        t.name === 'builtins.bool'
+      )
         return [{ t: 'builtin', name }];
       if (SEQUENCES.has(name)) return [{ t: 'builtin', name: 'list', args: [[]] }];
       if (MAPPINGS.has(name)) return [{ t: 'builtin', name: 'dict', args: [[], []] }];

@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, VName } from '@travsr/protocol';
 import type { FileGraphBuilder } from '@travsr/sdk';
+import type { Expr } from '../syntax/module-ir.js';
 import { type ModuleNodes, ownerNode } from '../syntax/emit-definitions.js';
 import type { Evaluator } from './evaluator.js';
 import type { Mod } from './program.js';
@@ -81,7 +82,8 @@ export function addResolvedEdges(
     if (loc.file && loc.file !== mod.path) edge(graph.fileNode.vname, fileVName(loc.file), 'imports');
     for (const name of imp.names) {
       const r = ev.moduleMember(loc, name);
-      for (const v of r.values) if (v.t === 'module' && v.loc.file && v.loc.file !== mod.path) edge(graph.fileNode.vname, fileVName(v.loc.file), 'imports');
+      for (const v of r.values)
+        if (v.t === 'module' && v.loc.file && v.loc.file !== mod.path) edge(graph.fileNode.vname, fileVName(v.loc.file), 'imports');
       for (const d of r.decls) if (d.mod.path !== mod.path) edge(graph.fileNode.vname, fileVName(d.mod.path), 'imports');
     }
   }
@@ -99,7 +101,8 @@ export function addResolvedEdges(
       const base = ref.expr.k === 'sub' ? ref.expr.obj : ref.expr;
       for (const v of ev.resolveExpr(mod, ref.scope, base).values) if (v.t === 'class' && emitted(v.c)) edge(src, vname(v.c), 'inherits');
     } else {
-      for (const v of ev.annotationType(mod, ref.scope, ref.expr)) if ((v.t === 'inst' || v.t === 'class') && emitted(v.c)) edge(src, vname(v.c), 'types');
+      for (const v of ev.annotationType(mod, ref.scope, ref.expr))
+        if ((v.t === 'inst' || v.t === 'class') && emitted(v.c)) edge(src, vname(v.c), 'types');
       for (const v of containedClasses(ev, mod, ref.scope, ref.expr)) if (emitted(v)) edge(src, vname(v), 'types');
     }
   }
@@ -107,7 +110,7 @@ export function addResolvedEdges(
 }
 
 /** Classes named inside a container annotation (`List[Session]` references Session). */
-function containedClasses(ev: Evaluator, mod: Mod, scope: number, e: import('../syntax/module-ir.js').Expr): DefRef[] {
+function containedClasses(ev: Evaluator, mod: Mod, scope: number, e: Expr): DefRef[] {
   const out: DefRef[] = [];
   const visit = (t: ReturnType<Evaluator['annotationType']>[number]) => {
     if (t.t === 'builtin') for (const a of t.args ?? []) for (const x of a) visit(x);

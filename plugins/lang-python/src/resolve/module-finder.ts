@@ -205,7 +205,8 @@ function projectRoots(root: string): string[] {
   // [tool.setuptools.package-dir] "" = "src"
   for (const m of pyproject.matchAll(/^\s*""\s*=\s*["']([^"']+)["']/gm)) out.push(m[1]!);
   // [tool.setuptools.packages.find] where = ["src"]
-  for (const m of pyproject.matchAll(/^\s*where\s*=\s*\[([^\]]*)\]/gm)) for (const w of m[1]!.matchAll(/["']([^"']+)["']/g)) out.push(w[1]!);
+  for (const m of pyproject.matchAll(/^\s*where\s*=\s*\[([^\]]*)\]/gm))
+    for (const w of m[1]!.matchAll(/["']([^"']+)["']/g)) out.push(w[1]!);
   // poetry: packages = [{ include = "x", from = "src" }]
   for (const m of pyproject.matchAll(/from\s*=\s*["']([^"']+)["']/g)) out.push(m[1]!);
   const setupCfg = read('setup.cfg');

@@ -35,7 +35,7 @@ export interface Resolved {
   values: Ty[];
 }
 
-export const NOTHING: Resolved = Object.freeze({ decls: [], values: [] }) as Resolved;
+export const NOTHING: Resolved = Object.freeze({ decls: [], values: [] });
 
 /** More possible values than this and the union is dropped as unknown (never widened into a guess). */
 export const MAX_UNION = 8;

@@ -32,7 +32,7 @@ export function emitDefinitions(ir: ModuleIR, graph: FileGraphBuilder, moduleNam
     range: ir.range,
     ...(ir.doc ? { skeleton: `"""${ir.doc}"""` } : {}),
   });
-  const defs: (Node | undefined)[] = new Array(ir.defs.length);
+  const defs: (Node | undefined)[] = [];
   ir.defs.forEach((d, i) => {
     if (d.sig === '') return;
     const parent = d.parent >= 0 ? nearestEmitted(ir, defs, d.parent) : undefined;

@@ -15,7 +15,6 @@ import type {
   InstanceAttr,
   ModuleIR,
   ParamIR,
-  ScopeIR,
   ScopeKind,
   UnpackPath,
 } from './module-ir.js';
@@ -311,7 +310,11 @@ class Extractor {
     const typeNode = n.childForFieldName('type');
     const ann = typeNode ? this.annotation(typeNode, where) : undefined;
     // a = b = value: the right side is itself an assignment.
-    const value: Expr = rightNode ? (rightNode.type === 'assignment' ? this.chained(rightNode, where) : this.expr(rightNode, where)) : UNKNOWN;
+    const value: Expr = rightNode
+      ? rightNode.type === 'assignment'
+        ? this.chained(rightNode, where)
+        : this.expr(rightNode, where)
+      : UNKNOWN;
     const left = n.childForFieldName('left');
     if (!left) return;
     if (where.scope === 0 && left.type === 'identifier' && left.text === '__all__') {
@@ -333,7 +336,12 @@ class Extractor {
     const rightNode = n.childForFieldName('right');
     const value = rightNode ? (rightNode.type === 'assignment' ? this.chained(rightNode, where) : this.expr(rightNode, where)) : UNKNOWN;
     const left = n.childForFieldName('left');
-    if (left) this.bindTarget(left, where, (path) => ({ k: 'assign', value, ...(path.length ? { path } : {}), pos: n.endIndex }), { value, hasValue: true, statement: n });
+    if (left)
+      this.bindTarget(left, where, (path) => ({ k: 'assign', value, ...(path.length ? { path } : {}), pos: n.endIndex }), {
+        value,
+        hasValue: true,
+        statement: n,
+      });
     return value;
   }
 
@@ -346,7 +354,9 @@ class Extractor {
     target: TsNode,
     where: Where,
     make: (path: UnpackPath, pos: number) => Binding,
-    assign?: { value: Expr; ann: Expr | undefined; hasValue: boolean; statement: TsNode } | { value: Expr; hasValue: boolean; statement: TsNode; ann?: undefined },
+    assign?:
+      | { value: Expr; ann: Expr | undefined; hasValue: boolean; statement: TsNode }
+      | { value: Expr; hasValue: boolean; statement: TsNode; ann?: undefined },
     path: number[] = [],
   ): void {
     switch (target.type) {
@@ -439,7 +449,8 @@ class Extractor {
     // Calls in the lambda's body were attributed to the placeholder: move them to the name.
     for (const c of this.ir.calls) if (c.caller === lambdaDef) c.caller = id;
     for (const r of this.ir.typeRefs) if (r.owner === lambdaDef) r.owner = id;
-    for (const s of this.ir.scopes) for (const list of s.names.values()) for (const b of list) if (b.k === 'param' && b.def === lambdaDef) b.def = id;
+    for (const s of this.ir.scopes)
+      for (const list of s.names.values()) for (const b of list) if (b.k === 'param' && b.def === lambdaDef) b.def = id;
     lambda.kind = 'function';
     lambda.sig = '';
   }
@@ -920,4 +931,3 @@ export function writtenName(n: TsNode): string {
   if (n.type === 'string') return stringValue(n);
   return n.text.length <= 100 ? n.text : '';
 }
-

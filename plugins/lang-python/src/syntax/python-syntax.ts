@@ -27,7 +27,11 @@ export class PythonSyntax {
     if (this.parser) return;
     await initTreeSitter(this.resources.treeSitterWasm === undefined ? {} : { treeSitterWasm: this.resources.treeSitterWasm });
     const grammar = await loadGrammar(this.resources.grammar);
-    this.parser = new TimedParser(grammar.language, 'the python grammar (tree-sitter-python.wasm)', this.resources.parseTimeoutMs ?? 20_000);
+    this.parser = new TimedParser(
+      grammar.language,
+      'the python grammar (tree-sitter-python.wasm)',
+      this.resources.parseTimeoutMs ?? 20_000,
+    );
   }
 
   /**
