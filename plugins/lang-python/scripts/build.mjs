@@ -1,0 +1,24 @@
+// Builds the plugin into dist/: one bundled file plus the wasm it loads, so the plugin
+// directory runs with nothing but Node.js (the host binds it read-only into a sandbox).
+//
+//   dist/main.js                   src/main.ts with every dependency bundled (esbuild)
+//   dist/tree-sitter.wasm          web-tree-sitter's runtime
+//   dist/tree-sitter-python.wasm   the grammar, from tree-sitter-wasms@0.1.13
+//   dist/languages.json            the language table, for tools (test/bench/structural-coverage.js)
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { buildPlugin } from '@travsr/sdk/build';
+
+const p = await buildPlugin(dirname(dirname(fileURLToPath(import.meta.url))), build);
+copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
+copyFileSync(p.treeSitterGrammar('tree-sitter-python.wasm'), join(p.dist, 'tree-sitter-python.wasm'));
+const table = {
+  byExtension: { '.py': 'python', '.pyi': 'python', '.pyw': 'python' },
+  byName: {},
+  grammars: { python: 'tree-sitter-python.wasm' },
+};
+writeFileSync(join(p.dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
+
+console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-python.wasm)`);
