@@ -3,9 +3,22 @@
  * refs as written) and Phase B from the native resolver over the whole program (calls,
  * imports, bases and annotations resolved to definitions of the repository, never guessed).
  */
-import type { AnalyzeFile } from '@travsr/protocol';
-import type { FileAnalysis, FileContext, FileResult, ProgramContext, SessionCapabilities, SessionInfo, SourceFile } from '@travsr/sdk';
+import type { AnalyzeFile, Edge } from '@travsr/protocol';
+import type {
+  FileAnalysis,
+  FileContext,
+  FileGraphBuilder,
+  FileResult,
+  ProgramContext,
+  SessionCapabilities,
+  SessionInfo,
+  SourceFile,
+} from '@travsr/sdk';
+import type { DefinitionAt, PythonFileFacts } from './scip/facts.js';
 import { Evaluator } from './resolve/evaluator.js';
+import { definitionAtIn, factsOf } from './resolve/scip-facts.js';
+import type { ScipPythonIndex } from './scip/scip-python-edges.js';
+import { ScipPythonUpgrade } from './scip/scip-python-runner.js';
 import { addResolvedEdges, type ResolutionCounts } from './resolve/file-edges.js';
 import { type Mod, Program } from './resolve/program.js';
 import { emitDefinitions, emitRefs } from './syntax/emit-definitions.js';
@@ -31,15 +44,22 @@ export class PythonAnalyzer {
   private evaluator: Evaluator | undefined;
   /** Whether Phase B will be asked for: only then are Phase A's IRs kept. */
   private keepModules = true;
+  /** The scip-python upgrade, when the option is on and the host found the tool. */
+  private upgrade: ScipPythonUpgrade | undefined;
+  private upgradeNote: string | undefined;
 
   constructor(resources: PythonAnalyzerResources) {
     this.syntax = new PythonSyntax(resources);
   }
 
   /** Loads the grammar. */
-  async initialize(session: Pick<SessionInfo, 'root' | 'phases'>): Promise<SessionCapabilities> {
+  async initialize(session: Pick<SessionInfo, 'root' | 'phases' | 'options'>): Promise<SessionCapabilities> {
     await this.syntax.initialize();
     this.keepModules = session.phases === undefined || session.phases.includes('B');
+    const upgrade = ScipPythonUpgrade.available(session.options ?? {});
+    if ('tool' in upgrade) this.upgrade = new ScipPythonUpgrade(upgrade.tool);
+    // Only worth saying when the user asked for the upgrade and cannot have it.
+    else if (session.options?.['scipPython'] === true || session.options?.['scipPython'] === 'true') this.upgradeNote = upgrade.missing;
     this.programFor(session.root);
     return {};
   }
@@ -71,6 +91,9 @@ export class PythonAnalyzer {
     const total: ResolutionCounts = { resolved: 0, external: 0, unknown: 0, faults: 0 };
     const started = performance.now();
     const fromDiskBefore = program.loadedFromDisk;
+    const scip = await this.scipIndex(ctx);
+    const definitionAt = scip ? definitionAtIn(program, ctx.corpus) : undefined;
+    let scipEdges = 0;
     for (const file of files) {
       if (ctx.signal.aborted) return;
       let mod: Mod;
@@ -84,6 +107,7 @@ export class PythonAnalyzer {
         const graph = ctx.graphFor(file);
         const nodes = emitDefinitions(mod.ir, graph, mod.name);
         const { counts, diagnostics } = addResolvedEdges(evaluator, mod, graph, nodes, ctx.corpus);
+        if (scip && definitionAt) scipEdges += mergeScip(scip, graph, factsOf(mod, nodes), definitionAt);
         total.resolved += counts.resolved;
         total.external += counts.external;
         total.unknown += counts.unknown;
@@ -101,8 +125,25 @@ export class PythonAnalyzer {
       'info',
       `lang-python phase B: ${files.length} files in ${Math.round(performance.now() - started)} ms; ` +
         `${sites} call sites: ${total.resolved} resolved in the repository, ${total.external} outside it, ${total.unknown} unknown (no edge${total.faults > 0 ? `, ${total.faults} of them past a resolver limit` : ''}); ` +
-        `${program.loadedFromDisk - fromDiskBefore} modules read for resolution`,
+        `${program.loadedFromDisk - fromDiskBefore} modules read for resolution` +
+        (scip ? `; scip-python added ${scipEdges} edges` : ''),
     );
+  }
+
+  /** The scip-python index of the repository, when the upgrade runs (once per session); undefined when it fails, with a warning. */
+  private async scipIndex(ctx: ProgramContext): Promise<ScipPythonIndex | undefined> {
+    if (this.upgradeNote) {
+      ctx.log('info', this.upgradeNote);
+      this.upgradeNote = undefined;
+    }
+    if (!this.upgrade) return undefined;
+    try {
+      return await this.upgrade.run(ctx.root, ctx.signal, ctx.log);
+    } catch (e) {
+      ctx.log('warn', `the scip-python upgrade failed, Phase B resolves natively: ${(e as Error).message}`);
+      this.upgrade = undefined;
+      return undefined;
+    }
   }
 
   /** The module of a requested file: the one Phase A read in this session, else parsed now. */
@@ -112,6 +153,21 @@ export class PythonAnalyzer {
     const ir: ModuleIR = this.syntax.read(file.path, source.text);
     return program.add(file.path, ir);
   }
+}
+
+/** Adds scip-python's call and hierarchy edges that the native resolver did not already prove; returns how many. */
+function mergeScip(index: ScipPythonIndex, graph: FileGraphBuilder, facts: PythonFileFacts, definitionAt: DefinitionAt): number {
+  if (!index.has(facts.path)) return 0;
+  const key = (e: Edge) => `${e.kind}\0${e.src.signature}\0${e.dst.path}\0${e.dst.signature}`;
+  const have = new Set(graph.build().edges.map(key));
+  let added = 0;
+  for (const e of [...index.callEdges(facts, definitionAt), ...index.hierarchyEdges(facts, definitionAt)]) {
+    if (have.has(key(e))) continue;
+    have.add(key(e));
+    graph.edge(e.src, e.dst, e.kind, { confidence: e.confidence, provenance: e.provenance });
+    added++;
+  }
+  return added;
 }
 
 function failed(path: string, message: string, code: string): FileResult {

@@ -45,7 +45,7 @@ export async function analyzeProject(files: Record<string, string>, requested?: 
   const root = existingRoot ?? writeProject(files);
   const paths = (requested ?? Object.keys(files).filter((p) => /\.pyi?$/.test(p))).sort();
   const analyzer = new PythonAnalyzer({ grammar: GRAMMAR });
-  await analyzer.initialize({ root, phases: ['A', 'B'] });
+  await analyzer.initialize({ root, phases: ['A', 'B'], options: {} });
   const result: ProjectResult = { root, nodes: new Map(), edges: [], refs: new Map(), diagnostics: new Map(), failed: [], logs: [] };
   for (const path of paths) {
     const graph = new FileGraphBuilder({ corpus: 'test', path, language: 'python' });
