@@ -10,9 +10,13 @@ export type PhaseBEngine = string;
 
 type ToolsOf = Pick<PluginManifest, 'constraints'>;
 
-/** The SCIP indexer among a plugin's declared tools (`scip-go`, `scip-python`), if any. */
-function scipTool(manifest: ToolsOf | undefined): string | undefined {
-  return (manifest?.constraints.tools ?? []).find((t) => t.startsWith('scip-'));
+/**
+ * The SCIP indexer among a plugin's declared tools (`scip-go`), if any; with `optional`, also
+ * among its optional ones (lang-python's `scip-python` upgrade).
+ */
+function scipTool(manifest: ToolsOf | undefined, optional = false): string | undefined {
+  const tools = [...(manifest?.constraints.tools ?? []), ...(optional ? (manifest?.constraints.optionalTools ?? []) : [])];
+  return tools.find((t) => t.startsWith('scip-'));
 }
 
 /**
@@ -24,7 +28,7 @@ function scipTool(manifest: ToolsOf | undefined): string | undefined {
  */
 export function engineOfProvenance(provenance: string, manifest?: ToolsOf): PhaseBEngine {
   if (provenance === 'phase-b') return 'native';
-  if (provenance === 'scip') return scipTool(manifest) ?? 'scip';
+  if (provenance === 'scip') return scipTool(manifest, true) ?? 'scip';
   return provenance;
 }
 

@@ -20,6 +20,7 @@ import { treeHash, verifyTreeHash } from '@travsr/registry/tree-hash';
 import {
   evaluateConstraints,
   prepareLaunch,
+  declaresTools,
   resolvePluginTools,
   type LaunchCommand,
   type LaunchSpec,
@@ -250,7 +251,7 @@ export class PluginSession {
     this.setState('launching');
     const launch = this.opts.launch ?? prepareLaunch;
     const tools = resolvePluginTools(plugin.manifest);
-    if (tools.missing.length > 0) trace.details.toolsMissing = tools.missing;
+    if (tools.missing.length + tools.optionalMissing.length > 0) trace.details.toolsMissing = [...tools.missing, ...tools.optionalMissing];
     const spec: LaunchSpec = {
       pluginDir: plugin.dir,
       manifest: plugin.manifest,
@@ -330,7 +331,7 @@ export class PluginSession {
     const wanted = this.opts.phases?.filter((p) => hello.capabilities.phases.includes(p));
     if (wanted && wanted.length > 0 && wanted.length < hello.capabilities.phases.length) init.phases = wanted;
     if (this.opts.pluginOptions) init.options = this.opts.pluginOptions;
-    if ((manifest.constraints.tools ?? []).length > 0) {
+    if (declaresTools(manifest)) {
       // Where each declared tool is, as the plugin sees it (bound at the same path); missing ones are absent.
       init.options = { ...init.options, tools: Object.fromEntries(tools.found.map((t) => [t.name, t.path])) };
     }

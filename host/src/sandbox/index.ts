@@ -14,7 +14,7 @@ export { ConstraintError, SandboxUnavailableError, LaunchSpecError, SandboxProfi
 export type { LaunchSpec, LaunchCommand } from './launch-spec.js';
 export { prepareLaunch } from './launch.js';
 export type { PluginTools, ResolvedTool } from './plugin-tools.js';
-export { resolvePluginTools, toolBind, whichOnPath } from './plugin-tools.js';
+export { declaresTools, resolvePluginTools, toolBind, whichOnPath } from './plugin-tools.js';
 export type { SandboxProbe, ProbeOptions } from './sandbox-probe.js';
 export { probeSandbox } from './sandbox-probe.js';
 export type { AllowlistProxyOptions, ProxyDecision, ProxyStats } from './allowlist-proxy.js';

@@ -22,8 +22,12 @@ export interface ResolvedTool {
 
 /** The tools of a manifest: those found on PATH, and the names of those that are not. */
 export interface PluginTools {
+  /** Found, of `tools` and `optionalTools` alike. */
   found: ResolvedTool[];
+  /** Of `tools`: each costs the plugin the pass it serves. */
   missing: string[];
+  /** Of `optionalTools`: each costs only an upgrade the plugin reports itself. */
+  optionalMissing: string[];
 }
 
 /**
@@ -89,25 +93,32 @@ export function toolBind(real: string, home: string = homedir(), platform: NodeJ
   return toolchain ? root : real;
 }
 
+/** True when a manifest declares external tools (`constraints.tools` or `optionalTools`). */
+export function declaresTools(manifest: Pick<PluginManifest, 'constraints'>): boolean {
+  return (manifest.constraints.tools ?? []).length + (manifest.constraints.optionalTools ?? []).length > 0;
+}
+
 /**
- * Finds the programs a plugin declares in `constraints.tools` on the host's PATH. A plugin
- * gets those found (bound read-only into its sandbox, passed as `initialize.options.tools`)
- * and reports a pass it cannot run without the others.
+ * Finds the programs a plugin declares in `constraints.tools` and `constraints.optionalTools`
+ * on the host's PATH. A plugin gets those found (bound read-only into its sandbox, passed as
+ * `initialize.options.tools`) and reports a pass it cannot run without the others.
  *
  * @example
  * ```ts
- * resolvePluginTools(manifest); // { found: [{ name: 'go', path: '/usr/lib/go-1.22/bin/go', bind: undefined }], missing: ['scip-go'] }
+ * resolvePluginTools(manifest); // { found: [{ name: 'go', path: '/usr/lib/go-1.22/bin/go', bind: undefined }], missing: ['scip-go'], optionalMissing: [] }
  * ```
  */
 export function resolvePluginTools(
   manifest: Pick<PluginManifest, 'constraints'>,
   pathEnv: string | undefined = process.env['PATH'],
 ): PluginTools {
-  const out: PluginTools = { found: [], missing: [] };
-  for (const name of manifest.constraints.tools ?? []) {
+  const out: PluginTools = { found: [], missing: [], optionalMissing: [] };
+  const required = manifest.constraints.tools ?? [];
+  const optional = (manifest.constraints.optionalTools ?? []).filter((t) => !required.includes(t));
+  for (const name of [...required, ...optional]) {
     const at = whichOnPath(name, pathEnv);
     if (!at) {
-      out.missing.push(name);
+      (required.includes(name) ? out.missing : out.optionalMissing).push(name);
       continue;
     }
     let real = at;

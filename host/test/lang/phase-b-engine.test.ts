@@ -6,6 +6,8 @@ import { enginesOfEdges, engineOfProvenance, expectedPhaseBEngine } from '../../
 const base = { network: false, ipc: 'none', hostApi: false } as const;
 const goManifest = { phases: ['A', 'B'] as ('A' | 'B')[], constraints: { ...base, tools: ['scip-go', 'go'] } };
 const pythonManifest = { phases: ['A', 'B'] as ('A' | 'B')[], constraints: { ...base } };
+// lang-python: a native Phase B, scip-python an optional upgrade of it.
+const upgradedManifest = { phases: ['A', 'B'] as ('A' | 'B')[], constraints: { ...base, optionalTools: ['scip-python'] } };
 
 describe('Phase B engines', () => {
   it('names phase-b edges native and scip edges after the declared SCIP indexer', () => {
@@ -13,6 +15,7 @@ describe('Phase B engines', () => {
     expect(engineOfProvenance('scip', goManifest)).toBe('scip-go');
     expect(engineOfProvenance('scip', pythonManifest)).toBe('scip');
     expect(engineOfProvenance('lsif')).toBe('lsif');
+    expect(engineOfProvenance('scip', upgradedManifest)).toBe('scip-python');
   });
 
   it('lists every engine that stored edges, native first, and none without edges', () => {
@@ -27,6 +30,8 @@ describe('Phase B engines', () => {
   it('expects a declared SCIP indexer, else the native resolver, and nothing of a Phase A plugin', () => {
     expect(expectedPhaseBEngine(goManifest)).toBe('scip-go');
     expect(expectedPhaseBEngine(pythonManifest)).toBe('native');
+    // An optional indexer is an upgrade the user turns on: the native resolver is what runs by default.
+    expect(expectedPhaseBEngine(upgradedManifest)).toBe('native');
     expect(expectedPhaseBEngine({ phases: ['A'], constraints: { ...base } })).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npmPackageDir, resolvePluginTools, toolBind, whichOnPath } from '../../src/sandbox/plugin-tools.js';
+import { declaresTools, npmPackageDir, resolvePluginTools, toolBind, whichOnPath } from '../../src/sandbox/plugin-tools.js';
 
 let dir: string;
 const exe = (path: string) => {
@@ -72,8 +72,13 @@ describe('resolvePluginTools', () => {
       join(dir, 'links'),
     );
     expect(tools.missing).toEqual(['scip-go']);
+    expect(tools.optionalMissing).toEqual([]);
     expect(tools.found).toEqual([{ name: 'go', path: join(dir, 'goroot', 'bin', 'go'), bind: join(dir, 'goroot') }]);
-    expect(resolvePluginTools({ constraints: { network: false, ipc: 'none', hostApi: false } }, '')).toEqual({ found: [], missing: [] });
+    expect(resolvePluginTools({ constraints: { network: false, ipc: 'none', hostApi: false } }, '')).toEqual({
+      found: [],
+      missing: [],
+      optionalMissing: [],
+    });
   });
 
   it('finds an npm bin link as the script it points to, with its package to bind', () => {
@@ -82,6 +87,16 @@ describe('resolvePluginTools', () => {
       { constraints: { network: false, ipc: 'none', hostApi: false, tools: ['scip-python'] } },
       join(dir, 'npm', 'bin'),
     );
-    expect(tools).toEqual({ found: [{ name: 'scip-python', path: join(pkg, 'index.js'), bind: pkg }], missing: [] });
+    expect(tools).toEqual({ found: [{ name: 'scip-python', path: join(pkg, 'index.js'), bind: pkg }], missing: [], optionalMissing: [] });
+  });
+
+  it('finds optional tools like the others, but a missing one is not counted against a pass', () => {
+    const manifest = { constraints: { network: false, ipc: 'none', hostApi: false, optionalTools: ['scip-python', 'scip-go'] } } as const;
+    const tools = resolvePluginTools(manifest, join(dir, 'npm', 'bin'));
+    expect(tools.found.map((t) => t.name)).toEqual(['scip-python']);
+    expect(tools.missing).toEqual([]);
+    expect(tools.optionalMissing).toEqual(['scip-go']);
+    expect(declaresTools(manifest)).toBe(true);
+    expect(declaresTools({ constraints: { network: false, ipc: 'none', hostApi: false } })).toBe(false);
   });
 });

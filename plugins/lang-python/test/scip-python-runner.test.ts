@@ -72,7 +72,7 @@ if ('skip' in install) console.warn(`skipping the real scip-python test: ${insta
 describe.skipIf('skip' in install)(`the real scip-python ${SCIP_PYTHON_VERSION}`, () => {
   it('is found on PATH as the host finds it, indexes a package offline, and resolves its calls onto the analyzer’s nodes', async () => {
     const bin = 'bin' in install ? install.bin : '';
-    const tools = resolvePluginTools({ constraints: { network: false, ipc: 'none', hostApi: false, tools: ['scip-python'] } }, bin);
+    const tools = resolvePluginTools({ constraints: { network: false, ipc: 'none', hostApi: false, optionalTools: ['scip-python'] } }, bin);
     const found = tools.found[0];
     expect(found?.path).toMatch(/node_modules\/@sourcegraph\/scip-python\/index\.js$/);
     expect(found?.bind).toBe(dirname(found!.path));

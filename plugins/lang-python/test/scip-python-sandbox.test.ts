@@ -1,5 +1,5 @@
 // scip-python inside the real sandbox (bwrap, standard tier), found and bound the way the host
-// does it for a plugin that declares `constraints.tools: ["scip-python"]`: no network, the
+// does it for a plugin that declares `constraints.optionalTools: ["scip-python"]`: no network, the
 // repository read-only, the npm package of scip-python bound read-only, only /tmp writable.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,7 +57,7 @@ try {
       extensions: ['.py'],
       entrypoint: { runtime: 'node', path: 'probe.mjs', args: [] },
       protocolVersions: ['1'],
-      constraints: { network: false, ipc: 'none', hostApi: false, tools: ['scip-python'] },
+      constraints: { network: false, ipc: 'none', hostApi: false, optionalTools: ['scip-python'] },
     };
     const tools = resolvePluginTools(manifest, 'bin' in install ? install.bin : '');
     expect(tools.missing).toEqual([]);

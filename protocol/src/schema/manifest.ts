@@ -36,8 +36,10 @@ export const ConstraintsSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    /** External programs the plugin runs when present on PATH (e.g. `scip-go`). */
+    /** External programs the plugin runs when present on PATH (e.g. `scip-go`); a missing one costs the plugin the pass it serves. */
     tools: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9._-]+$', maxLength: 64 }), { maxItems: 32 })),
+    /** Like `tools`, for an optional upgrade of a pass the plugin also runs without them (lang-python's `scip-python`): a missing one costs no pass. */
+    optionalTools: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9._-]+$', maxLength: 64 }), { maxItems: 32 })),
   },
   { additionalProperties: false },
 );
