@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { log, percentile, row } from './common.js';
 import { git } from './lua-corpus.js';
 import { PY_CORPORA, corpusCopy, corpusVersion, pythonCorpus, pythonStats } from './py-accuracy-corpus.js';
-import { describePlugin, initPython } from './py-accuracy-travsr.js';
+import { describePlugin, failureText, initPython } from './py-accuracy-travsr.js';
 import { runTravsrJson } from './travsr-cli.js';
 
 const TARGET_MS = 1000;
@@ -73,7 +73,9 @@ export async function incremental(state, title) {
     const r = await runTravsrJson(['hook-run', django.repo], { home: django.home, env: django.env });
     const s = r.json;
     if (s.mode !== 'incremental' || s.analyzed < 1 || s.failed > 0)
-      throw new Error(`hook-run after one commit: ${s.analyzed} analyzed, ${s.failed} failed (${s.mode}) in ${django.repo}`);
+      throw new Error(
+        `hook-run after one commit (${edit.path}): ${s.analyzed} analyzed, ${s.failed} failed (${s.mode}) in ${django.repo}: ${failureText(s)}`,
+      );
     runs.push({
       ...edit,
       change,
@@ -82,6 +84,8 @@ export async function incremental(state, title) {
       analyzed: s.analyzed,
       dependents: s.dependents,
       plugin: s.plugins.find((p) => p.languages.includes('python') && p.files > 0),
+      hostCpuMs: r.hostCpuMs,
+      pluginCpuMs: r.pluginCpuMs,
       hostPeakKiB: r.hostPeakKiB,
       pluginPeakKiB: r.pluginPeakKiB,
     });
@@ -96,7 +100,7 @@ export async function incremental(state, title) {
     ...runs.map((r, i) =>
       row(
         title,
-        `django commit ${i + 1}: ${r.change} in ${r.path}: hook-run wall (durationMs ${Math.round(r.durationMs)}; ${r.analyzed} re-analyzed, ${r.dependents} dependents)`,
+        `django commit ${i + 1}: ${r.change} in ${r.path}: hook-run wall (durationMs ${Math.round(r.durationMs)}; CPU host ${cpu(r.hostCpuMs)}, plugin ${cpu(r.pluginCpuMs)} ms; ${r.analyzed} re-analyzed, ${r.dependents} dependents)`,
         r.wallMs,
         'ms',
       ),
@@ -123,6 +127,10 @@ export async function incremental(state, title) {
       'MiB',
     ),
   ];
+}
+
+function cpu(ms) {
+  return ms === undefined ? 'n/a' : Math.round(ms);
 }
 
 function fixedMiB(v) {

@@ -27,7 +27,20 @@ export async function initPython(repo, corpus, extraEnv = {}, { hook = false } =
   const init = await runTravsr(['init', repo, ...(hook ? [] : ['--no-hook']), '--json'], { home, env, timeoutMs: 1_800_000 });
   if (init.code !== 0) throw new Error(`travsr init exited with ${init.code}: ${init.stderr.trim().split('\n').slice(-3).join(' ')}`);
   const summary = JSON.parse(init.stdout).summary;
-  return { init, summary, plugin: pythonPlugin(summary), home, env };
+  const plugin = pythonPlugin(summary);
+  // A run that indexed nothing (no Python plugin registered, or a plugin being rebuilt while the
+  // bench ran) would score as a recall of 0: say what happened instead.
+  if (!plugin) throw new Error(`travsr init analyzed no .py file in ${repo} (unclaimed: ${JSON.stringify(summary.unclaimed)})`);
+  if (summary.failed > 0) throw new Error(`travsr init: ${summary.failed} files failed in ${repo}, e.g. ${failureText(summary)}`);
+  return { init, summary, plugin, home, env };
+}
+
+/** The first failures of an index summary, for an error message. */
+export function failureText(summary) {
+  return (summary.failures ?? [])
+    .slice(0, 2)
+    .map((f) => `${f.path} (${f.plugin}): ${f.reason}`)
+    .join('; ');
 }
 
 /** `travsr graph export --format jsonl` of an initialised repository; returns the file and its calls edges by provenance. */
@@ -36,7 +49,9 @@ export async function exportGraph(repo, { home, env }) {
   const exp = await runTravsr(['graph', 'export', repo, '--format', 'jsonl', '--out', out], { home, env, timeoutMs: 600_000 });
   if (exp.code !== 0) throw new Error(`travsr graph export exited with ${exp.code}: ${exp.stderr.trim().split('\n').slice(-3).join(' ')}`);
   const calls = {};
-  for (const line of readFileSync(out, 'utf8').split('\n')) {
+  const text = readFileSync(out, 'utf8');
+  if (!text.includes('"type":"node"')) throw new Error(`travsr graph export wrote no nodes for ${repo}`);
+  for (const line of text.split('\n')) {
     if (!line.includes('"type":"edge"') || !line.includes('"kind":"calls"')) continue;
     const e = JSON.parse(line);
     if (e.kind === 'calls') calls[e.provenance ?? 'unknown'] = (calls[e.provenance ?? 'unknown'] ?? 0) + 1;

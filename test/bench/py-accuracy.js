@@ -10,7 +10,7 @@
 // 3. Incremental: one-file commits on the initialised Django repository, each reindexed by
 //    `travsr hook-run` (target < 1 s end to end).
 // TRAVSR_BENCH_PY=accuracy, =speed or =incremental runs one part.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, row, sandboxAvailable, skipRow } from './common.js';
 import { incremental } from './py-accuracy-incremental.js';
@@ -175,6 +175,9 @@ async function speed(state) {
   const exp = await exportGraph(repo, last);
   state.django = { repo, home: last.home, env: last.env, stats, label };
   const t = medianRun(runs);
+  // The median run's summary (per-plugin counts, durationMs), for reading beside the score texts.
+  mkdirSync(scoreDir, { recursive: true });
+  writeFileSync(join(scoreDir, 'django-init-summary.json'), `${JSON.stringify(t.summary, null, 2)}\n`);
   const ranB = t.plugin?.phases.includes('B') === true;
   const speedUp = s.wallMs / t.init.wallMs;
   const wall = seconds(t.init.wallMs);
