@@ -202,7 +202,7 @@ describe('MCP over HTTP with bearer tokens', () => {
       const status = textOf(await call(client, 'get_index_status', {}));
       expect(status).toMatch(/^alpha: /m);
       expect(status).toMatch(/^beta: /m);
-      expect(textOf(await call(client, 'search_symbols', { query: 'secret payroll' }))).toMatch(/function secret_payroll_formula/);
+      expect(textOf(await call(client, 'search_symbols', { query: 'secret payroll' }))).toMatch(/function payroll\.secret_payroll_formula/);
       await client.close();
     }
   });
