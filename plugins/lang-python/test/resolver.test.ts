@@ -185,6 +185,46 @@ describe('classes', () => {
   });
 });
 
+describe('narrowing', () => {
+  it('narrows a name by isinstance in an if block and after an assert, until it is reassigned', async () => {
+    const r = await analyzeProject({
+      'n.py': [
+        'import copy',
+        '',
+        'class Shape:',
+        '    def clone(self):',
+        '        return copy.copy(self)',
+        '',
+        'class Circle(Shape):',
+        '    def radius(self):',
+        '        pass',
+        '',
+        'class Square(Shape):',
+        '    def side(self):',
+        '        pass',
+        '',
+        'def measure(s: Shape, t):',
+        '    if isinstance(s, Circle):',
+        '        s.radius()',
+        '    elif isinstance(s, (Square,)):',
+        '        s.side()',
+        '    assert isinstance(t, Square)',
+        '    t.side()',
+        '    t = s',
+        '    t.radius()',
+        '    Circle().clone().radius()',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'n.py:measure -calls-> n.py:Circle',
+      'n.py:measure -calls-> n.py:Circle.radius',
+      'n.py:measure -calls-> n.py:Shape.clone',
+      'n.py:measure -calls-> n.py:Square.side',
+    ]);
+  });
+});
+
 describe('never guessing', () => {
   it('leaves calls on untyped values, library calls and unimported names without an edge', async () => {
     const r = await analyzeProject({

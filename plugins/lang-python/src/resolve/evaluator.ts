@@ -71,8 +71,11 @@ export class Evaluator {
       if (!(scope.kind === 'class' && fromFunction)) {
         const bindings = scope.names.get(name);
         if (bindings && bindings.length > 0) {
-          const visible = first ? bindings.filter((b) => b.pos < pos) : bindings;
-          return this.fromBindings(mod, s, visible.length > 0 ? visible : bindings, bindings);
+          const narrowed = first ? narrowingAt(bindings, pos) : undefined;
+          if (narrowed) return this.binding(mod, s, narrowed);
+          const plain = bindings.filter((b) => b.k !== 'narrow');
+          const visible = first ? plain.filter((b) => b.pos < pos) : plain;
+          if (plain.length > 0) return this.fromBindings(mod, s, visible.length > 0 ? visible : plain, plain);
         }
         if (scope.stars) {
           const r = this.fromStars(mod, scope.stars, name);
@@ -161,6 +164,8 @@ export class Evaluator {
         return { decls: [], values: unpack(this.elementsOf(this.values(mod, scope, b.iter)), b.path) };
       case 'with':
         return { decls: [], values: unpack(this.entered(this.values(mod, scope, b.ctx)), b.path) };
+      case 'narrow':
+        return { decls: [], values: this.instancesOf(this.tupleValues(mod, scope, b.types)) };
       case 'except': {
         const classes = b.types.k === 'lit' && b.types.t === 'tuple' ? (b.types.items ?? []) : [b.types];
         return { decls: [], values: unionTys(...classes.map((e) => this.instancesOf(this.values(mod, scope, e)))) };
@@ -423,6 +428,7 @@ export class Evaluator {
       case 'ext': {
         const known = BUILTIN_RESULTS[fn.name];
         if (known) return [known];
+        if ((fn.name === 'copy.copy' || fn.name === 'copy.deepcopy') && call.args[0]) return this.values(mod, scope, call.args[0]);
         if (fn.name === 'typing.cast' || fn.name === 'typing_extensions.cast') {
           return call.args[0] ? this.annotationType(mod, scope, call.args[0]) : [];
         }
@@ -629,6 +635,12 @@ export class Evaluator {
     );
   }
 
+  /** The values of a class or a tuple of classes (`isinstance(x, (A, B))`). */
+  private tupleValues(mod: Mod, scope: number, e: Expr): Ty[] {
+    if (e.k === 'lit' && e.t === 'tuple') return unionTys(...(e.items ?? []).map((i) => this.values(mod, scope, i)));
+    return this.values(mod, scope, e);
+  }
+
   /** Instances of the classes among values (`except (A, B) as e`). */
   private instancesOf(values: readonly Ty[]): Ty[] {
     return values.flatMap((v) => (v.t === 'class' ? [{ t: 'inst' as const, c: v.c }] : []));
@@ -638,6 +650,18 @@ export class Evaluator {
   stats(): { bindings: number; returns: number; classes: number } {
     return { bindings: this.bindingMemo.size, returns: this.returnMemo.size, classes: this.mroMemo.size };
   }
+}
+
+/**
+ * The narrowing in force at `pos`: the innermost `isinstance` range around it with no other
+ * binding of the name between its start and the use (a reassignment ends it).
+ */
+function narrowingAt(bindings: readonly Binding[], pos: number): Binding | undefined {
+  let best: (Binding & { k: 'narrow' }) | undefined;
+  for (const b of bindings) if (b.k === 'narrow' && b.pos <= pos && pos < b.end && (!best || b.pos > best.pos)) best = b;
+  if (!best) return undefined;
+  const start = best.pos;
+  return bindings.some((b) => b.k !== 'narrow' && b.pos > start && b.pos < pos) ? undefined : best;
 }
 
 /** The element of an unpacked value at a path (`a, (b, c) = …`). */

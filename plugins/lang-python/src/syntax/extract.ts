@@ -200,14 +200,27 @@ class Extractor {
       case 'while_statement':
       case 'elif_clause':
       case 'else_clause':
-      case 'finally_clause':
+      case 'finally_clause': {
+        const condition = n.childForFieldName('condition');
         for (const c of n.namedChildren) {
           if (!c) continue;
-          if (c.type === 'block') this.block(c, where);
-          else if (c.type === 'elif_clause' || c.type === 'else_clause') this.statement(c, where);
+          if (c.type === 'block') {
+            // `if isinstance(x, C):` — inside the block, x is a C.
+            if (condition && c === n.childForFieldName('consequence')) this.narrow(condition, where, c.startIndex, c.endIndex);
+            this.block(c, where);
+          } else if (c.type === 'elif_clause' || c.type === 'else_clause') this.statement(c, where);
           else this.expr(c, where);
         }
         return;
+      }
+      case 'assert_statement': {
+        for (const c of n.namedChildren) if (c) this.expr(c, where);
+        // `assert isinstance(x, C)`: from here to the end of the block, x is a C.
+        const condition = n.namedChildren[0];
+        const block = n.parent;
+        if (condition && block) this.narrow(condition, where, n.endIndex, block.endIndex);
+        return;
+      }
       case 'block':
         this.block(n, where);
         return;
@@ -243,6 +256,27 @@ class Extractor {
       else if (n.type === 'for_statement' && (c === n.childForFieldName('left') || c === n.childForFieldName('right'))) continue;
       else this.expr(c, where);
     }
+  }
+
+  /** Records `isinstance(name, types)` (possibly under `and`) as a narrowing of `name` over [start, end). */
+  private narrow(condition: TsNode, where: Where, start: number, end: number): void {
+    if (condition.type === 'boolean_operator' && condition.childForFieldName('operator')?.type === 'and') {
+      const left = condition.childForFieldName('left');
+      const right = condition.childForFieldName('right');
+      if (left) this.narrow(left, where, start, end);
+      if (right) this.narrow(right, where, start, end);
+      return;
+    }
+    if (condition.type === 'parenthesized_expression' && condition.namedChildren[0]) {
+      this.narrow(condition.namedChildren[0], where, start, end);
+      return;
+    }
+    if (condition.type !== 'call' || condition.childForFieldName('function')?.text !== 'isinstance') return;
+    const args = condition.childForFieldName('arguments')?.namedChildren.filter((a): a is TsNode => a !== null) ?? [];
+    const [subject, types] = args;
+    if (subject?.type !== 'identifier' || !types) return;
+    // The calls in the condition were recorded with it; this only reads the class names.
+    this.bind(where.scope, subject.text, { k: 'narrow', types: classNames(types), pos: start, end });
   }
 
   private exceptClause(n: TsNode, where: Where): void {
@@ -904,6 +938,20 @@ class Extractor {
     if (n.type === 'dictionary_comprehension') return { k: 'lit', t: 'dict' };
     return { k: 'lit', t: n.type === 'set_comprehension' ? 'set' : 'list', items: n.type === 'generator_expression' ? [] : [element] };
   }
+}
+
+/** The classes of an `isinstance` check: a name, a dotted name or a tuple of them. */
+function classNames(n: TsNode): Expr {
+  if (n.type === 'identifier') return { k: 'name', id: n.text, pos: n.startIndex };
+  if (n.type === 'attribute') {
+    const obj = n.childForFieldName('object');
+    const attr = n.childForFieldName('attribute');
+    return obj && attr ? { k: 'attr', obj: classNames(obj), name: attr.text } : UNKNOWN;
+  }
+  if (n.type === 'tuple' || n.type === 'parenthesized_expression') {
+    return { k: 'lit', t: 'tuple', items: n.namedChildren.filter((c): c is TsNode => c !== null).map(classNames) };
+  }
+  return UNKNOWN;
 }
 
 function joinImport(prefix: string, name: string): string {

@@ -34,6 +34,8 @@ export type Binding =
   | { k: 'for'; iter: Expr; path?: UnpackPath; pos: number }
   | { k: 'with'; ctx: Expr; path?: UnpackPath; pos: number }
   | { k: 'except'; types: Expr; pos: number }
+  /** `isinstance(x, types)` holds from `pos` to `end` (an if block, the rest of a block after an assert). */
+  | { k: 'narrow'; types: Expr; pos: number; end: number }
   | { k: 'unknown'; pos: number };
 
 /** `from m import *` in a scope. */
