@@ -102,6 +102,7 @@ describe('travsr config', () => {
       'index.followSymlinks',
       'index.semantic',
       'plugins.prefer',
+      'plugins.options',
       'plugins.dirs',
       'analyze.deadline',
       'analyze.deadlinePerFile',

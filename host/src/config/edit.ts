@@ -113,12 +113,13 @@ export function unsetConfigValue(filePath: string, key: string): boolean {
   return true;
 }
 
-/** A schema key, or `<table key>.<entry>` for table-valued keys. */
+/** A schema key, or `<table key>.<entry>` for table-valued keys (the entry may hold dots: `plugins.options.lang-python.scipPython`). */
 function parseEditKey(key: string): { key: ConfigKey; entry?: string } | undefined {
   if (isConfigKey(key)) return { key };
-  const dot = key.lastIndexOf('.');
-  const head = key.slice(0, dot);
-  if (dot > 0 && isConfigKey(head) && CONFIG_SCHEMA[head].kind === 'string-map') return { key: head, entry: key.slice(dot + 1) };
+  for (let dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+    const head = key.slice(0, dot);
+    if (isConfigKey(head) && CONFIG_SCHEMA[head].kind === 'string-map') return { key: head, entry: key.slice(dot + 1) };
+  }
   return undefined;
 }
 

@@ -15,6 +15,7 @@ export interface ConfigTypes {
   'index.followSymlinks': boolean;
   'index.semantic': boolean;
   'plugins.prefer': Record<string, string>;
+  'plugins.options': Record<string, string>;
   'plugins.dirs': string[];
   'analyze.deadline': number;
   'analyze.deadlinePerFile': number;
@@ -73,6 +74,8 @@ export interface ConfigKeySpec<T> {
 // Same shapes as the protocol's language and plugin ids; config has no internal dependencies, so they are repeated here.
 const LANGUAGE_ID = /^[a-z0-9][a-z0-9+#._-]*$/;
 const PLUGIN_ID = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
+// `<plugin id>.<option>`; `tools` is the host's own option (where the declared tools are).
+const PLUGIN_OPTION = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?\.(?!tools$)[A-Za-z][A-Za-z0-9_]*$/;
 
 /** Every configuration key: type, default, environment variable, description and what is valid. */
 export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTypes[K]> } = {
@@ -145,6 +148,19 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     mapValue: { pattern: PLUGIN_ID, what: 'a plugin id (lowercase letters, digits, . _ -, optionally scope/name)' },
     defaultValue: () => ({}),
     defaultText: '{} (registration order)',
+  },
+  'plugins.options': {
+    // Plugins run sandboxed whatever their options say, under the analyze deadlines (security keys).
+    trust: 'ordinary',
+    kind: 'string-map',
+    env: 'TRAVSR_PLUGINS_OPTIONS',
+    description:
+      'Options passed to plugins in initialize.options, as "plugin-id.option" = "value" (values are strings), e.g. "lang-python.scipPython" = "true" runs the scip-python upgrade of Python Phase B',
+    expected: 'a table of "plugin-id.option" = "value"',
+    mapKey: { pattern: PLUGIN_OPTION, what: 'a plugin id, a dot and an option name (letters, digits, _; not tools)' },
+    mapValue: { pattern: /^[^\x00-\x1f\x7f]*$/, what: 'a string without control characters' },
+    defaultValue: () => ({}),
+    defaultText: '{}',
   },
   'plugins.dirs': {
     trust: 'security',

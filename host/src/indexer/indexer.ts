@@ -12,6 +12,7 @@ import { persistentTraceSink } from '../traces/trace-sink.js';
 import { hashFile, LanguageMap, walkRepository } from './walk/index.js';
 import type { RegisteredPlugin } from './plugin-catalog.js';
 import type { IndexSummary, PluginSummary } from './index-summary.js';
+import { pluginOptionsFor } from './plugin-options.js';
 
 /** What to index: everything, or what a commit changed. */
 export type IndexMode = { kind: 'full'; rebuild?: boolean } | { kind: 'incremental'; changed: string[]; deleted: string[] };
@@ -26,6 +27,8 @@ export interface IndexSettings {
   /** Run plugins' Phase B; false: Phase A only. */
   semantic: boolean;
   prefer: Record<string, string>;
+  /** `plugins.options`: `"<plugin id>.<option>"` → value, passed to each plugin in `initialize.options`. */
+  pluginOptions?: Record<string, string>;
 }
 
 /** Progress of an index run, for a progress bar. */
@@ -255,10 +258,12 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     };
     summary.plugins.push(ps);
     if (files.length === 0) return;
+    const options = pluginOptionsFor(m.id, settings.pluginOptions);
     const sup = new PluginSupervisor({
       plugin: reg.plugin,
       repoRoot,
       corpus: settings.corpus,
+      ...(options ? { pluginOptions: options } : {}),
       grant: { tier: reg.tier, allowUnsandboxed: reg.allowUnsandboxed, networkAllow: reg.networkAllow },
       ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
       logger,

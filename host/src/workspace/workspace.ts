@@ -73,6 +73,7 @@ export async function openWorkspace(
       followSymlinks: config.values['index.followSymlinks'].value,
       semantic: config.values['index.semantic'].value,
       prefer: { ...config.values['plugins.prefer'].value },
+      pluginOptions: { ...config.values['plugins.options'].value },
     },
     close: () => store.close(),
   };

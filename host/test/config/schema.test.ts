@@ -20,6 +20,13 @@ describe('config schema', () => {
     expect(valueFromText('index.maxFileBytes', '1MiB')).toMatchObject({ ok: false });
     expect(valueFromText('index.workers', '-2')).toMatchObject({ ok: false });
     expect(valueFromText('index.exclude', '')).toEqual({ ok: true, value: [] });
+    // Plugin options: "<plugin id>.<option>", scoped ids too; `tools` is the host's own.
+    expect(valueFromText('plugins.options', 'lang-python.scipPython=true, acme/lang-x.depth=3')).toEqual({
+      ok: true,
+      value: { 'lang-python.scipPython': 'true', 'acme/lang-x.depth': '3' },
+    });
+    expect(valueFromText('plugins.options', 'lang-python=true')).toMatchObject({ ok: false });
+    expect(valueFromText('plugins.options', 'lang-go.tools=x')).toMatchObject({ ok: false });
   });
 
   it('suggests close key names for typos, other separators and missing tables', () => {
@@ -27,7 +34,7 @@ describe('config schema', () => {
     expect(closeConfigKeys('max_file_bytes')).toEqual(['index.maxFileBytes']);
     expect(closeConfigKeys('log-level')).toEqual(['log.level']);
     expect(closeConfigKeys('tier')).toEqual(['sandbox.tier']);
-    expect(closeConfigKeys('plugins')).toEqual(['plugins.dirs', 'plugins.prefer']);
+    expect(closeConfigKeys('plugins')).toEqual(['plugins.dirs', 'plugins.options', 'plugins.prefer']);
     expect(closeConfigKeys('plugins.prefer.python')).toEqual(['plugins.prefer']);
     expect(closeConfigKeys('telemetry')).toEqual([]);
   });
