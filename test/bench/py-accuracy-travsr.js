@@ -35,12 +35,12 @@ export async function initPython(repo, corpus, extraEnv = {}, { hook = false } =
   return { init, summary, plugin, home, env };
 }
 
-/** The first failures of an index summary, for an error message. */
+/** The first failure of an index summary, for an error message. */
 export function failureText(summary) {
-  return (summary.failures ?? [])
-    .slice(0, 2)
-    .map((f) => `${f.path} (${f.plugin}): ${f.reason}`)
-    .join('; ');
+  const f = summary.failures?.[0];
+  if (!f) return 'no reason given';
+  const text = `${f.path} (${f.plugin}): ${f.reason}`;
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
 /** `travsr graph export --format jsonl` of an initialised repository; returns the file and its calls edges by provenance. */
