@@ -256,7 +256,13 @@ export class Evaluator {
       case 'attr': {
         const obj = this.values(mod, scope, e.obj);
         if (obj.length === 0) return NOTHING;
-        return unionResolved(obj.map((t) => this.member(t, e.name)));
+        if (obj.length === 1) return this.member(obj[0]!, e.name);
+        // A member of a union (`x = A() if c else B()`): its value may come from any member
+        // type, but the reference names one declaration, of the first type that has the
+        // member — as pyright's index does.
+        const members = obj.map((t) => this.member(t, e.name));
+        const first = members.find((m) => m.decls.length > 0);
+        return { decls: first ? first.decls : [], values: unionTys(...members.map((m) => m.values)) };
       }
       case 'call': {
         if (e.fn.k === 'name' && e.fn.id === 'super') return { decls: [], values: this.superOf(mod, scope, e) };
