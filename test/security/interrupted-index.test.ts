@@ -15,11 +15,11 @@ import { travsr } from '../helpers/run-cli.js';
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 const ENV = { TRAVSR_CORPUS: 'attack' };
 const TS_FILES = 240;
-const PY_FILES = 80;
+const RB_FILES = 80;
 
 /**
  * TypeScript modules that import and call each other (lang-typescript resolves the calls in
- * Phase B) and Python modules whose calls only name matching links.
+ * Phase B) and Ruby files whose calls only name matching links (lang-structural, Phase A).
  */
 function generatedRepository(): Record<string, string> {
   const files: Record<string, string> = { 'tsconfig.json': '{ "compilerOptions": { "strict": true, "module": "nodenext" } }\n' };
@@ -41,18 +41,22 @@ function generatedRepository(): Record<string, string> {
       '',
     ].join('\n');
   }
-  for (let i = 0; i < PY_FILES; i++) {
-    const deps = [(i + 1) % PY_FILES, (i * 5 + 2) % PY_FILES];
-    files[`py/p${i}.py`] = [
-      `def py${i}(x):`,
-      `    return ${deps.map((d) => `py${d}(x)`).join(' + ')} + shared(x)`,
+  for (let i = 0; i < RB_FILES; i++) {
+    const deps = [(i + 1) % RB_FILES, (i * 5 + 2) % RB_FILES];
+    files[`rb/r${i}.rb`] = [
+      `def rb${i}(x)`,
+      `  ${deps.map((d) => `rb${d}(x)`).join(' + ')} + shared(x)`,
+      'end',
       '',
-      'def shared(x):',
-      '    return x',
+      'def shared(x)',
+      '  x',
+      'end',
       '',
-      `class K${i}:`,
-      '    def go(self):',
-      `        return py${i}(1)`,
+      `class K${i}`,
+      '  def go',
+      `    rb${i}(1)`,
+      '  end',
+      'end',
       '',
     ].join('\n');
   }
@@ -201,11 +205,11 @@ describe('finding 3: kill -9 during `travsr index` leaves a graph the next run n
 
   it('hook-run killed after a commit: status flags it and the next hook-run completes the graph', async () => {
     // Rename a function called from two files the commit does not touch (their compiler-resolved
-    // calls must be redone) and a Python function other files call by name; edit 30 more files.
+    // calls must be redone) and a Ruby function other files call by name; edit 30 more files.
     const edits: Record<string, string> = {};
     const source = generatedRepository();
     edits['src/m5.ts'] = source['src/m5.ts']!.replaceAll('f5(', 'renamedF5(');
-    edits['py/p3.py'] = source['py/p3.py']!.replaceAll('py3(', 'renamed_py3(');
+    edits['rb/r3.rb'] = source['rb/r3.rb']!.replaceAll('rb3(', 'renamed_rb3(');
     for (let i = 100; i < 130; i++) edits[`src/m${i}.ts`] = `${source[`src/m${i}.ts`]!}export const extra${i} = f${i}(2);\n`;
     repo.write(edits).commit('rename and edit');
 
