@@ -252,6 +252,39 @@ describe('never guessing', () => {
     });
     expect(calls(r)).toEqual(['plat.py:use -calls-> plat.py:term']);
   });
+
+  it('names the first member type of a union that has the member called', async () => {
+    const r = await analyzeProject({
+      'u.py': [
+        'class Debug:',
+        '    def execute(self):',
+        '        pass',
+        'class Plain:',
+        '    def execute(self):',
+        '        pass',
+        '    def close(self):',
+        '        pass',
+        '',
+        'def make(debug):',
+        '    if debug:',
+        '        return Debug()',
+        '    return Plain()',
+        '',
+        'def run(debug):',
+        '    c = make(debug)',
+        '    c.execute()',
+        '    c.close()',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'u.py:make -calls-> u.py:Debug',
+      'u.py:make -calls-> u.py:Plain',
+      'u.py:run -calls-> u.py:Debug.execute',
+      'u.py:run -calls-> u.py:Plain.close',
+      'u.py:run -calls-> u.py:make',
+    ]);
+  });
 });
 
 describe('Phase A', () => {
