@@ -88,6 +88,12 @@ function corpusRows(r) {
     ),
     row(
       title,
+      `${n}: ${phase} calls edges scored / set aside as outside the reference (module-level caller, variable or property callee)`,
+      `${sB.oursEdges - sB.outOfScope} / ${sB.outOfScope}`,
+      'edges',
+    ),
+    row(
+      title,
       `${n}: ${phase} precision over verifiable edges (${sB.unverifiable} unverifiable left out)`,
       ratio(sB.verifiablePrecision, sB.tp, sB.tp + sB.verifiableFp),
       '',
@@ -128,10 +134,23 @@ function corpusRows(r) {
   return rows;
 }
 
+/** The accuracy corpora, or the ones TRAVSR_BENCH_PY_CORPORA names (comma-separated), for a quicker look. */
+function selectedCorpora() {
+  const names = process.env.TRAVSR_BENCH_PY_CORPORA?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (!names?.length) return PY_CORPORA;
+  const unknown = names.filter((x) => !PY_CORPORA.some((c) => c.name === x));
+  if (unknown.length > 0)
+    throw new Error(`TRAVSR_BENCH_PY_CORPORA names ${unknown.join(', ')}; choose from ${PY_CORPORA.map((c) => c.name).join(', ')}`);
+  return PY_CORPORA.filter((c) => names.includes(c.name));
+}
+
 async function accuracy() {
   const rows = [];
   const met = [];
-  for (const c of PY_CORPORA) {
+  const corpora = selectedCorpora();
+  for (const c of corpora) {
     try {
       const r = await scoreCorpus(c);
       rows.push(...corpusRows(r));
@@ -145,10 +164,10 @@ async function accuracy() {
     row(
       title,
       `corpora meeting both accuracy targets (${met.join(', ') || 'none'})`,
-      `${met.length} of ${PY_CORPORA.length}`,
+      `${met.length} of ${corpora.length}`,
       '',
-      `${PY_CORPORA.length} of ${PY_CORPORA.length}`,
-      met.length === PY_CORPORA.length ? 'ok' : 'below',
+      `${corpora.length} of ${corpora.length}`,
+      met.length === corpora.length ? 'ok' : 'below',
     ),
   );
   log(`py-accuracy: score texts in ${scoreDir}`);
