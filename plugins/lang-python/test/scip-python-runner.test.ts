@@ -46,6 +46,28 @@ describe('ScipPythonUpgrade.run failures', () => {
     await expect(upgrade.run(dir, new AbortController().signal, log)).rejects.toThrow(/exited with 3/);
   });
 
+  it('says plainly that scip-python ran out of memory, without its native stack trace, and names a process killed by a signal', async () => {
+    // What Node.js prints when the sandbox's memory limit stops it (seen on Django with 1 GiB).
+    const oom = standIn(
+      'oom',
+      [
+        'echo "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory" >&2',
+        'echo " 1: 0xb8d0a3 node::OOMErrorHandler(char const*, v8::OOMDetails const&) [/usr/bin/node]" >&2',
+        'kill -ABRT $$',
+      ].join('\n'),
+    );
+    const failed = new ScipPythonUpgrade(oom, { scratchDir: dir }).run(dir, new AbortController().signal, log);
+    await expect(failed).rejects.toThrow(
+      /scip-python ran out of memory \(the sandbox limits each process to the plugin's constraints\.resources\.memoryMiB/,
+    );
+    await expect(failed).rejects.toThrow(/: FATAL ERROR: Reached heap limit/);
+    await expect(failed).rejects.not.toThrow(/OOMErrorHandler/);
+    const killed = standIn('killed', 'kill -KILL $$');
+    await expect(new ScipPythonUpgrade(killed, { scratchDir: dir }).run(dir, new AbortController().signal, log)).rejects.toThrow(
+      /scip-python was killed by SIGKILL after \d+ s/,
+    );
+  });
+
   it('is stopped when the request is cancelled', async () => {
     const tool = standIn('hanging', 'sleep 30');
     const controller = new AbortController();

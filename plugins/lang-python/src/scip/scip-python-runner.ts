@@ -42,9 +42,25 @@ function enabled(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
-function exitCodeOf(error: Error): string {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'number' || typeof code === 'string' ? String(code) : error.message;
+/** Why scip-python stopped, from its process error and output. */
+function failureOf(error: Error, output: string): string {
+  // Node's own OOM report is a native stack trace; say it plainly.
+  if (/heap out of memory|Fatal process out of memory|Allocation failed/i.test(output))
+    return "ran out of memory (the sandbox limits each process to the plugin's constraints.resources.memoryMiB; large repositories need 2 GiB or more)";
+  const { code, signal } = error as { code?: unknown; signal?: unknown };
+  if (typeof code === 'number' || (typeof code === 'string' && code !== '')) return `exited with ${String(code)}`;
+  if (typeof signal === 'string') return `was killed by ${signal}`;
+  return `failed to run (${error.message.split('\n')[0] ?? ''})`;
+}
+
+/** The lines of scip-python's output worth showing: its error lines, else its last lines; never a native stack trace. */
+function outputTail(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^\d+: 0x[0-9a-f]+ /.test(l));
+  const errors = lines.filter((l) => /error|fatal|exception/i.test(l));
+  return (errors.length > 0 ? errors : lines).slice(-6).join(' | ').slice(0, 800);
 }
 
 /**
@@ -152,13 +168,14 @@ export class ScipPythonUpgrade {
           },
           (error, stdout, stderr) => {
             if (!error) return resolve();
-            const tail = `${stderr}\n${stdout}`.trim().split('\n').slice(-6).join(' | ').slice(0, 800);
+            const output = `${stderr}\n${stdout}`;
+            const tail = outputTail(output);
             const why =
               error.name === 'AbortError' || signal.aborted
                 ? 'was stopped (the analyze request was cancelled or ran out of time)'
-                : (error as { killed?: boolean }).killed
-                  ? `did not finish within ${Math.round((this.options.timeoutMs ?? 0) / 1000)} s`
-                  : `exited with ${exitCodeOf(error)}`;
+                : (error as { killed?: boolean }).killed && this.options.timeoutMs !== undefined
+                  ? `did not finish within ${Math.round(this.options.timeoutMs / 1000)} s`
+                  : failureOf(error, output);
             reject(
               new ScipPythonError(
                 `scip-python ${why} after ${seconds()} s on ${root}${tail ? `: ${tail}` : ''}; Phase B keeps the native resolver's edges (set the plugin option scipPython to false to skip the upgrade)`,
