@@ -102,5 +102,5 @@ describe.skipIf('skip' in install)('the scip-python upgrade of lang-python (plug
     expect(upgraded.stderr).toMatch(/scip-python 0\.6\.6 indexed 5 files in \d+ s/);
     expect(await pythonPhaseB()).toEqual(['native', 'scip-python']);
     expect(await callsOfPick()).toEqual(['shop.ledger.Ledger (phase-b)', 'shop.ledger.Ledger.add (scip)']);
-  });
+  }, 600_000);
 });

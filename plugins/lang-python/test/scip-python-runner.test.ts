@@ -151,5 +151,5 @@ describe.skipIf('skip' in install)(`the real scip-python ${SCIP_PYTHON_VERSION}`
     );
     // scip-python records no override relationship for __init__.
     expect(hierarchy.sort()).toEqual(['Ledger inherits Base', 'Ledger.post overrides Base.post']);
-  });
+  }, 300_000);
 });

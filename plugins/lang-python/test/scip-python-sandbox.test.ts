@@ -83,5 +83,5 @@ try {
     } finally {
       await cmd.cleanup();
     }
-  });
+  }, 300_000);
 });
