@@ -1,12 +1,12 @@
 // scip-python inside the real sandbox (bwrap, standard tier), found and bound the way the host
 // does it for a plugin that declares `constraints.optionalTools: ["scip-python"]`: no network, the
 // repository read-only, the npm package of scip-python bound read-only, only /tmp writable.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PluginManifest } from '@travsr/protocol';
 import { build } from 'esbuild';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { defaultLimits, prepareLaunch, resolvePluginTools, type LaunchSpec } from '../../../host/src/sandbox/index.js';
 import { SCIP_PYTHON_VERSION } from '../src/scip/scip-python-runner.js';
 import { FACTS, installScipPython, repoRoot, writeFixture } from './scip-python-fixture.js';
@@ -14,11 +14,18 @@ import { FACTS, installScipPython, repoRoot, writeFixture } from './scip-python-
 const install = process.platform === 'linux' ? installScipPython() : { skip: 'the sandbox under test is bwrap (Linux)' };
 if ('skip' in install) console.warn(`skipping scip-python in the sandbox: ${install.skip}`);
 
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 /** A fresh directory under test/.cache (git-ignored): outside /tmp, which the sandbox replaces. */
 function cacheDir(prefix: string): string {
   const root = join(repoRoot, 'test', '.cache');
   mkdirSync(root, { recursive: true });
-  return mkdtempSync(join(root, `${prefix}-`));
+  const dir = mkdtempSync(join(root, `${prefix}-`));
+  made.push(dir);
+  return dir;
 }
 
 describe.skipIf('skip' in install)(`scip-python ${SCIP_PYTHON_VERSION} in the sandbox`, () => {
