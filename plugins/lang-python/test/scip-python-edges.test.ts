@@ -210,6 +210,61 @@ describe('callEdges', () => {
   });
 });
 
+describe('a class scip-python references but does not define', () => {
+  // scip-python 0.6.6 on requests: `class ConnectionError(RequestException)` shadows a builtin;
+  // its name is emitted as a reference to builtins/ConnectionError, and its own symbol has no
+  // definition, though calls in other modules reference it.
+  const errors = (extra: ScipDocumentSpec['occurrences']) =>
+    new ScipPythonIndex(
+      decodeScipIndex(
+        encodeScipIndex({
+          projectRoot: 'file:///repo',
+          documents: [
+            {
+              path: 'req/exceptions.py',
+              positionEncoding: 0,
+              occurrences: [
+                { range: [0, 0, 0], symbol: sym('`req.exceptions`/__init__:'), definition: true },
+                { range: [3, 6, 21], symbol: STDLIB + 'builtins/ConnectionError#' },
+                ...extra,
+              ],
+            },
+            {
+              path: 'req/adapters.py',
+              positionEncoding: 0,
+              occurrences: [
+                { range: [0, 0, 0], symbol: sym('`req.adapters`/__init__:'), definition: true },
+                { range: [5, 18, 33], symbol: sym('`req.exceptions`/ConnectionError#') },
+              ],
+            },
+          ],
+        }),
+      ),
+      '/repo',
+    );
+  const connectionError = node('req/exceptions.py', 'class', 'ConnectionError');
+  const other = node('req/exceptions.py', 'class', 'ConnectionError', 'Nested.ConnectionError');
+  const facts: PythonFileFacts = {
+    path: 'req/adapters.py',
+    definitions: [],
+    callSites: [{ caller: vname('req/adapters.py', 'send'), line: 6, col: 18, endCol: 33 }],
+  };
+
+  it('is found by its descriptors: the one class of that name in its module', () => {
+    const at: DefinitionAt = (path, line, col) => (path === 'req/exceptions.py' && line === 4 && col === 6 ? connectionError : undefined);
+    expect(callEdges(errors([]), facts, at).map((e) => [e.src.signature, e.dst.path, e.dst.signature])).toEqual([
+      ['send', 'req/exceptions.py', 'ConnectionError'],
+    ]);
+  });
+
+  it('is left unmapped when several definitions could be it', () => {
+    const at: DefinitionAt = (path, line, col) =>
+      path !== 'req/exceptions.py' ? undefined : line === 4 && col === 6 ? connectionError : line === 9 && col === 10 ? other : undefined;
+    const index = errors([{ range: [8, 10, 25], symbol: STDLIB + 'builtins/ConnectionError#' }]);
+    expect(index.resolveCalls(facts, at).map((r) => r.outcome)).toEqual(['unmapped']);
+  });
+});
+
 describe('ScipPythonIndex.hierarchyEdges', () => {
   it('links a class to its base classes and a method to the one it overrides, in the repository only', () => {
     const edges = index.hierarchyEdges(ledgerFacts, definitionAt);

@@ -5,7 +5,15 @@
 // analyzer's node with `definitionAt`. Nothing is matched by name: a call scip-python did not
 // resolve gets no edge here.
 import type { Edge, EdgeKind, Node, NodeKind, VName } from '@travsr/protocol';
-import { decodeScipIndex, parseSymbol, ROLE_DEFINITION, scipDocumentPath, type ScipDocument, type ScipIndex } from '@travsr/sdk/scip';
+import {
+  decodeScipIndex,
+  parseSymbol,
+  ROLE_DEFINITION,
+  scipDocumentPath,
+  symbolNamespace,
+  type ScipDocument,
+  type ScipIndex,
+} from '@travsr/sdk/scip';
 import type { DefinitionAt, PythonCallSite, PythonFileFacts } from './facts.js';
 
 /** Confidence of an edge scip-python resolved (a type checker did). */
@@ -77,6 +85,9 @@ export class ScipPythonIndex {
   /** Packages of the symbols defined in the repository: a symbol of another package is external. */
   private readonly ownPackages = new Set<string>();
   private readonly positions = new Map<string, DocumentPositions>();
+  /** Module name → repository path, from each document's module symbol (`` `shop.ledger`/__init__: ``). */
+  private readonly moduleFiles = new Map<string, string>();
+  private readonly repaired = new Map<string, Node | undefined>();
 
   /**
    * @param index what scip-python wrote
@@ -95,6 +106,10 @@ export class ScipPythonIndex {
         if (sites) sites.push(site);
         else this.definitionSites.set(occ.symbol, [site]);
         this.ownPackages.add(packageOf(occ.symbol));
+        if (occ.symbol.endsWith('/__init__:')) {
+          const module = symbolNamespace(parseSymbol(occ.symbol));
+          if (module !== undefined && !this.moduleFiles.has(module)) this.moduleFiles.set(module, path);
+        }
       }
       for (const info of doc.symbols) {
         const implemented = info.relationships.filter((r) => r.isImplementation).map((r) => r.symbol);
@@ -189,7 +204,7 @@ export class ScipPythonIndex {
     // A parameter (`run().(pay)`) is a function value, like a local variable: no definition to call.
     if (symbol.startsWith('local ') || symbol.endsWith(')') || symbol.endsWith(']')) return 'local';
     const sites = this.definitionSites.get(symbol);
-    if (!sites) return this.ownPackages.has(packageOf(symbol)) ? 'unmapped' : 'external';
+    if (!sites) return this.ownPackages.has(packageOf(symbol)) ? (this.undefinedSymbol(symbol, definitionAt) ?? 'unmapped') : 'external';
     let best: Node | undefined;
     for (const s of sites) {
       const node = definitionAt(s.path, s.line, s.col);
@@ -197,6 +212,35 @@ export class ScipPythonIndex {
       if (node && (!best || rankOf(node) < rankOf(best))) best = node;
     }
     return best ?? 'unmapped';
+  }
+
+  /**
+   * A symbol of the repository that scip-python references but never defines: it leaves out
+   * the definition of a class that shadows a builtin (`class ConnectionError(RequestException)`
+   * in requests), and references it all the same. Found by its descriptors instead: the one
+   * definition of that name and kind in its module's file, at a position scip-python has an
+   * occurrence; none when there are several.
+   */
+  private undefinedSymbol(symbol: string, definitionAt: DefinitionAt): Node | undefined {
+    if (this.repaired.has(symbol)) return this.repaired.get(symbol);
+    let found: Node | undefined;
+    const parsed = parseSymbol(symbol);
+    const last = parsed?.descriptors.at(-1);
+    const path = this.moduleFiles.get(symbolNamespace(parsed) ?? '');
+    const doc = path !== undefined ? this.docs.get(path) : undefined;
+    const kinds: readonly NodeKind[] | undefined =
+      last?.suffix === 'type' ? ['class'] : last?.suffix === 'method' ? ['function', 'method'] : undefined;
+    if (path !== undefined && doc && last && kinds && parsed!.descriptors.length >= 2) {
+      const candidates = new Map<string, Node>();
+      for (const occ of doc.occurrences) {
+        if (occ.startLine !== occ.endLine || occ.endChar - occ.startChar !== last.name.length) continue;
+        const node = definitionAt(path, occ.startLine + 1, occ.startChar);
+        if (node && node.name === last.name && kinds.includes(node.kind)) candidates.set(vnameKey(node.vname), node);
+      }
+      if (candidates.size === 1) found = [...candidates.values()][0];
+    }
+    this.repaired.set(symbol, found);
+    return found;
   }
 
   private positionsOf(path: string): DocumentPositions | undefined {
