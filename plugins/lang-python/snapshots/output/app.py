@@ -1,11 +1,10 @@
 """Command-line entry point."""
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name app) [1:0-27:0]
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name app) [1:0-1:31]
 
 import sys
 #      ^^^ reference imports sys
 
 from billing import Book, LineItem
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports billing.billing [5:0-5:34]
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports billing.Book [5:0-5:34]
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports billing.LineItem [5:0-5:34]
 

@@ -93,14 +93,26 @@ export class ModuleFinder {
     return this.configured;
   }
 
-  /** The dotted name of the module a file holds (`pkg/sub/__init__.py` → `pkg.sub`). */
+  /**
+   * The dotted name of the module a file holds (`pkg/sub/__init__.py` → `pkg.sub`): from the
+   * root of its package tree, or for a file in no regular package (a namespace package, a
+   * script, a test), from the deepest configured root that holds it (`tests/test_x.py` →
+   * `tests.test_x`).
+   */
   moduleName(path: string): string {
-    const root = this.ownRoot(path);
+    const dir = parentDir(path);
+    const root = dir !== '' && this.isPackage(dir) ? this.ownRoot(path) : this.namingRoot(dir);
     const rel = root === '' ? path : path.slice(root.length + 1);
     const noExt = rel.replace(/\.pyi?$|\.pyw$/, '');
     const parts = noExt.split('/');
     if (parts[parts.length - 1] === '__init__') parts.pop();
     return parts.join('.');
+  }
+
+  private namingRoot(dir: string): string {
+    let best = '';
+    for (const r of this.configuredRoots()) if (r !== '' && (dir === r || dir.startsWith(`${r}/`)) && r.length > best.length) best = r;
+    return best;
   }
 
   /**

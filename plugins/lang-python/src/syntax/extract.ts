@@ -66,7 +66,7 @@ class Extractor {
       imports: [],
       typeRefs: [],
       lineCount: lines.lineCount,
-      range: { startLine: 1, startCol: 0, endLine: Math.max(1, lines.lineCount), endCol: 0 },
+      range: { startLine: 1, startCol: 0, endLine: 1, endCol: 0 },
     };
   }
 
@@ -75,7 +75,11 @@ class Extractor {
     const diagnostic = root.hasError ? parseErrorDiagnostic(tree, this.lines) : undefined;
     if (diagnostic) this.ir.parseError = diagnostic;
     const doc = docstringOf(root);
-    if (doc) this.ir.doc = doc.slice(0, MAX_DOC);
+    if (doc) {
+      this.ir.doc = doc.slice(0, MAX_DOC);
+      const statement = root.namedChildren.find((c) => c?.type === 'expression_statement');
+      if (statement) this.ir.range = this.range(statement);
+    }
     this.block(root, { scope: 0, owner: -1, fn: -1 });
     return this.ir;
   }
@@ -206,7 +210,7 @@ class Extractor {
           if (!c) continue;
           if (c.type === 'block') {
             // `if isinstance(x, C):` — inside the block, x is a C.
-            if (condition && c === n.childForFieldName('consequence')) this.narrow(condition, where, c.startIndex, c.endIndex);
+            if (condition && sameNode(c, n.childForFieldName('consequence'))) this.narrow(condition, where, c.startIndex, c.endIndex);
             this.block(c, where);
           } else if (c.type === 'elif_clause' || c.type === 'else_clause') this.statement(c, where);
           else this.expr(c, where);
@@ -253,7 +257,8 @@ class Extractor {
       if (c.type === 'block') this.block(c, where);
       else if (c.type === 'else_clause' || c.type === 'elif_clause' || c.type === 'case_clause') this.statement(c, where);
       else if (c.type === 'case_pattern' || c.type === 'identifier') continue;
-      else if (n.type === 'for_statement' && (c === n.childForFieldName('left') || c === n.childForFieldName('right'))) continue;
+      else if (n.type === 'for_statement' && (sameNode(c, n.childForFieldName('left')) || sameNode(c, n.childForFieldName('right'))))
+        continue;
       else this.expr(c, where);
     }
   }
@@ -684,7 +689,7 @@ class Extractor {
     const entry: ImportIR = { module, level, names: [], range: this.range(n), written: [] };
     let star = false;
     for (const c of n.namedChildren) {
-      if (!c || c === moduleNode) continue;
+      if (!c || sameNode(c, moduleNode)) continue;
       if (c.type === 'wildcard_import') star = true;
       else if (c.type === 'dotted_name') {
         const name = c.text;
@@ -928,7 +933,7 @@ class Extractor {
       if (c.type === 'for_in_clause') {
         // The first iterable is evaluated outside; later ones see earlier targets.
         const right = c.childForFieldName('right');
-        const iter = right ? this.expr(right, c === clauses[0] ? where : inner) : UNKNOWN;
+        const iter = right ? this.expr(right, sameNode(c, clauses[0]) ? where : inner) : UNKNOWN;
         const left = c.childForFieldName('left');
         if (left) this.bindTarget(left, inner, (path, pos) => ({ k: 'for', iter, ...(path.length ? { path } : {}), pos }));
       } else for (const e of c.namedChildren) if (e) this.expr(e, inner);
@@ -938,6 +943,11 @@ class Extractor {
     if (n.type === 'dictionary_comprehension') return { k: 'lit', t: 'dict' };
     return { k: 'lit', t: n.type === 'set_comprehension' ? 'set' : 'list', items: n.type === 'generator_expression' ? [] : [element] };
   }
+}
+
+/** web-tree-sitter hands out a new object for every access to a node: compare positions. */
+function sameNode(a: TsNode, b: TsNode | null | undefined): boolean {
+  return b !== null && b !== undefined && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 }
 
 /** The classes of an `isinstance` check: a name, a dotted name or a tuple of them. */

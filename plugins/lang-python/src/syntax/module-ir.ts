@@ -170,7 +170,11 @@ export interface ModuleIR {
   /** The `PARSE_ERRORS` warning when the syntax is broken (what parsed is still there). */
   parseError?: Diagnostic;
   lineCount: number;
-  /** Module-level range (the whole file). */
+  /**
+   * Range of the module node: its docstring, else the start of the file. (Not the whole file:
+   * the file node stands for that, and a module node spanning it would repeat every line of
+   * the file wherever definitions are shown.)
+   */
   range: Range;
   /** Module docstring, for the module node's skeleton. */
   doc?: string;

@@ -1,5 +1,5 @@
 """Invoices and the ledger they are posted to."""
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name billing) [1:0-7:0]
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name billing) [1:0-1:49]
 
 from .invoice import Invoice, LineItem
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports .invoice.Invoice [3:0-3:38]

@@ -1,5 +1,5 @@
 """Shared pieces of the billing package."""
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name base) [1:0-37:0]
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name base) [1:0-1:43]
 
 import functools
 #      ^^^^^^^^^ reference imports functools

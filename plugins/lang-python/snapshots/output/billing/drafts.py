@@ -1,5 +1,5 @@
 from .invoice import Invoice
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name drafts) [1:0-13:0]
+# ^ definition module <module> (name drafts) [1:0-1:0]
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports .invoice.Invoice [1:0-1:28]
 
 

@@ -1,7 +1,6 @@
 from dataclasses import dataclass
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name invoice) [1:0-48:0]
+# ^ definition module <module> (name invoice) [1:0-1:0]
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports dataclasses.dataclass [1:0-1:33]
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports dataclasses.dataclasses [1:0-1:33]
 
 from .base import TAX_RATE, Record, audited
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports .base.audited [3:0-3:43]

@@ -1,7 +1,6 @@
 from typing import Optional
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name ledger) [1:0-26:0]
+# ^ definition module <module> (name ledger) [1:0-1:0]
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports typing.Optional [1:0-1:27]
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^ reference imports typing.typing [1:0-1:27]
 
 from . import invoice
 # ^^^^^^^^^^^^^^^^^^^^^ reference imports .invoice [3:0-3:21]

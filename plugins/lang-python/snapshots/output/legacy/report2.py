@@ -1,7 +1,6 @@
 # A Python 2 module: print statements and the old except syntax.
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition module <module> (name report2) [1:0-15:0]
+# ^ definition module <module> (name report2) [1:0-1:0]
 from billing import Book
-# ^^^^^^^^^^^^^^^^^^^^^^^^ reference imports billing.billing [2:0-2:24]
 # ^^^^^^^^^^^^^^^^^^^^^^^^ reference imports billing.Book [2:0-2:24]
 
 
