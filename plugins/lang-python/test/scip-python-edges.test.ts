@@ -257,6 +257,33 @@ describe('a class scip-python references but does not define', () => {
     ]);
   });
 
+  it('is external when its module is not in the repository (a dependency scip-python could not find)', () => {
+    // Without click installed, scip-python files `click.Option` under the repository's package.
+    const click: PythonFileFacts = {
+      path: 'req/adapters.py',
+      definitions: [],
+      callSites: [{ caller: vname('req/adapters.py', ''), line: 8, col: 6, endCol: 12 }],
+    };
+    const withClick = new ScipPythonIndex(
+      decodeScipIndex(
+        encodeScipIndex({
+          projectRoot: 'file:///repo',
+          documents: [
+            {
+              path: 'req/adapters.py',
+              occurrences: [
+                { range: [0, 0, 0], symbol: sym('`req.adapters`/__init__:'), definition: true },
+                { range: [7, 6, 12], symbol: sym('click/Option#') },
+              ],
+            },
+          ],
+        }),
+      ),
+      '/repo',
+    );
+    expect(withClick.resolveCalls(click, () => undefined).map((r) => r.outcome)).toEqual(['external']);
+  });
+
   it('is left unmapped when several definitions could be it', () => {
     const at: DefinitionAt = (path, line, col) =>
       path !== 'req/exceptions.py' ? undefined : line === 4 && col === 6 ? connectionError : line === 9 && col === 10 ? other : undefined;

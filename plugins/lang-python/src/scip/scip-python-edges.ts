@@ -22,7 +22,7 @@ export const SCIP_CONFIDENCE = 1;
 /**
  * What became of one call site:
  * - `resolved`: scip-python names a definition of the repository; {@link CallResolution.callees} holds its node.
- * - `external`: the callee is defined outside the repository (the standard library, an installed package).
+ * - `external`: the callee is defined outside the repository (the standard library, a package, installed or not).
  * - `local`: the callee is a parameter or local variable (a function value): no definition to point at.
  * - `no-occurrence`: scip-python has no reference at the callee name (it could not resolve it).
  * - `unmapped`: the callee is defined in the repository but at no position `definitionAt` knows.
@@ -204,7 +204,12 @@ export class ScipPythonIndex {
     // A parameter (`run().(pay)`) is a function value, like a local variable: no definition to call.
     if (symbol.startsWith('local ') || symbol.endsWith(')') || symbol.endsWith(']')) return 'local';
     const sites = this.definitionSites.get(symbol);
-    if (!sites) return this.ownPackages.has(packageOf(symbol)) ? (this.undefinedSymbol(symbol, definitionAt) ?? 'unmapped') : 'external';
+    if (!sites) {
+      // scip-python files a module it could not find (a dependency not installed: `click`) under
+      // the repository's own package: a symbol is the repository's only if its module is.
+      const own = this.ownPackages.has(packageOf(symbol)) && this.moduleFiles.has(symbolNamespace(parseSymbol(symbol)) ?? '');
+      return own ? (this.undefinedSymbol(symbol, definitionAt) ?? 'unmapped') : 'external';
+    }
     let best: Node | undefined;
     for (const s of sites) {
       const node = definitionAt(s.path, s.line, s.col);
