@@ -25,7 +25,9 @@ function standIn(name: string, body: string): string {
 describe('ScipPythonUpgrade.available', () => {
   it('is off by default, says so, and names what to install when it is on but missing', () => {
     const off = ScipPythonUpgrade.available({ tools: { 'scip-python': '/x/index.js' } });
-    expect(off).toEqual({ missing: expect.stringMatching(/upgrade is off \(plugin option scipPython, default false/) as unknown });
+    expect(off).toEqual({
+      missing: expect.stringMatching(/upgrade is off .*travsr config set plugins\.options\.lang-python\.scipPython true/) as unknown,
+    });
     const missing = ScipPythonUpgrade.available({ scipPython: true, tools: {} });
     expect(missing).toEqual({ missing: expect.stringContaining('npm install -g @sourcegraph/scip-python@0.6.6') as unknown });
     expect(ScipPythonUpgrade.available({ scipPython: 'true', tools: { 'scip-python': '/x/index.js' } })).toEqual({ tool: '/x/index.js' });

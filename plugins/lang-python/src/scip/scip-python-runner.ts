@@ -99,7 +99,10 @@ export class ScipPythonUpgrade {
    */
   static available(options: Record<string, unknown>): { tool: string } | { missing: string } {
     if (!enabled(options['scipPython']))
-      return { missing: 'the scip-python upgrade is off (plugin option scipPython, default false: it is slow); Phase B resolves natively' };
+      return {
+        missing:
+          'the scip-python upgrade is off (the default: it is slow); Phase B resolves natively; turn it on with `travsr config set plugins.options.lang-python.scipPython true`',
+      };
     const tools = options['tools'];
     const map = tools !== null && typeof tools === 'object' ? (tools as Record<string, unknown>) : {};
     const tool = map['scip-python'];
