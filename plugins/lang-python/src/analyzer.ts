@@ -16,6 +16,7 @@ import type {
 } from '@travsr/sdk';
 import type { DefinitionAt, PythonFileFacts } from './scip/facts.js';
 import { Evaluator } from './resolve/evaluator.js';
+import { IrCache } from './resolve/ir-cache.js';
 import { definitionAtIn, factsOf } from './resolve/scip-facts.js';
 import type { ScipPythonIndex } from './scip/scip-python-edges.js';
 import { ScipPythonUpgrade } from './scip/scip-python-runner.js';
@@ -47,6 +48,8 @@ export class PythonAnalyzer {
   /** The scip-python upgrade, when the option is on and the host found the tool. */
   private upgrade: ScipPythonUpgrade | undefined;
   private upgradeNote: string | undefined;
+  /** Module IRs kept between sessions, when the host gave the plugin a cache directory. */
+  private cache = new IrCache(undefined);
 
   constructor(resources: PythonAnalyzerResources) {
     this.syntax = new PythonSyntax(resources);
@@ -56,6 +59,7 @@ export class PythonAnalyzer {
   async initialize(session: Pick<SessionInfo, 'root' | 'phases' | 'options'>): Promise<SessionCapabilities> {
     await this.syntax.initialize();
     this.keepModules = session.phases === undefined || session.phases.includes('B');
+    this.cache = new IrCache(session.options?.['cacheDir']);
     const upgrade = ScipPythonUpgrade.available(session.options ?? {});
     if ('tool' in upgrade) this.upgrade = new ScipPythonUpgrade(upgrade.tool);
     // Only worth saying when the user asked for the upgrade and cannot have it.
@@ -66,7 +70,7 @@ export class PythonAnalyzer {
 
   private programFor(root: string): Program {
     if (!this.program || this.program.root !== root) {
-      this.program = new Program(root, this.syntax);
+      this.program = new Program(root, (path, text) => this.readModule(path, text));
       this.evaluator = new Evaluator(this.program);
     }
     return this.program;
@@ -75,7 +79,7 @@ export class PythonAnalyzer {
   /** Phase A: one module's definitions and refs as written. */
   analyzeFile(file: SourceFile, ctx: Pick<FileContext, 'graph' | 'root'>): FileAnalysis {
     const program = this.programFor(ctx.root);
-    const ir = this.syntax.read(file.path, file.text);
+    const ir = this.readModule(file.path, file.text);
     const name = program.finder.moduleName(file.path);
     if (this.keepModules) program.add(file.path, ir);
     const nodes = emitDefinitions(ir, ctx.graph, name);
@@ -126,6 +130,7 @@ export class PythonAnalyzer {
       `lang-python phase B: ${files.length} files in ${Math.round(performance.now() - started)} ms; ` +
         `${sites} call sites: ${total.resolved} resolved in the repository, ${total.external} outside it, ${total.unknown} unknown (no edge${total.faults > 0 ? `, ${total.faults} of them past a resolver limit` : ''}); ` +
         `${program.loadedFromDisk - fromDiskBefore} modules read for resolution` +
+        (this.cache.enabled ? `; module cache: ${this.cache.hits} hits, ${this.cache.misses} misses` : '') +
         (scip ? `; scip-python added ${scipEdges} edges` : ''),
     );
   }
@@ -150,8 +155,12 @@ export class PythonAnalyzer {
   private async moduleOf(program: Program, file: AnalyzeFile, ctx: ProgramContext): Promise<Mod> {
     if (program.has(file.path)) return program.module(file.path)!;
     const source = await ctx.readFile(file);
-    const ir: ModuleIR = this.syntax.read(file.path, source.text);
-    return program.add(file.path, ir);
+    return program.add(file.path, this.readModule(file.path, source.text));
+  }
+
+  /** A module's IR: from the cache when its text was read before, else parsed (and kept). */
+  private readModule(path: string, text: string): ModuleIR {
+    return this.cache.get(path, text) ?? this.cache.put(text, this.syntax.read(path, text));
   }
 }
 

@@ -5,7 +5,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ModuleIR } from '../syntax/module-ir.js';
-import type { PythonSyntax } from '../syntax/python-syntax.js';
 import { ModuleFinder, type ModuleLocation } from './module-finder.js';
 
 /** A loaded module: where it is, its dotted name and its IR. */
@@ -15,13 +14,16 @@ export interface Mod {
   ir: ModuleIR;
 }
 
+/** Reads a module's text into its IR (parsing it, or from a cache). */
+export type ModuleReader = (path: string, text: string) => ModuleIR;
+
 /** Files larger than this are not read for resolution (generated data, not code). */
 const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * @example
  * ```ts
- * const program = new Program('/repo', syntax);
+ * const program = new Program('/repo', (path, text) => syntax.read(path, text));
  * program.add('pkg/a.py', irFromPhaseA);        // a module Phase A already read
  * program.module('pkg/b.py');                    // parsed now, from disk
  * ```
@@ -35,7 +37,7 @@ export class Program {
 
   constructor(
     readonly root: string,
-    private readonly syntax: PythonSyntax,
+    private readonly read: ModuleReader,
     private readonly maxBytes = DEFAULT_MAX_BYTES,
   ) {
     this.finder = new ModuleFinder(root);
@@ -68,7 +70,7 @@ export class Program {
     try {
       const text = this.readConfined(path);
       if (text !== undefined) {
-        mod = { path, name: this.finder.moduleName(path), ir: this.syntax.read(path, text) };
+        mod = { path, name: this.finder.moduleName(path), ir: this.read(path, text) };
         this.loadedFromDisk++;
       }
     } catch {

@@ -41,11 +41,16 @@ export function writeProject(files: Record<string, string>): string {
 const end = (v: Edge['src']) => `${v.path}:${v.signature}`;
 
 /** Analyzes `requested` (default: every .py/.pyi file of `files`) in both phases. */
-export async function analyzeProject(files: Record<string, string>, requested?: string[], existingRoot?: string): Promise<ProjectResult> {
+export async function analyzeProject(
+  files: Record<string, string>,
+  requested?: string[],
+  existingRoot?: string,
+  options: Record<string, unknown> = {},
+): Promise<ProjectResult> {
   const root = existingRoot ?? writeProject(files);
   const paths = (requested ?? Object.keys(files).filter((p) => /\.pyi?$/.test(p))).sort();
   const analyzer = new PythonAnalyzer({ grammar: GRAMMAR });
-  await analyzer.initialize({ root, phases: ['A', 'B'], options: {} });
+  await analyzer.initialize({ root, phases: ['A', 'B'], options });
   const result: ProjectResult = { root, nodes: new Map(), edges: [], refs: new Map(), diagnostics: new Map(), failed: [], logs: [] };
   for (const path of paths) {
     const graph = new FileGraphBuilder({ corpus: 'test', path, language: 'python' });
@@ -58,7 +63,7 @@ export async function analyzeProject(files: Record<string, string>, requested?: 
   const ctx = {
     root,
     corpus: 'test',
-    options: {},
+    options,
     phases: ['A', 'B'] as const,
     signal: new AbortController().signal,
     log: (_level: string, message: string) => void result.logs.push(message),

@@ -1,0 +1,72 @@
+// The module IR cache: what a session keeps for the next one, and what it does with bad entries.
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { IR_FORMAT, IrCache } from '../src/resolve/ir-cache.js';
+import { PythonSyntax } from '../src/syntax/python-syntax.js';
+import { analyzeProject, GRAMMAR } from './helpers/analyze-project.js';
+
+const TEXT = 'class A:\n    def f(self):\n        self.x = [1]\n        global G\n        return self\n\nG = A()\n';
+
+function entries(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('IrCache', () => {
+  it('gives back the IR a module had, Maps and Sets included, under the path it has now', async () => {
+    const syntax = new PythonSyntax({ grammar: GRAMMAR });
+    await syntax.initialize();
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    const ir = syntax.read('a.py', TEXT);
+    new IrCache(dir).put(TEXT, ir);
+    const cache = new IrCache(dir);
+    const back = cache.get('moved/a.py', TEXT);
+    expect(cache.hits).toBe(1);
+    expect(back).toEqual({ ...ir, path: 'moved/a.py' });
+    expect(back!.scopes[0]!.names).toBeInstanceOf(Map);
+    expect(cache.get('a.py', `${TEXT}\n# edited\n`)).toBeUndefined();
+    expect(cache.misses).toBe(1);
+  });
+
+  it('treats an entry that does not decode as a miss, and removes it', async () => {
+    const syntax = new PythonSyntax({ grammar: GRAMMAR });
+    await syntax.initialize();
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    new IrCache(dir).put(TEXT, syntax.read('a.py', TEXT));
+    const [file] = entries(join(dir, IR_FORMAT));
+    writeFileSync(file!, 'not msgpack at all \u0000\u00ff');
+    const cache = new IrCache(dir);
+    expect(cache.get('a.py', TEXT)).toBeUndefined();
+    expect(entries(join(dir, IR_FORMAT))).toEqual([]);
+  });
+
+  it('keeps nothing without a cache directory', () => {
+    const cache = new IrCache(undefined);
+    expect(cache.enabled).toBe(false);
+    expect(cache.get('a.py', TEXT)).toBeUndefined();
+  });
+
+  it('gives a later session the same graph from cached modules', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    const files = {
+      'pkg/__init__.py': 'from .m import Thing\n',
+      'pkg/m.py': 'class Thing:\n    def go(self):\n        return helper()\n\ndef helper():\n    pass\n',
+      'app.py': 'from pkg import Thing\n\ndef main():\n    Thing().go()\n',
+    };
+    const first = await analyzeProject(files, undefined, undefined, { cacheDir: dir });
+    const second = await analyzeProject(files, ['app.py'], first.root, { cacheDir: dir });
+    expect(first.logs.join('\n')).toMatch(/module cache: 0 hits, 3 misses/);
+    expect(second.logs.join('\n')).toMatch(/module cache: [1-9]\d* hits, 0 misses/);
+    expect(second.edges.filter((e) => e.startsWith('app.py')).sort()).toEqual(first.edges.filter((e) => e.startsWith('app.py')).sort());
+  });
+});
