@@ -40,6 +40,12 @@ export const ConstraintsSchema = Type.Object(
     tools: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9._-]+$', maxLength: 64 }), { maxItems: 32 })),
     /** Like `tools`, for an optional upgrade of a pass the plugin also runs without them (lang-python's `scip-python`): a missing one costs no pass. */
     optionalTools: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9._-]+$', maxLength: 64 }), { maxItems: 32 })),
+    /**
+     * `true`: a private directory that persists between sessions for this plugin (version) and
+     * repository, passed as `initialize.options.cacheDir` and writable inside the sandbox; the
+     * host may empty it at any time, so it holds only what the plugin can recompute.
+     */
+    cache: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -56,6 +56,13 @@ describe('parseManifest', () => {
     expect(parseManifest(m).constraints.network).toEqual({ allow: ['registry.npmjs.org', '*.pypi.org:443'] });
   });
 
+  it('accepts constraints.cache as a boolean and refuses anything else', () => {
+    expect(parseManifest(withChange((x) => (x.constraints.cache = true))).constraints.cache).toBe(true);
+    expect(parseManifest(VALID).constraints.cache).toBeUndefined();
+    expect(problem(withChange((x) => (x.constraints.cache = 'yes')))).toMatch(/cache/);
+    expect(problem(withChange((x) => (x.constraints.cache = { dir: '/home' })))).toMatch(/cache/);
+  });
+
   it('says when the file is not JSON, naming the file', () => {
     expect(problem('{ id: 1 }')).toMatch(/^travsr-plugin\.json is not valid JSON: /);
     expect(() => parseManifest('{', 'plugins/x/travsr-plugin.json')).toThrow(/^plugins\/x\/travsr-plugin\.json is not valid JSON/);
