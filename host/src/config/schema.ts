@@ -17,6 +17,7 @@ export interface ConfigTypes {
   'plugins.prefer': Record<string, string>;
   'plugins.options': Record<string, string>;
   'plugins.dirs': string[];
+  'plugins.cacheMax': number;
   'analyze.deadline': number;
   'analyze.deadlinePerFile': number;
   'analyze.total': number;
@@ -74,8 +75,8 @@ export interface ConfigKeySpec<T> {
 // Same shapes as the protocol's language and plugin ids; config has no internal dependencies, so they are repeated here.
 const LANGUAGE_ID = /^[a-z0-9][a-z0-9+#._-]*$/;
 const PLUGIN_ID = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
-// `<plugin id>.<option>`; `tools` is the host's own option (where the declared tools are).
-const PLUGIN_OPTION = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?\.(?!tools$)[A-Za-z][A-Za-z0-9_]*$/;
+// `<plugin id>.<option>`; `tools` and `cacheDir` are the host's own options (where the declared tools are, the cache).
+const PLUGIN_OPTION = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?\.(?!(?:tools|cacheDir)$)[A-Za-z][A-Za-z0-9_]*$/;
 
 /** Every configuration key: type, default, environment variable, description and what is valid. */
 export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTypes[K]> } = {
@@ -157,7 +158,7 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     description:
       'Options passed to plugins in initialize.options, as "plugin-id.option" = "value" (values are strings), e.g. "lang-python.scipPython" = "true" runs the scip-python upgrade of Python Phase B',
     expected: 'a table of "plugin-id.option" = "value"',
-    mapKey: { pattern: PLUGIN_OPTION, what: 'a plugin id, a dot and an option name (letters, digits, _; not tools)' },
+    mapKey: { pattern: PLUGIN_OPTION, what: 'a plugin id, a dot and an option name (letters, digits, _; not tools or cacheDir)' },
     mapValue: { pattern: /^[^\x00-\x1f\x7f]*$/, what: 'a string without control characters' },
     defaultValue: () => ({}),
     defaultText: '{}',
@@ -172,6 +173,18 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     paths: true,
     defaultValue: () => [],
     defaultText: '[]',
+  },
+  'plugins.cacheMax': {
+    // Disk the host lets plugins fill on the user's behalf: a repository may not raise it.
+    trust: 'security',
+    kind: 'integer',
+    env: 'TRAVSR_PLUGINS_CACHE_MAX',
+    description:
+      "MiB a plugin's cache directory (constraints.cache; ~/.travsr/cache/plugins/<id>/<version>/<repo>) may hold; past it the host empties the directory after the plugin's session (0: empty it after every session)",
+    expected: 'an integer ≥ 0 (MiB)',
+    min: 0,
+    defaultValue: () => 512,
+    defaultText: '512',
   },
   'analyze.deadline': {
     // A repository could otherwise lift the limits that stop an analyzer its content makes loop.

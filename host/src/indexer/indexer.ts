@@ -29,6 +29,8 @@ export interface IndexSettings {
   prefer: Record<string, string>;
   /** `plugins.options`: `"<plugin id>.<option>"` → value, passed to each plugin in `initialize.options`. */
   pluginOptions?: Record<string, string>;
+  /** `plugins.cacheMax`: size past which a plugin's cache directory is emptied after its session. */
+  pluginCacheMaxMiB?: number;
 }
 
 /** Progress of an index run, for a progress bar. */
@@ -264,6 +266,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
       repoRoot,
       corpus: settings.corpus,
       ...(options ? { pluginOptions: options } : {}),
+      ...(settings.pluginCacheMaxMiB !== undefined ? { cacheMaxMiB: settings.pluginCacheMaxMiB } : {}),
       grant: { tier: reg.tier, allowUnsandboxed: reg.allowUnsandboxed, networkAllow: reg.networkAllow },
       ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
       logger,

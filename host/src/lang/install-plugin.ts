@@ -23,6 +23,7 @@ import { MANIFEST_FILE, type PluginManifest } from '@travsr/protocol';
 import { loadConfig, type IgnoredConfigValue } from '../config/index.js';
 import { findRepoRoot } from '../indexer/git/index.js';
 import { readLangToml, writeLangToml, type PluginEntry } from '../plugins/lang-toml.js';
+import { pluginCacheTree, pluginVersionCacheTree } from '../paths/plugin-cache-dir.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import { LangError, LangErrorCode } from './errors.js';
 import { rememberLock, versionsLockedElsewhere } from './known-locks.js';
@@ -435,6 +436,8 @@ export interface RemoveOutcome {
   /** Installed versions left on disk because the lock of another repository on this machine names them. */
   kept: { version: string; dir: string; locks: string[] }[];
   lockRemoved: boolean;
+  /** Cache directories deleted (`constraints.cache`): the plugin's whole tree, or the removed versions' when some are kept. */
+  cachesDeleted: string[];
 }
 
 /**
@@ -469,6 +472,20 @@ export async function removePlugin(ctx: LangContext, name: string): Promise<Remo
     }
     if (kept.length === 0) await rm(ownDir, { recursive: true, force: true });
   }
+  // Caches go with the plugin, except those of versions another repository still runs.
+  const cachesDeleted: string[] = [];
+  const cacheTree = pluginCacheTree(id);
+  if (kept.length === 0) {
+    if (existsSync(cacheTree)) cachesDeleted.push(cacheTree);
+    await rm(cacheTree, { recursive: true, force: true });
+  } else {
+    const keptVersions = new Set(kept.map((k) => k.version));
+    for (const version of existsSync(cacheTree) ? readdirSync(cacheTree) : []) {
+      if (keptVersions.has(version)) continue;
+      cachesDeleted.push(pluginVersionCacheTree(id, version));
+      await rm(pluginVersionCacheTree(id, version), { recursive: true, force: true });
+    }
+  }
   saveLockEntry(ctx, id, undefined);
   return {
     id,
@@ -477,6 +494,7 @@ export async function removePlugin(ctx: LangContext, name: string): Promise<Remo
     deleted: inside && kept.length === 0 ? ownDir : undefined,
     kept,
     lockRemoved: locked !== undefined,
+    cachesDeleted,
   };
 }
 

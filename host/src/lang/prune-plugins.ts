@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '@travsr/protocol';
 import { readLangToml } from '../plugins/lang-toml.js';
+import { pluginVersionCacheTree } from '../paths/plugin-cache-dir.js';
 import { versionsLockedElsewhere } from './known-locks.js';
 import { installedPluginsRoot } from './locked-version.js';
 import type { PluginsLock } from './plugins-lock.js';
@@ -11,11 +12,15 @@ export interface PrunedVersion {
   id: string;
   version: string;
   dir: string;
+  /** Of the installed files and the version's caches. */
   bytes: number;
+  /** The version's cache directory (`constraints.cache`), deleted with it, when there was one. */
+  cache?: string;
 }
 
+// lstat: a symbolic link a plugin left in its cache must not lead the walk elsewhere (or in circles).
 function sizeOf(path: string): number {
-  const st = statSync(path, { throwIfNoEntry: false });
+  const st = lstatSync(path, { throwIfNoEntry: false });
   if (!st) return 0;
   if (!st.isDirectory()) return st.size;
   return readdirSync(path).reduce((n, name) => n + sizeOf(join(path, name)), 0);
@@ -71,9 +76,14 @@ export function prunePlugins(lock: PluginsLock, options: { dryRun?: boolean } = 
       outcome.kept.push({ ...v, locks });
       continue;
     }
-    const bytes = sizeOf(v.dir);
-    if (!options.dryRun) rmSync(v.dir, { recursive: true, force: true });
-    outcome.pruned.push({ ...v, bytes });
+    const cache = pluginVersionCacheTree(v.id, v.version);
+    const hasCache = existsSync(cache);
+    const bytes = sizeOf(v.dir) + (hasCache ? sizeOf(cache) : 0);
+    if (!options.dryRun) {
+      rmSync(v.dir, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
+    }
+    outcome.pruned.push({ ...v, bytes, ...(hasCache ? { cache } : {}) });
   }
   return outcome;
 }

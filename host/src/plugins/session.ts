@@ -36,6 +36,8 @@ import { StderrTail } from './stderr-tail.js';
 import { AnalyzeWatchdog, type WatchdogVerdict } from './analyze-watchdog.js';
 import { analyzeDeadlineMs, type PluginTimeouts } from './timeouts.js';
 import { HOST_VERSION } from '../version.js';
+import { preparePluginCacheDir } from '../paths/plugin-cache-dir.js';
+import { DEFAULT_PLUGIN_CACHE_MAX_MIB, enforceCacheCap } from './plugin-cache-cap.js';
 
 /** States of a session, in the order a healthy one goes through them. */
 export type SessionState =
@@ -75,6 +77,8 @@ export interface SessionOptions {
   maxFrameBytes?: number;
   /** Builds the launch command (default: the sandbox's prepareLaunch). */
   launch?: (spec: LaunchSpec) => Promise<LaunchCommand>;
+  /** `plugins.cacheMax`: past it, the plugin's cache directory is emptied when the session ends (default 512). */
+  cacheMaxMiB?: number;
 }
 
 /** What the caller of {@link PluginSession.analyze} receives as files stream in. */
@@ -147,6 +151,8 @@ export class PluginSession {
   helloResult: HelloResult | undefined;
   private phasesValue: ('A' | 'B')[] = [];
   private unavailableValue: UnavailablePhase[] = [];
+  /** Host path of the plugin's cache directory, when its manifest asks for one and a repository is open. */
+  private cacheDir: string | undefined;
 
   /** Phases this session runs: the plugin's `capabilities.phases` less those its `initialize` said it cannot run. */
   get phases(): readonly ('A' | 'B')[] {
@@ -263,6 +269,8 @@ export class PluginSession {
     if (this.opts.repoRoot) spec.repoRoot = this.opts.repoRoot;
     if (grant.networkAllow) spec.networkAllow = grant.networkAllow;
     if (tools.found.length > 0) spec.tools = tools.found;
+    this.cacheDir = await this.prepareCacheDir();
+    if (this.cacheDir !== undefined) spec.cacheDir = this.cacheDir;
     this.cmd = await launch(spec);
     trace.details.sandbox = this.cmd.description;
     try {
@@ -335,6 +343,7 @@ export class PluginSession {
       // Where each declared tool is, as the plugin sees it (bound at the same path); missing ones are absent.
       init.options = { ...init.options, tools: Object.fromEntries(tools.found.map((t) => [t.name, t.path])) };
     }
+    if (this.cmd.cacheDirInside !== undefined) init.options = { ...init.options, cacheDir: this.cmd.cacheDirInside };
     const initResult = await this.guard(conn.request('initialize', init, { timeoutMs: this.opts.timeouts.requestMs }), 'initialize');
     trace.details.languages = initResult.languages;
     const offered = hello.capabilities.phases;
@@ -690,6 +699,43 @@ export class PluginSession {
     if (!this.proc) void this.finish();
   }
 
+  /**
+   * Creates the plugin's cache directory when its manifest sets `constraints.cache` and the
+   * session has a repository. A cache is an optimisation: when it cannot be made the plugin
+   * runs without one, and the log says why.
+   */
+  private async prepareCacheDir(): Promise<string | undefined> {
+    const { manifest } = this.opts.plugin;
+    if (manifest.constraints.cache !== true || this.opts.repoRoot === undefined) return undefined;
+    try {
+      const dir = await preparePluginCacheDir(manifest, this.opts.repoRoot);
+      this.recorder.trace.details.cacheDir = dir;
+      return dir;
+    } catch (e) {
+      this.opts.logger.log(
+        'warn',
+        `[${this.label}] runs without its cache directory: it could not be created (${(e as Error).message}); check that ~/.travsr (or TRAVSR_HOME) is writable`,
+      );
+      return undefined;
+    }
+  }
+
+  /** Empties the cache directory once it holds more than `plugins.cacheMax`; the plugin has exited. */
+  private async capCacheDir(): Promise<void> {
+    if (this.cacheDir === undefined) return;
+    const maxMiB = this.opts.cacheMaxMiB ?? DEFAULT_PLUGIN_CACHE_MAX_MIB;
+    try {
+      const r = await enforceCacheCap(this.cacheDir, maxMiB);
+      if (r.emptied)
+        this.opts.logger.log(
+          'info',
+          `[${this.label}] emptied its cache ${this.cacheDir}: it held more than plugins.cacheMax (${maxMiB} MiB) or more files than the host counts; the plugin rebuilds what it needs (raise plugins.cacheMax to keep more)`,
+        );
+    } catch (e) {
+      this.opts.logger.log('warn', `[${this.label}] could not check the size of its cache ${this.cacheDir}: ${(e as Error).message}`);
+    }
+  }
+
   private async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
@@ -709,6 +755,7 @@ export class PluginSession {
     } catch (e) {
       this.opts.logger.log('warn', `[${this.label}] sandbox cleanup failed: ${(e as Error).message}`);
     }
+    await this.capCacheDir();
     const trace = this.recorder.finish(this.failure ? { code: this.failure.code, message: this.failure.message } : undefined);
     if (this.failure?.stderrTail?.length) trace.details.stderrTail = this.failure.stderrTail;
     try {

@@ -40,6 +40,8 @@ export interface SupervisorOptions {
   phases?: ('A' | 'B')[];
   maxFrameBytes?: number;
   launch?: (spec: LaunchSpec) => Promise<LaunchCommand>;
+  /** `plugins.cacheMax`: the size past which a plugin's cache directory is emptied after a session. */
+  cacheMaxMiB?: number;
 }
 
 /** Lifecycle of a supervised plugin as the indexer sees it. */
@@ -224,6 +226,7 @@ export class PluginSupervisor {
         ...(this.opts.phases ? { phases: this.opts.phases } : {}),
         ...(this.opts.maxFrameBytes ? { maxFrameBytes: this.opts.maxFrameBytes } : {}),
         ...(this.opts.launch ? { launch: this.opts.launch } : {}),
+        ...(this.opts.cacheMaxMiB !== undefined ? { cacheMaxMiB: this.opts.cacheMaxMiB } : {}),
       };
       try {
         const session = await PluginSession.start(sessionOpts);

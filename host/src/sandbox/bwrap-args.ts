@@ -15,6 +15,8 @@ export interface BwrapArgsInput {
   proxySocket?: string;
   /** Extra files bound read-only at the same path (e.g. a tool of constraints.tools). */
   extraReadOnly: string[];
+  /** A directory bound read-write at the same path (the plugin's cache), the only writable bind. */
+  cacheDir?: string;
   /** A Node binary outside the runtime binds, bound read-only at `mounts.node`. */
   nodeBinary?: string;
   /** Working directory inside. */
@@ -71,9 +73,27 @@ export function buildBwrapArgs(input: BwrapArgsInput): string[] {
   args.push('--ro-bind', input.pluginDir, m.plugin);
   if (input.repoRoot !== undefined) args.push('--ro-bind', input.repoRoot, m.repo);
   if (tier.proxy && input.proxySocket !== undefined) args.push('--ro-bind', input.proxySocket, m.proxySocket);
+  // After every other mount, so nothing bound later can cover it; --remount-ro below is not
+  // recursive, so this bind (like the tmpfs mounts) stays writable and nothing else does.
+  if (input.cacheDir !== undefined) args.push('--bind', input.cacheDir, input.cacheDir);
   // Last: nothing outside the tmpfs mounts stays writable (bwrap's root and /dev are tmpfs).
   args.push('--remount-ro', '/dev', '--remount-ro', '/');
   for (const [k, v] of Object.entries(input.env)) args.push('--setenv', k, v);
   args.push('--chdir', input.chdir);
   return args;
+}
+
+/**
+ * Why `dir` cannot be bound writable at its own path inside the sandbox, or undefined when it
+ * can: it would sit on or under a read-only mount (bwrap could not create its mount point
+ * there), or cover one. Under the private /tmp is fine: the bind comes after the tmpfs.
+ */
+export function cacheBindProblem(dir: string, profile: LinuxProfile): string | undefined {
+  const m = profile.mounts;
+  const reserved = [...profile.runtime.roBind, ...profile.runtime.topLevel, m.plugin, m.repo, m.node, m.proxySocket, '/proc', '/dev'];
+  for (const r of reserved) {
+    if (dir === r || dir.startsWith(`${r}/`) || r.startsWith(`${dir}/`)) return `it would overlap ${r} inside the sandbox`;
+  }
+  if (dir === '/' || m.tmp.startsWith(`${dir}/`) || dir === m.tmp) return `it would cover ${m.tmp} inside the sandbox`;
+  return undefined;
 }

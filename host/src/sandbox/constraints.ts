@@ -89,8 +89,8 @@ function networkCheck(manifest: PluginManifest, grant: TierGrant): ConstraintChe
 
 /**
  * Compares a manifest's declared constraints with the grant, before any plugin code runs.
- * Returns one check per constraint (tier, network, ipc, hostApi, filesystem, tools when
- * declared, each declared resource); a plugin may start only if every check is ok.
+ * Returns one check per constraint (tier, network, ipc, hostApi, filesystem, tools and cache
+ * when declared, each declared resource); a plugin may start only if every check is ok.
  */
 export function evaluateConstraints(manifest: PluginManifest, grant: TierGrant): ConstraintCheck[] {
   const c = manifest.constraints;
@@ -151,6 +151,15 @@ export function evaluateConstraints(manifest: PluginManifest, grant: TierGrant):
       constraint: 'tools',
       requested: c.tools.join(', '),
       granted: "those found on the host's PATH, bound read-only at the same path",
+      ok: true,
+    });
+  }
+
+  if (c.cache) {
+    checks.push({
+      constraint: 'cache',
+      requested: 'a private directory kept between sessions',
+      granted: 'its own directory for this plugin version and repository, writable, emptied past plugins.cacheMax',
       ok: true,
     });
   }

@@ -15,7 +15,7 @@ export type SandboxErrorCode = (typeof SandboxErrorCode)[keyof typeof SandboxErr
 
 /** One manifest constraint compared with what the user granted. */
 export interface ConstraintCheck {
-  /** `tier`, `network`, `ipc`, `hostApi`, `filesystem`, `tools` or `resources.<name>`. */
+  /** `tier`, `network`, `ipc`, `hostApi`, `filesystem`, `tools`, `cache` or `resources.<name>`. */
   constraint: string;
   /** What the manifest asks for, in words. */
   requested: string;

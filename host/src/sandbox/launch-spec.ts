@@ -35,6 +35,12 @@ export interface LaunchSpec {
    * directories first on the sandbox's PATH. Windows does not pass them yet.
    */
   tools?: ResolvedTool[];
+  /**
+   * Absolute, existing: the plugin's cache directory (`constraints.cache`), the one place
+   * outside its private temp directory it may write. Seen at the same path inside (bound
+   * read-write on Linux, the profile's CACHE_DIR on macOS, a read-write grant on Windows).
+   */
+  cacheDir?: string;
 }
 
 /** A ready-to-spawn command. Spawn exactly `file` + `args` with `env` and `extendEnv: false`. */
@@ -46,6 +52,8 @@ export interface LaunchCommand {
   pluginRootInside: string;
   /** Where the repository is inside the sandbox (e.g. /repo). */
   repoRootInside?: string;
+  /** Where the cache directory is inside the sandbox (its real host path), when the spec had one. */
+  cacheDirInside?: string;
   tier: SandboxTier;
   /** What the sandbox grants, in words, for traces (env values are never listed). */
   description: string[];

@@ -23,6 +23,8 @@ function assertSpec(spec: LaunchSpec, platform: NodeJS.Platform): void {
     throw new LaunchSpecError(`repoRoot must be absolute, got ${JSON.stringify(spec.repoRoot)}`);
   if (spec.nodePath !== undefined && !isAbsolute(spec.nodePath))
     throw new LaunchSpecError(`nodePath must be absolute, got ${JSON.stringify(spec.nodePath)}`);
+  if (spec.cacheDir !== undefined && !isAbsolute(spec.cacheDir))
+    throw new LaunchSpecError(`cacheDir must be absolute, got ${JSON.stringify(spec.cacheDir)}`);
   assertLimits(spec.limits);
   for (const [k, v] of Object.entries(spec.env)) {
     if (!ENV_NAME.test(k) || typeof v !== 'string' || v.includes('\0'))
@@ -69,6 +71,7 @@ export async function prepareLaunch(spec: LaunchSpec): Promise<LaunchCommand> {
   if (platform === process.platform) {
     await assertDirectory(spec.pluginDir, 'the plugin directory');
     if (spec.repoRoot !== undefined) await assertDirectory(spec.repoRoot, 'the repository');
+    if (spec.cacheDir !== undefined) await assertDirectory(spec.cacheDir, 'the plugin cache directory');
     await checkEntrypoint(spec.manifest, await realpath(spec.pluginDir));
   }
   const env = { ...spec.env };

@@ -3,11 +3,11 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AllowlistProxy } from './allowlist-proxy.js';
 import { bwrapLaunchArgv, writeBwrapArgFiles } from './bwrap-arg-files.js';
-import { buildBwrapArgs } from './bwrap-args.js';
+import { buildBwrapArgs, cacheBindProblem } from './bwrap-args.js';
 import { CleanupStack } from './cleanup-stack.js';
 import { entrypointArgv, nodeHeapMiB } from './entrypoint.js';
 import { proxyAllowlist } from './constraints.js';
-import { SandboxUnavailableError } from './errors.js';
+import { LaunchSpecError, SandboxUnavailableError } from './errors.js';
 import type { LaunchCommand, LaunchSpec } from './launch-spec.js';
 import type { ResourceLimits } from './limits.js';
 import { linuxProfile } from './linux-profile.js';
@@ -82,6 +82,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
     const pluginDir = await realpath(spec.pluginDir);
     const repoRoot = spec.repoRoot !== undefined ? await realpath(spec.repoRoot) : undefined;
     const nodePath = await realpath(spec.nodePath ?? process.execPath);
+    const cacheDir = spec.cacheDir !== undefined ? await realpath(spec.cacheDir) : undefined;
 
     const sessionDir = await mkdtemp(join(tmpdir(), 'travsr-sbx-'));
     stack.push(() => rm(sessionDir, { recursive: true, force: true }));
@@ -136,6 +137,11 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
     } else {
       const profile = linuxProfile();
       const m = profile.mounts;
+      const cacheProblem = cacheDir !== undefined ? cacheBindProblem(cacheDir, profile) : undefined;
+      if (cacheProblem !== undefined)
+        throw new LaunchSpecError(
+          `the plugin cache directory ${cacheDir ?? ''} cannot be bound into the sandbox: ${cacheProblem}; set TRAVSR_HOME to a directory under your home`,
+        );
       let proxySocket: string | undefined;
       const insideEnv: Record<string, string> = { ...profile.env, ...env };
       const tools = spec.tools ?? [];
@@ -174,6 +180,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
         env: insideEnv,
         ...(proxySocket !== undefined ? { proxySocket } : {}),
         extraReadOnly: toolBinds,
+        ...(cacheDir !== undefined ? { cacheDir } : {}),
         ...(nodeOutside ? { nodeBinary: nodePath } : {}),
         chdir: repoRoot !== undefined ? m.repo : m.plugin,
       });
@@ -207,7 +214,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
               `tools (constraints.tools): ${tools.map((t) => `${t.name} at ${t.path}${t.bind ? ` (bound read-only: ${t.bind})` : ''}`).join(', ')}; their directories first on PATH`,
             ]
           : []),
-        `writable: ${m.tmp} (private tmpfs, ${limits.tmpMiB} MiB)${tierProfile.devShm ? `, /dev/shm (private tmpfs, ${limits.tmpMiB} MiB)` : ''}`,
+        `writable: ${m.tmp} (private tmpfs, ${limits.tmpMiB} MiB)${tierProfile.devShm ? `, /dev/shm (private tmpfs, ${limits.tmpMiB} MiB)` : ''}${cacheDir !== undefined ? `, ${cacheDir} (the plugin's cache for this repository, kept between sessions)` : ''}`,
         `ipc: ${tierProfile.unshare.includes('ipc') ? 'private IPC namespace' : "the host's IPC namespace (POSIX message queues, SysV IPC)"}`,
       );
     }
@@ -221,6 +228,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
       env: outerEnv,
       pluginRootInside,
       ...(repoRootInside !== undefined ? { repoRootInside } : {}),
+      ...(cacheDir !== undefined ? { cacheDirInside: cacheDir } : {}),
       tier,
       description,
       cleanup: () => stack.run(),

@@ -41,7 +41,7 @@ export function macosLimitScript(limits: ResourceLimits): string {
 /**
  * Builds the macOS command: `/bin/sh -c <ulimits> … /usr/bin/sandbox-exec -f
  * sandbox-profiles/macos/<tier>.sb -D PLUGIN_DIR=… -D REPO_DIR=… -D TMP_DIR=… -D NODE_BINARY=…
- * -D TOOL_DIR_0..3=… [-D PROXY_SOCKET=…] <node> <entrypoint>`. On macOS itself it also creates the private
+ * -D TOOL_DIR_0..3=… -D CACHE_DIR=… [-D PROXY_SOCKET=…] <node> <entrypoint>`. On macOS itself it also creates the private
  * temp directory and starts the allowlist proxy; from another OS it only builds the command
  * (for tests) and touches nothing.
  */
@@ -54,6 +54,7 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
     const pluginDir = await resolve(spec.pluginDir);
     const repoRoot = spec.repoRoot !== undefined ? await resolve(spec.repoRoot) : undefined;
     const nodePath = await resolve(spec.nodePath ?? process.execPath);
+    const cacheDir = spec.cacheDir !== undefined ? await resolve(spec.cacheDir) : undefined;
     let sessionDir: string;
     if (native) {
       sessionDir = await realpath(await mkdtemp(join(tmpdir(), 'travsr-sbx-')));
@@ -97,6 +98,8 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
         ['TMP_DIR', tmpDir],
         ['NODE_BINARY', nodePath],
         ...Array.from({ length: MACOS_TOOL_SLOTS }, (_, i): [string, string] => [`TOOL_DIR_${i}`, toolBinds[i] ?? NO_REPO]),
+        // Without a cache, /var/empty: writable by the profile, but root's and empty, so by nobody here.
+        ['CACHE_DIR', cacheDir ?? NO_REPO],
       ];
       if (tier === 'elevated') {
         const allow = proxyAllowlist(manifest);
@@ -117,7 +120,7 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
       description.unshift(
         `tier ${tier}: sandbox-exec with ${profile} (deny by default)`,
         `read-only: system libraries, ${nodePath}, ${pluginDir}${repoRoot !== undefined ? `, ${repoRoot}` : ''}; file metadata (stat) is readable everywhere`,
-        `writable: ${tmpDir} (private; size not capped on macOS beyond ${limits.tmpMiB} MiB per file)`,
+        `writable: ${tmpDir} (private; size not capped on macOS beyond ${limits.tmpMiB} MiB per file)${cacheDir !== undefined ? `, ${cacheDir} (the plugin's cache for this repository, kept between sessions)` : ''}`,
         `ipc: ${tier === 'native-ipc' ? 'POSIX shared memory and semaphores' : 'none'}`,
       );
       if (tools.length > 0)
@@ -137,6 +140,7 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
       env: runEnv,
       pluginRootInside: pluginDir,
       ...(repoRoot !== undefined ? { repoRootInside: repoRoot } : {}),
+      ...(cacheDir !== undefined ? { cacheDirInside: cacheDir } : {}),
       tier,
       description,
       cleanup: () => stack.run(),

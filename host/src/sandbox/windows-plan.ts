@@ -120,7 +120,8 @@ export function prepareWindowsLaunch(spec: LaunchSpec, env: Record<string, strin
       : null,
     filesystem: {
       read: [win32.dirname(nodePath), spec.pluginDir, ...(spec.repoRoot !== undefined ? [spec.repoRoot] : [])],
-      readWrite: [tmpDir],
+      // The cache directory (constraints.cache) is granted to the container's SID like the temp directory.
+      readWrite: [tmpDir, ...(spec.cacheDir !== undefined ? [spec.cacheDir] : [])],
     },
     command: { file, args, cwd: spec.repoRoot ?? spec.pluginDir },
     env: runEnv,
@@ -137,7 +138,7 @@ export function prepareWindowsLaunch(spec: LaunchSpec, env: Record<string, strin
     profile
       ? `tier ${tier}: AppContainer ${plan.appContainer?.name ?? ''} with capabilities [${profile.appContainer.capabilities.join(', ')}]${profile.appContainer.loopbackExemption ? ' and a loopback exemption for the allowlist proxy' : ''}, in a Job Object`
       : 'tier unsandboxed: no AppContainer (allowed with travsr lang allow-unsandboxed); Job Object limits only',
-    `read-only: ${plan.filesystem.read.join(', ')}; writable: ${tmpDir}`,
+    `read-only: ${plan.filesystem.read.join(', ')}; writable: ${plan.filesystem.readWrite.join(', ')}`,
     `network: ${profile?.network === 'proxy' ? `only through the allowlist proxy (TRAVSR_PROXY_ADDRESS) to ${allow.join(', ') || 'no hosts'}` : profile ? 'none' : 'unrestricted'}`,
     `cpu: ${limits.cpuSeconds} s per process; memory: ${limits.memoryMiB + limits.tmpMiB} MiB for the job; processes: ${limits.processes}; output: ${limits.outputBytes} bytes (host)`,
     `node heap: ${nodeHeapMiB(limits.memoryMiB)} MiB (--max-old-space-size) for runtime node`,
@@ -148,6 +149,7 @@ export function prepareWindowsLaunch(spec: LaunchSpec, env: Record<string, strin
     env: runEnv,
     pluginRootInside: spec.pluginDir,
     ...(spec.repoRoot !== undefined ? { repoRootInside: spec.repoRoot } : {}),
+    ...(spec.cacheDir !== undefined ? { cacheDirInside: spec.cacheDir } : {}),
     tier,
     description,
     cleanup: () => Promise.resolve(),

@@ -74,6 +74,7 @@ export async function openWorkspace(
       semantic: config.values['index.semantic'].value,
       prefer: { ...config.values['plugins.prefer'].value },
       pluginOptions: { ...config.values['plugins.options'].value },
+      pluginCacheMaxMiB: config.values['plugins.cacheMax'].value,
     },
     close: () => store.close(),
   };

@@ -27,6 +27,10 @@ describe('config schema', () => {
     });
     expect(valueFromText('plugins.options', 'lang-python=true')).toMatchObject({ ok: false });
     expect(valueFromText('plugins.options', 'lang-go.tools=x')).toMatchObject({ ok: false });
+    // `cacheDir` too: the host alone says where a plugin's cache is.
+    expect(valueFromText('plugins.options', 'lang-python.cacheDir=/home/u')).toMatchObject({ ok: false });
+    expect(valueFromText('plugins.cacheMax', '-1')).toMatchObject({ ok: false });
+    expect(valueFromText('plugins.cacheMax', '0')).toEqual({ ok: true, value: 0 });
   });
 
   it('suggests close key names for typos, other separators and missing tables', () => {
@@ -34,7 +38,7 @@ describe('config schema', () => {
     expect(closeConfigKeys('max_file_bytes')).toEqual(['index.maxFileBytes']);
     expect(closeConfigKeys('log-level')).toEqual(['log.level']);
     expect(closeConfigKeys('tier')).toEqual(['sandbox.tier']);
-    expect(closeConfigKeys('plugins')).toEqual(['plugins.dirs', 'plugins.options', 'plugins.prefer']);
+    expect(closeConfigKeys('plugins')).toEqual(['plugins.cacheMax', 'plugins.dirs', 'plugins.options']);
     expect(closeConfigKeys('plugins.prefer.python')).toEqual(['plugins.prefer']);
     expect(closeConfigKeys('telemetry')).toEqual([]);
   });

@@ -93,7 +93,7 @@ describe('macOS launch command (built here, cannot run here)', () => {
 
 describe('macOS .sb profiles (text only; sandbox-exec cannot run here)', () => {
   for (const tier of ['standard', 'native-ipc', 'elevated']) {
-    it(`${tier}.sb denies by default, writes only in TMP_DIR, and its parentheses balance`, () => {
+    it(`${tier}.sb denies by default, writes only in TMP_DIR and CACHE_DIR, and its parentheses balance`, () => {
       const text = sb(tier).replace(/;.*$/gm, '');
       expect(text).toContain('(version 1)');
       expect(text).toContain('(deny default)');
@@ -104,7 +104,7 @@ describe('macOS .sb profiles (text only; sandbox-exec cannot run here)', () => {
       }
       expect(depth).toBe(0);
       const writes = [...text.matchAll(/\(allow ([^()]*file-write[^()]*)\(([^)]*)\)\)/g)].map((m) => m[2]);
-      expect(writes.sort()).toEqual(['literal "/dev/null"', 'subpath tmp-dir']);
+      expect(writes.sort()).toEqual(['literal "/dev/null"', 'subpath cache-dir', 'subpath tmp-dir']);
       expect(text.includes('ipc-posix')).toBe(tier === 'native-ipc');
       expect(text.includes('network')).toBe(tier === 'elevated');
       // Tools: read and run, never write, in each of the four slots.

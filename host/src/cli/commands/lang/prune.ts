@@ -8,7 +8,7 @@ import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
 export default class LangPrune extends TravsrCommand {
   static override summary = 'Delete installed plugin versions nothing here uses';
   static override description =
-    'Deletes ~/.travsr/plugins/<id>/<version>/ for every version that is neither the one ~/.travsr/lang.toml registers, nor the one this repository’s .travsr/plugins.lock names, nor one named by the lock of another repository Travsr has installed into or indexed on this machine (~/.travsr/known-locks.json; updates leave old versions on disk for them).';
+    'Deletes ~/.travsr/plugins/<id>/<version>/ (and its caches, ~/.travsr/cache/plugins/<id>/<version>/) for every version that is neither the one ~/.travsr/lang.toml registers, nor the one this repository’s .travsr/plugins.lock names, nor one named by the lock of another repository Travsr has installed into or indexed on this machine (~/.travsr/known-locks.json; updates leave old versions on disk for them).';
   static override examples = ['<%= config.bin %> lang prune --dry-run', '<%= config.bin %> lang prune'];
   static override flags = {
     repo: repoFlag,
@@ -33,7 +33,10 @@ export default class LangPrune extends TravsrCommand {
       return;
     }
     const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
-    for (const p of pruned) this.log(`${flags['dry-run'] ? 'would delete' : 'deleted'} ${p.id}@${p.version} (${mib(p.bytes)}) ${p.dir}`);
+    for (const p of pruned)
+      this.log(
+        `${flags['dry-run'] ? 'would delete' : 'deleted'} ${p.id}@${p.version} (${mib(p.bytes)}) ${p.dir}${p.cache ? ` and its cache ${p.cache}` : ''}`,
+      );
     this.log(`${flags['dry-run'] ? 'would free' : 'freed'} ${mib(pruned.reduce((n, p) => n + p.bytes, 0))}`);
   }
 }

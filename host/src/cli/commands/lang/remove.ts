@@ -6,7 +6,7 @@ import { frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags
 export default class LangRemove extends TravsrCommand {
   static override summary = 'Remove an installed plugin: its registration, its files and its lock entry';
   static override description =
-    'Unregisters the plugin from ~/.travsr/lang.toml, deletes ~/.travsr/plugins/<id>/ (never a first-party plugin directory registered by `travsr init`) and removes it from .travsr/plugins.lock. Versions the lock of another repository on this machine names stay installed (~/.travsr/known-locks.json).';
+    'Unregisters the plugin from ~/.travsr/lang.toml, deletes ~/.travsr/plugins/<id>/ (never a first-party plugin directory registered by `travsr init`) and its caches under ~/.travsr/cache/plugins/<id>/ and removes it from .travsr/plugins.lock. Versions the lock of another repository on this machine names stay installed (~/.travsr/known-locks.json).';
   static override examples = ['<%= config.bin %> lang remove lua', '<%= config.bin %> lang remove example-lua'];
   static override args = { target: Args.string({ required: true, description: 'language or plugin id' }) };
   static override flags = { repo: repoFlag, 'frozen-lockfile': frozenFlag, json: jsonFlag };
@@ -22,6 +22,7 @@ export default class LangRemove extends TravsrCommand {
     }
     this.log(`removed ${r.id}@${r.version}${r.languages.length > 0 ? ` (served ${r.languages.join(', ')})` : ''}`);
     if (r.deleted) this.log(`  deleted ${r.deleted}`);
+    for (const c of r.cachesDeleted) this.log(`  deleted cache ${c}`);
     for (const k of r.kept) this.log(`  kept ${r.id}@${k.version} ${k.dir}: locked by ${k.locks.join(', ')}`);
     if (r.lockRemoved) this.log(`  removed from ${ctx.lockPath}`);
   }
