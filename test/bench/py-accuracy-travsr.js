@@ -17,12 +17,12 @@ export function describePlugin(plugin) {
 }
 
 /**
- * `travsr init <repo> --no-hook --json` with its own TRAVSR_HOME (`extraEnv`, e.g.
- * TRAVSR_INDEX_SEMANTIC=false, is added), measured by runTravsr (wall, peak RSS and CPU of
- * host and plugin). Returns `{ init, summary, plugin, home, env }`.
+ * `travsr init <repo> --no-hook --json` with its own TRAVSR_HOME (a fresh one, so plugin caches
+ * under it start cold, unless `home` is given; `extraEnv`, e.g. TRAVSR_INDEX_SEMANTIC=false, is
+ * added), measured by runTravsr (wall, peak RSS and CPU of host and plugin). Returns
+ * `{ init, summary, plugin, home, env }`.
  */
-export async function initPython(repo, corpus, extraEnv = {}, { hook = false } = {}) {
-  const home = benchTravsrHome();
+export async function initPython(repo, corpus, extraEnv = {}, { hook = false, home = benchTravsrHome() } = {}) {
   const env = { TRAVSR_CORPUS: corpus, ...extraEnv };
   const init = await runTravsr(['init', repo, ...(hook ? [] : ['--no-hook']), '--json'], { home, env, timeoutMs: 1_800_000 });
   if (init.code !== 0) throw new Error(`travsr init exited with ${init.code}: ${init.stderr.trim().split('\n').slice(-3).join(' ')}`);
