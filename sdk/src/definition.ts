@@ -79,7 +79,11 @@ export interface SessionInfo {
   root: string;
   /** VName corpus of every node in this session. */
   corpus: string;
-  /** Plugin options from the user's configuration (opaque to the protocol). */
+  /**
+   * Plugin options from the user's configuration (opaque to the protocol), plus the host's
+   * own: `tools` (constraints.tools found, name → path) and `cacheDir` (constraints.cache: a
+   * private directory kept between sessions for this repository, which the host may empty).
+   */
   options: Record<string, unknown>;
   /** Phases the host means to ask for in this session (`initialize.phases`; default: all the plugin implements). */
   phases: readonly Phase[];
