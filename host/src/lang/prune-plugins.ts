@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '@travsr/protocol';
 import { readLangToml } from '../plugins/lang-toml.js';
-import { pluginVersionCacheTree } from '../paths/plugin-cache-dir.js';
+import { pluginCacheRoot, pluginVersionCacheTree } from '../paths/plugin-cache-dir.js';
 import { versionsLockedElsewhere } from './known-locks.js';
 import { installedPluginsRoot } from './locked-version.js';
 import type { PluginsLock } from './plugins-lock.js';
@@ -41,9 +41,32 @@ function installedVersions(root: string): { id: string; version: string; dir: st
   return out;
 }
 
+const VERSION_NAME = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
+
+/** `<cache root>/<id>/<version>` directories (scoped ids one level deeper), told apart by their version-shaped name. */
+function cachedVersions(root: string): { id: string; version: string; dir: string }[] {
+  const out: { id: string; version: string; dir: string }[] = [];
+  const walk = (dir: string, idParts: string[]): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (!lstatSync(path).isDirectory()) continue;
+      if (idParts.length > 0 && VERSION_NAME.test(name)) out.push({ id: idParts.join('/'), version: name, dir: path });
+      else if (idParts.length < 2) walk(path, [...idParts, name]);
+    }
+  };
+  if (existsSync(root)) walk(root, []);
+  return out;
+}
+
 /** What `travsr lang prune` removes (or would), and the versions it spares for other repositories. */
 export interface PruneOutcome {
   pruned: PrunedVersion[];
+  /**
+   * Caches (`constraints.cache`) of versions that are not installed under ~/.travsr/plugins and
+   * that nothing uses: a first-party plugin's older version after an upgrade, a plugin removed
+   * before its caches were.
+   */
+  caches: { id: string; version: string; dir: string; bytes: number }[];
   /** Versions nothing here uses that the lock of another repository on this machine names. */
   kept: { id: string; version: string; dir: string; locks: string[] }[];
   /** Known lock files that could not be read: what they lock is unknown, nothing was spared for them. */
@@ -54,7 +77,7 @@ export interface PruneOutcome {
  * Installed plugin versions that nothing uses: not the version lang.toml registers, not the
  * one this repository's lock names, and not one named by the lock of another repository
  * Travsr has installed into or indexed on this machine ({@link versionsLockedElsewhere}).
- * Deletes them unless `dryRun`.
+ * Deletes them, their caches and the caches of other versions nothing uses, unless `dryRun`.
  *
  * @example
  * ```ts
@@ -68,8 +91,9 @@ export function prunePlugins(lock: PluginsLock, options: { dryRun?: boolean } = 
   for (const [id, l] of Object.entries(lock)) keep.add(`${id}@${l.version}`);
   const registeredDirs = new Set(Object.values(reg.plugins).map((p) => p.dir));
   const elsewhere = versionsLockedElsewhere();
-  const outcome: PruneOutcome = { pruned: [], kept: [], unreadableLocks: elsewhere.unreadable };
-  for (const v of installedVersions(installedPluginsRoot())) {
+  const outcome: PruneOutcome = { pruned: [], caches: [], kept: [], unreadableLocks: elsewhere.unreadable };
+  const installed = installedVersions(installedPluginsRoot());
+  for (const v of installed) {
     if (keep.has(`${v.id}@${v.version}`) || registeredDirs.has(v.dir)) continue;
     const locks = elsewhere.locked.get(`${v.id}@${v.version}`);
     if (locks) {
@@ -84,6 +108,15 @@ export function prunePlugins(lock: PluginsLock, options: { dryRun?: boolean } = 
       rmSync(cache, { recursive: true, force: true });
     }
     outcome.pruned.push({ ...v, bytes, ...(hasCache ? { cache } : {}) });
+  }
+  // The caches of installed versions went (or stay) with them above.
+  const installedKeys = new Set(installed.map((v) => `${v.id}@${v.version}`));
+  for (const c of cachedVersions(pluginCacheRoot())) {
+    const key = `${c.id}@${c.version}`;
+    if (installedKeys.has(key) || keep.has(key) || elsewhere.locked.has(key)) continue;
+    const bytes = sizeOf(c.dir);
+    if (!options.dryRun) rmSync(c.dir, { recursive: true, force: true });
+    outcome.caches.push({ ...c, bytes });
   }
   return outcome;
 }

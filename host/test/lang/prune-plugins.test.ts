@@ -39,4 +39,29 @@ describe('lang prune and plugin caches', () => {
     expect(existsSync(pluginVersionCacheTree('lang-cachey', '1.0.0'))).toBe(false);
     expect(existsSync(current.cache)).toBe(true);
   });
+
+  it('deletes the caches of versions that are not installed and nothing uses (a first-party plugin after an upgrade)', () => {
+    // First-party: registered from the repository's own plugins/ folder, never under ~/.travsr/plugins.
+    const cacheOf = (version: string) => {
+      const dir = pluginCacheDir({ id: 'lang-firstparty', version }, '/work/some-repo');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'module.bin'), Buffer.alloc(2048));
+      return dir;
+    };
+    const older = cacheOf('0.1.0');
+    const now = cacheOf('0.2.0');
+    const scoped = pluginCacheDir({ id: 'acme/lang-gone', version: '3.0.0' }, '/work/some-repo');
+    mkdirSync(scoped, { recursive: true });
+    writeFileSync(join(scoped, 'x'), 'x');
+    writeLangToml({
+      languages: { fp: { plugin: 'lang-firstparty', allowUnsandboxed: false } },
+      plugins: { 'lang-firstparty': { version: '0.2.0', dir: '/work/main/plugins/lang-firstparty', tier: 'standard', networkAllow: [] } },
+    });
+    const r = prunePlugins({});
+    expect(r.caches.map((c) => `${c.id}@${c.version}`).sort()).toEqual(['acme/lang-gone@3.0.0', 'lang-firstparty@0.1.0']);
+    expect(r.caches.find((c) => c.version === '0.1.0')?.bytes).toBe(2048);
+    expect(existsSync(older)).toBe(false);
+    expect(existsSync(scoped)).toBe(false);
+    expect(existsSync(now)).toBe(true);
+  });
 });
