@@ -133,6 +133,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
       repoRootInside = repoRoot;
       description.push(
         'tier unsandboxed: no sandbox (allowed with travsr lang allow-unsandboxed); the plugin sees everything this user can',
+        ...(cacheDir !== undefined ? [`cache: ${cacheDir} (the plugin's cache for this repository, kept between sessions)`] : []),
       );
     } else {
       const profile = linuxProfile();

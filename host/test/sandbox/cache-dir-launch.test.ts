@@ -67,6 +67,14 @@ describe.runIf(process.platform === 'linux')('Linux: the cache directory', () =>
     expect(cmd.cacheDirInside).toBeUndefined();
   });
 
+  it('unsandboxed (allowed): the same path, nothing bound', async () => {
+    const cmd = await prepareLaunch(spec({ tier: 'unsandboxed', allowUnsandboxed: true }));
+    launched.push(cmd);
+    expect(cmd.args.some((a) => a.endsWith('/bwrap.args'))).toBe(false);
+    expect(cmd.cacheDirInside).toBe(cacheDir);
+    expect(cmd.description).toContain(`cache: ${cacheDir} (the plugin's cache for this repository, kept between sessions)`);
+  });
+
   it('refuses a relative or missing cache directory with LAUNCH_SPEC_INVALID', async () => {
     await expect(prepareLaunch(spec({ cacheDir: 'cache' }))).rejects.toMatchObject({ code: 'LAUNCH_SPEC_INVALID' });
     await expect(prepareLaunch(spec({ cacheDir: join(scratch, 'nope') }))).rejects.toMatchObject({
