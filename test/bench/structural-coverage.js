@@ -21,8 +21,8 @@ export const name = 'structural';
 export const title = 'structural coverage';
 
 const pluginDir = join(repoRoot, 'plugins', 'lang-structural');
-// Go has its own plugin (same grammar build and query style); its table is merged in.
-const pluginDirs = [pluginDir, join(repoRoot, 'plugins', 'lang-go')];
+// Go and Python have their own plugins (same grammar builds); their tables are merged in.
+const pluginDirs = [pluginDir, join(repoRoot, 'plugins', 'lang-go'), join(repoRoot, 'plugins', 'lang-python')];
 const cacheDir = join(benchDir, '.cache', 'structural');
 // Bump when the layout of the cache changes, so that an old cache is rebuilt.
 const CACHE_FORMAT = 1;
