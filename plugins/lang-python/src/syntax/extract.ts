@@ -737,7 +737,7 @@ class Extractor {
       line: nameNode.startPosition.row + 1,
       col: nameNode.startPosition.column,
       endCol: nameNode.endPosition.column,
-      written: writtenName(fnNode),
+      written: writtenOf(fn) ?? writtenName(fnNode),
       pos: nameNode.startIndex,
       ...(decorator ? { decorator: true } : {}),
     };
@@ -943,6 +943,14 @@ class Extractor {
     if (n.type === 'dictionary_comprehension') return { k: 'lit', t: 'dict' };
     return { k: 'lit', t: n.type === 'set_comprehension' ? 'set' : 'list', items: n.type === 'generator_expression' ? [] : [element] };
   }
+}
+
+/** The name of a callee as written, from its expression (`self.parse`); undefined past a non-name receiver. */
+function writtenOf(e: Expr): string | undefined {
+  if (e.k === 'name') return e.id;
+  if (e.k !== 'attr') return undefined;
+  const left = writtenOf(e.obj);
+  return left === undefined ? undefined : `${left}.${e.name}`;
 }
 
 /** web-tree-sitter hands out a new object for every access to a node: compare positions. */

@@ -4,8 +4,9 @@ import type { Node as TsNode } from 'web-tree-sitter';
 /** The text of a plain string literal without prefix and quotes. */
 export function stringValue(n: TsNode): string {
   let out = '';
-  for (const c of n.namedChildren) if (c?.type === 'string_content') out += c.text;
-  if (out === '' && n.namedChildren.length === 0) {
+  const children = n.namedChildren;
+  for (const c of children) if (c?.type === 'string_content') out += c.text;
+  if (out === '' && children.length === 0) {
     // Grammars without string_content nodes: strip quotes.
     return n.text.replace(/^[a-zA-Z]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '');
   }
@@ -14,9 +15,11 @@ export function stringValue(n: TsNode): string {
 
 /** The docstring of a module or body: its first statement when that is a string. */
 export function docstringOf(body: TsNode): string | undefined {
-  const first = body.namedChildren.find((c) => c?.type !== 'comment');
+  // Sibling by sibling: a body's statements are not all marshalled just to look at the first.
+  let first = body.firstNamedChild;
+  while (first?.type === 'comment') first = first.nextNamedSibling;
   if (first?.type !== 'expression_statement') return undefined;
-  const s = first.namedChildren[0];
+  const s = first.firstNamedChild;
   if (s?.type !== 'string') return undefined;
   return stringValue(s).trim();
 }
