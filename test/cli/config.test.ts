@@ -104,6 +104,7 @@ describe('travsr config', () => {
       'plugins.prefer',
       'plugins.options',
       'plugins.dirs',
+      'plugins.cacheMax',
       'analyze.deadline',
       'analyze.deadlinePerFile',
       'analyze.total',
