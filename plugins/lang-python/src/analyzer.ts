@@ -28,6 +28,9 @@ import { PythonSyntax, type PythonSyntaxResources } from './syntax/python-syntax
 
 export type PythonAnalyzerResources = PythonSyntaxResources;
 
+/** How long the end of a session may spend writing cache entries still pending (the rest are dropped). */
+const SHUTDOWN_FLUSH_MS = 300;
+
 /**
  * One session's analyzer. Phase A keeps each module's IR (when Phase B will run) so that
  * Phase B parses nothing twice; modules Phase B needs and Phase A did not see (an
@@ -149,6 +152,11 @@ export class PythonAnalyzer {
       this.upgrade = undefined;
       return undefined;
     }
+  }
+
+  /** At the end of the session: writes the cache entries still pending, for at most `budgetMs`. */
+  shutdown(budgetMs = SHUTDOWN_FLUSH_MS): void {
+    this.cache.flush(budgetMs);
   }
 
   /** The module of a requested file: the one Phase A read in this session, else parsed now. */

@@ -18,4 +18,5 @@ await runAnalyzer({
   initialize: (session) => analyzer.initialize(session),
   analyzeFile: (file, ctx) => analyzer.analyzeFile(file, ctx),
   analyze: (files, ctx) => analyzer.analyze(files, ctx),
+  shutdown: () => analyzer.shutdown(),
 });

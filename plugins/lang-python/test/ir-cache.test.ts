@@ -28,7 +28,10 @@ describe('IrCache', () => {
     await syntax.initialize();
     const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
     const ir = syntax.read('a.py', TEXT);
-    new IrCache(dir).put(TEXT, ir);
+    const writer = new IrCache(dir);
+    writer.put(TEXT, ir);
+    expect(writer.pendingCount).toBe(1);
+    writer.flush();
     const cache = new IrCache(dir);
     const back = cache.get('moved/a.py', TEXT);
     expect(cache.hits).toBe(1);
@@ -42,12 +45,38 @@ describe('IrCache', () => {
     const syntax = new PythonSyntax({ grammar: GRAMMAR });
     await syntax.initialize();
     const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
-    new IrCache(dir).put(TEXT, syntax.read('a.py', TEXT));
+    const writer = new IrCache(dir);
+    writer.put(TEXT, syntax.read('a.py', TEXT));
+    writer.flush();
     const [file] = entries(join(dir, IR_FORMAT));
     writeFileSync(file!, 'not msgpack at all \u0000\u00ff');
     const cache = new IrCache(dir);
     expect(cache.get('a.py', TEXT)).toBeUndefined();
     expect(entries(join(dir, IR_FORMAT))).toEqual([]);
+  });
+
+  it('writes pending entries once the plugin has been idle, not while it analyzes', async () => {
+    const syntax = new PythonSyntax({ grammar: GRAMMAR });
+    await syntax.initialize();
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    const cache = new IrCache(dir);
+    cache.put(TEXT, syntax.read('a.py', TEXT));
+    cache.put(`${TEXT}# two\n`, syntax.read('b.py', `${TEXT}# two\n`));
+    expect(cache.pendingCount).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(cache.pendingCount).toBe(0);
+    expect(entries(join(dir, IR_FORMAT))).toHaveLength(2);
+  });
+
+  it('drops what a zero flush budget cannot write', async () => {
+    const syntax = new PythonSyntax({ grammar: GRAMMAR });
+    await syntax.initialize();
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    const cache = new IrCache(dir);
+    cache.put(TEXT, syntax.read('a.py', TEXT));
+    cache.flush(-1);
+    expect(cache.pendingCount).toBe(0);
+    expect(new IrCache(dir).get('a.py', TEXT)).toBeUndefined();
   });
 
   it('keeps nothing without a cache directory', () => {

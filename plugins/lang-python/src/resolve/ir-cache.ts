@@ -14,6 +14,10 @@ import type { Binding, DefIR, InstanceAttr, ModuleIR, ScopeIR } from '../syntax/
 export const IR_FORMAT = 'ir-4';
 
 const packr = new Packr({ useRecords: false, mapsAsObjects: true });
+/** How long the plugin must have been idle before pending entries are written. */
+const IDLE_MS = 30;
+/** Longest stretch of writing before yielding to the event loop. */
+const SLICE_MS = 15;
 
 /** A ModuleIR without Maps and Sets, as stored. */
 interface StoredIR extends Omit<ModuleIR, 'scopes' | 'defs' | 'path'> {
@@ -27,6 +31,7 @@ interface StoredIR extends Omit<ModuleIR, 'scopes' | 'defs' | 'path'> {
  * ```ts
  * const cache = new IrCache(session.options.cacheDir);
  * const ir = cache.get(path, text) ?? cache.put(text, syntax.read(path, text));
+ * cache.flush(200); // at shutdown: write what is pending, for at most 200 ms
  * ```
  */
 export class IrCache {
@@ -35,6 +40,10 @@ export class IrCache {
   misses = 0;
   /** Set when a write failed (a full disk, a directory the host emptied): caching stops for the session. */
   private broken = false;
+  /** Entries waiting to be written while the plugin is idle (writing them costs ~1 ms each). */
+  private readonly pending = new Map<string, ModuleIR>();
+  private lastUse = 0;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(cacheDir: unknown) {
     this.dir = typeof cacheDir === 'string' && cacheDir !== '' ? join(cacheDir, IR_FORMAT) : undefined;
@@ -48,6 +57,7 @@ export class IrCache {
   /** The cached IR of a module with this text, now at `path`. */
   get(path: string, text: string): ModuleIR | undefined {
     if (!this.enabled) return undefined;
+    this.lastUse = performance.now();
     const file = this.fileOf(text);
     let bytes: Buffer;
     try {
@@ -68,10 +78,66 @@ export class IrCache {
     }
   }
 
-  /** Keeps the IR of a module with this text; returns it. */
+  /**
+   * Keeps the IR of a module with this text; returns it. The entry is written when the plugin
+   * has been idle for a moment (the host is storing what it sent), not while it analyzes.
+   */
   put(text: string, ir: ModuleIR): ModuleIR {
     if (!this.enabled) return ir;
-    const file = this.fileOf(text);
+    this.lastUse = performance.now();
+    this.pending.set(this.fileOf(text), ir);
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.drainWhenIdle(), IDLE_MS);
+      // Pending writes never keep the process alive: the session's end flushes or drops them.
+      this.timer.unref();
+    }
+    return ir;
+  }
+
+  /** Entries not written yet. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Writes what is pending, for at most `budgetMs` (the session is ending: the rest is dropped,
+   * and the next session parses those modules again).
+   */
+  flush(budgetMs = Number.POSITIVE_INFINITY): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const until = performance.now() + budgetMs;
+    for (const [file, ir] of this.pending) {
+      if (performance.now() > until || !this.enabled) break;
+      this.write(file, ir);
+      this.pending.delete(file);
+    }
+    this.pending.clear();
+  }
+
+  private drainWhenIdle(): void {
+    this.timer = undefined;
+    const idle = performance.now() - this.lastUse;
+    if (idle < IDLE_MS) {
+      this.timer = setTimeout(() => this.drainWhenIdle(), IDLE_MS - idle);
+      this.timer.unref();
+      return;
+    }
+    // A slice at a time, so that a request arriving meanwhile is not kept waiting.
+    const until = performance.now() + SLICE_MS;
+    for (const [file, ir] of this.pending) {
+      if (performance.now() > until || !this.enabled) break;
+      this.write(file, ir);
+      this.pending.delete(file);
+    }
+    if (!this.enabled) this.pending.clear();
+    if (this.pending.size > 0) {
+      this.timer = setTimeout(() => this.drainWhenIdle(), 0);
+      this.timer.unref();
+    }
+  }
+
+  private write(file: string, ir: ModuleIR): void {
     try {
       mkdirSync(join(file, '..'), { recursive: true });
       const tmp = `${file}.${process.pid}.tmp`;
@@ -80,7 +146,6 @@ export class IrCache {
     } catch {
       this.broken = true;
     }
-    return ir;
   }
 
   private fileOf(text: string): string {

@@ -84,6 +84,7 @@ export async function analyzeProject(
     result.diagnostics.set(r.path, r.diagnostics ?? []);
     for (const e of r.edges) if (e.kind !== 'contains') result.edges.push(`${end(e.src)} -${e.kind}-> ${end(e.dst)}`);
   }
+  analyzer.shutdown(Number.POSITIVE_INFINITY);
   return result;
 }
 
