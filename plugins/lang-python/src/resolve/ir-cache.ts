@@ -11,7 +11,7 @@ import { Packr } from 'msgpackr';
 import type { Binding, DefIR, InstanceAttr, ModuleIR, ScopeIR } from '../syntax/module-ir.js';
 
 /** Bumped whenever the IR's shape or the extraction changes: older entries are never read. */
-export const IR_FORMAT = 'ir-4';
+export const IR_FORMAT = 'ir-5';
 
 const packr = new Packr({ useRecords: false, mapsAsObjects: true });
 /** How long the plugin must have been idle before pending entries are written. */

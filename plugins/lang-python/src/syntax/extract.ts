@@ -52,6 +52,8 @@ class Extractor {
   private readonly ir: ModuleIR;
   /** Signatures given so far: a repeat gets `@2`, `@3`, … (as the SDK's graph builder would). */
   private readonly sigCounts = new Map<string, number>();
+  /** Lambdas: how many call sites were recorded before each began (its body's come after). */
+  private readonly lambdaCalls = new Map<number, number>();
 
   constructor(
     private readonly text: string,
@@ -485,13 +487,13 @@ class Extractor {
     def.params = lambda.params ?? [];
     def.returnExprs = lambda.returnExprs ?? [];
     this.ir.scopes[lambda.scope]!.def = id;
-    // Calls in the lambda's body were attributed to the placeholder: move them to the name.
-    for (const c of this.ir.calls) if (c.caller === lambdaDef) c.caller = id;
-    for (const r of this.ir.typeRefs) if (r.owner === lambdaDef) r.owner = id;
-    for (const s of this.ir.scopes)
-      for (const list of s.names.values()) for (const b of list) if (b.k === 'param' && b.def === lambdaDef) b.def = id;
-    lambda.kind = 'function';
-    lambda.sig = '';
+    // The calls of the lambda's body (recorded since it began) and its parameters belong to the name now.
+    for (let i = this.lambdaCalls.get(lambdaDef) ?? this.ir.calls.length; i < this.ir.calls.length; i++) {
+      const c = this.ir.calls[i]!;
+      if (c.caller === lambdaDef) c.caller = id;
+    }
+    for (const list of this.ir.scopes[lambda.scope]!.names.values())
+      for (const b of list) if (b.k === 'param' && b.def === lambdaDef) b.def = id;
   }
 
   // ---- definitions ----
@@ -900,8 +902,10 @@ class Extractor {
   private lambda(n: TsNode, where: Where): Expr {
     const params = n.childForFieldName('parameters');
     const paramList = params ? this.parameters(params, where) : [];
-    // A placeholder definition (no node is emitted for it unless a name adopts it).
+    // An anonymous definition (sig ''): no node is emitted for it, so its calls go to the
+    // definition around it, unless an assignment names it (adoptLambda).
     const id = this.ir.defs.length;
+    this.lambdaCalls.set(id, this.ir.calls.length);
     const scope = this.newScope('lambda', -1, where.scope);
     this.ir.defs.push({
       kind: 'function',
@@ -921,7 +925,7 @@ class Extractor {
     });
     paramList.forEach((p, index) => this.bind(scope, p.name, { k: 'param', def: id, index, ...(p.dflt ? { dflt: p.dflt } : {}), pos: -1 }));
     const body = n.childForFieldName('body');
-    if (body) this.ir.defs[id]!.returnExprs!.push(this.expr(body, { scope, owner: where.owner, fn: -1 }));
+    if (body) this.ir.defs[id]!.returnExprs!.push(this.expr(body, { scope, owner: id, fn: -1 }));
     return { k: 'func', def: id };
   }
 

@@ -9,7 +9,7 @@ from .base import TAX_RATE, Record, audited
 
 cents = lambda amount: round(amount * 100)
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ definition function cents [5:0-5:42]
-#                      ^^^^^ reference calls round (from <module>)
+#                      ^^^^^ reference calls round (from cents)
 
 
 @dataclass
