@@ -323,10 +323,6 @@ export class Evaluator {
           ? { decls: [], values: [{ t: 'ext', name: `${t.name}.${name}` }] }
           : NOTHING;
       case 'builtin':
-        if (t.name === 'dict' && (name === 'get' || name === 'pop' || name === 'setdefault')) {
-          return { decls: [], values: [] };
-        }
-        return NOTHING;
       case 'func':
       case 'none':
         return NOTHING;
@@ -482,21 +478,13 @@ export class Evaluator {
   }
 
   private computeReturn(f: DefRef, def: DefIR): Ty[] {
-    if (def.decoratorNames.some((d) => d.endsWith('contextmanager'))) return this.contextManagerOf(f, def);
-    if (def.returns) {
-      const t = this.annotationType(f.mod, def.outer, def.returns);
-      if (def.isGenerator || !def.isAsync) return t;
-      return t;
-    }
+    // A @contextmanager generator: `with f() as x` gives what it yields, which is not tracked.
+    if (def.decoratorNames.some((d) => d.endsWith('contextmanager'))) return [];
+    if (def.returns) return this.annotationType(f.mod, def.outer, def.returns);
     if (def.isGenerator) return [];
     const exprs = def.returnExprs ?? [];
     if (exprs.length === 0) return def.isAsync ? [] : [{ t: 'none' }];
     return unionTys(...exprs.map((e) => this.values(f.mod, def.scope, e)));
-  }
-
-  /** A `@contextmanager` generator: `with f() as x` gives what it yields — not tracked, so nothing. */
-  private contextManagerOf(_f: DefRef, _def: DefIR): Ty[] {
-    return [];
   }
 
   // ---- annotations ----

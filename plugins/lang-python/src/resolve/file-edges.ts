@@ -5,11 +5,10 @@
  */
 import type { Diagnostic, VName } from '@travsr/protocol';
 import type { FileGraphBuilder } from '@travsr/sdk';
-import type { Expr } from '../syntax/module-ir.js';
 import { type ModuleNodes, ownerNode } from '../syntax/emit-definitions.js';
 import type { Evaluator } from './evaluator.js';
 import type { Mod } from './program.js';
-import type { DefRef } from './types.js';
+import type { DefRef, Ty } from './types.js';
 
 /** How the call sites of a file fared. */
 export interface ResolutionCounts {
@@ -101,21 +100,20 @@ export function addResolvedEdges(
       const base = ref.expr.k === 'sub' ? ref.expr.obj : ref.expr;
       for (const v of ev.resolveExpr(mod, ref.scope, base).values) if (v.t === 'class' && emitted(v.c)) edge(src, vname(v.c), 'inherits');
     } else {
-      for (const v of ev.annotationType(mod, ref.scope, ref.expr))
-        if ((v.t === 'inst' || v.t === 'class') && emitted(v.c)) edge(src, vname(v.c), 'types');
-      for (const v of containedClasses(ev, mod, ref.scope, ref.expr)) if (emitted(v)) edge(src, vname(v), 'types');
+      // The annotation's classes, including those inside containers (`List[Session]`).
+      for (const c of classesOf(ev.annotationType(mod, ref.scope, ref.expr))) if (emitted(c)) edge(src, vname(c), 'types');
     }
   }
   return { counts, diagnostics };
 }
 
-/** Classes named inside a container annotation (`List[Session]` references Session). */
-function containedClasses(ev: Evaluator, mod: Mod, scope: number, e: Expr): DefRef[] {
+/** The classes among annotation values, inside builtin containers too. */
+function classesOf(values: readonly Ty[]): DefRef[] {
   const out: DefRef[] = [];
-  const visit = (t: ReturnType<Evaluator['annotationType']>[number]) => {
+  const visit = (t: Ty) => {
     if (t.t === 'builtin') for (const a of t.args ?? []) for (const x of a) visit(x);
     else if (t.t === 'inst' || t.t === 'class') out.push(t.c);
   };
-  for (const t of ev.annotationType(mod, scope, e)) if (t.t === 'builtin') visit(t);
+  for (const t of values) visit(t);
   return out;
 }
