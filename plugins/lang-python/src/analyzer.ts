@@ -62,7 +62,7 @@ export class PythonAnalyzer {
   async initialize(session: Pick<SessionInfo, 'root' | 'phases' | 'options'>): Promise<SessionCapabilities> {
     await this.syntax.initialize();
     this.keepModules = session.phases === undefined || session.phases.includes('B');
-    this.cache = new IrCache(session.options?.['cacheDir']);
+    this.cache = new IrCache(session.options?.['cacheDir'], (path, text) => this.syntax.read(path, text));
     const upgrade = ScipPythonUpgrade.available(session.options ?? {});
     if ('tool' in upgrade) this.upgrade = new ScipPythonUpgrade(upgrade.tool);
     // Only worth saying when the user asked for the upgrade and cannot have it.

@@ -1,5 +1,5 @@
 // The module IR cache: what a session keeps for the next one, and what it does with bad entries.
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,9 +49,35 @@ describe('IrCache', () => {
     writer.put(TEXT, syntax.read('a.py', TEXT));
     writer.flush();
     const [file] = entries(join(dir, IR_FORMAT));
-    writeFileSync(file!, 'not msgpack at all \u0000\u00ff');
+    writeFileSync(file!, 'not an entry at all \u0000\u00ff');
     const cache = new IrCache(dir);
     expect(cache.get('a.py', TEXT)).toBeUndefined();
+    expect(entries(join(dir, IR_FORMAT))).toEqual([]);
+  });
+
+  it('reads a module afresh when the second half of its entry does not decode, and removes the entry', async () => {
+    const syntax = new PythonSyntax({ grammar: GRAMMAR });
+    await syntax.initialize();
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    const ir = syntax.read('a.py', TEXT);
+    const writer = new IrCache(dir);
+    writer.put(TEXT, ir);
+    writer.flush();
+    const [file] = entries(join(dir, IR_FORMAT));
+    const [resolution] = readFileSync(file!, 'utf8').split('\n');
+    writeFileSync(file!, `${resolution}\n{"calls": [trunc`);
+    let parsed = 0;
+    const cache = new IrCache(dir, (path, text) => {
+      parsed++;
+      return syntax.read(path, text);
+    });
+    const back = cache.get('a.py', TEXT)!;
+    // What resolution reads comes from the entry; the broken half only when asked for.
+    expect(back.defs).toEqual(ir.defs);
+    expect(parsed).toBe(0);
+    expect(back.calls).toEqual(ir.calls);
+    expect(back.typeRefs).toEqual(ir.typeRefs);
+    expect(parsed).toBe(1);
     expect(entries(join(dir, IR_FORMAT))).toEqual([]);
   });
 

@@ -43,7 +43,7 @@ export class Program {
     this.finder = new ModuleFinder(root);
     let real = root;
     try {
-      real = realpathSync(root);
+      real = realpathSync.native(root);
     } catch {
       // The root is checked when a file is read.
     }
@@ -88,7 +88,8 @@ export class Program {
   /** Reads a repository file, refusing links out of the root and oversized files. */
   private readConfined(path: string): string | undefined {
     const abs = join(this.root, path);
-    const real = realpathSync(abs);
+    // The native call: the JavaScript one lstats every component of every path.
+    const real = realpathSync.native(abs);
     if (real !== this.realRoot && !real.startsWith(this.realRoot + sep)) return undefined;
     if (statSync(real).size > this.maxBytes) return undefined;
     return readFileSync(real, 'utf8');
