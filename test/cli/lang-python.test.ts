@@ -3,7 +3,9 @@
 // Phase B both run, calls across modules are resolved with `phase-b` provenance, and a call the
 // resolver cannot prove gets no edge — not even a name-matched one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { readLangToml, writeLangToml } from '../../host/src/plugins/lang-toml.js';
+import { GraphStore } from '../../host/src/store/index.js';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
 
@@ -183,6 +185,27 @@ describe('travsr init on a Python repository', () => {
     expect(list.stdout).toMatch(/^ruby\s+lang-structural\s+0\.1\.0\s+standard\s+active at Phase A\s/m);
     expect(list.stdout).not.toMatch(/^python\s+lang-structural/m);
   });
+
+  it('a one-file commit: hook-run re-analyzes the file and its dependents, which keep their text index', async () => {
+    repo.write({ 'shop/models.py': `${FILES['shop/models.py']!}\n\ndef audit(account):\n    return account.owner\n` }).commit('audit');
+    const r = await travsr(['hook-run', repo.root, '--json'], { timeoutMs: 180_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { mode: string; analyzed: number; dependents: number; failed: number };
+    expect(s).toMatchObject({ mode: 'incremental', failed: 0 });
+    // service.py and shop/__init__.py import from models.py; app.py goes through the package.
+    expect(s.dependents).toBeGreaterThanOrEqual(2);
+    expect(s.analyzed).toBe(s.dependents + 1);
+    const store = GraphStore.open(join(repo.root, '.travsr', 'graph.db'), { readonly: true });
+    try {
+      expect(store.filesWithoutText()).toEqual([]);
+      expect(store.filesWithPhrase(['audit'])).toEqual(['shop/models.py']);
+      expect(store.filesWithPhrase(['open', 'account'])).toEqual(expect.arrayContaining(['app.py', 'shop/__init__.py', 'shop/service.py']));
+      const hits = store.nodesByIds(store.searchDefinitions('replay entry deposit').map((d) => d.id));
+      expect(hits.map((n) => n.name)).toContain('replay');
+    } finally {
+      store.close();
+    }
+  }, 240_000);
 
   it('an installation updated from before the move: status names the stale mapping and the fix, and init applies it', async () => {
     // lang.toml as an older travsr left it: Python mapped to lang-structural, lang-python unknown.

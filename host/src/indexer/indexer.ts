@@ -2,17 +2,15 @@ import { join } from 'node:path';
 import type { GraphFileParams } from '@travsr/protocol';
 import type { Logger } from '../log/logger.js';
 import { PluginError, PluginErrorCode, errorCode } from '../plugins/errors.js';
-import { PluginSupervisor } from '../plugins/supervisor.js';
 import type { PluginTimeouts } from '../plugins/timeouts.js';
 import type { GraphStore } from '../store/index.js';
 import { FileWriteBatch } from './file-write-batch.js';
 import { TextIndexQueue } from './text-index-queue.js';
 import type { Trace } from '../traces/trace.js';
-import { persistentTraceSink } from '../traces/trace-sink.js';
 import { hashFile, LanguageMap, walkRepository } from './walk/index.js';
 import type { RegisteredPlugin } from './plugin-catalog.js';
 import type { IndexSummary, PluginSummary } from './index-summary.js';
-import { pluginOptionsFor } from './plugin-options.js';
+import { PluginSessions, runPhases } from './plugin-sessions.js';
 
 /** What to index: everything, or what a commit changed. */
 export type IndexMode = { kind: 'full'; rebuild?: boolean } | { kind: 'incremental'; changed: string[]; deleted: string[] };
@@ -89,6 +87,28 @@ const MAX_FAILURES_LISTED = 50;
  * recorded and reported in the summary.
  */
 export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
+  const { settings } = req;
+  const sessions = new PluginSessions({
+    repoRoot: req.repoRoot,
+    corpus: settings.corpus,
+    plugins: req.plugins,
+    semantic: settings.semantic,
+    pluginOptions: settings.pluginOptions,
+    pluginCacheMaxMiB: settings.pluginCacheMaxMiB,
+    logger: req.logger,
+    onTrace: req.onTrace,
+    timeouts: req.timeouts,
+    workers: settings.workers,
+  });
+  try {
+    return await indexWith(req, sessions);
+  } finally {
+    await sessions.stopAll();
+  }
+}
+
+/** {@link runIndex} with the run's plugin sessions. */
+async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<IndexSummary> {
   const t0 = performance.now();
   const { repoRoot, store, settings, logger } = req;
   // Crash consistency: the run is recorded before anything changes, and a run an earlier
@@ -138,12 +158,22 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   // 1. Walk: what is in the tree, and which plugin claims each file.
   const claimed = new Map<string, { language: string; plugin: string }>();
   const skipped = new Map<string, { reason: string; detail: string }>();
+  // An incremental run opens only the files the commit changed: the others were inspected
+  // (size, binary, generated) when they were last indexed. The plugins that claim a changed
+  // file start now, while the tree is walked (one that turns out to have nothing to do, the
+  // file being ignored or unchanged, is stopped at the end).
+  const changedSet = mode.kind === 'incremental' ? new Set(mode.changed) : undefined;
+  for (const path of changedSet ?? []) {
+    const m = languageMap.match(path);
+    if (m) sessions.warm(m.plugin);
+  }
   for await (const entry of walkRepository(repoRoot, {
     maxFileBytes: settings.maxFileBytes,
     exclude: settings.exclude,
     followSymlinks: settings.followSymlinks,
     languageMap,
     reportUnclaimed: true,
+    ...(changedSet ? { inspect: (path: string) => changedSet.has(path) } : {}),
   })) {
     if (entry.kind === 'file') {
       const m = entry.match ?? languageMap.match(entry.path);
@@ -184,7 +214,10 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
       const h = await hashFile(join(repoRoot, path));
       const prev = stored.get(path);
       if (!rebuild && prev && prev.sha256 === h.sha256 && prev.status === 'ok' && !pendingBefore.has(path)) summary.unchanged++;
-      else jobs.set(path, { path, language: c.language, sha256: h.sha256, lines: h.lines });
+      else {
+        jobs.set(path, { path, language: c.language, sha256: h.sha256, lines: h.lines });
+        sessions.warm(c.plugin);
+      }
     } catch (e) {
       skipped.set(path, { reason: 'unreadable', detail: (e as Error).message });
       summary.skipped.unreadable = (summary.skipped.unreadable ?? 0) + 1;
@@ -196,6 +229,8 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
 
   // 3. Dependents: files whose edges point into what changes must be analyzed again (a full
   // run finds changed files by hash, and their dependents are just as stale).
+  // A dependent's text is what is indexed already (only its edges are stale): its text index stays.
+  const textUnchanged = new Set<string>();
   if (!rebuild) {
     const changing = [...jobs.keys(), ...toRemove, ...[...skipped.keys()].filter((p) => stored.get(p)?.status === 'ok')];
     for (const dep of store.dependentsOf(changing)) {
@@ -204,6 +239,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
       if (!prev) continue;
       jobs.set(dep, { path: dep, language: claimed.get(dep)!.language, sha256: prev.sha256, lines: prev.lines ?? 0 });
       summary.dependents++;
+      if (prev.status === 'ok') textUnchanged.add(dep);
     }
   }
 
@@ -246,7 +282,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
   const runPlugin = async (reg: RegisteredPlugin): Promise<void> => {
     const m = reg.plugin.manifest;
     const files = byPlugin.get(m.id) ?? [];
-    const phases = (m.phases ?? ['A']).filter((p): p is 'A' | 'B' => p === 'A' || (p === 'B' && settings.semantic));
+    const phases = runPhases(m, settings.semantic);
     const ps: PluginSummary = {
       id: m.id,
       version: m.version,
@@ -260,27 +296,14 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     };
     summary.plugins.push(ps);
     if (files.length === 0) return;
-    const options = pluginOptionsFor(m.id, settings.pluginOptions);
-    const sup = new PluginSupervisor({
-      plugin: reg.plugin,
-      repoRoot,
-      corpus: settings.corpus,
-      ...(options ? { pluginOptions: options } : {}),
-      ...(settings.pluginCacheMaxMiB !== undefined ? { cacheMaxMiB: settings.pluginCacheMaxMiB } : {}),
-      grant: { tier: reg.tier, allowUnsandboxed: reg.allowUnsandboxed, networkAllow: reg.networkAllow },
-      ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
-      logger,
-      onTrace: req.onTrace ?? persistentTraceSink(repoRoot, logger),
-      phases,
-      ...(req.timeouts ? { timeouts: req.timeouts } : {}),
-    });
+    const { supervisor: sup, capabilities } = sessions.start(m.id)!;
     const failedHere = new Set<string>();
     try {
       // The plugin's session may run fewer phases than its manifest lists (a tool it needs is
       // missing): ask it. A plugin that cannot start fails its first batch below, as before.
       let run = phases;
       try {
-        const caps = await sup.capabilities();
+        const caps = await capabilities;
         run = phases.filter((p) => caps.phases.includes(p));
         if (run.length === 0) run = phases.slice(0, 1);
         const skipped = caps.unavailable.filter((u) => phases.includes(u.phase));
@@ -310,7 +333,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
             },
             undefined,
             (stored) => {
-              if (phase === run[0]) texts.add(stored.filter((i) => i.status === 'ok').map((i) => i.path));
+              if (phase === run[0]) texts.add(stored.filter((i) => i.status === 'ok' && !textUnchanged.has(i.path)).map((i) => i.path));
             },
           );
           const onFile = (f: GraphFileParams) => {

@@ -27,8 +27,8 @@ export interface WalkedFile {
   kind: 'file';
   /** Repo-relative, `/`-separated. */
   path: string;
-  /** Bytes, from the walk's stat. */
-  size: number;
+  /** Bytes, from the walk's stat; absent when the walk was told not to inspect it (`WalkOptions.inspect`). */
+  size?: number;
   /** The plugin that analyzes it, when the walk was given a `languageMap`. */
   match?: LanguageMatch;
 }

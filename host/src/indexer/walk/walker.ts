@@ -32,6 +32,13 @@ export interface WalkOptions {
   includeVendored?: boolean;
   /** Files inspected (stat + prefix read) at once. Default 16. */
   concurrency?: number;
+  /**
+   * Which files to inspect (open, stat, size and content checks). Default: all. A file this
+   * returns false for is yielded as it is listed, without being opened and without a `size`:
+   * an incremental run knows from git which files changed, and the others were inspected when
+   * they were last indexed. Ignore rules and the language map apply to every file either way.
+   */
+  inspect?: (path: string) => boolean;
 }
 
 type Entry =
@@ -68,6 +75,7 @@ interface Settings {
   reportIgnored: boolean;
   includeVendored: boolean;
   concurrency: number;
+  inspect: ((path: string) => boolean) | undefined;
 }
 
 /**
@@ -127,6 +135,7 @@ function resolveOptions(options: WalkOptions): Settings {
     reportIgnored: options.reportIgnored ?? false,
     includeVendored: options.includeVendored ?? false,
     concurrency,
+    inspect: options.inspect,
   };
 }
 
@@ -314,6 +323,9 @@ class TreeWalk {
   private inspect(matcher: IgnoreMatcher, entry: Extract<Entry, { type: 'file' }>): Promise<WalkEntry | undefined> {
     const gate = this.gate(matcher, entry.path, false, true);
     if (gate.stop) return Promise.resolve(gate.report);
+    if (this.settings.inspect && !this.settings.inspect(entry.path)) {
+      return Promise.resolve(gate.match ? { kind: 'file', path: entry.path, match: gate.match } : { kind: 'file', path: entry.path });
+    }
     this.inFlight++;
     const buffer = this.buffers.pop() ?? Buffer.allocUnsafe(PREFIX_BYTES);
     return inspectFile(entry.path, entry.absPath, { maxFileBytes: this.settings.maxFileBytes, throughLink: entry.throughLink, buffer })

@@ -269,6 +269,36 @@ describe('the API', () => {
     await expect(walkAll(join(root, 'file.lua'))).rejects.toMatchObject({ code: 'WALK_ROOT_NOT_DIRECTORY' });
   });
 
+  it('inspect: files it declines are listed unopened, without a size; ignore rules and the language map still apply', async () => {
+    const root = makeTree({
+      '.gitignore': 'ignored.lua\n',
+      'changed.lua': 'x = 1\n',
+      'changed-binary.lua': Buffer.from('a\0b'),
+      'same-binary.lua': Buffer.from('a\0b'),
+      'ignored.lua': 'x',
+      'notes.txt': 'x',
+    });
+    const inspected: string[] = [];
+    const entries = await walkAll(root, {
+      languageMap: luaMap(),
+      reportUnclaimed: true,
+      inspect: (path) => {
+        inspected.push(path);
+        return path.startsWith('changed');
+      },
+    });
+    expect(entries.map((e) => (e.kind === 'file' ? { path: e.path, size: e.size } : { path: e.path, reason: e.reason }))).toEqual([
+      { path: '.gitignore', reason: 'no-plugin' },
+      { path: 'changed-binary.lua', reason: 'binary' },
+      { path: 'changed.lua', size: 6 },
+      { path: 'notes.txt', reason: 'no-plugin' },
+      { path: 'same-binary.lua', size: undefined },
+    ]);
+    // Asked only about files that got past the ignore rules and the language map.
+    expect(inspected.sort()).toEqual(['changed-binary.lua', 'changed.lua', 'same-binary.lua']);
+    expect(entries.find((e) => e.path === 'same-binary.lua')).toMatchObject({ kind: 'file', match: { plugin: 'example-lua' } });
+  });
+
   it('files that appear later in a directory are picked up by the next walk', async () => {
     const root = makeTree({ 'a.lua': 'x' });
     expect(await walkedFiles(root)).toEqual(['a.lua']);

@@ -1,4 +1,4 @@
-import { neighbourhoodCommand } from './graph-tool-command.js';
+import { neighbourhoodCommand } from '../../shared/graph-tool-command.js';
 
 /** `travsr graph blast-radius`: the get_blast_radius tool on the command line. */
 const GraphBlastRadius = neighbourhoodCommand({

@@ -1,4 +1,4 @@
-import { neighbourhoodCommand } from './graph-tool-command.js';
+import { neighbourhoodCommand } from '../../shared/graph-tool-command.js';
 
 /** `travsr graph callers`: the get_callers tool on the command line. */
 const GraphCallers = neighbourhoodCommand({

@@ -1,4 +1,4 @@
-import { neighbourhoodCommand } from './graph-tool-command.js';
+import { neighbourhoodCommand } from '../../shared/graph-tool-command.js';
 
 /** `travsr graph deps`: the get_dependencies tool on the command line. */
 const GraphDeps = neighbourhoodCommand({

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
-import { graphQueryFlags, runGraphTool } from './graph-tool-command.js';
+import { graphQueryFlags, runGraphTool } from '../../shared/graph-tool-command.js';
 
 export default class GraphPath extends TravsrCommand {
   static override summary = 'How one symbol reaches another: a shortest call chain (else any dependency chain)';

@@ -10,7 +10,7 @@ import {
   type InstallOutcome,
 } from '../../../lang/install-plugin.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
-import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangInstall extends TravsrCommand {
   static override summary = 'Install a language plugin from the registry, a plugin directory or a .tgz';

@@ -3,7 +3,7 @@ import { langContext, withRegistry } from '../../../lang/install-plugin.js';
 import { languageRows } from '../../../lang/list-languages.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
 import type { RegistryIndex } from '@travsr/registry';
-import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 import { existsSync } from 'node:fs';
 import { GraphStore } from '../../../store/index.js';
 

@@ -3,7 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { langContext } from '../../../lang/install-plugin.js';
 import { mirrorRegistry } from '../../../lang/mirror-registry.js';
 import { registrySource } from '../../../lang/registry-source.js';
-import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangMirror extends TravsrCommand {
   static override summary = 'Copy the plugin registry into a directory, verified, for offline or air-gapped use';

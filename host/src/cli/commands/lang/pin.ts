@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
 import { installFromRegistry, langContext, splitRange, withRegistry } from '../../../lang/install-plugin.js';
-import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangPin extends TravsrCommand {
   static override summary = 'Pin a plugin to an exact version in the repository lock, and install it';

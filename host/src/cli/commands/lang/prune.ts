@@ -3,7 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { langContext } from '../../../lang/install-plugin.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
 import { prunePlugins } from '../../../lang/prune-plugins.js';
-import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangPrune extends TravsrCommand {
   static override summary = 'Delete installed plugin versions nothing here uses';

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
 import { langContext, removePlugin } from '../../../lang/install-plugin.js';
-import { frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangRemove extends TravsrCommand {
   static override summary = 'Remove an installed plugin: its registration, its files and its lock entry';

@@ -3,7 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { installFromRegistry, langContext, withRegistry, type InstallOutcome } from '../../../lang/install-plugin.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
 import { readLangToml } from '../../../plugins/lang-toml.js';
-import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangUpdate extends TravsrCommand {
   static override summary = 'Update installed plugins to the newest version their lock constraint allows';

@@ -2,7 +2,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { LangErrorCode } from '../../../lang/errors.js';
 import { langContext, verifyInstalled } from '../../../lang/install-plugin.js';
 import { readPluginsLock } from '../../../lang/plugins-lock.js';
-import { jsonFlag, repoFlag, ignoredKeyWarnings } from './lang-flags.js';
+import { jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangVerify extends TravsrCommand {
   static override summary = 'Re-hash every installed plugin against the tree hash recorded at install';

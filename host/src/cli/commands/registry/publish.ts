@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { PLATFORMS, publishArtifact, readSigningKey, type Platform } from '@travsr/registry';
 import { TravsrCommand } from '../../base-command.js';
-import { loadTrustedKeys, trustedKeyFlag } from './trusted-key-flags.js';
+import { loadTrustedKeys, trustedKeyFlag } from '../../shared/trusted-key-flags.js';
 
 export default class RegistryPublish extends TravsrCommand {
   static override summary = 'Publish a packed plugin into a registry directory and sign it';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { readSigningKey, signRegistry } from '@travsr/registry';
 import { TravsrCommand } from '../../base-command.js';
-import { loadTrustedKeys, trustedKeyFlag } from './trusted-key-flags.js';
+import { loadTrustedKeys, trustedKeyFlag } from '../../shared/trusted-key-flags.js';
 
 export default class RegistrySign extends TravsrCommand {
   static override summary = 'Re-sign a registry with a (new) key: the key-rotation step';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { RegistryError, RegistryErrorCode, SUMS_FILE, verifyRegistryDirectory } from '@travsr/registry';
 import { TravsrCommand } from '../../base-command.js';
-import { loadTrustedKeys, trustedKeyFlag } from './trusted-key-flags.js';
+import { loadTrustedKeys, trustedKeyFlag } from '../../shared/trusted-key-flags.js';
 
 export default class RegistryVerify extends TravsrCommand {
   static override summary = "Check a registry directory against its signature and every file's SHA-256";

@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core';
-import { TravsrCommand } from '../base-command.js';
-import { formatSummary } from '../../indexer/index-summary.js';
-import { indexWorkspace } from '../../workspace/index-workspace.js';
-import { describeSetAside, openWorkspaceForRebuild } from '../../workspace/open-for-rebuild.js';
-import { openWorkspace } from '../../workspace/workspace.js';
+import { TravsrCommand } from '../../base-command.js';
+import { formatSummary } from '../../../indexer/index-summary.js';
+import { indexWorkspace } from '../../../workspace/index-workspace.js';
+import { describeSetAside, openWorkspaceForRebuild } from '../../../workspace/open-for-rebuild.js';
+import { openWorkspace } from '../../../workspace/workspace.js';
 
 export default class Index extends TravsrCommand {
   static override summary = 'Index the repository: analyze what changed since the last run';

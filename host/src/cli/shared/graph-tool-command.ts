@@ -1,7 +1,7 @@
 import { Args, Flags, type Command } from '@oclif/core';
-import { TravsrCommand } from '../../base-command.js';
-import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
-import type { ToolName } from '../../../tools/tool-definitions.js';
+import { TravsrCommand } from '../base-command.js';
+import { FULL_ACCESS } from '../../retrieval/access-policy.js';
+import type { ToolName } from '../../tools/tool-definitions.js';
 
 /** Flags shared by the `graph` query commands. */
 export const graphQueryFlags = {
@@ -20,8 +20,8 @@ export async function runGraphTool(
 ): Promise<void> {
   // Loaded here, not at start-up: every other command would pay for retrieval and the tokenizer.
   const [{ openServedGraphs }, { runTool }] = await Promise.all([
-    import('../../../tools/served-graphs.js'),
-    import('../../../tools/tool-runner.js'),
+    import('../../tools/served-graphs.js'),
+    import('../../tools/tool-runner.js'),
   ]);
   const served = await openServedGraphs([repo]);
   try {

@@ -1,0 +1,89 @@
+import type { PluginManifest } from '@travsr/protocol';
+import type { Logger } from '../log/logger.js';
+import { PluginSupervisor } from '../plugins/supervisor.js';
+import type { PluginTimeouts } from '../plugins/timeouts.js';
+import type { Trace } from '../traces/trace.js';
+import { persistentTraceSink } from '../traces/trace-sink.js';
+import type { RegisteredPlugin } from './plugin-catalog.js';
+import { pluginOptionsFor } from './plugin-options.js';
+
+/** A plugin's supervisor and the answer of its session's start (what `capabilities()` resolves to). */
+export interface StartedPlugin {
+  readonly supervisor: PluginSupervisor;
+  readonly capabilities: ReturnType<PluginSupervisor['capabilities']>;
+}
+
+/** What {@link PluginSessions} needs to start a plugin for one index run. */
+export interface PluginSessionSettings {
+  repoRoot: string;
+  corpus: string;
+  plugins: readonly RegisteredPlugin[];
+  /** Run Phase B; false: Phase A only. */
+  semantic: boolean;
+  pluginOptions?: Record<string, string> | undefined;
+  pluginCacheMaxMiB?: number | undefined;
+  logger: Logger;
+  onTrace?: ((t: Trace) => void) | undefined;
+  timeouts?: Partial<PluginTimeouts> | undefined;
+  /** Sessions {@link PluginSessions.warm} may have started at once (`index.workers`). */
+  workers: number;
+}
+
+/**
+ * The plugin sessions of one index run, each started the first time the run knows the plugin
+ * has work — usually while the walk, the hashing and the store's reads are still going — so
+ * that the sandbox, the plugin's own start-up and the handshake overlap them instead of
+ * following them. A start that fails is reported where its capabilities are awaited.
+ */
+export class PluginSessions {
+  private readonly started = new Map<string, StartedPlugin>();
+
+  constructor(private readonly settings: PluginSessionSettings) {}
+
+  /**
+   * Starts the plugin ahead of its work, unless `workers` sessions are started already (the
+   * others start when their turn comes, as before).
+   */
+  warm(pluginId: string): void {
+    if (this.started.has(pluginId) || this.started.size >= Math.max(1, this.settings.workers)) return;
+    this.start(pluginId);
+  }
+
+  /** Starts the plugin (once); undefined for a plugin this run does not have. */
+  start(pluginId: string): StartedPlugin | undefined {
+    const known = this.started.get(pluginId);
+    if (known) return known;
+    const reg = this.settings.plugins.find((p) => p.plugin.manifest.id === pluginId);
+    if (!reg) return undefined;
+    const s = this.settings;
+    const options = pluginOptionsFor(pluginId, s.pluginOptions);
+    const supervisor = new PluginSupervisor({
+      plugin: reg.plugin,
+      repoRoot: s.repoRoot,
+      corpus: s.corpus,
+      ...(options ? { pluginOptions: options } : {}),
+      ...(s.pluginCacheMaxMiB !== undefined ? { cacheMaxMiB: s.pluginCacheMaxMiB } : {}),
+      grant: { tier: reg.tier, allowUnsandboxed: reg.allowUnsandboxed, networkAllow: reg.networkAllow },
+      ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
+      logger: s.logger,
+      onTrace: s.onTrace ?? persistentTraceSink(s.repoRoot, s.logger),
+      phases: runPhases(reg.plugin.manifest, s.semantic),
+      ...(s.timeouts ? { timeouts: s.timeouts } : {}),
+    });
+    const capabilities = supervisor.capabilities();
+    capabilities.catch(() => undefined);
+    const started = { supervisor, capabilities };
+    this.started.set(pluginId, started);
+    return started;
+  }
+
+  /** Stops every session started (those whose files turned out unchanged too). */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.started.values()].map((s) => s.supervisor.stop().catch(() => undefined)));
+  }
+}
+
+/** The phases a plugin runs in an index run: its manifest's, without B when `semantic` is off. */
+export function runPhases(manifest: PluginManifest, semantic: boolean): ('A' | 'B')[] {
+  return (manifest.phases ?? ['A']).filter((p): p is 'A' | 'B' => p === 'A' || (p === 'B' && semantic));
+}
