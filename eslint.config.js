@@ -18,6 +18,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/snapshots/**',
       'protocol/corpus/**',
+      'protocol/generated/**',
       'test/fixtures/**',
       '**/*.js',
       '**/*.mjs',

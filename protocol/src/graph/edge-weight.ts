@@ -1,4 +1,4 @@
-import type { EdgeKind } from '../schema/graph.js';
+import type { EdgeKind } from '../schema/kinds.js';
 
 const WEIGHTS: Record<EdgeKind, number> = {
   calls: 1.0,

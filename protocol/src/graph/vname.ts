@@ -1,6 +1,24 @@
-import { blake3 } from '@noble/hashes/blake3';
-import { bytesToHex } from '@noble/hashes/utils';
+import { createRequire } from 'node:module';
+import type * as Blake3Module from '@noble/hashes/blake3';
 import type { VName } from '../schema/graph.js';
+
+let blake3: typeof Blake3Module.blake3 | undefined;
+
+/**
+ * BLAKE3, loaded on the first {@link nodeId} (loading it costs ~30 ms, and most processes that
+ * import the protocol never hash a VName). @noble/hashes is also CommonJS, so `require` loads it
+ * synchronously: a bundle (esbuild) turns the plain `require` into its own copy; unbundled ES
+ * modules have no `require`.
+ */
+function loadBlake3(): typeof Blake3Module.blake3 {
+  blake3 ??= (
+    (typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- the one form esbuild bundles synchronously
+        require('@noble/hashes/blake3')
+      : createRequire(import.meta.url)('@noble/hashes/blake3')) as typeof Blake3Module
+  ).blake3;
+  return blake3;
+}
 
 const encoder = new TextEncoder();
 const FIELDS = ['corpus', 'root', 'path', 'language', 'signature'] as const;
@@ -40,7 +58,8 @@ export type NodeId = string;
  * ```
  */
 export function nodeId(v: VName): NodeId {
-  return bytesToHex(blake3(canonicalVName(v)));
+  const digest = loadBlake3()(canonicalVName(v));
+  return Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('hex');
 }
 
 /** A short human-readable form, `path#signature (language)`, for messages and logs. */

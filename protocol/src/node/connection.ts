@@ -2,7 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { encodeFrame, FrameDecoder } from '../frame/codec.js';
 import { ProtocolError, ProtocolErrorCode, WireErrorCode, WireException, wireErrorFrom, type WireError } from '../errors.js';
-import { METHODS, type Envelope, type MethodName, type RequestId } from '../schema/messages.js';
+import { METHODS } from '../schema/generated/schemas.js';
+import type { Envelope, MethodName, RequestId } from '../schema/messages.js';
 import { assertEnvelope, assertSchema } from '../schema/validate.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../version.js';
 

@@ -1,44 +1,11 @@
-import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { EDGE_KINDS, NODE_KINDS, PROVENANCES, stringEnum } from './kinds.js';
 
-/**
- * A string restricted to `values`, emitted as a plain JSON Schema `enum` (so a validation
- * error lists the allowed values once instead of one failed `const` per value).
+/*
+ * TypeBox definitions of the graph: the source of the types, of schemas/*.json and of the
+ * precompiled copies in generated/. Only build tools load this file; at run time the package
+ * uses generated/schemas.js, so TypeBox is never imported (see precompile.ts).
  */
-export function stringEnum<const T extends readonly string[]>(values: T): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
-}
-
-/** Kinds of graph nodes a plugin may emit. */
-export const NODE_KINDS = [
-  'file',
-  'module',
-  'namespace',
-  'package',
-  'class',
-  'interface',
-  'struct',
-  'enum',
-  'trait',
-  'type',
-  'function',
-  'method',
-  'constructor',
-  'property',
-  'field',
-  'variable',
-  'constant',
-  'macro',
-  'key',
-] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
-
-/** Kinds of graph edges. `contains` links a file or scope to what it defines. */
-export const EDGE_KINDS = ['contains', 'calls', 'imports', 'inherits', 'implements', 'types', 'references', 'overrides'] as const;
-export type EdgeKind = (typeof EDGE_KINDS)[number];
-
-/** Who produced an edge: the structural pass, the semantic pass, an external SCIP index. */
-export const PROVENANCES = ['phase-a', 'phase-b', 'scip', 'lsif', 'manual'] as const;
-export type Provenance = (typeof PROVENANCES)[number];
 
 const text = (maxLength: number) => Type.String({ maxLength });
 

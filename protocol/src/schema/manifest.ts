@@ -1,5 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { stringEnum } from './graph.js';
+import { stringEnum } from './kinds.js';
+
+/*
+ * TypeBox definition of the manifest; like graph.ts, loaded by build tools only (the package
+ * uses the precompiled copies in generated/ at run time).
+ */
 
 const host = Type.String({
   minLength: 1,

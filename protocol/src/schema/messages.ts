@@ -1,5 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { stringEnum, DiagnosticSchema, EdgeSchema, NodeSchema, UnresolvedRefSchema } from './graph.js';
+import { DiagnosticSchema, EdgeSchema, NodeSchema, UnresolvedRefSchema } from './graph.js';
+import { LOG_LEVELS, stringEnum } from './kinds.js';
+
+/*
+ * TypeBox definitions of the messages; like graph.ts, loaded by build tools only (the package
+ * uses the precompiled copies in generated/ at run time).
+ */
 
 /** Request ids are non-negative integers or short strings, chosen by the sender. */
 export const RequestIdSchema = Type.Union([
@@ -208,8 +214,6 @@ export const ProgressParamsSchema = Type.Object(
 );
 export type ProgressParams = Static<typeof ProgressParamsSchema>;
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LogParamsSchema = Type.Object(
   {
     level: stringEnum(LOG_LEVELS),

@@ -1,17 +1,50 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type * as AjvModule from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ProtocolError, ProtocolErrorCode } from '../errors.js';
-import { EnvelopeSchema, METHODS, type Envelope, type MethodName } from './messages.js';
-import { ManifestSchema, type PluginManifest } from './manifest.js';
+import { AJV_OPTIONS } from './ajv-options.js';
+import { EnvelopeSchema, ManifestSchema, METHODS } from './generated/schemas.js';
+import type { Envelope, MethodName } from './messages.js';
+import type { PluginManifest } from './manifest.js';
+import { precompiledValidator } from './precompiled.js';
 
-const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true, validateFormats: false });
 const cache = new WeakMap<TSchema, ValidateFunction>();
+let ajv: Ajv | undefined;
 
-/** The compiled ajv validator of a schema (compiled once, then cached). */
+/**
+ * ajv, loaded the first time a schema that is not the protocol's own needs compiling (loading it
+ * costs ~50 ms). ajv is CommonJS, so `require` loads it synchronously: a bundle (esbuild) turns
+ * the plain `require('ajv')` into its own copy of ajv; unbundled ES modules have no `require`.
+ */
+function runtimeAjv(): Ajv {
+  if (!ajv) {
+    const ajvModule = (
+      typeof require === 'function'
+        ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- the one form esbuild bundles synchronously
+          require('ajv')
+        : createRequire(import.meta.url)('ajv')
+    ) as typeof AjvModule;
+    ajv = new ajvModule.Ajv(AJV_OPTIONS);
+  }
+  return ajv;
+}
+
+/**
+ * The validator of a schema: compiled ahead of time for the protocol's own schemas
+ * (`EnvelopeSchema`, `METHODS[m].params`, `ManifestSchema`, …), otherwise compiled by ajv on
+ * first use and cached. Either way the same ajv options, so the same errors.
+ *
+ * @example
+ * ```ts
+ * const validate = compileSchema(PingParamsSchema);
+ * validate({ nonce: 1 }); // true
+ * ```
+ */
 export function compileSchema<T extends TSchema>(schema: T): ValidateFunction<Static<T>> {
   let fn = cache.get(schema);
   if (!fn) {
-    fn = ajv.compile(schema);
+    fn = precompiledValidator(schema) ?? runtimeAjv().compile(schema);
     cache.set(schema, fn);
   }
   return fn as ValidateFunction<Static<T>>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pprWeight } from '../../src/graph/edge-weight.js';
-import { EDGE_KINDS } from '../../src/schema/graph.js';
+import { EDGE_KINDS } from '../../src/schema/kinds.js';
 
 describe('pprWeight', () => {
   it('gives every edge kind a weight in (0, 1]', () => {

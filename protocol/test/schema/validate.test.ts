@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertEnvelope, assertParams, assertResult, assertSchema, describeSchemaErrors } from '../../src/schema/validate.js';
-import { METHODS, PingParamsSchema } from '../../src/schema/messages.js';
+import { METHODS, PingParamsSchema } from '../../src/schema/generated/schemas.js';
 
 describe('assertEnvelope', () => {
   it('returns a valid envelope and refuses an invalid one with SCHEMA_VIOLATION naming the path', () => {
