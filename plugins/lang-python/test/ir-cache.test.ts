@@ -55,30 +55,38 @@ describe('IrCache', () => {
     expect(entries(join(dir, IR_FORMAT))).toEqual([]);
   });
 
-  it('reads a module afresh when the second half of its entry does not decode, and removes the entry', async () => {
+  it('reads a module afresh when a later part of its entry does not decode, and removes the entry', async () => {
     const syntax = new PythonSyntax({ grammar: GRAMMAR });
     await syntax.initialize();
-    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
     const ir = syntax.read('a.py', TEXT);
-    const writer = new IrCache(dir);
-    writer.put(TEXT, ir);
-    writer.flush();
-    const [file] = entries(join(dir, IR_FORMAT));
-    const [resolution] = readFileSync(file!, 'utf8').split('\n');
-    writeFileSync(file!, `${resolution}\n{"calls": [trunc`);
-    let parsed = 0;
-    const cache = new IrCache(dir, (path, text) => {
-      parsed++;
-      return syntax.read(path, text);
-    });
-    const back = cache.get('a.py', TEXT)!;
-    // What resolution reads comes from the entry; the broken half only when asked for.
-    expect(back.defs).toEqual(ir.defs);
-    expect(parsed).toBe(0);
-    expect(back.calls).toEqual(ir.calls);
-    expect(back.typeRefs).toEqual(ir.typeRefs);
-    expect(parsed).toBe(1);
-    expect(entries(join(dir, IR_FORMAT))).toEqual([]);
+    const functionScope = ir.scopes.findIndex((s) => s.kind === 'function');
+    expect(ir.scopes[functionScope]!.names.size).toBeGreaterThan(0);
+    for (const broken of [1, 2]) {
+      const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+      const writer = new IrCache(dir);
+      writer.put(TEXT, ir);
+      writer.flush();
+      const [file] = entries(join(dir, IR_FORMAT));
+      const lines = readFileSync(file!, 'utf8').split('\n');
+      expect(lines).toHaveLength(3);
+      lines[broken] = '[{"trunc';
+      writeFileSync(file!, lines.join('\n'));
+      let parsed = 0;
+      const cache = new IrCache(dir, (path, text) => {
+        parsed++;
+        return syntax.read(path, text);
+      });
+      const back = cache.get('a.py', TEXT)!;
+      // What every resolution reads comes from the first line; a broken later one only counts when asked for.
+      expect(back.defs).toEqual(ir.defs);
+      expect(back.scopes[0]!.names).toEqual(ir.scopes[0]!.names);
+      expect(parsed).toBe(0);
+      expect(back.scopes[functionScope]!.names).toEqual(ir.scopes[functionScope]!.names);
+      expect(back.calls).toEqual(ir.calls);
+      expect(back.typeRefs).toEqual(ir.typeRefs);
+      expect(parsed).toBe(1);
+      expect(entries(join(dir, IR_FORMAT))).toEqual([]);
+    }
   });
 
   it('writes pending entries once the plugin has been idle, not while it analyzes', async () => {

@@ -4,11 +4,13 @@
  * module's text, so an edited file simply misses and a renamed one still hits; an entry that
  * does not decode is a miss and is removed. Without a cache directory nothing is kept.
  *
- * An entry is two JSON documents on two lines: first what name resolution reads (definitions,
- * scopes, `__all__`), then what only the module's own analysis reads (its call sites, imports
- * and type references). Most cached modules of an incremental session are only resolved into,
- * so the second line is parsed the first time one of those three is asked for, if ever.
- * (JSON, because V8's parser decodes these object trees faster than a msgpack decoder.)
+ * An entry is three JSON documents on three lines: what name resolution always reads
+ * (definitions, the names bound at module and class level, `__all__`), the names bound in
+ * functions, lambdas and comprehensions, and what only the module's own analysis reads (its call
+ * sites, imports and type references). Most cached modules of an incremental session are only
+ * resolved into, where few function bodies are looked at, so the last two lines are parsed the
+ * first time something of theirs is asked for, if ever. (JSON, because V8's parser decodes these
+ * object trees faster than a msgpack decoder.)
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,26 +18,31 @@ import { join } from 'node:path';
 import type { Binding, DefIR, InstanceAttr, ModuleIR, ScopeIR } from '../syntax/module-ir.js';
 
 /** Bumped whenever the IR's shape, the entry's layout or the extraction changes: older entries are never read. */
-export const IR_FORMAT = 'ir-6';
+export const IR_FORMAT = 'ir-7';
 
 /** How long the plugin must have been idle before pending entries are written. */
 const IDLE_MS = 30;
 /** Longest stretch of writing before yielding to the event loop. */
 const SLICE_MS = 15;
-/** The line feed between an entry's two documents (JSON escapes it inside strings). */
+/** The line feed between an entry's documents (JSON escapes it inside strings). */
 const NEWLINE = 0x0a;
 
-/** The part of a module only its own analysis reads, stored on the entry's second line. */
+/** The part of a module only its own analysis reads, stored on the entry's last line. */
 type AnalysisPart = Pick<ModuleIR, 'calls' | 'imports' | 'typeRefs'>;
 
-/** A ModuleIR's first line: what resolution reads, without Maps and Sets. */
+type StoredNames = [string, Binding[]][];
+
+/** A ModuleIR's first line: what resolution reads, without Maps and Sets (a function's names are on the second). */
 interface StoredIR extends Omit<ModuleIR, 'scopes' | 'defs' | 'path' | keyof AnalysisPart> {
   format: string;
-  scopes: (Omit<ScopeIR, 'names' | 'globals'> & { names: [string, Binding[]][]; globals?: string[] })[];
+  scopes: (Omit<ScopeIR, 'names' | 'globals'> & { names?: StoredNames; globals?: string[] })[];
   defs: (Omit<DefIR, 'instanceAttrs'> & { instanceAttrs?: [string, InstanceAttr[]][] })[];
 }
 
-/** Reads a module's IR from its text, for an entry whose second line turns out not to decode. */
+/** The second line: the names of each scope the first line has without them, by scope index. */
+type StoredFunctionNames = [number, StoredNames][];
+
+/** Reads a module's IR from its text, for an entry whose later lines turn out not to decode. */
 export type ModuleParser = (path: string, text: string) => ModuleIR;
 
 /**
@@ -58,8 +65,8 @@ export class IrCache {
   private timer: NodeJS.Timeout | undefined;
 
   /**
-   * @param parse reads a module afresh when an entry's second line does not decode (found only
-   *   when its calls are first asked for, after the entry was returned).
+   * @param parse reads a module afresh when a later line of its entry does not decode (found
+   *   only when something of that line is first asked for, after the entry was returned).
    */
   constructor(
     cacheDir: unknown,
@@ -86,12 +93,9 @@ export class IrCache {
       return undefined;
     }
     try {
-      const nl = bytes.indexOf(NEWLINE);
-      if (nl < 0) throw new Error('one line');
-      const stored = JSON.parse(bytes.toString('utf8', 0, nl)) as StoredIR;
-      if (stored.format !== IR_FORMAT) throw new Error('another format');
+      const entry = new StoredEntry(bytes, () => this.parsedAfresh(file, path, text));
       this.hits++;
-      return revive(stored, path, () => this.analysisPart(file, bytes, nl, path, text));
+      return entry.revive(path);
     } catch {
       rmSync(file, { force: true });
       this.misses++;
@@ -99,18 +103,10 @@ export class IrCache {
     }
   }
 
-  /** An entry's second line; a module read afresh when it does not decode (and the entry removed). */
-  private analysisPart(file: string, bytes: Buffer, nl: number, path: string, text: string): AnalysisPart {
-    try {
-      const part = JSON.parse(bytes.toString('utf8', nl + 1)) as AnalysisPart;
-      if (Array.isArray(part.calls) && Array.isArray(part.imports) && Array.isArray(part.typeRefs)) return part;
-    } catch {
-      // Handled below, like a malformed part.
-    }
+  /** The module read from its text, for an entry whose later lines do not decode (the entry is removed). */
+  private parsedAfresh(file: string, path: string, text: string): ModuleIR | undefined {
     rmSync(file, { force: true });
-    if (!this.parse) return { calls: [], imports: [], typeRefs: [] };
-    const { calls, imports, typeRefs } = this.parse(path, text);
-    return { calls, imports, typeRefs };
+    return this.parse?.(path, text);
   }
 
   /**
@@ -189,36 +185,122 @@ export class IrCache {
   }
 }
 
-/** The entry of a module: its resolution part, a line feed, its analysis part. */
+/** The entry of a module: its three lines. */
 function serialize(ir: ModuleIR): string {
   // The path is not part of the entry: the same text at another path is the same module IR.
   const { scopes, defs, path, calls, imports, typeRefs, ...rest } = ir;
   void path;
+  const functionNames: StoredFunctionNames = [];
   const stored: StoredIR = {
     ...rest,
     format: IR_FORMAT,
-    scopes: scopes.map(({ names, globals, ...s }) => ({ ...s, names: [...names], ...(globals ? { globals: [...globals] } : {}) })),
+    scopes: scopes.map(({ names, globals, ...s }, i) => {
+      const pairs = [...names];
+      if (!eagerScope(s.kind)) functionNames.push([i, pairs]);
+      return { ...s, ...(eagerScope(s.kind) ? { names: pairs } : {}), ...(globals ? { globals: [...globals] } : {}) };
+    }),
     defs: defs.map(({ instanceAttrs, ...d }) => ({ ...d, ...(instanceAttrs ? { instanceAttrs: [...instanceAttrs] } : {}) })),
   };
   const analysis: AnalysisPart = { calls, imports, typeRefs };
-  return `${JSON.stringify(stored)}\n${JSON.stringify(analysis)}`;
+  return `${JSON.stringify(stored)}\n${JSON.stringify(functionNames)}\n${JSON.stringify(analysis)}`;
 }
 
-/** A module IR from its resolution part; `calls`, `imports` and `typeRefs` decode on first use. */
-function revive(stored: StoredIR, path: string, analysisPart: () => AnalysisPart): ModuleIR {
-  const { format, scopes, defs, ...rest } = stored;
-  void format;
-  let part: AnalysisPart | undefined;
-  const lazily = <K extends keyof AnalysisPart>(key: K) => ({
+/** Scopes whose names every lookup into a module may read: on the entry's first line. */
+function eagerScope(kind: ScopeIR['kind']): boolean {
+  return kind === 'module' || kind === 'class';
+}
+
+/** An entry as read: the first line decoded, the others when first needed. */
+class StoredEntry {
+  private readonly stored: StoredIR;
+  private readonly second: number;
+  private functionNames: Map<number, StoredNames> | undefined;
+  private analysis: AnalysisPart | undefined;
+  private fresh: ModuleIR | undefined | null = null;
+
+  /** @throws when the first line does not decode or is of another format (a miss). */
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly parsedAfresh: () => ModuleIR | undefined,
+  ) {
+    const first = bytes.indexOf(NEWLINE);
+    this.second = first < 0 ? -1 : bytes.indexOf(NEWLINE, first + 1);
+    if (this.second < 0) throw new Error('fewer than three lines');
+    this.stored = JSON.parse(bytes.toString('utf8', 0, first)) as StoredIR;
+    if (this.stored.format !== IR_FORMAT) throw new Error('another format');
+  }
+
+  /** The module IR at `path`: function scopes' names and the analysis part decode on first use. */
+  revive(path: string): ModuleIR {
+    const { format, scopes, defs, ...rest } = this.stored;
+    void format;
+    const ir = {
+      ...rest,
+      path,
+      scopes: scopes.map(({ names, globals, ...s }, i) => {
+        const scope = { ...s, ...(globals ? { globals: new Set(globals) } : {}) } as ScopeIR;
+        if (names) scope.names = new Map(names);
+        else
+          Object.defineProperty(
+            scope,
+            'names',
+            lazily('names', () => this.namesOf(i)),
+          );
+        return scope;
+      }),
+      defs: defs.map(({ instanceAttrs, ...d }) => ({ ...d, ...(instanceAttrs ? { instanceAttrs: new Map(instanceAttrs) } : {}) })),
+    };
+    return Object.defineProperties(ir, {
+      calls: lazily('calls', () => this.analysisPart().calls),
+      imports: lazily('imports', () => this.analysisPart().imports),
+      typeRefs: lazily('typeRefs', () => this.analysisPart().typeRefs),
+    }) as ModuleIR;
+  }
+
+  private namesOf(scope: number): Map<string, Binding[]> {
+    if (!this.functionNames) {
+      const first = this.bytes.indexOf(NEWLINE);
+      try {
+        const stored = JSON.parse(this.bytes.toString('utf8', first + 1, this.second)) as StoredFunctionNames;
+        this.functionNames = new Map(stored);
+      } catch {
+        this.functionNames = new Map();
+      }
+    }
+    const pairs = this.functionNames.get(scope);
+    return pairs ? new Map(pairs) : (this.afresh()?.scopes[scope]?.names ?? new Map<string, Binding[]>());
+  }
+
+  private analysisPart(): AnalysisPart {
+    if (!this.analysis) {
+      try {
+        const part = JSON.parse(this.bytes.toString('utf8', this.second + 1)) as AnalysisPart;
+        if (Array.isArray(part.calls) && Array.isArray(part.imports) && Array.isArray(part.typeRefs)) this.analysis = part;
+      } catch {
+        // Handled below, like a malformed part.
+      }
+      const fresh = this.analysis ? undefined : this.afresh();
+      this.analysis ??= { calls: fresh?.calls ?? [], imports: fresh?.imports ?? [], typeRefs: fresh?.typeRefs ?? [] };
+    }
+    return this.analysis;
+  }
+
+  /** The module parsed from its text, once, when a later line of its entry is broken. */
+  private afresh(): ModuleIR | undefined {
+    if (this.fresh === null) this.fresh = this.parsedAfresh();
+    return this.fresh;
+  }
+}
+
+/** A property computed on first read and kept (it then becomes a plain value). */
+function lazily<T>(key: string, compute: () => T): PropertyDescriptor {
+  return {
     enumerable: true,
     configurable: true,
-    get: (): AnalysisPart[K] => (part ??= analysisPart())[key],
-  });
-  const ir = {
-    ...rest,
-    path,
-    scopes: scopes.map(({ names, globals, ...s }) => ({ ...s, names: new Map(names), ...(globals ? { globals: new Set(globals) } : {}) })),
-    defs: defs.map(({ instanceAttrs, ...d }) => ({ ...d, ...(instanceAttrs ? { instanceAttrs: new Map(instanceAttrs) } : {}) })),
+    get(this: object): T {
+      const value = compute();
+      Object.defineProperty(this, key, { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
   };
-  return Object.defineProperties(ir, { calls: lazily('calls'), imports: lazily('imports'), typeRefs: lazily('typeRefs') }) as ModuleIR;
 }
