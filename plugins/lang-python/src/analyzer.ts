@@ -58,6 +58,14 @@ export class PythonAnalyzer {
     this.syntax = new PythonSyntax(resources);
   }
 
+  /**
+   * Starts loading the grammar before the session begins, so that compiling its wasm overlaps
+   * the handshake; {@link initialize} waits for it (and reports its failure).
+   */
+  preload(): void {
+    this.syntax.initialize().catch(() => undefined);
+  }
+
   /** Loads the grammar. */
   async initialize(session: Pick<SessionInfo, 'root' | 'phases' | 'options'>): Promise<SessionCapabilities> {
     await this.syntax.initialize();

@@ -10,6 +10,8 @@ const analyzer = new PythonAnalyzer({
   treeSitterWasm: new URL('./tree-sitter.wasm', import.meta.url),
 });
 
+analyzer.preload();
+
 await runAnalyzer({
   id: manifest.id,
   version: manifest.version,

@@ -1,9 +1,7 @@
 // Runs scip-python (npm @sourcegraph/scip-python, pyright inside) on the repository, in the
 // plugin's sandbox: offline (an empty environment file, so it never asks pip what is
 // installed), writing only to a scratch directory, stopped when the analyze request is.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogFunction } from '@travsr/sdk';
 import { ScipPythonIndex } from './scip-python-edges.js';
@@ -80,7 +78,7 @@ function outputTail(output: string): string {
  */
 export class ScipPythonUpgrade {
   private running: Promise<ScipPythonIndex> | undefined;
-  private readonly scratchDir: string;
+  private readonly scratchDir: string | undefined;
   private readonly heartbeatMs: number;
 
   /** @param tool the path of scip-python as the host passed it (`options.tools['scip-python']`) */
@@ -88,7 +86,7 @@ export class ScipPythonUpgrade {
     readonly tool: string,
     private readonly options: ScipPythonRunOptions = {},
   ) {
-    this.scratchDir = options.scratchDir ?? process.env['TMPDIR'] ?? tmpdir();
+    this.scratchDir = options.scratchDir ?? process.env['TMPDIR'];
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   }
 
@@ -126,7 +124,9 @@ export class ScipPythonUpgrade {
   }
 
   private async index(root: string, signal: AbortSignal, log: LogFunction): Promise<ScipPythonIndex> {
-    const work = mkdtempSync(join(this.scratchDir, 'scip-python-'));
+    // Loaded here, not at start-up: the upgrade is off by default and every session would pay for them.
+    const [{ execFile }, { tmpdir }] = await Promise.all([import('node:child_process'), import('node:os')]);
+    const work = mkdtempSync(join(this.scratchDir ?? tmpdir(), 'scip-python-'));
     const output = join(work, 'index.scip');
     // An empty environment: scip-python would otherwise run pip to list installed packages.
     const environment = join(work, 'environment.json');

@@ -19,12 +19,17 @@ export interface PythonSyntaxResources {
 /** One reused parser for Python. */
 export class PythonSyntax {
   private parser: TimedParser | undefined;
+  private loading: Promise<void> | undefined;
 
   constructor(private readonly resources: PythonSyntaxResources) {}
 
-  /** Loads the runtime and the grammar (once). */
-  async initialize(): Promise<void> {
-    if (this.parser) return;
+  /** Loads the runtime and the grammar (once: later calls, also while it loads, share the first). */
+  initialize(): Promise<void> {
+    this.loading ??= this.load();
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
     await initTreeSitter(this.resources.treeSitterWasm === undefined ? {} : { treeSitterWasm: this.resources.treeSitterWasm });
     const grammar = await loadGrammar(this.resources.grammar);
     this.parser = new TimedParser(
