@@ -230,26 +230,27 @@ class StoredEntry {
     if (this.stored.format !== IR_FORMAT) throw new Error('another format');
   }
 
-  /** The module IR at `path`: function scopes' names and the analysis part decode on first use. */
+  /** The module IR at `path` (once per entry): function scopes' names and the analysis part decode on first use. */
   revive(path: string): ModuleIR {
     const { format, scopes, defs, ...rest } = this.stored;
     void format;
-    const ir = {
-      ...rest,
-      path,
-      scopes: scopes.map(({ names, globals, ...s }, i) => {
-        const scope = { ...s, ...(globals ? { globals: new Set(globals) } : {}) } as ScopeIR;
-        if (names) scope.names = new Map(names);
-        else
-          Object.defineProperty(
-            scope,
-            'names',
-            lazily('names', () => this.namesOf(i)),
-          );
-        return scope;
-      }),
-      defs: defs.map(({ instanceAttrs, ...d }) => ({ ...d, ...(instanceAttrs ? { instanceAttrs: new Map(instanceAttrs) } : {}) })),
-    };
+    // In place: the decoded objects become the IR's (copying them doubled what the collector saw).
+    for (let i = 0; i < scopes.length; i++) {
+      const stored = scopes[i]!;
+      const scope = stored as unknown as ScopeIR;
+      if (stored.globals) scope.globals = new Set(stored.globals);
+      if (stored.names) scope.names = new Map(stored.names);
+      else
+        Object.defineProperty(
+          scope,
+          'names',
+          lazily('names', () => this.namesOf(i)),
+        );
+    }
+    for (const stored of defs) {
+      if (stored.instanceAttrs) (stored as unknown as DefIR).instanceAttrs = new Map(stored.instanceAttrs);
+    }
+    const ir = { ...rest, path, scopes: scopes as unknown as ScopeIR[], defs: defs as unknown as DefIR[] };
     return Object.defineProperties(ir, {
       calls: lazily('calls', () => this.analysisPart().calls),
       imports: lazily('imports', () => this.analysisPart().imports),

@@ -33,6 +33,8 @@ const SOURCE_EXTENSIONS = ['.pyi', '.py'];
 export class ModuleFinder {
   private readonly entries = new Map<string, Set<string> | null>();
   private readonly rootOfDir = new Map<string, string>();
+  /** Absolute imports by the importer's own root and the name: most are asked for again and again. */
+  private readonly absolute = new Map<string, ModuleLocation | null>();
   private configured: string[] | undefined;
 
   constructor(private readonly root: string) {}
@@ -121,15 +123,24 @@ export class ModuleFinder {
    * configured roots.
    */
   resolveAbsolute(name: string, importer: string): ModuleLocation | undefined {
-    const roots = [this.ownRoot(importer), ...this.configuredRoots()];
-    const seen = new Set<string>();
-    for (const root of roots) {
-      if (seen.has(root)) continue;
-      seen.add(root);
-      const hit = this.findUnder(root, name.split('.'));
-      if (hit) return { ...hit, name };
+    const own = this.ownRoot(importer);
+    const key = `${own}\0${name}`;
+    let found = this.absolute.get(key);
+    if (found === undefined) {
+      found = null;
+      const seen = new Set<string>();
+      for (const root of [own, ...this.configuredRoots()]) {
+        if (seen.has(root)) continue;
+        seen.add(root);
+        const hit = this.findUnder(root, name.split('.'));
+        if (hit) {
+          found = { ...hit, name };
+          break;
+        }
+      }
+      this.absolute.set(key, found);
     }
-    return undefined;
+    return found ? { ...found } : undefined;
   }
 
   /** `from ..a import b` in `importer` (level 2, module `a`). */
