@@ -5,10 +5,11 @@ import type * as Msgpackr from 'msgpackr';
 import * as packEntry from 'msgpackr/pack';
 import * as unpackEntry from 'msgpackr/unpack';
 
-const { Packr } = packEntry as unknown as Pick<typeof Msgpackr, 'Packr'>;
-const { Unpackr } = unpackEntry as unknown as Pick<typeof Msgpackr, 'Unpackr'>;
 import { ProtocolError, ProtocolErrorCode } from '../errors.js';
 import { MAX_NESTING_DEPTH } from '../version.js';
+
+const { Packr } = packEntry as unknown as Pick<typeof Msgpackr, 'Packr'>;
+const { Unpackr } = unpackEntry as unknown as Pick<typeof Msgpackr, 'Unpackr'>;
 
 /**
  * Standard MessagePack only: no msgpackr records, no structured clone, no extension

@@ -6,8 +6,8 @@ let blake3: typeof Blake3Module.blake3 | undefined;
 
 /**
  * BLAKE3, loaded on the first {@link nodeId} (loading it costs ~30 ms, and most processes that
- * import the protocol never hash a VName). @noble/hashes is also CommonJS, so `require` loads it
- * synchronously: a bundle (esbuild) turns the plain `require` into its own copy; unbundled ES
+ * import the protocol never hash a VName). @noble/hashes ships CommonJS too, so `require` loads
+ * it synchronously: a bundle (esbuild) turns the plain `require` into its own copy; unbundled ES
  * modules have no `require`.
  */
 function loadBlake3(): typeof Blake3Module.blake3 {

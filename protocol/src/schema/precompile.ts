@@ -36,7 +36,7 @@ export const GENERATED_FILES = {
   validators: 'generated/validators.js',
   validatorTypes: 'generated/validators.d.ts',
 } as const;
-const REGENERATE = 'npx tsc -b && node protocol/dist/schema/precompile.js';
+const REGENERATE = 'npx tsc -b && npm run precompile -w @travsr/protocol && npx tsc -b';
 
 const isSchema = (value: unknown): value is TSchema =>
   typeof value === 'object' && value !== null && Object.getOwnPropertySymbols(value).includes(Symbol.for('TypeBox.Kind'));
@@ -47,7 +47,7 @@ interface NamedExport {
   value: object;
 }
 
-/** Every object-valued export of the definitions (schemas and METHODS), in module order. */
+/** Every object-valued export of the definitions (schemas and METHODS), module by module, by name. */
 function namedExports(): NamedExport[] {
   const out: NamedExport[] = [];
   for (const [module, exports] of Object.entries(DEFINITIONS) as [DefinitionModule, Record<string, unknown>][]) {
