@@ -14,9 +14,10 @@ import { PROTOCOL_DIR } from './helpers/corpus.js';
 const dist = (path: string) => pathToFileURL(join(PROTOCOL_DIR, 'dist', path)).href;
 
 const SCRIPT = `
+import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
-const step = (name) => process._rawDebug('step ' + name + ' ' + JSON.stringify(Object.keys(require.cache)));
+const step = (name) => writeSync(2, 'step ' + name + ' ' + JSON.stringify(Object.keys(require.cache)) + '\\n');
 const protocol = await import(${JSON.stringify(dist('index.js'))});
 await import(${JSON.stringify(dist('node/index.js'))});
 step('import');

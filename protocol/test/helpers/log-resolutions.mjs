@@ -5,9 +5,10 @@ import { register } from 'node:module';
 
 register(
   'data:text/javascript,' +
-    encodeURIComponent(`export async function resolve(specifier, context, next) {
+    encodeURIComponent(`import { writeSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  process._rawDebug('resolved ' + result.url);
+  writeSync(2, 'resolved ' + result.url + '\\n');
   return result;
 }`),
 );
