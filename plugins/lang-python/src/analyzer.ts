@@ -16,7 +16,7 @@ import type {
 } from '@travsr/sdk';
 import type { DefinitionAt, PythonFileFacts } from './scip/facts.js';
 import { Evaluator } from './resolve/evaluator.js';
-import { IrCache } from './resolve/ir-cache.js';
+import { IrCache, type ModuleSource, textOf } from './resolve/ir-cache.js';
 import { definitionAtIn, factsOf } from './resolve/scip-facts.js';
 import type { ScipPythonIndex } from './scip/scip-python-edges.js';
 import { ScipPythonUpgrade } from './scip/scip-python-runner.js';
@@ -81,7 +81,7 @@ export class PythonAnalyzer {
 
   private programFor(root: string): Program {
     if (!this.program || this.program.root !== root) {
-      this.program = new Program(root, (path, text) => this.readModule(path, text));
+      this.program = new Program(root, (path, source) => this.readModule(path, source));
       this.evaluator = new Evaluator(this.program);
     }
     return this.program;
@@ -174,9 +174,9 @@ export class PythonAnalyzer {
     return program.add(file.path, this.readModule(file.path, source.text));
   }
 
-  /** A module's IR: from the cache when its text was read before, else parsed (and kept). */
-  private readModule(path: string, text: string): ModuleIR {
-    return this.cache.get(path, text) ?? this.cache.put(text, this.syntax.read(path, text));
+  /** A module's IR: from the cache when its source was read before, else parsed (and kept). */
+  private readModule(path: string, source: ModuleSource): ModuleIR {
+    return this.cache.get(path, source) ?? this.cache.put(source, this.syntax.read(path, textOf(source)));
   }
 }
 

@@ -41,6 +41,22 @@ describe('IrCache', () => {
     expect(cache.misses).toBe(1);
   });
 
+  it("finds a module by its text or its file's bytes alike (Phase A has the text, resolution reads files)", async () => {
+    const syntax = new PythonSyntax({ grammar: GRAMMAR });
+    await syntax.initialize();
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    const text = `"""Café — ünïcode."""\n${TEXT}`;
+    const other = `${text}# other\n`;
+    const writer = new IrCache(dir);
+    writer.put(text, syntax.read('a.py', text));
+    writer.put(new TextEncoder().encode(other), syntax.read('b.py', other));
+    writer.flush();
+    const cache = new IrCache(dir);
+    expect(cache.get('a.py', Buffer.from(text))?.doc).toBe('Café — ünïcode.');
+    expect(cache.get('b.py', other)?.path).toBe('b.py');
+    expect(cache.hits).toBe(2);
+  });
+
   it('treats an entry that does not decode as a miss, and removes it', async () => {
     const syntax = new PythonSyntax({ grammar: GRAMMAR });
     await syntax.initialize();
@@ -62,22 +78,31 @@ describe('IrCache', () => {
     const functionScope = ir.scopes.findIndex((s) => s.kind === 'function');
     expect(ir.scopes[functionScope]!.names.size).toBeGreaterThan(0);
     for (const broken of [1, 2]) {
+      // 1: the names bound in functions; 2: calls, imports, type references.
       const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
       const writer = new IrCache(dir);
       writer.put(TEXT, ir);
       writer.flush();
       const [file] = entries(join(dir, IR_FORMAT));
-      const lines = readFileSync(file!, 'utf8').split('\n');
-      expect(lines).toHaveLength(3);
-      lines[broken] = '[{"trunc';
-      writeFileSync(file!, lines.join('\n'));
+      // The header names each document's byte length; overwrite one document with as many bytes of garbage.
+      const bytes = readFileSync(file!);
+      const eol = bytes.indexOf(0x0a);
+      const [format, ...lengths] = bytes
+        .toString('latin1', 0, eol)
+        .split(' ')
+        .map((x, i) => (i === 0 ? x : Number(x)));
+      expect(format).toBe(IR_FORMAT);
+      expect(lengths).toHaveLength(3);
+      const start = eol + 1 + (lengths as number[]).slice(0, broken).reduce((a, b) => a + b, 0);
+      bytes.fill('x', start, start + (lengths[broken] as number));
+      writeFileSync(file!, bytes);
       let parsed = 0;
       const cache = new IrCache(dir, (path, text) => {
         parsed++;
         return syntax.read(path, text);
       });
       const back = cache.get('a.py', TEXT)!;
-      // What every resolution reads comes from the first line; a broken later one only counts when asked for.
+      // What every resolution reads comes from the first document; a broken later one only counts when asked for.
       expect(back.defs).toEqual(ir.defs);
       expect(back.scopes[0]!.names).toEqual(ir.scopes[0]!.names);
       expect(parsed).toBe(0);

@@ -4,28 +4,31 @@
  * module's text, so an edited file simply misses and a renamed one still hits; an entry that
  * does not decode is a miss and is removed. Without a cache directory nothing is kept.
  *
- * An entry is three JSON documents on three lines: what name resolution always reads
- * (definitions, the names bound at module and class level, `__all__`), the names bound in
- * functions, lambdas and comprehensions, and what only the module's own analysis reads (its call
- * sites, imports and type references). Most cached modules of an incremental session are only
- * resolved into, where few function bodies are looked at, so the last two lines are parsed the
- * first time something of theirs is asked for, if ever. (JSON, because V8's parser decodes these
- * object trees faster than a msgpack decoder.)
+ * An entry is a header line with the byte lengths of three JSON documents, then the documents:
+ * what name resolution always reads (definitions, the names bound at module and class level,
+ * `__all__`), the names bound in functions, lambdas and comprehensions, and what only the
+ * module's own analysis reads (its call sites, imports and type references). Most cached modules
+ * of an incremental session are only resolved into, where few function bodies are looked at, so
+ * only the first document is read with the entry; the others are read and parsed the first time
+ * something of theirs is asked for, if ever. (JSON, because V8's parser decodes these object
+ * trees faster than a msgpack decoder.)
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Binding, DefIR, InstanceAttr, ModuleIR, ScopeIR } from '../syntax/module-ir.js';
 
 /** Bumped whenever the IR's shape, the entry's layout or the extraction changes: older entries are never read. */
-export const IR_FORMAT = 'ir-7';
+export const IR_FORMAT = 'ir-8';
 
 /** How long the plugin must have been idle before pending entries are written. */
 const IDLE_MS = 30;
 /** Longest stretch of writing before yielding to the event loop. */
 const SLICE_MS = 15;
-/** The line feed between an entry's documents (JSON escapes it inside strings). */
+/** The line feed that ends an entry's header. */
 const NEWLINE = 0x0a;
+/** The most an entry's header takes (the format and three lengths). */
+const HEADER_MAX = 64;
 
 /** The part of a module only its own analysis reads, stored on the entry's last line. */
 type AnalysisPart = Pick<ModuleIR, 'calls' | 'imports' | 'typeRefs'>;
@@ -42,14 +45,22 @@ interface StoredIR extends Omit<ModuleIR, 'scopes' | 'defs' | 'path' | keyof Ana
 /** The second line: the names of each scope the first line has without them, by scope index. */
 type StoredFunctionNames = [number, StoredNames][];
 
-/** Reads a module's IR from its text, for an entry whose later lines turn out not to decode. */
+/** Reads a module's IR from its text, for an entry whose later documents turn out not to decode. */
 export type ModuleParser = (path: string, text: string) => ModuleIR;
+
+/** A module's source: its text, or the bytes of its file (hashed as they are: no decoding on a hit). */
+export type ModuleSource = string | Uint8Array;
+
+/** The text of a module's source (a file's bytes decode as `readFileSync(path, 'utf8')` would). */
+export function textOf(source: ModuleSource): string {
+  return typeof source === 'string' ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8');
+}
 
 /**
  * @example
  * ```ts
  * const cache = new IrCache(session.options.cacheDir, (path, text) => syntax.read(path, text));
- * const ir = cache.get(path, text) ?? cache.put(text, syntax.read(path, text));
+ * const ir = cache.get(path, source) ?? cache.put(source, syntax.read(path, textOf(source)));
  * cache.flush(200); // at shutdown: write what is pending, for at most 200 ms
  * ```
  */
@@ -63,10 +74,15 @@ export class IrCache {
   private readonly pending = new Map<string, ModuleIR>();
   private lastUse = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Where entries' headers and first documents are read (reused: a fresh buffer per entry costs page faults). */
+  private scratch = Buffer.allocUnsafeSlow(256 * 1024);
+  /** The last source hashed and its entry's file (a miss hashes for `get` and again for `put`). */
+  private lastSource: ModuleSource | undefined;
+  private lastFile = '';
 
   /**
-   * @param parse reads a module afresh when a later line of its entry does not decode (found
-   *   only when something of that line is first asked for, after the entry was returned).
+   * @param parse reads a module afresh when a later document of its entry does not decode (found
+   *   only when something of it is first asked for, after the entry was returned).
    */
   constructor(
     cacheDir: unknown,
@@ -80,43 +96,71 @@ export class IrCache {
     return this.dir !== undefined && !this.broken;
   }
 
-  /** The cached IR of a module with this text, now at `path`. */
-  get(path: string, text: string): ModuleIR | undefined {
+  /** The cached IR of a module with this source, now at `path`. */
+  get(path: string, source: ModuleSource): ModuleIR | undefined {
     if (!this.enabled) return undefined;
     this.lastUse = performance.now();
-    const file = this.fileOf(text);
-    let bytes: Buffer;
+    const file = this.fileOf(source);
+    let fd: number;
     try {
-      bytes = readFileSync(file);
+      fd = openSync(file, 'r');
     } catch {
       this.misses++;
       return undefined;
     }
     try {
-      const entry = new StoredEntry(bytes, () => this.parsedAfresh(file, path, text));
+      const entry = this.readEntry(fd, file, () => this.parsedAfresh(file, path, source));
       this.hits++;
       return entry.revive(path);
     } catch {
       rmSync(file, { force: true });
       this.misses++;
       return undefined;
+    } finally {
+      closeSync(fd);
     }
   }
 
-  /** The module read from its text, for an entry whose later lines do not decode (the entry is removed). */
-  private parsedAfresh(file: string, path: string, text: string): ModuleIR | undefined {
+  /** An entry's header and first document; the others stay on disk until asked for. */
+  private readEntry(fd: number, file: string, afresh: () => ModuleIR | undefined): StoredEntry {
+    let read = readSync(fd, this.scratch, 0, this.scratch.length, 0);
+    const eol = this.scratch.indexOf(NEWLINE);
+    if (eol < 0 || eol > HEADER_MAX || eol >= read) throw new Error('no header');
+    const [format, ...sizes] = this.scratch.toString('latin1', 0, eol).split(' ');
+    const lengths = sizes.map(Number);
+    if (format !== IR_FORMAT || lengths.length !== 3 || !lengths.every((n) => Number.isSafeInteger(n) && n >= 0))
+      throw new Error('another format');
+    const [first, second, third] = lengths as [number, number, number];
+    const end = eol + 1 + first;
+    if (end > this.scratch.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(end, this.scratch.length * 2));
+      this.scratch.copy(grown, 0, 0, read);
+      this.scratch = grown;
+    }
+    while (read < end) {
+      const n = readSync(fd, this.scratch, read, end - read, read);
+      if (n === 0) throw new Error('truncated');
+      read += n;
+    }
+    const stored = JSON.parse(this.scratch.toString('utf8', eol + 1, end)) as StoredIR;
+    const at = (offset: number, length: number) => () => readRange(file, offset, length);
+    return new StoredEntry(stored, at(end, second), at(end + second, third), afresh);
+  }
+
+  /** The module read from its source, for an entry whose later documents do not decode (the entry is removed). */
+  private parsedAfresh(file: string, path: string, source: ModuleSource): ModuleIR | undefined {
     rmSync(file, { force: true });
-    return this.parse?.(path, text);
+    return this.parse?.(path, textOf(source));
   }
 
   /**
-   * Keeps the IR of a module with this text; returns it. The entry is written when the plugin
+   * Keeps the IR of a module with this source; returns it. The entry is written when the plugin
    * has been idle for a moment (the host is storing what it sent), not while it analyzes.
    */
-  put(text: string, ir: ModuleIR): ModuleIR {
+  put(source: ModuleSource, ir: ModuleIR): ModuleIR {
     if (!this.enabled) return ir;
     this.lastUse = performance.now();
-    this.pending.set(this.fileOf(text), ir);
+    this.pending.set(this.fileOf(source), ir);
     if (!this.timer) {
       this.timer = setTimeout(() => this.drainWhenIdle(), IDLE_MS);
       // Pending writes never keep the process alive: the session's end flushes or drops them.
@@ -179,14 +223,19 @@ export class IrCache {
     }
   }
 
-  private fileOf(text: string): string {
-    const key = createHash('sha256').update(text).digest('hex');
-    return join(this.dir!, key.slice(0, 2), `${key.slice(2)}.mpk`);
+  /** The entry's file: named by the sha256 of the source's UTF-8 bytes (a text and its file's bytes agree). */
+  private fileOf(source: ModuleSource): string {
+    if (source !== this.lastSource) {
+      const key = createHash('sha256').update(source).digest('hex');
+      this.lastSource = source;
+      this.lastFile = join(this.dir!, key.slice(0, 2), `${key.slice(2)}.ir`);
+    }
+    return this.lastFile;
   }
 }
 
-/** The entry of a module: its three lines. */
-function serialize(ir: ModuleIR): string {
+/** The entry of a module: its header line and three documents. */
+function serialize(ir: ModuleIR): Buffer {
   // The path is not part of the entry: the same text at another path is the same module IR.
   const { scopes, defs, path, calls, imports, typeRefs, ...rest } = ir;
   void path;
@@ -202,7 +251,8 @@ function serialize(ir: ModuleIR): string {
     defs: defs.map(({ instanceAttrs, ...d }) => ({ ...d, ...(instanceAttrs ? { instanceAttrs: [...instanceAttrs] } : {}) })),
   };
   const analysis: AnalysisPart = { calls, imports, typeRefs };
-  return `${JSON.stringify(stored)}\n${JSON.stringify(functionNames)}\n${JSON.stringify(analysis)}`;
+  const documents = [JSON.stringify(stored), JSON.stringify(functionNames), JSON.stringify(analysis)].map((d) => Buffer.from(d));
+  return Buffer.concat([Buffer.from(`${IR_FORMAT} ${documents.map((d) => d.length).join(' ')}\n`), ...documents]);
 }
 
 /** Scopes whose names every lookup into a module may read: on the entry's first line. */
@@ -210,24 +260,40 @@ function eagerScope(kind: ScopeIR['kind']): boolean {
   return kind === 'module' || kind === 'class';
 }
 
-/** An entry as read: the first line decoded, the others when first needed. */
+/** A byte range of an entry's file as text; undefined when it cannot be read whole. */
+function readRange(file: string, offset: number, length: number): string | undefined {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const bytes = Buffer.allocUnsafe(length);
+      let read = 0;
+      while (read < length) {
+        const n = readSync(fd, bytes, read, length - read, offset + read);
+        if (n === 0) return undefined;
+        read += n;
+      }
+      return bytes.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** An entry as read: the first document decoded, the others when first needed. */
 class StoredEntry {
-  private readonly stored: StoredIR;
-  private readonly second: number;
   private functionNames: Map<number, StoredNames> | undefined;
   private analysis: AnalysisPart | undefined;
   private fresh: ModuleIR | undefined | null = null;
 
-  /** @throws when the first line does not decode or is of another format (a miss). */
   constructor(
-    private readonly bytes: Buffer,
+    private readonly stored: StoredIR,
+    private readonly secondDocument: () => string | undefined,
+    private readonly thirdDocument: () => string | undefined,
     private readonly parsedAfresh: () => ModuleIR | undefined,
   ) {
-    const first = bytes.indexOf(NEWLINE);
-    this.second = first < 0 ? -1 : bytes.indexOf(NEWLINE, first + 1);
-    if (this.second < 0) throw new Error('fewer than three lines');
-    this.stored = JSON.parse(bytes.toString('utf8', 0, first)) as StoredIR;
-    if (this.stored.format !== IR_FORMAT) throw new Error('another format');
+    if (stored.format !== IR_FORMAT) throw new Error('another format');
   }
 
   /** The module IR at `path` (once per entry): function scopes' names and the analysis part decode on first use. */
@@ -260,9 +326,8 @@ class StoredEntry {
 
   private namesOf(scope: number): Map<string, Binding[]> {
     if (!this.functionNames) {
-      const first = this.bytes.indexOf(NEWLINE);
       try {
-        const stored = JSON.parse(this.bytes.toString('utf8', first + 1, this.second)) as StoredFunctionNames;
+        const stored = JSON.parse(this.secondDocument() ?? '') as StoredFunctionNames;
         this.functionNames = new Map(stored);
       } catch {
         this.functionNames = new Map();
@@ -275,7 +340,7 @@ class StoredEntry {
   private analysisPart(): AnalysisPart {
     if (!this.analysis) {
       try {
-        const part = JSON.parse(this.bytes.toString('utf8', this.second + 1)) as AnalysisPart;
+        const part = JSON.parse(this.thirdDocument() ?? '') as AnalysisPart;
         if (Array.isArray(part.calls) && Array.isArray(part.imports) && Array.isArray(part.typeRefs)) this.analysis = part;
       } catch {
         // Handled below, like a malformed part.
@@ -286,7 +351,7 @@ class StoredEntry {
     return this.analysis;
   }
 
-  /** The module parsed from its text, once, when a later line of its entry is broken. */
+  /** The module parsed from its source, once, when a later document of its entry is broken. */
   private afresh(): ModuleIR | undefined {
     if (this.fresh === null) this.fresh = this.parsedAfresh();
     return this.fresh;

@@ -5,6 +5,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ModuleIR } from '../syntax/module-ir.js';
+import type { ModuleSource } from './ir-cache.js';
 import { ModuleFinder, type ModuleLocation } from './module-finder.js';
 
 /** A loaded module: where it is, its dotted name and its IR. */
@@ -14,8 +15,8 @@ export interface Mod {
   ir: ModuleIR;
 }
 
-/** Reads a module's text into its IR (parsing it, or from a cache). */
-export type ModuleReader = (path: string, text: string) => ModuleIR;
+/** Reads a module's source into its IR (parsing it, or from a cache). */
+export type ModuleReader = (path: string, source: ModuleSource) => ModuleIR;
 
 /** Files larger than this are not read for resolution (generated data, not code). */
 const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -23,7 +24,7 @@ const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 /**
  * @example
  * ```ts
- * const program = new Program('/repo', (path, text) => syntax.read(path, text));
+ * const program = new Program('/repo', (path, source) => syntax.read(path, textOf(source)));
  * program.add('pkg/a.py', irFromPhaseA);        // a module Phase A already read
  * program.module('pkg/b.py');                    // parsed now, from disk
  * ```
@@ -68,9 +69,9 @@ export class Program {
     if (known !== undefined) return known ?? undefined;
     let mod: Mod | null = null;
     try {
-      const text = this.readConfined(path);
-      if (text !== undefined) {
-        mod = { path, name: this.finder.moduleName(path), ir: this.read(path, text) };
+      const source = this.readConfined(path);
+      if (source !== undefined) {
+        mod = { path, name: this.finder.moduleName(path), ir: this.read(path, source) };
         this.loadedFromDisk++;
       }
     } catch {
@@ -85,13 +86,16 @@ export class Program {
     return loc.file ? this.module(loc.file) : undefined;
   }
 
-  /** Reads a repository file, refusing links out of the root and oversized files. */
-  private readConfined(path: string): string | undefined {
+  /**
+   * Reads a repository file, refusing links out of the root and oversized files. Its bytes: a
+   * module found in the cache is never decoded.
+   */
+  private readConfined(path: string): Buffer | undefined {
     const abs = join(this.root, path);
     // The native call: the JavaScript one lstats every component of every path.
     const real = realpathSync.native(abs);
     if (real !== this.realRoot && !real.startsWith(this.realRoot + sep)) return undefined;
     if (statSync(real).size > this.maxBytes) return undefined;
-    return readFileSync(real, 'utf8');
+    return readFileSync(real);
   }
 }
