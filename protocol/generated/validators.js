@@ -11,2338 +11,11 @@ function ucs2length(text) {
   return length;
 }
 
-export const DiagnosticSchema = validate10;
-const schema11 = {"additionalProperties":false,"type":"object","required":["severity","message"],"properties":{"severity":{"type":"string","enum":["error","warning","info"]},"message":{"maxLength":4096,"type":"string"},"code":{"maxLength":128,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}};
+export const EnvelopeSchema = validate10;
+const schema11 = {"anyOf":[{"additionalProperties":false,"type":"object","required":["kind","id","method"],"properties":{"kind":{"const":"request","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"method":{"minLength":1,"maxLength":128,"type":"string"},"params":{}}},{"anyOf":[{"additionalProperties":false,"required":["kind","id","result"],"type":"object","properties":{"kind":{"const":"response","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"result":{}}},{"additionalProperties":false,"type":"object","required":["kind","id","error"],"properties":{"kind":{"const":"response","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"error":{"additionalProperties":false,"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"maxLength":65536,"type":"string"},"data":{}}}}}]},{"additionalProperties":false,"type":"object","required":["kind","method"],"properties":{"kind":{"const":"notification","type":"string"},"method":{"minLength":1,"maxLength":128,"type":"string"},"params":{}}}]};
 const func2 = ucs2length;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.severity === undefined) && (missing0 = "severity")) || ((data.message === undefined) && (missing0 = "message"))){
-validate10.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "severity") || (key0 === "message")) || (key0 === "code")) || (key0 === "range"))){
-validate10.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.severity !== undefined){
-let data0 = data.severity;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data0 === "error") || (data0 === "warning")) || (data0 === "info"))){
-validate10.errors = [{instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/enum",keyword:"enum",params:{allowedValues: schema11.properties.severity.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.message !== undefined){
-let data1 = data.message;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 4096){
-validate10.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.code !== undefined){
-let data2 = data.code;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 128){
-validate10.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
-return false;
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.range !== undefined){
-let data3 = data.range;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if(((((data3.startLine === undefined) && (missing1 = "startLine")) || ((data3.startCol === undefined) && (missing1 = "startCol"))) || ((data3.endLine === undefined) && (missing1 = "endLine"))) || ((data3.endCol === undefined) && (missing1 = "endCol"))){
-validate10.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!((((key1 === "startLine") || (key1 === "startCol")) || (key1 === "endLine")) || (key1 === "endCol"))){
-validate10.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.startLine !== undefined){
-let data4 = data3.startLine;
-const _errs11 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate10.errors = [{instancePath:instancePath+"/range/startLine",schemaPath:"#/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs11){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-validate10.errors = [{instancePath:instancePath+"/range/startLine",schemaPath:"#/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.startCol !== undefined){
-let data5 = data3.startCol;
-const _errs13 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate10.errors = [{instancePath:instancePath+"/range/startCol",schemaPath:"#/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs13){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-validate10.errors = [{instancePath:instancePath+"/range/startCol",schemaPath:"#/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.endLine !== undefined){
-let data6 = data3.endLine;
-const _errs15 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate10.errors = [{instancePath:instancePath+"/range/endLine",schemaPath:"#/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs15){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-validate10.errors = [{instancePath:instancePath+"/range/endLine",schemaPath:"#/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.endCol !== undefined){
-let data7 = data3.endCol;
-const _errs17 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate10.errors = [{instancePath:instancePath+"/range/endCol",schemaPath:"#/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs17){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-validate10.errors = [{instancePath:instancePath+"/range/endCol",schemaPath:"#/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate10.errors = vErrors;
-return errors === 0;
-}
-
-export const EdgeSchema = validate11;
-const schema12 = {"additionalProperties":false,"type":"object","required":["src","dst","kind","confidence","provenance"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"dst":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"confidence":{"minimum":0,"maximum":1,"type":"number"},"provenance":{"type":"string","enum":["phase-a","phase-b","scip","lsif","manual"]}}};
-const pattern0 = new RegExp("^[a-z0-9][a-z0-9+#._-]*$", "u");
-
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.src === undefined) && (missing0 = "src")) || ((data.dst === undefined) && (missing0 = "dst"))) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.confidence === undefined) && (missing0 = "confidence"))) || ((data.provenance === undefined) && (missing0 = "provenance"))){
-validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "src") || (key0 === "dst")) || (key0 === "kind")) || (key0 === "confidence")) || (key0 === "provenance"))){
-validate11.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.src !== undefined){
-let data0 = data.src;
-const _errs2 = errors;
-if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing1;
-if((((((data0.corpus === undefined) && (missing1 = "corpus")) || ((data0.root === undefined) && (missing1 = "root"))) || ((data0.path === undefined) && (missing1 = "path"))) || ((data0.language === undefined) && (missing1 = "language"))) || ((data0.signature === undefined) && (missing1 = "signature"))){
-validate11.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs4 = errors;
-for(const key1 in data0){
-if(!(((((key1 === "corpus") || (key1 === "root")) || (key1 === "path")) || (key1 === "language")) || (key1 === "signature"))){
-validate11.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data0.corpus !== undefined){
-let data1 = data0.corpus;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data1 === "string"){
-if(func2(data1) > 512){
-validate11.errors = [{instancePath:instancePath+"/src/corpus",schemaPath:"#/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/src/corpus",schemaPath:"#/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.root !== undefined){
-let data2 = data0.root;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data2 === "string"){
-if(func2(data2) > 512){
-validate11.errors = [{instancePath:instancePath+"/src/root",schemaPath:"#/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/src/root",schemaPath:"#/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.path !== undefined){
-let data3 = data0.path;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data3 === "string"){
-if(func2(data3) > 4096){
-validate11.errors = [{instancePath:instancePath+"/src/path",schemaPath:"#/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/src/path",schemaPath:"#/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.language !== undefined){
-let data4 = data0.language;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate11.errors = [{instancePath:instancePath+"/src/language",schemaPath:"#/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data4) < 1){
-validate11.errors = [{instancePath:instancePath+"/src/language",schemaPath:"#/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data4)){
-validate11.errors = [{instancePath:instancePath+"/src/language",schemaPath:"#/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/src/language",schemaPath:"#/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.signature !== undefined){
-let data5 = data0.signature;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 8192){
-validate11.errors = [{instancePath:instancePath+"/src/signature",schemaPath:"#/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
-return false;
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/src/signature",schemaPath:"#/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.dst !== undefined){
-let data6 = data.dst;
-const _errs15 = errors;
-if(errors === _errs15){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing2;
-if((((((data6.corpus === undefined) && (missing2 = "corpus")) || ((data6.root === undefined) && (missing2 = "root"))) || ((data6.path === undefined) && (missing2 = "path"))) || ((data6.language === undefined) && (missing2 = "language"))) || ((data6.signature === undefined) && (missing2 = "signature"))){
-validate11.errors = [{instancePath:instancePath+"/dst",schemaPath:"#/properties/dst/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs17 = errors;
-for(const key2 in data6){
-if(!(((((key2 === "corpus") || (key2 === "root")) || (key2 === "path")) || (key2 === "language")) || (key2 === "signature"))){
-validate11.errors = [{instancePath:instancePath+"/dst",schemaPath:"#/properties/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs17 === errors){
-if(data6.corpus !== undefined){
-let data7 = data6.corpus;
-const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data7 === "string"){
-if(func2(data7) > 512){
-validate11.errors = [{instancePath:instancePath+"/dst/corpus",schemaPath:"#/properties/dst/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/dst/corpus",schemaPath:"#/properties/dst/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs18 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data6.root !== undefined){
-let data8 = data6.root;
-const _errs20 = errors;
-if(errors === _errs20){
-if(typeof data8 === "string"){
-if(func2(data8) > 512){
-validate11.errors = [{instancePath:instancePath+"/dst/root",schemaPath:"#/properties/dst/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/dst/root",schemaPath:"#/properties/dst/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs20 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data6.path !== undefined){
-let data9 = data6.path;
-const _errs22 = errors;
-if(errors === _errs22){
-if(typeof data9 === "string"){
-if(func2(data9) > 4096){
-validate11.errors = [{instancePath:instancePath+"/dst/path",schemaPath:"#/properties/dst/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/dst/path",schemaPath:"#/properties/dst/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs22 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data6.language !== undefined){
-let data10 = data6.language;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-validate11.errors = [{instancePath:instancePath+"/dst/language",schemaPath:"#/properties/dst/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data10) < 1){
-validate11.errors = [{instancePath:instancePath+"/dst/language",schemaPath:"#/properties/dst/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data10)){
-validate11.errors = [{instancePath:instancePath+"/dst/language",schemaPath:"#/properties/dst/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/dst/language",schemaPath:"#/properties/dst/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs24 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data6.signature !== undefined){
-let data11 = data6.signature;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data11 === "string"){
-if(func2(data11) > 8192){
-validate11.errors = [{instancePath:instancePath+"/dst/signature",schemaPath:"#/properties/dst/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
-return false;
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/dst/signature",schemaPath:"#/properties/dst/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs26 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/dst",schemaPath:"#/properties/dst/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined){
-let data12 = data.kind;
-const _errs28 = errors;
-if(typeof data12 !== "string"){
-validate11.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((((data12 === "contains") || (data12 === "calls")) || (data12 === "imports")) || (data12 === "inherits")) || (data12 === "implements")) || (data12 === "types")) || (data12 === "references")) || (data12 === "overrides"))){
-validate11.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema12.properties.kind.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.confidence !== undefined){
-let data13 = data.confidence;
-const _errs30 = errors;
-if(errors === _errs30){
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 1 || isNaN(data13)){
-validate11.errors = [{instancePath:instancePath+"/confidence",schemaPath:"#/properties/confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
-return false;
-}
-else {
-if(data13 < 0 || isNaN(data13)){
-validate11.errors = [{instancePath:instancePath+"/confidence",schemaPath:"#/properties/confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/confidence",schemaPath:"#/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs30 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.provenance !== undefined){
-let data14 = data.provenance;
-const _errs32 = errors;
-if(typeof data14 !== "string"){
-validate11.errors = [{instancePath:instancePath+"/provenance",schemaPath:"#/properties/provenance/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data14 === "phase-a") || (data14 === "phase-b")) || (data14 === "scip")) || (data14 === "lsif")) || (data14 === "manual"))){
-validate11.errors = [{instancePath:instancePath+"/provenance",schemaPath:"#/properties/provenance/enum",keyword:"enum",params:{allowedValues: schema12.properties.provenance.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs32 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate11.errors = vErrors;
-return errors === 0;
-}
-
-export const NodeSchema = validate12;
-const schema13 = {"additionalProperties":false,"type":"object","required":["vname","kind","name"],"properties":{"vname":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["file","module","namespace","package","class","interface","struct","enum","trait","type","function","method","constructor","property","field","variable","constant","macro","key"]},"name":{"maxLength":1024,"type":"string"},"qualifiedName":{"maxLength":4096,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}},"skeleton":{"maxLength":16384,"type":"string"}}};
-
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.vname === undefined) && (missing0 = "vname")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.name === undefined) && (missing0 = "name"))){
-validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((key0 === "vname") || (key0 === "kind")) || (key0 === "name")) || (key0 === "qualifiedName")) || (key0 === "range")) || (key0 === "skeleton"))){
-validate12.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.vname !== undefined){
-let data0 = data.vname;
-const _errs2 = errors;
-if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing1;
-if((((((data0.corpus === undefined) && (missing1 = "corpus")) || ((data0.root === undefined) && (missing1 = "root"))) || ((data0.path === undefined) && (missing1 = "path"))) || ((data0.language === undefined) && (missing1 = "language"))) || ((data0.signature === undefined) && (missing1 = "signature"))){
-validate12.errors = [{instancePath:instancePath+"/vname",schemaPath:"#/properties/vname/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs4 = errors;
-for(const key1 in data0){
-if(!(((((key1 === "corpus") || (key1 === "root")) || (key1 === "path")) || (key1 === "language")) || (key1 === "signature"))){
-validate12.errors = [{instancePath:instancePath+"/vname",schemaPath:"#/properties/vname/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data0.corpus !== undefined){
-let data1 = data0.corpus;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data1 === "string"){
-if(func2(data1) > 512){
-validate12.errors = [{instancePath:instancePath+"/vname/corpus",schemaPath:"#/properties/vname/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/vname/corpus",schemaPath:"#/properties/vname/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.root !== undefined){
-let data2 = data0.root;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data2 === "string"){
-if(func2(data2) > 512){
-validate12.errors = [{instancePath:instancePath+"/vname/root",schemaPath:"#/properties/vname/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/vname/root",schemaPath:"#/properties/vname/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.path !== undefined){
-let data3 = data0.path;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data3 === "string"){
-if(func2(data3) > 4096){
-validate12.errors = [{instancePath:instancePath+"/vname/path",schemaPath:"#/properties/vname/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/vname/path",schemaPath:"#/properties/vname/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.language !== undefined){
-let data4 = data0.language;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate12.errors = [{instancePath:instancePath+"/vname/language",schemaPath:"#/properties/vname/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data4) < 1){
-validate12.errors = [{instancePath:instancePath+"/vname/language",schemaPath:"#/properties/vname/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data4)){
-validate12.errors = [{instancePath:instancePath+"/vname/language",schemaPath:"#/properties/vname/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/vname/language",schemaPath:"#/properties/vname/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.signature !== undefined){
-let data5 = data0.signature;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 8192){
-validate12.errors = [{instancePath:instancePath+"/vname/signature",schemaPath:"#/properties/vname/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
-return false;
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/vname/signature",schemaPath:"#/properties/vname/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/vname",schemaPath:"#/properties/vname/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined){
-let data6 = data.kind;
-const _errs15 = errors;
-if(typeof data6 !== "string"){
-validate12.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((data6 === "file") || (data6 === "module")) || (data6 === "namespace")) || (data6 === "package")) || (data6 === "class")) || (data6 === "interface")) || (data6 === "struct")) || (data6 === "enum")) || (data6 === "trait")) || (data6 === "type")) || (data6 === "function")) || (data6 === "method")) || (data6 === "constructor")) || (data6 === "property")) || (data6 === "field")) || (data6 === "variable")) || (data6 === "constant")) || (data6 === "macro")) || (data6 === "key"))){
-validate12.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema13.properties.kind.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-let data7 = data.name;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 1024){
-validate12.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.qualifiedName !== undefined){
-let data8 = data.qualifiedName;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(func2(data8) > 4096){
-validate12.errors = [{instancePath:instancePath+"/qualifiedName",schemaPath:"#/properties/qualifiedName/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/qualifiedName",schemaPath:"#/properties/qualifiedName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.range !== undefined){
-let data9 = data.range;
-const _errs21 = errors;
-if(errors === _errs21){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing2;
-if(((((data9.startLine === undefined) && (missing2 = "startLine")) || ((data9.startCol === undefined) && (missing2 = "startCol"))) || ((data9.endLine === undefined) && (missing2 = "endLine"))) || ((data9.endCol === undefined) && (missing2 = "endCol"))){
-validate12.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs23 = errors;
-for(const key2 in data9){
-if(!((((key2 === "startLine") || (key2 === "startCol")) || (key2 === "endLine")) || (key2 === "endCol"))){
-validate12.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs23 === errors){
-if(data9.startLine !== undefined){
-let data10 = data9.startLine;
-const _errs24 = errors;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate12.errors = [{instancePath:instancePath+"/range/startLine",schemaPath:"#/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs24){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 1 || isNaN(data10)){
-validate12.errors = [{instancePath:instancePath+"/range/startLine",schemaPath:"#/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid2 = _errs24 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data9.startCol !== undefined){
-let data11 = data9.startCol;
-const _errs26 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate12.errors = [{instancePath:instancePath+"/range/startCol",schemaPath:"#/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs26){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-validate12.errors = [{instancePath:instancePath+"/range/startCol",schemaPath:"#/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid2 = _errs26 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data9.endLine !== undefined){
-let data12 = data9.endLine;
-const _errs28 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate12.errors = [{instancePath:instancePath+"/range/endLine",schemaPath:"#/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs28){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 1 || isNaN(data12)){
-validate12.errors = [{instancePath:instancePath+"/range/endLine",schemaPath:"#/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid2 = _errs28 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data9.endCol !== undefined){
-let data13 = data9.endCol;
-const _errs30 = errors;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-validate12.errors = [{instancePath:instancePath+"/range/endCol",schemaPath:"#/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs30){
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-validate12.errors = [{instancePath:instancePath+"/range/endCol",schemaPath:"#/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid2 = _errs30 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.skeleton !== undefined){
-let data14 = data.skeleton;
-const _errs32 = errors;
-if(errors === _errs32){
-if(typeof data14 === "string"){
-if(func2(data14) > 16384){
-validate12.errors = [{instancePath:instancePath+"/skeleton",schemaPath:"#/properties/skeleton/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
-return false;
-}
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/skeleton",schemaPath:"#/properties/skeleton/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs32 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate12.errors = vErrors;
-return errors === 0;
-}
-
-export const RangeSchema = validate13;
-const schema14 = {"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}};
-
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.startLine === undefined) && (missing0 = "startLine")) || ((data.startCol === undefined) && (missing0 = "startCol"))) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.endCol === undefined) && (missing0 = "endCol"))){
-validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "startLine") || (key0 === "startCol")) || (key0 === "endLine")) || (key0 === "endCol"))){
-validate13.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.startLine !== undefined){
-let data0 = data.startLine;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate13.errors = [{instancePath:instancePath+"/startLine",schemaPath:"#/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-validate13.errors = [{instancePath:instancePath+"/startLine",schemaPath:"#/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.startCol !== undefined){
-let data1 = data.startCol;
-const _errs4 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate13.errors = [{instancePath:instancePath+"/startCol",schemaPath:"#/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs4){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-validate13.errors = [{instancePath:instancePath+"/startCol",schemaPath:"#/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.endLine !== undefined){
-let data2 = data.endLine;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate13.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 1 || isNaN(data2)){
-validate13.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.endCol !== undefined){
-let data3 = data.endCol;
-const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate13.errors = [{instancePath:instancePath+"/endCol",schemaPath:"#/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-validate13.errors = [{instancePath:instancePath+"/endCol",schemaPath:"#/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate13.errors = vErrors;
-return errors === 0;
-}
-
-export const UnresolvedRefSchema = validate14;
-const schema15 = {"additionalProperties":false,"type":"object","required":["src","kind","name"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"name":{"minLength":1,"maxLength":1024,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}};
-
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.src === undefined) && (missing0 = "src")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.name === undefined) && (missing0 = "name"))){
-validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "src") || (key0 === "kind")) || (key0 === "name")) || (key0 === "range"))){
-validate14.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.src !== undefined){
-let data0 = data.src;
-const _errs2 = errors;
-if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing1;
-if((((((data0.corpus === undefined) && (missing1 = "corpus")) || ((data0.root === undefined) && (missing1 = "root"))) || ((data0.path === undefined) && (missing1 = "path"))) || ((data0.language === undefined) && (missing1 = "language"))) || ((data0.signature === undefined) && (missing1 = "signature"))){
-validate14.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs4 = errors;
-for(const key1 in data0){
-if(!(((((key1 === "corpus") || (key1 === "root")) || (key1 === "path")) || (key1 === "language")) || (key1 === "signature"))){
-validate14.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data0.corpus !== undefined){
-let data1 = data0.corpus;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data1 === "string"){
-if(func2(data1) > 512){
-validate14.errors = [{instancePath:instancePath+"/src/corpus",schemaPath:"#/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/src/corpus",schemaPath:"#/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.root !== undefined){
-let data2 = data0.root;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data2 === "string"){
-if(func2(data2) > 512){
-validate14.errors = [{instancePath:instancePath+"/src/root",schemaPath:"#/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/src/root",schemaPath:"#/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.path !== undefined){
-let data3 = data0.path;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data3 === "string"){
-if(func2(data3) > 4096){
-validate14.errors = [{instancePath:instancePath+"/src/path",schemaPath:"#/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/src/path",schemaPath:"#/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.language !== undefined){
-let data4 = data0.language;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate14.errors = [{instancePath:instancePath+"/src/language",schemaPath:"#/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data4) < 1){
-validate14.errors = [{instancePath:instancePath+"/src/language",schemaPath:"#/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data4)){
-validate14.errors = [{instancePath:instancePath+"/src/language",schemaPath:"#/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/src/language",schemaPath:"#/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.signature !== undefined){
-let data5 = data0.signature;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 8192){
-validate14.errors = [{instancePath:instancePath+"/src/signature",schemaPath:"#/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
-return false;
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/src/signature",schemaPath:"#/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined){
-let data6 = data.kind;
-const _errs15 = errors;
-if(typeof data6 !== "string"){
-validate14.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((((data6 === "contains") || (data6 === "calls")) || (data6 === "imports")) || (data6 === "inherits")) || (data6 === "implements")) || (data6 === "types")) || (data6 === "references")) || (data6 === "overrides"))){
-validate14.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema15.properties.kind.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-let data7 = data.name;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 1024){
-validate14.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-else {
-if(func2(data7) < 1){
-validate14.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.range !== undefined){
-let data8 = data.range;
-const _errs19 = errors;
-if(errors === _errs19){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-let missing2;
-if(((((data8.startLine === undefined) && (missing2 = "startLine")) || ((data8.startCol === undefined) && (missing2 = "startCol"))) || ((data8.endLine === undefined) && (missing2 = "endLine"))) || ((data8.endCol === undefined) && (missing2 = "endCol"))){
-validate14.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs21 = errors;
-for(const key2 in data8){
-if(!((((key2 === "startLine") || (key2 === "startCol")) || (key2 === "endLine")) || (key2 === "endCol"))){
-validate14.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs21 === errors){
-if(data8.startLine !== undefined){
-let data9 = data8.startLine;
-const _errs22 = errors;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate14.errors = [{instancePath:instancePath+"/range/startLine",schemaPath:"#/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs22){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 1 || isNaN(data9)){
-validate14.errors = [{instancePath:instancePath+"/range/startLine",schemaPath:"#/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid2 = _errs22 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data8.startCol !== undefined){
-let data10 = data8.startCol;
-const _errs24 = errors;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate14.errors = [{instancePath:instancePath+"/range/startCol",schemaPath:"#/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs24){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-validate14.errors = [{instancePath:instancePath+"/range/startCol",schemaPath:"#/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid2 = _errs24 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data8.endLine !== undefined){
-let data11 = data8.endLine;
-const _errs26 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate14.errors = [{instancePath:instancePath+"/range/endLine",schemaPath:"#/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs26){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 1 || isNaN(data11)){
-validate14.errors = [{instancePath:instancePath+"/range/endLine",schemaPath:"#/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid2 = _errs26 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data8.endCol !== undefined){
-let data12 = data8.endCol;
-const _errs28 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate14.errors = [{instancePath:instancePath+"/range/endCol",schemaPath:"#/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs28){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-validate14.errors = [{instancePath:instancePath+"/range/endCol",schemaPath:"#/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid2 = _errs28 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/range",schemaPath:"#/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate14.errors = vErrors;
-return errors === 0;
-}
-
-export const VNameSchema = validate15;
-const schema16 = {"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}};
-
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.corpus === undefined) && (missing0 = "corpus")) || ((data.root === undefined) && (missing0 = "root"))) || ((data.path === undefined) && (missing0 = "path"))) || ((data.language === undefined) && (missing0 = "language"))) || ((data.signature === undefined) && (missing0 = "signature"))){
-validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "corpus") || (key0 === "root")) || (key0 === "path")) || (key0 === "language")) || (key0 === "signature"))){
-validate15.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.corpus !== undefined){
-let data0 = data.corpus;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 512){
-validate15.errors = [{instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate15.errors = [{instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.root !== undefined){
-let data1 = data.root;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 512){
-validate15.errors = [{instancePath:instancePath+"/root",schemaPath:"#/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate15.errors = [{instancePath:instancePath+"/root",schemaPath:"#/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.path !== undefined){
-let data2 = data.path;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 4096){
-validate15.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate15.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.language !== undefined){
-let data3 = data.language;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 64){
-validate15.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate15.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data3)){
-validate15.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate15.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.signature !== undefined){
-let data4 = data.signature;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 8192){
-validate15.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
-return false;
-}
-}
-else {
-validate15.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate15.errors = vErrors;
-return errors === 0;
-}
-
-export const AnalyzeFileSchema = validate16;
-const schema17 = {"additionalProperties":false,"type":"object","required":["path","language"],"properties":{"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}}};
-
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.path === undefined) && (missing0 = "path")) || ((data.language === undefined) && (missing0 = "language"))){
-validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "path") || (key0 === "language"))){
-validate16.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.path !== undefined){
-let data0 = data.path;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 4096){
-validate16.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate16.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate16.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.language !== undefined){
-let data1 = data.language;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate16.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data1) < 1){
-validate16.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data1)){
-validate16.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate16.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate16.errors = vErrors;
-return errors === 0;
-}
-
-export const AnalyzeParamsSchema = validate17;
-const schema18 = {"additionalProperties":false,"type":"object","required":["phase","files"],"properties":{"phase":{"type":"string","enum":["A","B"]},"files":{"maxItems":1000000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["path","language"],"properties":{"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}}}}}};
-
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.phase === undefined) && (missing0 = "phase")) || ((data.files === undefined) && (missing0 = "files"))){
-validate17.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "phase") || (key0 === "files"))){
-validate17.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.phase !== undefined){
-let data0 = data.phase;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate17.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data0 === "A") || (data0 === "B"))){
-validate17.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema18.properties.phase.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.files !== undefined){
-let data1 = data.files;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 1000000){
-validate17.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 1000000},message:"must NOT have more than 1000000 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if(((data2.path === undefined) && (missing1 = "path")) || ((data2.language === undefined) && (missing1 = "language"))){
-validate17.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs8 = errors;
-for(const key1 in data2){
-if(!((key1 === "path") || (key1 === "language"))){
-validate17.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs8 === errors){
-if(data2.path !== undefined){
-let data3 = data2.path;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data3 === "string"){
-if(func2(data3) > 4096){
-validate17.errors = [{instancePath:instancePath+"/files/" + i0+"/path",schemaPath:"#/properties/files/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate17.errors = [{instancePath:instancePath+"/files/" + i0+"/path",schemaPath:"#/properties/files/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate17.errors = [{instancePath:instancePath+"/files/" + i0+"/path",schemaPath:"#/properties/files/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs9 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data2.language !== undefined){
-let data4 = data2.language;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate17.errors = [{instancePath:instancePath+"/files/" + i0+"/language",schemaPath:"#/properties/files/items/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data4) < 1){
-validate17.errors = [{instancePath:instancePath+"/files/" + i0+"/language",schemaPath:"#/properties/files/items/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data4)){
-validate17.errors = [{instancePath:instancePath+"/files/" + i0+"/language",schemaPath:"#/properties/files/items/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate17.errors = [{instancePath:instancePath+"/files/" + i0+"/language",schemaPath:"#/properties/files/items/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs11 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate17.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate17.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate17.errors = vErrors;
-return errors === 0;
-}
-
-export const AnalyzeResultSchema = validate18;
-const schema19 = {"additionalProperties":false,"type":"object","required":["files","failed","nodes","edges"],"properties":{"files":{"minimum":0,"type":"integer"},"failed":{"minimum":0,"type":"integer"},"nodes":{"minimum":0,"type":"integer"},"edges":{"minimum":0,"type":"integer"}}};
-
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.files === undefined) && (missing0 = "files")) || ((data.failed === undefined) && (missing0 = "failed"))) || ((data.nodes === undefined) && (missing0 = "nodes"))) || ((data.edges === undefined) && (missing0 = "edges"))){
-validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "files") || (key0 === "failed")) || (key0 === "nodes")) || (key0 === "edges"))){
-validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.files !== undefined){
-let data0 = data.files;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate18.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-validate18.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.failed !== undefined){
-let data1 = data.failed;
-const _errs4 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate18.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs4){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-validate18.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nodes !== undefined){
-let data2 = data.nodes;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate18.errors = [{instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-validate18.errors = [{instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.edges !== undefined){
-let data3 = data.edges;
-const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate18.errors = [{instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-validate18.errors = [{instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate18.errors = vErrors;
-return errors === 0;
-}
-
-export const CancelParamsSchema = validate19;
-const schema20 = {"additionalProperties":false,"type":"object","required":["id"],"properties":{"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]}}};
-
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.id === undefined) && (missing0 = "id")){
-validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "id")){
-validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.id !== undefined){
-let data0 = data.id;
-const _errs3 = errors;
-let valid1 = false;
-const _errs4 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(errors === _errs4){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9007199254740991 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data0 === "string"){
-if(func2(data0) > 128){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-else {
-if(func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-validate19.errors = vErrors;
-return false;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate19.errors = vErrors;
-return errors === 0;
-}
-
-export const CapabilitiesSchema = validate20;
-const schema21 = {"additionalProperties":false,"type":"object","required":["phases","cancellation","progress"],"properties":{"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"cancellation":{"type":"boolean"},"progress":{"type":"boolean"}}};
-
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.phases === undefined) && (missing0 = "phases")) || ((data.cancellation === undefined) && (missing0 = "cancellation"))) || ((data.progress === undefined) && (missing0 = "progress"))){
-validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "phases") || (key0 === "cancellation")) || (key0 === "progress"))){
-validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.phases !== undefined){
-let data0 = data.phases;
-const _errs2 = errors;
-if(errors === _errs2){
-if(Array.isArray(data0)){
-if(data0.length > 2){
-validate20.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-if(data0.length < 1){
-validate20.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/phases/" + i0,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "A") || (data1 === "B"))){
-validate20.errors = [{instancePath:instancePath+"/phases/" + i0,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema21.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs4 === errors;
-if(!valid1){
-break;
-}
-}
-if(valid1){
-let i1 = data0.length;
-let j0;
-if(i1 > 1){
-const indices0 = {};
-for(;i1--;){
-let item0 = data0[i1];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-validate20.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
-return false;
-break;
-}
-indices0[item0] = i1;
-}
-}
-}
-}
-}
-}
-else {
-validate20.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cancellation !== undefined){
-const _errs6 = errors;
-if(typeof data.cancellation !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/cancellation",schemaPath:"#/properties/cancellation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.progress !== undefined){
-const _errs8 = errors;
-if(typeof data.progress !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate20.errors = vErrors;
-return errors === 0;
-}
-
-export const EmptySchema = validate21;
-const schema22 = {"additionalProperties":false,"type":"object","properties":{}};
-
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate21.errors = vErrors;
-return errors === 0;
-}
-
-export const EnvelopeSchema = validate22;
-const schema23 = {"anyOf":[{"additionalProperties":false,"type":"object","required":["kind","id","method"],"properties":{"kind":{"const":"request","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"method":{"minLength":1,"maxLength":128,"type":"string"},"params":{}}},{"anyOf":[{"additionalProperties":false,"required":["kind","id","result"],"type":"object","properties":{"kind":{"const":"response","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"result":{}}},{"additionalProperties":false,"type":"object","required":["kind","id","error"],"properties":{"kind":{"const":"response","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"error":{"additionalProperties":false,"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"maxLength":65536,"type":"string"},"data":{}}}}}]},{"additionalProperties":false,"type":"object","required":["kind","method"],"properties":{"kind":{"const":"notification","type":"string"},"method":{"minLength":1,"maxLength":128,"type":"string"},"params":{}}}]};
-
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -3220,7 +893,7 @@ else {
 vErrors.push(err54);
 }
 errors++;
-validate22.errors = vErrors;
+validate10.errors = vErrors;
 return false;
 }
 else {
@@ -3234,29 +907,1538 @@ vErrors = null;
 }
 }
 }
-validate22.errors = vErrors;
+validate10.errors = vErrors;
 return errors === 0;
 }
 
-export const GraphFileParamsSchema = validate23;
-const schema24 = {"additionalProperties":false,"type":"object","required":["requestId","path","language","phase","status","nodes","edges","diagnostics"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"phase":{"type":"string","enum":["A","B"]},"status":{"type":"string","enum":["ok","failed"]},"nodes":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["vname","kind","name"],"properties":{"vname":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["file","module","namespace","package","class","interface","struct","enum","trait","type","function","method","constructor","property","field","variable","constant","macro","key"]},"name":{"maxLength":1024,"type":"string"},"qualifiedName":{"maxLength":4096,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}},"skeleton":{"maxLength":16384,"type":"string"}}}},"edges":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","dst","kind","confidence","provenance"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"dst":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"confidence":{"minimum":0,"maximum":1,"type":"number"},"provenance":{"type":"string","enum":["phase-a","phase-b","scip","lsif","manual"]}}}},"refs":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","kind","name"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"name":{"minLength":1,"maxLength":1024,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"diagnostics":{"maxItems":10000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["severity","message"],"properties":{"severity":{"type":"string","enum":["error","warning","info"]},"message":{"maxLength":4096,"type":"string"},"code":{"maxLength":128,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}}}};
-const func60 = Object.prototype.hasOwnProperty;
+export const HelloParamsSchema = validate11;
+const schema12 = {"additionalProperties":false,"type":"object","required":["protocolVersions","host","maxFrameBytes"],"properties":{"protocolVersions":{"minItems":1,"maxItems":16,"type":"array","items":{"maxLength":16,"type":"string"}},"host":{"type":"object","required":["name","version"],"properties":{"name":{"maxLength":64,"type":"string"},"version":{"maxLength":64,"type":"string"}}},"maxFrameBytes":{"minimum":65536,"type":"integer"}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.protocolVersions === undefined) && (missing0 = "protocolVersions")) || ((data.host === undefined) && (missing0 = "host"))) || ((data.maxFrameBytes === undefined) && (missing0 = "maxFrameBytes"))){
+validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "protocolVersions") || (key0 === "host")) || (key0 === "maxFrameBytes"))){
+validate11.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.protocolVersions !== undefined){
+let data0 = data.protocolVersions;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+if(data0.length > 16){
+validate11.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate11.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 16){
+validate11.errors = [{instancePath:instancePath+"/protocolVersions/" + i0,schemaPath:"#/properties/protocolVersions/items/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+return false;
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/protocolVersions/" + i0,schemaPath:"#/properties/protocolVersions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.host !== undefined){
+let data2 = data.host;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if(((data2.name === undefined) && (missing1 = "name")) || ((data2.version === undefined) && (missing1 = "version"))){
+validate11.errors = [{instancePath:instancePath+"/host",schemaPath:"#/properties/host/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+let data3 = data2.name;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 64){
+validate11.errors = [{instancePath:instancePath+"/host/name",schemaPath:"#/properties/host/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/host/name",schemaPath:"#/properties/host/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.version !== undefined){
+let data4 = data2.version;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate11.errors = [{instancePath:instancePath+"/host/version",schemaPath:"#/properties/host/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/host/version",schemaPath:"#/properties/host/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFrameBytes !== undefined){
+let data5 = data.maxFrameBytes;
+const _errs12 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate11.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs12){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 65536 || isNaN(data5)){
+validate11.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 65536},message:"must be >= 65536"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate11.errors = vErrors;
+return errors === 0;
+}
+
+export const HelloResultSchema = validate12;
+const schema13 = {"additionalProperties":false,"type":"object","required":["protocolVersion","plugin","sdk","capabilities","maxFrameBytes"],"properties":{"protocolVersion":{"maxLength":16,"type":"string"},"plugin":{"additionalProperties":false,"type":"object","required":["id","version"],"properties":{"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"}}},"sdk":{"additionalProperties":false,"type":"object","required":["name","version"],"properties":{"name":{"maxLength":64,"type":"string"},"version":{"maxLength":64,"type":"string"}}},"capabilities":{"additionalProperties":false,"type":"object","required":["phases","cancellation","progress"],"properties":{"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"cancellation":{"type":"boolean"},"progress":{"type":"boolean"}}},"maxFrameBytes":{"minimum":65536,"type":"integer"}}};
+const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$", "u");
+const pattern1 = new RegExp("^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$", "u");
+
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.plugin === undefined) && (missing0 = "plugin"))) || ((data.sdk === undefined) && (missing0 = "sdk"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.maxFrameBytes === undefined) && (missing0 = "maxFrameBytes"))){
+validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "protocolVersion") || (key0 === "plugin")) || (key0 === "sdk")) || (key0 === "capabilities")) || (key0 === "maxFrameBytes"))){
+validate12.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.protocolVersion !== undefined){
+let data0 = data.protocolVersion;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 16){
+validate12.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+return false;
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plugin !== undefined){
+let data1 = data.plugin;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if(((data1.id === undefined) && (missing1 = "id")) || ((data1.version === undefined) && (missing1 = "version"))){
+validate12.errors = [{instancePath:instancePath+"/plugin",schemaPath:"#/properties/plugin/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs6 = errors;
+for(const key1 in data1){
+if(!((key1 === "id") || (key1 === "version"))){
+validate12.errors = [{instancePath:instancePath+"/plugin",schemaPath:"#/properties/plugin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs6 === errors){
+if(data1.id !== undefined){
+let data2 = data1.id;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data2 === "string"){
+if(func2(data2) > 128){
+validate12.errors = [{instancePath:instancePath+"/plugin/id",schemaPath:"#/properties/plugin/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate12.errors = [{instancePath:instancePath+"/plugin/id",schemaPath:"#/properties/plugin/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern0.test(data2)){
+validate12.errors = [{instancePath:instancePath+"/plugin/id",schemaPath:"#/properties/plugin/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/plugin/id",schemaPath:"#/properties/plugin/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.version !== undefined){
+let data3 = data1.version;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(func2(data3) > 64){
+validate12.errors = [{instancePath:instancePath+"/plugin/version",schemaPath:"#/properties/plugin/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern1.test(data3)){
+validate12.errors = [{instancePath:instancePath+"/plugin/version",schemaPath:"#/properties/plugin/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/plugin/version",schemaPath:"#/properties/plugin/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/plugin",schemaPath:"#/properties/plugin/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sdk !== undefined){
+let data4 = data.sdk;
+const _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing2;
+if(((data4.name === undefined) && (missing2 = "name")) || ((data4.version === undefined) && (missing2 = "version"))){
+validate12.errors = [{instancePath:instancePath+"/sdk",schemaPath:"#/properties/sdk/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs13 = errors;
+for(const key2 in data4){
+if(!((key2 === "name") || (key2 === "version"))){
+validate12.errors = [{instancePath:instancePath+"/sdk",schemaPath:"#/properties/sdk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs13 === errors){
+if(data4.name !== undefined){
+let data5 = data4.name;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+validate12.errors = [{instancePath:instancePath+"/sdk/name",schemaPath:"#/properties/sdk/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/sdk/name",schemaPath:"#/properties/sdk/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.version !== undefined){
+let data6 = data4.version;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data6 === "string"){
+if(func2(data6) > 64){
+validate12.errors = [{instancePath:instancePath+"/sdk/version",schemaPath:"#/properties/sdk/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/sdk/version",schemaPath:"#/properties/sdk/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/sdk",schemaPath:"#/properties/sdk/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.capabilities !== undefined){
+let data7 = data.capabilities;
+const _errs18 = errors;
+if(errors === _errs18){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing3;
+if((((data7.phases === undefined) && (missing3 = "phases")) || ((data7.cancellation === undefined) && (missing3 = "cancellation"))) || ((data7.progress === undefined) && (missing3 = "progress"))){
+validate12.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs20 = errors;
+for(const key3 in data7){
+if(!(((key3 === "phases") || (key3 === "cancellation")) || (key3 === "progress"))){
+validate12.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs20 === errors){
+if(data7.phases !== undefined){
+let data8 = data7.phases;
+const _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data8)){
+if(data8.length > 2){
+validate12.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+if(data8.length < 1){
+validate12.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+const _errs23 = errors;
+if(typeof data9 !== "string"){
+validate12.errors = [{instancePath:instancePath+"/capabilities/phases/" + i0,schemaPath:"#/properties/capabilities/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data9 === "A") || (data9 === "B"))){
+validate12.errors = [{instancePath:instancePath+"/capabilities/phases/" + i0,schemaPath:"#/properties/capabilities/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema13.properties.capabilities.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid4 = _errs23 === errors;
+if(!valid4){
+break;
+}
+}
+if(valid4){
+let i1 = data8.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data8[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+validate12.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+return false;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data7.cancellation !== undefined){
+const _errs25 = errors;
+if(typeof data7.cancellation !== "boolean"){
+validate12.errors = [{instancePath:instancePath+"/capabilities/cancellation",schemaPath:"#/properties/capabilities/properties/cancellation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data7.progress !== undefined){
+const _errs27 = errors;
+if(typeof data7.progress !== "boolean"){
+validate12.errors = [{instancePath:instancePath+"/capabilities/progress",schemaPath:"#/properties/capabilities/properties/progress/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid3 = _errs27 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFrameBytes !== undefined){
+let data12 = data.maxFrameBytes;
+const _errs29 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate12.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs29){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 65536 || isNaN(data12)){
+validate12.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 65536},message:"must be >= 65536"}];
+return false;
+}
+}
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate12.errors = vErrors;
+return errors === 0;
+}
+
+export const InitializeParamsSchema = validate13;
+const schema14 = {"additionalProperties":false,"type":"object","required":["root","corpus"],"properties":{"root":{"minLength":1,"maxLength":4096,"type":"string"},"corpus":{"maxLength":512,"type":"string"},"options":{"type":"object","patternProperties":{"^(.*)$":{}}},"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}}}};
+
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.root === undefined) && (missing0 = "root")) || ((data.corpus === undefined) && (missing0 = "corpus"))){
+validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "root") || (key0 === "corpus")) || (key0 === "options")) || (key0 === "phases"))){
+validate13.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.root !== undefined){
+let data0 = data.root;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 4096){
+validate13.errors = [{instancePath:instancePath+"/root",schemaPath:"#/properties/root/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate13.errors = [{instancePath:instancePath+"/root",schemaPath:"#/properties/root/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/root",schemaPath:"#/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.corpus !== undefined){
+let data1 = data.corpus;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 512){
+validate13.errors = [{instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.options !== undefined){
+let data2 = data.options;
+const _errs6 = errors;
+if(errors === _errs6){
+if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+validate13.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.phases !== undefined){
+let data3 = data.phases;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 2){
+validate13.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+if(data3.length < 1){
+validate13.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+validate13.errors = [{instancePath:instancePath+"/phases/" + i0,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data4 === "A") || (data4 === "B"))){
+validate13.errors = [{instancePath:instancePath+"/phases/" + i0,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema14.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+if(valid1){
+let i1 = data3.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data3[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+validate13.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+return false;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate13.errors = vErrors;
+return errors === 0;
+}
+
+export const InitializeResultSchema = validate14;
+const schema15 = {"additionalProperties":false,"type":"object","required":["languages"],"properties":{"languages":{"maxItems":256,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}},"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"unavailable":{"maxItems":2,"type":"array","items":{"additionalProperties":false,"type":"object","required":["phase","reason"],"properties":{"phase":{"type":"string","enum":["A","B"]},"reason":{"minLength":1,"maxLength":1024,"type":"string"}}}}}};
+const pattern2 = new RegExp("^[a-z0-9][a-z0-9+#._-]*$", "u");
+
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.languages === undefined) && (missing0 = "languages")){
+validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "languages") || (key0 === "phases")) || (key0 === "unavailable"))){
+validate14.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.languages !== undefined){
+let data0 = data.languages;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+if(data0.length > 256){
+validate14.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate14.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate14.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data1)){
+validate14.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.phases !== undefined){
+let data2 = data.phases;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 2){
+validate14.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+if(data2.length < 1){
+validate14.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+let data3 = data2[i1];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate14.errors = [{instancePath:instancePath+"/phases/" + i1,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data3 === "A") || (data3 === "B"))){
+validate14.errors = [{instancePath:instancePath+"/phases/" + i1,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema15.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+if(valid2){
+let i2 = data2.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data2[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+validate14.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"}];
+return false;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.unavailable !== undefined){
+let data4 = data.unavailable;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+if(data4.length > 2){
+validate14.errors = [{instancePath:instancePath+"/unavailable",schemaPath:"#/properties/unavailable/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data4.length;
+for(let i3=0; i3<len2; i3++){
+let data5 = data4[i3];
+const _errs12 = errors;
+if(errors === _errs12){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if(((data5.phase === undefined) && (missing1 = "phase")) || ((data5.reason === undefined) && (missing1 = "reason"))){
+validate14.errors = [{instancePath:instancePath+"/unavailable/" + i3,schemaPath:"#/properties/unavailable/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data5){
+if(!((key1 === "phase") || (key1 === "reason"))){
+validate14.errors = [{instancePath:instancePath+"/unavailable/" + i3,schemaPath:"#/properties/unavailable/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data5.phase !== undefined){
+let data6 = data5.phase;
+const _errs15 = errors;
+if(typeof data6 !== "string"){
+validate14.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/phase",schemaPath:"#/properties/unavailable/items/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data6 === "A") || (data6 === "B"))){
+validate14.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/phase",schemaPath:"#/properties/unavailable/items/properties/phase/enum",keyword:"enum",params:{allowedValues: schema15.properties.unavailable.items.properties.phase.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid5 = _errs15 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data5.reason !== undefined){
+let data7 = data5.reason;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 1024){
+validate14.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/reason",schemaPath:"#/properties/unavailable/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 1){
+validate14.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/reason",schemaPath:"#/properties/unavailable/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/reason",schemaPath:"#/properties/unavailable/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs17 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/unavailable/" + i3,schemaPath:"#/properties/unavailable/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs12 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/unavailable",schemaPath:"#/properties/unavailable/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate14.errors = vErrors;
+return errors === 0;
+}
+
+export const AnalyzeParamsSchema = validate15;
+const schema16 = {"additionalProperties":false,"type":"object","required":["phase","files"],"properties":{"phase":{"type":"string","enum":["A","B"]},"files":{"maxItems":1000000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["path","language"],"properties":{"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}}}}}};
+
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.phase === undefined) && (missing0 = "phase")) || ((data.files === undefined) && (missing0 = "files"))){
+validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "phase") || (key0 === "files"))){
+validate15.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.phase !== undefined){
+let data0 = data.phase;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate15.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "A") || (data0 === "B"))){
+validate15.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema16.properties.phase.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.files !== undefined){
+let data1 = data.files;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 1000000){
+validate15.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 1000000},message:"must NOT have more than 1000000 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if(((data2.path === undefined) && (missing1 = "path")) || ((data2.language === undefined) && (missing1 = "language"))){
+validate15.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs8 = errors;
+for(const key1 in data2){
+if(!((key1 === "path") || (key1 === "language"))){
+validate15.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs8 === errors){
+if(data2.path !== undefined){
+let data3 = data2.path;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(func2(data3) > 4096){
+validate15.errors = [{instancePath:instancePath+"/files/" + i0+"/path",schemaPath:"#/properties/files/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate15.errors = [{instancePath:instancePath+"/files/" + i0+"/path",schemaPath:"#/properties/files/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/files/" + i0+"/path",schemaPath:"#/properties/files/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.language !== undefined){
+let data4 = data2.language;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate15.errors = [{instancePath:instancePath+"/files/" + i0+"/language",schemaPath:"#/properties/files/items/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate15.errors = [{instancePath:instancePath+"/files/" + i0+"/language",schemaPath:"#/properties/files/items/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate15.errors = [{instancePath:instancePath+"/files/" + i0+"/language",schemaPath:"#/properties/files/items/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/files/" + i0+"/language",schemaPath:"#/properties/files/items/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate15.errors = vErrors;
+return errors === 0;
+}
+
+export const AnalyzeResultSchema = validate16;
+const schema17 = {"additionalProperties":false,"type":"object","required":["files","failed","nodes","edges"],"properties":{"files":{"minimum":0,"type":"integer"},"failed":{"minimum":0,"type":"integer"},"nodes":{"minimum":0,"type":"integer"},"edges":{"minimum":0,"type":"integer"}}};
+
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.files === undefined) && (missing0 = "files")) || ((data.failed === undefined) && (missing0 = "failed"))) || ((data.nodes === undefined) && (missing0 = "nodes"))) || ((data.edges === undefined) && (missing0 = "edges"))){
+validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "files") || (key0 === "failed")) || (key0 === "nodes")) || (key0 === "edges"))){
+validate16.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.files !== undefined){
+let data0 = data.files;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate16.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate16.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.failed !== undefined){
+let data1 = data.failed;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate16.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+validate16.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nodes !== undefined){
+let data2 = data.nodes;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate16.errors = [{instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+validate16.errors = [{instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.edges !== undefined){
+let data3 = data.edges;
+const _errs8 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate16.errors = [{instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+validate16.errors = [{instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate16.errors = vErrors;
+return errors === 0;
+}
+
+export const PingParamsSchema = validate17;
+const schema18 = {"additionalProperties":false,"type":"object","properties":{"nonce":{"type":"integer"}}};
+
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "nonce")){
+validate17.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.nonce !== undefined){
+let data0 = data.nonce;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate17.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+}
+}
+else {
+validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate17.errors = vErrors;
+return errors === 0;
+}
+
+export const PingResultSchema = validate18;
+const schema19 = {"additionalProperties":false,"type":"object","properties":{"nonce":{"type":"integer"}}};
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "nonce")){
+validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.nonce !== undefined){
+let data0 = data.nonce;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate18.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate18.errors = vErrors;
+return errors === 0;
+}
+
+export const EmptySchema = validate19;
+const schema20 = {"additionalProperties":false,"type":"object","properties":{}};
+
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+else {
+validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate19.errors = vErrors;
+return errors === 0;
+}
+
+export const CancelParamsSchema = validate20;
+const schema21 = {"additionalProperties":false,"type":"object","required":["id"],"properties":{"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]}}};
+
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.id === undefined) && (missing0 = "id")){
+validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "id")){
+validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(errors === _errs4){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9007199254740991 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data0 === "string"){
+if(func2(data0) > 128){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+if(func2(data0) < 1){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+
+export const GraphFileParamsSchema = validate21;
+const schema22 = {"additionalProperties":false,"type":"object","required":["requestId","path","language","phase","status","nodes","edges","diagnostics"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"phase":{"type":"string","enum":["A","B"]},"status":{"type":"string","enum":["ok","failed"]},"nodes":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["vname","kind","name"],"properties":{"vname":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["file","module","namespace","package","class","interface","struct","enum","trait","type","function","method","constructor","property","field","variable","constant","macro","key"]},"name":{"maxLength":1024,"type":"string"},"qualifiedName":{"maxLength":4096,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}},"skeleton":{"maxLength":16384,"type":"string"}}}},"edges":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","dst","kind","confidence","provenance"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"dst":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"confidence":{"minimum":0,"maximum":1,"type":"number"},"provenance":{"type":"string","enum":["phase-a","phase-b","scip","lsif","manual"]}}}},"refs":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","kind","name"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"name":{"minLength":1,"maxLength":1024,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"diagnostics":{"maxItems":10000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["severity","message"],"properties":{"severity":{"type":"string","enum":["error","warning","info"]},"message":{"maxLength":4096,"type":"string"},"code":{"maxLength":128,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}}}};
+const func35 = Object.prototype.hasOwnProperty;
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((data.requestId === undefined) && (missing0 = "requestId")) || ((data.path === undefined) && (missing0 = "path"))) || ((data.language === undefined) && (missing0 = "language"))) || ((data.phase === undefined) && (missing0 = "phase"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.nodes === undefined) && (missing0 = "nodes"))) || ((data.edges === undefined) && (missing0 = "edges"))) || ((data.diagnostics === undefined) && (missing0 = "diagnostics"))){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func60.call(schema24.properties, key0))){
-validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func35.call(schema22.properties, key0))){
+validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3356,7 +2538,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate23.errors = vErrors;
+validate21.errors = vErrors;
 return false;
 }
 else {
@@ -3382,18 +2564,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data1 === "string"){
 if(func2(data1) > 4096){
-validate23.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate21.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate23.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3409,24 +2591,24 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate23.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate21.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data2) < 1){
-validate23.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern0.test(data2)){
-validate23.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+if(!pattern2.test(data2)){
+validate21.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3440,11 +2622,11 @@ if(data.phase !== undefined){
 let data3 = data.phase;
 const _errs12 = errors;
 if(typeof data3 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "A") || (data3 === "B"))){
-validate23.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema24.properties.phase.enum},message:"must be equal to one of the allowed values"}];
+validate21.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema22.properties.phase.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -3457,11 +2639,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs14 = errors;
 if(typeof data4 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data4 === "ok") || (data4 === "failed"))){
-validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema24.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -3484,14 +2666,14 @@ if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if((((data6.vname === undefined) && (missing1 = "vname")) || ((data6.kind === undefined) && (missing1 = "kind"))) || ((data6.name === undefined) && (missing1 = "name"))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs20 = errors;
 for(const key1 in data6){
 if(!((((((key1 === "vname") || (key1 === "kind")) || (key1 === "name")) || (key1 === "qualifiedName")) || (key1 === "range")) || (key1 === "skeleton"))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3504,14 +2686,14 @@ if(errors === _errs21){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((((((data7.corpus === undefined) && (missing2 = "corpus")) || ((data7.root === undefined) && (missing2 = "root"))) || ((data7.path === undefined) && (missing2 = "path"))) || ((data7.language === undefined) && (missing2 = "language"))) || ((data7.signature === undefined) && (missing2 = "signature"))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs23 = errors;
 for(const key2 in data7){
 if(!(((((key2 === "corpus") || (key2 === "root")) || (key2 === "path")) || (key2 === "language")) || (key2 === "signature"))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3523,12 +2705,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data8 === "string"){
 if(func2(data8) > 512){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/corpus",schemaPath:"#/properties/nodes/items/properties/vname/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/corpus",schemaPath:"#/properties/nodes/items/properties/vname/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/corpus",schemaPath:"#/properties/nodes/items/properties/vname/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/corpus",schemaPath:"#/properties/nodes/items/properties/vname/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3544,12 +2726,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data9 === "string"){
 if(func2(data9) > 512){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/root",schemaPath:"#/properties/nodes/items/properties/vname/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/root",schemaPath:"#/properties/nodes/items/properties/vname/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/root",schemaPath:"#/properties/nodes/items/properties/vname/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/root",schemaPath:"#/properties/nodes/items/properties/vname/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3565,12 +2747,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data10 === "string"){
 if(func2(data10) > 4096){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/path",schemaPath:"#/properties/nodes/items/properties/vname/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/path",schemaPath:"#/properties/nodes/items/properties/vname/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/path",schemaPath:"#/properties/nodes/items/properties/vname/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/path",schemaPath:"#/properties/nodes/items/properties/vname/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3586,24 +2768,24 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data11 === "string"){
 if(func2(data11) > 64){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data11) < 1){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern0.test(data11)){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+if(!pattern2.test(data11)){
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3619,12 +2801,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data12 === "string"){
 if(func2(data12) > 8192){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/signature",schemaPath:"#/properties/nodes/items/properties/vname/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/signature",schemaPath:"#/properties/nodes/items/properties/vname/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/signature",schemaPath:"#/properties/nodes/items/properties/vname/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/signature",schemaPath:"#/properties/nodes/items/properties/vname/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3641,7 +2823,7 @@ var valid4 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3655,11 +2837,11 @@ if(data6.kind !== undefined){
 let data13 = data6.kind;
 const _errs34 = errors;
 if(typeof data13 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((((((((((((((data13 === "file") || (data13 === "module")) || (data13 === "namespace")) || (data13 === "package")) || (data13 === "class")) || (data13 === "interface")) || (data13 === "struct")) || (data13 === "enum")) || (data13 === "trait")) || (data13 === "type")) || (data13 === "function")) || (data13 === "method")) || (data13 === "constructor")) || (data13 === "property")) || (data13 === "field")) || (data13 === "variable")) || (data13 === "constant")) || (data13 === "macro")) || (data13 === "key"))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema24.properties.nodes.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema22.properties.nodes.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs34 === errors;
@@ -3674,12 +2856,12 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data14 === "string"){
 if(func2(data14) > 1024){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/name",schemaPath:"#/properties/nodes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/name",schemaPath:"#/properties/nodes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/name",schemaPath:"#/properties/nodes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/name",schemaPath:"#/properties/nodes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3695,12 +2877,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data15 === "string"){
 if(func2(data15) > 4096){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/qualifiedName",schemaPath:"#/properties/nodes/items/properties/qualifiedName/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/qualifiedName",schemaPath:"#/properties/nodes/items/properties/qualifiedName/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/qualifiedName",schemaPath:"#/properties/nodes/items/properties/qualifiedName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/qualifiedName",schemaPath:"#/properties/nodes/items/properties/qualifiedName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3717,14 +2899,14 @@ if(errors === _errs40){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing3;
 if(((((data16.startLine === undefined) && (missing3 = "startLine")) || ((data16.startCol === undefined) && (missing3 = "startCol"))) || ((data16.endLine === undefined) && (missing3 = "endLine"))) || ((data16.endCol === undefined) && (missing3 = "endCol"))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs42 = errors;
 for(const key3 in data16){
 if(!((((key3 === "startLine") || (key3 === "startCol")) || (key3 === "endLine")) || (key3 === "endCol"))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3734,13 +2916,13 @@ if(data16.startLine !== undefined){
 let data17 = data16.startLine;
 const _errs43 = errors;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startLine",schemaPath:"#/properties/nodes/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startLine",schemaPath:"#/properties/nodes/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs43){
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 1 || isNaN(data17)){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startLine",schemaPath:"#/properties/nodes/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startLine",schemaPath:"#/properties/nodes/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3755,13 +2937,13 @@ if(data16.startCol !== undefined){
 let data18 = data16.startCol;
 const _errs45 = errors;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startCol",schemaPath:"#/properties/nodes/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startCol",schemaPath:"#/properties/nodes/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs45){
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startCol",schemaPath:"#/properties/nodes/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startCol",schemaPath:"#/properties/nodes/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3776,13 +2958,13 @@ if(data16.endLine !== undefined){
 let data19 = data16.endLine;
 const _errs47 = errors;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endLine",schemaPath:"#/properties/nodes/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endLine",schemaPath:"#/properties/nodes/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs47){
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 < 1 || isNaN(data19)){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endLine",schemaPath:"#/properties/nodes/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endLine",schemaPath:"#/properties/nodes/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3797,13 +2979,13 @@ if(data16.endCol !== undefined){
 let data20 = data16.endCol;
 const _errs49 = errors;
 if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endCol",schemaPath:"#/properties/nodes/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endCol",schemaPath:"#/properties/nodes/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs49){
 if((typeof data20 == "number") && (isFinite(data20))){
 if(data20 < 0 || isNaN(data20)){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endCol",schemaPath:"#/properties/nodes/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endCol",schemaPath:"#/properties/nodes/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3820,7 +3002,7 @@ var valid5 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3836,12 +3018,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data21 === "string"){
 if(func2(data21) > 16384){
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/skeleton",schemaPath:"#/properties/nodes/items/properties/skeleton/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/skeleton",schemaPath:"#/properties/nodes/items/properties/skeleton/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0+"/skeleton",schemaPath:"#/properties/nodes/items/properties/skeleton/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/skeleton",schemaPath:"#/properties/nodes/items/properties/skeleton/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3859,7 +3041,7 @@ var valid3 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3870,7 +3052,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [{instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3894,14 +3076,14 @@ if(errors === _errs55){
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 let missing4;
 if((((((data23.src === undefined) && (missing4 = "src")) || ((data23.dst === undefined) && (missing4 = "dst"))) || ((data23.kind === undefined) && (missing4 = "kind"))) || ((data23.confidence === undefined) && (missing4 = "confidence"))) || ((data23.provenance === undefined) && (missing4 = "provenance"))){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
 const _errs57 = errors;
 for(const key4 in data23){
 if(!(((((key4 === "src") || (key4 === "dst")) || (key4 === "kind")) || (key4 === "confidence")) || (key4 === "provenance"))){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3914,14 +3096,14 @@ if(errors === _errs58){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing5;
 if((((((data24.corpus === undefined) && (missing5 = "corpus")) || ((data24.root === undefined) && (missing5 = "root"))) || ((data24.path === undefined) && (missing5 = "path"))) || ((data24.language === undefined) && (missing5 = "language"))) || ((data24.signature === undefined) && (missing5 = "signature"))){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
 const _errs60 = errors;
 for(const key5 in data24){
 if(!(((((key5 === "corpus") || (key5 === "root")) || (key5 === "path")) || (key5 === "language")) || (key5 === "signature"))){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3933,12 +3115,12 @@ const _errs61 = errors;
 if(errors === _errs61){
 if(typeof data25 === "string"){
 if(func2(data25) > 512){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/corpus",schemaPath:"#/properties/edges/items/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/corpus",schemaPath:"#/properties/edges/items/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/corpus",schemaPath:"#/properties/edges/items/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/corpus",schemaPath:"#/properties/edges/items/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3954,12 +3136,12 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data26 === "string"){
 if(func2(data26) > 512){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/root",schemaPath:"#/properties/edges/items/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/root",schemaPath:"#/properties/edges/items/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/root",schemaPath:"#/properties/edges/items/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/root",schemaPath:"#/properties/edges/items/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3975,12 +3157,12 @@ const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data27 === "string"){
 if(func2(data27) > 4096){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/path",schemaPath:"#/properties/edges/items/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/path",schemaPath:"#/properties/edges/items/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/path",schemaPath:"#/properties/edges/items/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/path",schemaPath:"#/properties/edges/items/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3996,24 +3178,24 @@ const _errs67 = errors;
 if(errors === _errs67){
 if(typeof data28 === "string"){
 if(func2(data28) > 64){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data28) < 1){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern0.test(data28)){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+if(!pattern2.test(data28)){
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4029,12 +3211,12 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data29 === "string"){
 if(func2(data29) > 8192){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/signature",schemaPath:"#/properties/edges/items/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/signature",schemaPath:"#/properties/edges/items/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/signature",schemaPath:"#/properties/edges/items/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/signature",schemaPath:"#/properties/edges/items/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4051,7 +3233,7 @@ var valid8 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4068,14 +3250,14 @@ if(errors === _errs71){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 let missing6;
 if((((((data30.corpus === undefined) && (missing6 = "corpus")) || ((data30.root === undefined) && (missing6 = "root"))) || ((data30.path === undefined) && (missing6 = "path"))) || ((data30.language === undefined) && (missing6 = "language"))) || ((data30.signature === undefined) && (missing6 = "signature"))){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
 const _errs73 = errors;
 for(const key6 in data30){
 if(!(((((key6 === "corpus") || (key6 === "root")) || (key6 === "path")) || (key6 === "language")) || (key6 === "signature"))){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4087,12 +3269,12 @@ const _errs74 = errors;
 if(errors === _errs74){
 if(typeof data31 === "string"){
 if(func2(data31) > 512){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/corpus",schemaPath:"#/properties/edges/items/properties/dst/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/corpus",schemaPath:"#/properties/edges/items/properties/dst/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/corpus",schemaPath:"#/properties/edges/items/properties/dst/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/corpus",schemaPath:"#/properties/edges/items/properties/dst/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4108,12 +3290,12 @@ const _errs76 = errors;
 if(errors === _errs76){
 if(typeof data32 === "string"){
 if(func2(data32) > 512){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/root",schemaPath:"#/properties/edges/items/properties/dst/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/root",schemaPath:"#/properties/edges/items/properties/dst/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/root",schemaPath:"#/properties/edges/items/properties/dst/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/root",schemaPath:"#/properties/edges/items/properties/dst/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4129,12 +3311,12 @@ const _errs78 = errors;
 if(errors === _errs78){
 if(typeof data33 === "string"){
 if(func2(data33) > 4096){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/path",schemaPath:"#/properties/edges/items/properties/dst/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/path",schemaPath:"#/properties/edges/items/properties/dst/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/path",schemaPath:"#/properties/edges/items/properties/dst/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/path",schemaPath:"#/properties/edges/items/properties/dst/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4150,24 +3332,24 @@ const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data34 === "string"){
 if(func2(data34) > 64){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data34) < 1){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern0.test(data34)){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+if(!pattern2.test(data34)){
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4183,12 +3365,12 @@ const _errs82 = errors;
 if(errors === _errs82){
 if(typeof data35 === "string"){
 if(func2(data35) > 8192){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/signature",schemaPath:"#/properties/edges/items/properties/dst/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/signature",schemaPath:"#/properties/edges/items/properties/dst/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/signature",schemaPath:"#/properties/edges/items/properties/dst/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/signature",schemaPath:"#/properties/edges/items/properties/dst/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4205,7 +3387,7 @@ var valid9 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4219,11 +3401,11 @@ if(data23.kind !== undefined){
 let data36 = data23.kind;
 const _errs84 = errors;
 if(typeof data36 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/kind",schemaPath:"#/properties/edges/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/kind",schemaPath:"#/properties/edges/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((((data36 === "contains") || (data36 === "calls")) || (data36 === "imports")) || (data36 === "inherits")) || (data36 === "implements")) || (data36 === "types")) || (data36 === "references")) || (data36 === "overrides"))){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/kind",schemaPath:"#/properties/edges/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema24.properties.edges.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/kind",schemaPath:"#/properties/edges/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema22.properties.edges.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid7 = _errs84 === errors;
@@ -4238,18 +3420,18 @@ const _errs86 = errors;
 if(errors === _errs86){
 if((typeof data37 == "number") && (isFinite(data37))){
 if(data37 > 1 || isNaN(data37)){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
 if(data37 < 0 || isNaN(data37)){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -4263,11 +3445,11 @@ if(data23.provenance !== undefined){
 let data38 = data23.provenance;
 const _errs88 = errors;
 if(typeof data38 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/provenance",schemaPath:"#/properties/edges/items/properties/provenance/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/provenance",schemaPath:"#/properties/edges/items/properties/provenance/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data38 === "phase-a") || (data38 === "phase-b")) || (data38 === "scip")) || (data38 === "lsif")) || (data38 === "manual"))){
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1+"/provenance",schemaPath:"#/properties/edges/items/properties/provenance/enum",keyword:"enum",params:{allowedValues: schema24.properties.edges.items.properties.provenance.enum},message:"must be equal to one of the allowed values"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/provenance",schemaPath:"#/properties/edges/items/properties/provenance/enum",keyword:"enum",params:{allowedValues: schema22.properties.edges.items.properties.provenance.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid7 = _errs88 === errors;
@@ -4283,7 +3465,7 @@ var valid7 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4294,7 +3476,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [{instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4318,14 +3500,14 @@ if(errors === _errs92){
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 let missing7;
 if((((data40.src === undefined) && (missing7 = "src")) || ((data40.kind === undefined) && (missing7 = "kind"))) || ((data40.name === undefined) && (missing7 = "name"))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
 const _errs94 = errors;
 for(const key7 in data40){
 if(!((((key7 === "src") || (key7 === "kind")) || (key7 === "name")) || (key7 === "range"))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4338,14 +3520,14 @@ if(errors === _errs95){
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 let missing8;
 if((((((data41.corpus === undefined) && (missing8 = "corpus")) || ((data41.root === undefined) && (missing8 = "root"))) || ((data41.path === undefined) && (missing8 = "path"))) || ((data41.language === undefined) && (missing8 = "language"))) || ((data41.signature === undefined) && (missing8 = "signature"))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
 const _errs97 = errors;
 for(const key8 in data41){
 if(!(((((key8 === "corpus") || (key8 === "root")) || (key8 === "path")) || (key8 === "language")) || (key8 === "signature"))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4357,12 +3539,12 @@ const _errs98 = errors;
 if(errors === _errs98){
 if(typeof data42 === "string"){
 if(func2(data42) > 512){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/corpus",schemaPath:"#/properties/refs/items/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/corpus",schemaPath:"#/properties/refs/items/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/corpus",schemaPath:"#/properties/refs/items/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/corpus",schemaPath:"#/properties/refs/items/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4378,12 +3560,12 @@ const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data43 === "string"){
 if(func2(data43) > 512){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/root",schemaPath:"#/properties/refs/items/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/root",schemaPath:"#/properties/refs/items/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/root",schemaPath:"#/properties/refs/items/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/root",schemaPath:"#/properties/refs/items/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4399,12 +3581,12 @@ const _errs102 = errors;
 if(errors === _errs102){
 if(typeof data44 === "string"){
 if(func2(data44) > 4096){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/path",schemaPath:"#/properties/refs/items/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/path",schemaPath:"#/properties/refs/items/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/path",schemaPath:"#/properties/refs/items/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/path",schemaPath:"#/properties/refs/items/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4420,24 +3602,24 @@ const _errs104 = errors;
 if(errors === _errs104){
 if(typeof data45 === "string"){
 if(func2(data45) > 64){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data45) < 1){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern0.test(data45)){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+if(!pattern2.test(data45)){
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4453,12 +3635,12 @@ const _errs106 = errors;
 if(errors === _errs106){
 if(typeof data46 === "string"){
 if(func2(data46) > 8192){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/signature",schemaPath:"#/properties/refs/items/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/signature",schemaPath:"#/properties/refs/items/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/signature",schemaPath:"#/properties/refs/items/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/signature",schemaPath:"#/properties/refs/items/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4475,7 +3657,7 @@ var valid12 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4489,11 +3671,11 @@ if(data40.kind !== undefined){
 let data47 = data40.kind;
 const _errs108 = errors;
 if(typeof data47 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/kind",schemaPath:"#/properties/refs/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/kind",schemaPath:"#/properties/refs/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((((data47 === "contains") || (data47 === "calls")) || (data47 === "imports")) || (data47 === "inherits")) || (data47 === "implements")) || (data47 === "types")) || (data47 === "references")) || (data47 === "overrides"))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema24.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema22.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid11 = _errs108 === errors;
@@ -4508,18 +3690,18 @@ const _errs110 = errors;
 if(errors === _errs110){
 if(typeof data48 === "string"){
 if(func2(data48) > 1024){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data48) < 1){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4536,14 +3718,14 @@ if(errors === _errs112){
 if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
 let missing9;
 if(((((data49.startLine === undefined) && (missing9 = "startLine")) || ((data49.startCol === undefined) && (missing9 = "startCol"))) || ((data49.endLine === undefined) && (missing9 = "endLine"))) || ((data49.endCol === undefined) && (missing9 = "endCol"))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
 const _errs114 = errors;
 for(const key9 in data49){
 if(!((((key9 === "startLine") || (key9 === "startCol")) || (key9 === "endLine")) || (key9 === "endCol"))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4553,13 +3735,13 @@ if(data49.startLine !== undefined){
 let data50 = data49.startLine;
 const _errs115 = errors;
 if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startLine",schemaPath:"#/properties/refs/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startLine",schemaPath:"#/properties/refs/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs115){
 if((typeof data50 == "number") && (isFinite(data50))){
 if(data50 < 1 || isNaN(data50)){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startLine",schemaPath:"#/properties/refs/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startLine",schemaPath:"#/properties/refs/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -4574,13 +3756,13 @@ if(data49.startCol !== undefined){
 let data51 = data49.startCol;
 const _errs117 = errors;
 if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startCol",schemaPath:"#/properties/refs/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startCol",schemaPath:"#/properties/refs/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs117){
 if((typeof data51 == "number") && (isFinite(data51))){
 if(data51 < 0 || isNaN(data51)){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startCol",schemaPath:"#/properties/refs/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startCol",schemaPath:"#/properties/refs/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -4595,13 +3777,13 @@ if(data49.endLine !== undefined){
 let data52 = data49.endLine;
 const _errs119 = errors;
 if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endLine",schemaPath:"#/properties/refs/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endLine",schemaPath:"#/properties/refs/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs119){
 if((typeof data52 == "number") && (isFinite(data52))){
 if(data52 < 1 || isNaN(data52)){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endLine",schemaPath:"#/properties/refs/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endLine",schemaPath:"#/properties/refs/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -4616,13 +3798,13 @@ if(data49.endCol !== undefined){
 let data53 = data49.endCol;
 const _errs121 = errors;
 if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endCol",schemaPath:"#/properties/refs/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endCol",schemaPath:"#/properties/refs/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs121){
 if((typeof data53 == "number") && (isFinite(data53))){
 if(data53 < 0 || isNaN(data53)){
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endCol",schemaPath:"#/properties/refs/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endCol",schemaPath:"#/properties/refs/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -4639,7 +3821,7 @@ var valid13 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4655,7 +3837,7 @@ var valid11 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4666,7 +3848,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [{instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4682,7 +3864,7 @@ const _errs123 = errors;
 if(errors === _errs123){
 if(Array.isArray(data54)){
 if(data54.length > 10000){
-validate23.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
@@ -4695,14 +3877,14 @@ if(errors === _errs125){
 if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
 let missing10;
 if(((data55.severity === undefined) && (missing10 = "severity")) || ((data55.message === undefined) && (missing10 = "message"))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
 const _errs127 = errors;
 for(const key10 in data55){
 if(!((((key10 === "severity") || (key10 === "message")) || (key10 === "code")) || (key10 === "range"))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4712,11 +3894,11 @@ if(data55.severity !== undefined){
 let data56 = data55.severity;
 const _errs128 = errors;
 if(typeof data56 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/properties/diagnostics/items/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/properties/diagnostics/items/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data56 === "error") || (data56 === "warning")) || (data56 === "info"))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/properties/diagnostics/items/properties/severity/enum",keyword:"enum",params:{allowedValues: schema24.properties.diagnostics.items.properties.severity.enum},message:"must be equal to one of the allowed values"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/properties/diagnostics/items/properties/severity/enum",keyword:"enum",params:{allowedValues: schema22.properties.diagnostics.items.properties.severity.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid15 = _errs128 === errors;
@@ -4731,12 +3913,12 @@ const _errs130 = errors;
 if(errors === _errs130){
 if(typeof data57 === "string"){
 if(func2(data57) > 4096){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4752,12 +3934,12 @@ const _errs132 = errors;
 if(errors === _errs132){
 if(typeof data58 === "string"){
 if(func2(data58) > 128){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4774,14 +3956,14 @@ if(errors === _errs134){
 if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 let missing11;
 if(((((data59.startLine === undefined) && (missing11 = "startLine")) || ((data59.startCol === undefined) && (missing11 = "startCol"))) || ((data59.endLine === undefined) && (missing11 = "endLine"))) || ((data59.endCol === undefined) && (missing11 = "endCol"))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
 return false;
 }
 else {
 const _errs136 = errors;
 for(const key11 in data59){
 if(!((((key11 === "startLine") || (key11 === "startCol")) || (key11 === "endLine")) || (key11 === "endCol"))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4791,13 +3973,13 @@ if(data59.startLine !== undefined){
 let data60 = data59.startLine;
 const _errs137 = errors;
 if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs137){
 if((typeof data60 == "number") && (isFinite(data60))){
 if(data60 < 1 || isNaN(data60)){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -4812,13 +3994,13 @@ if(data59.startCol !== undefined){
 let data61 = data59.startCol;
 const _errs139 = errors;
 if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs139){
 if((typeof data61 == "number") && (isFinite(data61))){
 if(data61 < 0 || isNaN(data61)){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -4833,13 +4015,13 @@ if(data59.endLine !== undefined){
 let data62 = data59.endLine;
 const _errs141 = errors;
 if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs141){
 if((typeof data62 == "number") && (isFinite(data62))){
 if(data62 < 1 || isNaN(data62)){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -4854,13 +4036,13 @@ if(data59.endCol !== undefined){
 let data63 = data59.endCol;
 const _errs143 = errors;
 if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs143){
 if((typeof data63 == "number") && (isFinite(data63))){
 if(data63 < 0 || isNaN(data63)){
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -4877,7 +4059,7 @@ var valid16 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4893,7 +4075,7 @@ var valid15 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4905,7 +4087,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4926,1235 +4108,32 @@ var valid0 = true;
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate23.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
 
-export const HelloParamsSchema = validate24;
-const schema25 = {"additionalProperties":false,"type":"object","required":["protocolVersions","host","maxFrameBytes"],"properties":{"protocolVersions":{"minItems":1,"maxItems":16,"type":"array","items":{"maxLength":16,"type":"string"}},"host":{"type":"object","required":["name","version"],"properties":{"name":{"maxLength":64,"type":"string"},"version":{"maxLength":64,"type":"string"}}},"maxFrameBytes":{"minimum":65536,"type":"integer"}}};
+export const ProgressParamsSchema = validate22;
+const schema23 = {"additionalProperties":false,"type":"object","required":["requestId","done","total"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"done":{"minimum":0,"type":"integer"},"total":{"minimum":0,"type":"integer"},"message":{"maxLength":1024,"type":"string"}}};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.protocolVersions === undefined) && (missing0 = "protocolVersions")) || ((data.host === undefined) && (missing0 = "host"))) || ((data.maxFrameBytes === undefined) && (missing0 = "maxFrameBytes"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "protocolVersions") || (key0 === "host")) || (key0 === "maxFrameBytes"))){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.protocolVersions !== undefined){
-let data0 = data.protocolVersions;
-const _errs2 = errors;
-if(errors === _errs2){
-if(Array.isArray(data0)){
-if(data0.length > 16){
-validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
-return false;
-}
-else {
-if(data0.length < 1){
-validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 16){
-validate24.errors = [{instancePath:instancePath+"/protocolVersions/" + i0,schemaPath:"#/properties/protocolVersions/items/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
-return false;
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/protocolVersions/" + i0,schemaPath:"#/properties/protocolVersions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs4 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.host !== undefined){
-let data2 = data.host;
-const _errs6 = errors;
-if(errors === _errs6){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if(((data2.name === undefined) && (missing1 = "name")) || ((data2.version === undefined) && (missing1 = "version"))){
-validate24.errors = [{instancePath:instancePath+"/host",schemaPath:"#/properties/host/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data2.name !== undefined){
-let data3 = data2.name;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 64){
-validate24.errors = [{instancePath:instancePath+"/host/name",schemaPath:"#/properties/host/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/host/name",schemaPath:"#/properties/host/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data2.version !== undefined){
-let data4 = data2.version;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate24.errors = [{instancePath:instancePath+"/host/version",schemaPath:"#/properties/host/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/host/version",schemaPath:"#/properties/host/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs10 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.maxFrameBytes !== undefined){
-let data5 = data.maxFrameBytes;
-const _errs12 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate24.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs12){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 65536 || isNaN(data5)){
-validate24.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 65536},message:"must be >= 65536"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-
-export const HelloResultSchema = validate25;
-const schema26 = {"additionalProperties":false,"type":"object","required":["protocolVersion","plugin","sdk","capabilities","maxFrameBytes"],"properties":{"protocolVersion":{"maxLength":16,"type":"string"},"plugin":{"additionalProperties":false,"type":"object","required":["id","version"],"properties":{"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"}}},"sdk":{"additionalProperties":false,"type":"object","required":["name","version"],"properties":{"name":{"maxLength":64,"type":"string"},"version":{"maxLength":64,"type":"string"}}},"capabilities":{"additionalProperties":false,"type":"object","required":["phases","cancellation","progress"],"properties":{"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"cancellation":{"type":"boolean"},"progress":{"type":"boolean"}}},"maxFrameBytes":{"minimum":65536,"type":"integer"}}};
-const pattern12 = new RegExp("^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$", "u");
-const pattern13 = new RegExp("^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$", "u");
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.plugin === undefined) && (missing0 = "plugin"))) || ((data.sdk === undefined) && (missing0 = "sdk"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.maxFrameBytes === undefined) && (missing0 = "maxFrameBytes"))){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "protocolVersion") || (key0 === "plugin")) || (key0 === "sdk")) || (key0 === "capabilities")) || (key0 === "maxFrameBytes"))){
-validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.protocolVersion !== undefined){
-let data0 = data.protocolVersion;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 16){
-validate25.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
-return false;
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plugin !== undefined){
-let data1 = data.plugin;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing1;
-if(((data1.id === undefined) && (missing1 = "id")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate25.errors = [{instancePath:instancePath+"/plugin",schemaPath:"#/properties/plugin/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs6 = errors;
-for(const key1 in data1){
-if(!((key1 === "id") || (key1 === "version"))){
-validate25.errors = [{instancePath:instancePath+"/plugin",schemaPath:"#/properties/plugin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs6 === errors){
-if(data1.id !== undefined){
-let data2 = data1.id;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data2 === "string"){
-if(func2(data2) > 128){
-validate25.errors = [{instancePath:instancePath+"/plugin/id",schemaPath:"#/properties/plugin/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
-return false;
-}
-else {
-if(func2(data2) < 1){
-validate25.errors = [{instancePath:instancePath+"/plugin/id",schemaPath:"#/properties/plugin/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern12.test(data2)){
-validate25.errors = [{instancePath:instancePath+"/plugin/id",schemaPath:"#/properties/plugin/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/plugin/id",schemaPath:"#/properties/plugin/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.version !== undefined){
-let data3 = data1.version;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data3 === "string"){
-if(func2(data3) > 64){
-validate25.errors = [{instancePath:instancePath+"/plugin/version",schemaPath:"#/properties/plugin/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern13.test(data3)){
-validate25.errors = [{instancePath:instancePath+"/plugin/version",schemaPath:"#/properties/plugin/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/plugin/version",schemaPath:"#/properties/plugin/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/plugin",schemaPath:"#/properties/plugin/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.sdk !== undefined){
-let data4 = data.sdk;
-const _errs11 = errors;
-if(errors === _errs11){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing2;
-if(((data4.name === undefined) && (missing2 = "name")) || ((data4.version === undefined) && (missing2 = "version"))){
-validate25.errors = [{instancePath:instancePath+"/sdk",schemaPath:"#/properties/sdk/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs13 = errors;
-for(const key2 in data4){
-if(!((key2 === "name") || (key2 === "version"))){
-validate25.errors = [{instancePath:instancePath+"/sdk",schemaPath:"#/properties/sdk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs13 === errors){
-if(data4.name !== undefined){
-let data5 = data4.name;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate25.errors = [{instancePath:instancePath+"/sdk/name",schemaPath:"#/properties/sdk/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/sdk/name",schemaPath:"#/properties/sdk/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs14 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data4.version !== undefined){
-let data6 = data4.version;
-const _errs16 = errors;
-if(errors === _errs16){
-if(typeof data6 === "string"){
-if(func2(data6) > 64){
-validate25.errors = [{instancePath:instancePath+"/sdk/version",schemaPath:"#/properties/sdk/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/sdk/version",schemaPath:"#/properties/sdk/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs16 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/sdk",schemaPath:"#/properties/sdk/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.capabilities !== undefined){
-let data7 = data.capabilities;
-const _errs18 = errors;
-if(errors === _errs18){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-let missing3;
-if((((data7.phases === undefined) && (missing3 = "phases")) || ((data7.cancellation === undefined) && (missing3 = "cancellation"))) || ((data7.progress === undefined) && (missing3 = "progress"))){
-validate25.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
-return false;
-}
-else {
-const _errs20 = errors;
-for(const key3 in data7){
-if(!(((key3 === "phases") || (key3 === "cancellation")) || (key3 === "progress"))){
-validate25.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs20 === errors){
-if(data7.phases !== undefined){
-let data8 = data7.phases;
-const _errs21 = errors;
-if(errors === _errs21){
-if(Array.isArray(data8)){
-if(data8.length > 2){
-validate25.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-if(data8.length < 1){
-validate25.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-let data9 = data8[i0];
-const _errs23 = errors;
-if(typeof data9 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/capabilities/phases/" + i0,schemaPath:"#/properties/capabilities/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data9 === "A") || (data9 === "B"))){
-validate25.errors = [{instancePath:instancePath+"/capabilities/phases/" + i0,schemaPath:"#/properties/capabilities/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema26.properties.capabilities.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid4 = _errs23 === errors;
-if(!valid4){
-break;
-}
-}
-if(valid4){
-let i1 = data8.length;
-let j0;
-if(i1 > 1){
-const indices0 = {};
-for(;i1--;){
-let item0 = data8[i1];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-validate25.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
-return false;
-break;
-}
-indices0[item0] = i1;
-}
-}
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid3 = _errs21 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data7.cancellation !== undefined){
-const _errs25 = errors;
-if(typeof data7.cancellation !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/capabilities/cancellation",schemaPath:"#/properties/capabilities/properties/cancellation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid3 = _errs25 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data7.progress !== undefined){
-const _errs27 = errors;
-if(typeof data7.progress !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/capabilities/progress",schemaPath:"#/properties/capabilities/properties/progress/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid3 = _errs27 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.maxFrameBytes !== undefined){
-let data12 = data.maxFrameBytes;
-const _errs29 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate25.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs29){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 65536 || isNaN(data12)){
-validate25.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 65536},message:"must be >= 65536"}];
-return false;
-}
-}
-}
-var valid0 = _errs29 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-
-export const InitializeParamsSchema = validate26;
-const schema27 = {"additionalProperties":false,"type":"object","required":["root","corpus"],"properties":{"root":{"minLength":1,"maxLength":4096,"type":"string"},"corpus":{"maxLength":512,"type":"string"},"options":{"type":"object","patternProperties":{"^(.*)$":{}}},"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}}}};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.root === undefined) && (missing0 = "root")) || ((data.corpus === undefined) && (missing0 = "corpus"))){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "root") || (key0 === "corpus")) || (key0 === "options")) || (key0 === "phases"))){
-validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.root !== undefined){
-let data0 = data.root;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 4096){
-validate26.errors = [{instancePath:instancePath+"/root",schemaPath:"#/properties/root/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate26.errors = [{instancePath:instancePath+"/root",schemaPath:"#/properties/root/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/root",schemaPath:"#/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.corpus !== undefined){
-let data1 = data.corpus;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 512){
-validate26.errors = [{instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.options !== undefined){
-let data2 = data.options;
-const _errs6 = errors;
-if(errors === _errs6){
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate26.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.phases !== undefined){
-let data3 = data.phases;
-const _errs8 = errors;
-if(errors === _errs8){
-if(Array.isArray(data3)){
-if(data3.length > 2){
-validate26.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-if(data3.length < 1){
-validate26.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-validate26.errors = [{instancePath:instancePath+"/phases/" + i0,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data4 === "A") || (data4 === "B"))){
-validate26.errors = [{instancePath:instancePath+"/phases/" + i0,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema27.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-break;
-}
-}
-if(valid1){
-let i1 = data3.length;
-let j0;
-if(i1 > 1){
-const indices0 = {};
-for(;i1--;){
-let item0 = data3[i1];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-validate26.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
-return false;
-break;
-}
-indices0[item0] = i1;
-}
-}
-}
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-
-export const InitializeResultSchema = validate27;
-const schema28 = {"additionalProperties":false,"type":"object","required":["languages"],"properties":{"languages":{"maxItems":256,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}},"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"unavailable":{"maxItems":2,"type":"array","items":{"additionalProperties":false,"type":"object","required":["phase","reason"],"properties":{"phase":{"type":"string","enum":["A","B"]},"reason":{"minLength":1,"maxLength":1024,"type":"string"}}}}}};
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.languages === undefined) && (missing0 = "languages")){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "languages") || (key0 === "phases")) || (key0 === "unavailable"))){
-validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.languages !== undefined){
-let data0 = data.languages;
-const _errs2 = errors;
-if(errors === _errs2){
-if(Array.isArray(data0)){
-if(data0.length > 256){
-validate27.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate27.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data1) < 1){
-validate27.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data1)){
-validate27.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs4 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.phases !== undefined){
-let data2 = data.phases;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 2){
-validate27.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-if(data2.length < 1){
-validate27.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid2 = true;
-const len1 = data2.length;
-for(let i1=0; i1<len1; i1++){
-let data3 = data2[i1];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate27.errors = [{instancePath:instancePath+"/phases/" + i1,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data3 === "A") || (data3 === "B"))){
-validate27.errors = [{instancePath:instancePath+"/phases/" + i1,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema28.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs8 === errors;
-if(!valid2){
-break;
-}
-}
-if(valid2){
-let i2 = data2.length;
-let j0;
-if(i2 > 1){
-const indices0 = {};
-for(;i2--;){
-let item0 = data2[i2];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-validate27.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"}];
-return false;
-break;
-}
-indices0[item0] = i2;
-}
-}
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.unavailable !== undefined){
-let data4 = data.unavailable;
-const _errs10 = errors;
-if(errors === _errs10){
-if(Array.isArray(data4)){
-if(data4.length > 2){
-validate27.errors = [{instancePath:instancePath+"/unavailable",schemaPath:"#/properties/unavailable/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len2 = data4.length;
-for(let i3=0; i3<len2; i3++){
-let data5 = data4[i3];
-const _errs12 = errors;
-if(errors === _errs12){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-let missing1;
-if(((data5.phase === undefined) && (missing1 = "phase")) || ((data5.reason === undefined) && (missing1 = "reason"))){
-validate27.errors = [{instancePath:instancePath+"/unavailable/" + i3,schemaPath:"#/properties/unavailable/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs14 = errors;
-for(const key1 in data5){
-if(!((key1 === "phase") || (key1 === "reason"))){
-validate27.errors = [{instancePath:instancePath+"/unavailable/" + i3,schemaPath:"#/properties/unavailable/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs14 === errors){
-if(data5.phase !== undefined){
-let data6 = data5.phase;
-const _errs15 = errors;
-if(typeof data6 !== "string"){
-validate27.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/phase",schemaPath:"#/properties/unavailable/items/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data6 === "A") || (data6 === "B"))){
-validate27.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/phase",schemaPath:"#/properties/unavailable/items/properties/phase/enum",keyword:"enum",params:{allowedValues: schema28.properties.unavailable.items.properties.phase.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid5 = _errs15 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data5.reason !== undefined){
-let data7 = data5.reason;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 1024){
-validate27.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/reason",schemaPath:"#/properties/unavailable/items/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-else {
-if(func2(data7) < 1){
-validate27.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/reason",schemaPath:"#/properties/unavailable/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/unavailable/" + i3+"/reason",schemaPath:"#/properties/unavailable/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs17 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/unavailable/" + i3,schemaPath:"#/properties/unavailable/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid4 = _errs12 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/unavailable",schemaPath:"#/properties/unavailable/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate27.errors = vErrors;
-return errors === 0;
-}
-
-export const LogParamsSchema = validate28;
-const schema29 = {"additionalProperties":false,"type":"object","required":["level","message"],"properties":{"level":{"type":"string","enum":["debug","info","warn","error"]},"message":{"maxLength":16384,"type":"string"},"data":{}}};
-
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.level === undefined) && (missing0 = "level")) || ((data.message === undefined) && (missing0 = "message"))){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "level") || (key0 === "message")) || (key0 === "data"))){
-validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.level !== undefined){
-let data0 = data.level;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate28.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data0 === "debug") || (data0 === "info")) || (data0 === "warn")) || (data0 === "error"))){
-validate28.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/enum",keyword:"enum",params:{allowedValues: schema29.properties.level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.message !== undefined){
-let data1 = data.message;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 16384){
-validate28.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
-return false;
-}
-}
-else {
-validate28.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-
-export const NotificationEnvelopeSchema = validate29;
-const schema30 = {"additionalProperties":false,"type":"object","required":["kind","method"],"properties":{"kind":{"const":"notification","type":"string"},"method":{"minLength":1,"maxLength":128,"type":"string"},"params":{}}};
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.kind === undefined) && (missing0 = "kind")) || ((data.method === undefined) && (missing0 = "method"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "kind") || (key0 === "method")) || (key0 === "params"))){
-validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.kind !== undefined){
-let data0 = data.kind;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("notification" !== data0){
-validate29.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "notification"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data1 = data.method;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 128){
-validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
-return false;
-}
-else {
-if(func2(data1) < 1){
-validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-
-export const PingParamsSchema = validate30;
-const schema31 = {"additionalProperties":false,"type":"object","properties":{"nonce":{"type":"integer"}}};
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "nonce")){
-validate30.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.nonce !== undefined){
-let data0 = data.nonce;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate30.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-}
-}
-else {
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-
-export const PingResultSchema = validate31;
-const schema32 = {"additionalProperties":false,"type":"object","properties":{"nonce":{"type":"integer"}}};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "nonce")){
-validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.nonce !== undefined){
-let data0 = data.nonce;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate31.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-}
-}
-else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-
-export const ProgressParamsSchema = validate32;
-const schema33 = {"additionalProperties":false,"type":"object","required":["requestId","done","total"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"done":{"minimum":0,"type":"integer"},"total":{"minimum":0,"type":"integer"},"message":{"maxLength":1024,"type":"string"}}};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.requestId === undefined) && (missing0 = "requestId")) || ((data.done === undefined) && (missing0 = "done"))) || ((data.total === undefined) && (missing0 = "total"))){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "requestId") || (key0 === "done")) || (key0 === "total")) || (key0 === "message"))){
-validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6254,7 +4233,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate32.errors = vErrors;
+validate22.errors = vErrors;
 return false;
 }
 else {
@@ -6278,13 +4257,13 @@ if(data.done !== undefined){
 let data1 = data.done;
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate32.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate22.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate32.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate22.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6299,13 +4278,13 @@ if(data.total !== undefined){
 let data2 = data.total;
 const _errs10 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate32.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate22.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate32.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate22.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6322,12 +4301,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
 if(func2(data3) > 1024){
-validate32.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6343,946 +4322,46 @@ var valid0 = true;
 }
 }
 else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate32.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestEnvelopeSchema = validate33;
-const schema34 = {"additionalProperties":false,"type":"object","required":["kind","id","method"],"properties":{"kind":{"const":"request","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"method":{"minLength":1,"maxLength":128,"type":"string"},"params":{}}};
+export const LogParamsSchema = validate23;
+const schema24 = {"additionalProperties":false,"type":"object","required":["level","message"],"properties":{"level":{"type":"string","enum":["debug","info","warn","error"]},"message":{"maxLength":16384,"type":"string"},"data":{}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.kind === undefined) && (missing0 = "kind")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((data.level === undefined) && (missing0 = "level")) || ((data.message === undefined) && (missing0 = "message"))){
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "id")) || (key0 === "method")) || (key0 === "params"))){
-validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(((key0 === "level") || (key0 === "message")) || (key0 === "data"))){
+validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.kind !== undefined){
-let data0 = data.kind;
+if(data.level !== undefined){
+let data0 = data.level;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate33.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("request" !== data0){
-validate33.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "request"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.id !== undefined){
-let data1 = data.id;
-const _errs4 = errors;
-const _errs5 = errors;
-let valid1 = false;
-const _errs6 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(errors === _errs6){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 9007199254740991 || isNaN(data1)){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-if(data1 < 0 || isNaN(data1)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data1 === "string"){
-if(func2(data1) > 128){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-else {
-if(func2(data1) < 1){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid0 = _errs8 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-validate33.errors = vErrors;
-return false;
-}
-else {
-errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data2 = data.method;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data2 === "string"){
-if(func2(data2) > 128){
-validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
-return false;
-}
-else {
-if(func2(data2) < 1){
-validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-
-export const RequestIdSchema = validate34;
-const schema35 = {"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]};
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(errors === _errs1){
-if((typeof data == "number") && (isFinite(data))){
-if(data > 9007199254740991 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-if(data < 0 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(errors === _errs3){
-if(typeof data === "string"){
-if(func2(data) > 128){
-const err3 = {instancePath,schemaPath:"#/anyOf/1/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-else {
-if(func2(data) < 1){
-const err4 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-validate34.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate34.errors = vErrors;
-return errors === 0;
-}
-
-export const ResponseEnvelopeSchema = validate35;
-const schema36 = {"anyOf":[{"additionalProperties":false,"required":["kind","id","result"],"type":"object","properties":{"kind":{"const":"response","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"result":{}}},{"additionalProperties":false,"type":"object","required":["kind","id","error"],"properties":{"kind":{"const":"response","type":"string"},"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"error":{"additionalProperties":false,"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"maxLength":65536,"type":"string"},"data":{}}}}}]};
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.kind === undefined) && (missing0 = "kind")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.result === undefined) && (missing0 = "result"))){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-const _errs3 = errors;
-for(const key0 in data){
-if(!(((key0 === "kind") || (key0 === "id")) || (key0 === "result"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-break;
-}
-}
-if(_errs3 === errors){
-if(data.kind !== undefined){
-let data0 = data.kind;
-const _errs4 = errors;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if("response" !== data0){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "response"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.id !== undefined){
-let data1 = data.id;
-const _errs6 = errors;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/0/properties/id/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(errors === _errs8){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 9007199254740991 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/0/properties/id/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/0/properties/id/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs8 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data1 === "string"){
-if(func2(data1) > 128){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/0/properties/id/anyOf/1/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-if(func2(data1) < 1){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/0/properties/id/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/0/properties/id/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-var _valid1 = _errs10 === errors;
-valid2 = valid2 || _valid1;
-}
-if(!valid2){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/0/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs6 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs12 = errors;
-if(errors === _errs12){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((((data.kind === undefined) && (missing1 = "kind")) || ((data.id === undefined) && (missing1 = "id"))) || ((data.error === undefined) && (missing1 = "error"))){
-const err12 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-const _errs14 = errors;
-for(const key1 in data){
-if(!(((key1 === "kind") || (key1 === "id")) || (key1 === "error"))){
-const err13 = {instancePath,schemaPath:"#/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-break;
-}
-}
-if(_errs14 === errors){
-if(data.kind !== undefined){
-let data2 = data.kind;
-const _errs15 = errors;
-if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if("response" !== data2){
-const err15 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "response"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var valid3 = _errs15 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.id !== undefined){
-let data3 = data.id;
-const _errs17 = errors;
-const _errs18 = errors;
-let valid4 = false;
-const _errs19 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err16 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/1/properties/id/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(errors === _errs19){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 9007199254740991 || isNaN(data3)){
-const err17 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/1/properties/id/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-else {
-if(data3 < 0 || isNaN(data3)){
-const err18 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/1/properties/id/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-}
-var _valid2 = _errs19 === errors;
-valid4 = valid4 || _valid2;
-if(!valid4){
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data3 === "string"){
-if(func2(data3) > 128){
-const err19 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/1/properties/id/anyOf/1/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-else {
-if(func2(data3) < 1){
-const err20 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/1/properties/id/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/1/properties/id/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-var _valid2 = _errs21 === errors;
-valid4 = valid4 || _valid2;
-}
-if(!valid4){
-const err22 = {instancePath:instancePath+"/id",schemaPath:"#/anyOf/1/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-else {
-errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid3 = _errs17 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.error !== undefined){
-let data4 = data.error;
-const _errs23 = errors;
-if(errors === _errs23){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing2;
-if(((data4.code === undefined) && (missing2 = "code")) || ((data4.message === undefined) && (missing2 = "message"))){
-const err23 = {instancePath:instancePath+"/error",schemaPath:"#/anyOf/1/properties/error/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-else {
-const _errs25 = errors;
-for(const key2 in data4){
-if(!(((key2 === "code") || (key2 === "message")) || (key2 === "data"))){
-const err24 = {instancePath:instancePath+"/error",schemaPath:"#/anyOf/1/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-break;
-}
-}
-if(_errs25 === errors){
-if(data4.code !== undefined){
-let data5 = data4.code;
-const _errs26 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err25 = {instancePath:instancePath+"/error/code",schemaPath:"#/anyOf/1/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-var valid5 = _errs26 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data4.message !== undefined){
-let data6 = data4.message;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data6 === "string"){
-if(func2(data6) > 65536){
-const err26 = {instancePath:instancePath+"/error/message",schemaPath:"#/anyOf/1/properties/error/properties/message/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/error/message",schemaPath:"#/anyOf/1/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-var valid5 = _errs28 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/error",schemaPath:"#/anyOf/1/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-var valid3 = _errs23 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-else {
-const err29 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-var _valid0 = _errs12 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-const err30 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-validate35.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-
-export const UnavailablePhaseSchema = validate36;
-const schema37 = {"additionalProperties":false,"type":"object","required":["phase","reason"],"properties":{"phase":{"type":"string","enum":["A","B"]},"reason":{"minLength":1,"maxLength":1024,"type":"string"}}};
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.phase === undefined) && (missing0 = "phase")) || ((data.reason === undefined) && (missing0 = "reason"))){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "phase") || (key0 === "reason"))){
-validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.phase !== undefined){
-let data0 = data.phase;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate36.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data0 === "A") || (data0 === "B"))){
-validate36.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema37.properties.phase.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined){
-let data1 = data.reason;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 1024){
-validate36.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-else {
-if(func2(data1) < 1){
-validate36.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate36.errors = vErrors;
-return errors === 0;
-}
-
-export const WireErrorSchema = validate37;
-const schema38 = {"additionalProperties":false,"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"maxLength":65536,"type":"string"},"data":{}}};
-
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "code") || (key0 === "message")) || (key0 === "data"))){
-validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.code !== undefined){
-let data0 = data.code;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate37.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(!((((data0 === "debug") || (data0 === "info")) || (data0 === "warn")) || (data0 === "error"))){
+validate23.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/enum",keyword:"enum",params:{allowedValues: schema24.properties.level.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7296,13 +4375,13 @@ let data1 = data.message;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 65536){
-validate37.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
+if(func2(data1) > 16384){
+validate23.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7316,551 +4395,36 @@ var valid0 = true;
 }
 }
 else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate37.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
 
-export const ConstraintsSchema = validate38;
-const schema39 = {"additionalProperties":false,"type":"object","required":["network","ipc","hostApi"],"properties":{"network":{"anyOf":[{"const":false,"type":"boolean"},{"additionalProperties":false,"type":"object","required":["allow"],"properties":{"allow":{"minItems":1,"maxItems":64,"type":"array","items":{"minLength":1,"maxLength":260,"pattern":"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$","type":"string"}}}}]},"ipc":{"type":"string","enum":["none","posix-shm"]},"hostApi":{"type":"boolean"},"filesystem":{"const":"repo-read-only","type":"string"},"resources":{"additionalProperties":false,"type":"object","properties":{"memoryMiB":{"minimum":16,"maximum":65536,"type":"integer"},"cpuSeconds":{"minimum":1,"maximum":86400,"type":"integer"},"processes":{"minimum":1,"maximum":4096,"type":"integer"}}},"tools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"optionalTools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"cache":{"type":"boolean"}}};
-const pattern15 = new RegExp("^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$", "u");
-const pattern16 = new RegExp("^[A-Za-z0-9._-]+$", "u");
+export const ManifestSchema = validate24;
+const schema25 = {"additionalProperties":false,"type":"object","required":["id","version","languages","extensions","entrypoint","protocolVersions","constraints"],"properties":{"$schema":{"type":"string"},"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"},"description":{"maxLength":1024,"type":"string"},"languages":{"minItems":1,"maxItems":256,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}},"extensions":{"minItems":1,"maxItems":1024,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[^/\\\\]+$","type":"string"}},"entrypoint":{"additionalProperties":false,"type":"object","required":["runtime","path"],"properties":{"runtime":{"type":"string","enum":["node","exec"]},"path":{"minLength":1,"maxLength":1024,"pattern":"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$","type":"string"},"args":{"maxItems":64,"type":"array","items":{"maxLength":1024,"type":"string"}}}},"protocolVersions":{"minItems":1,"maxItems":16,"type":"array","items":{"maxLength":16,"type":"string"}},"phases":{"minItems":1,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"constraints":{"additionalProperties":false,"type":"object","required":["network","ipc","hostApi"],"properties":{"network":{"anyOf":[{"const":false,"type":"boolean"},{"additionalProperties":false,"type":"object","required":["allow"],"properties":{"allow":{"minItems":1,"maxItems":64,"type":"array","items":{"minLength":1,"maxLength":260,"pattern":"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$","type":"string"}}}}]},"ipc":{"type":"string","enum":["none","posix-shm"]},"hostApi":{"type":"boolean"},"filesystem":{"const":"repo-read-only","type":"string"},"resources":{"additionalProperties":false,"type":"object","properties":{"memoryMiB":{"minimum":16,"maximum":65536,"type":"integer"},"cpuSeconds":{"minimum":1,"maximum":86400,"type":"integer"},"processes":{"minimum":1,"maximum":4096,"type":"integer"}}},"tools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"optionalTools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"cache":{"type":"boolean"}}}}};
+const pattern12 = new RegExp("^[^/\\\\]+$", "u");
+const pattern13 = new RegExp("^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$", "u");
+const pattern14 = new RegExp("^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$", "u");
+const pattern15 = new RegExp("^[A-Za-z0-9._-]+$", "u");
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.network === undefined) && (missing0 = "network")) || ((data.ipc === undefined) && (missing0 = "ipc"))) || ((data.hostApi === undefined) && (missing0 = "hostApi"))){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((((key0 === "network") || (key0 === "ipc")) || (key0 === "hostApi")) || (key0 === "filesystem")) || (key0 === "resources")) || (key0 === "tools")) || (key0 === "optionalTools")) || (key0 === "cache"))){
-validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.network !== undefined){
-let data0 = data.network;
-const _errs2 = errors;
-const _errs3 = errors;
-let valid1 = false;
-const _errs4 = errors;
-if(typeof data0 !== "boolean"){
-const err0 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(false !== data0){
-const err1 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs6 = errors;
-if(errors === _errs6){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing1;
-if((data0.allow === undefined) && (missing1 = "allow")){
-const err2 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-const _errs8 = errors;
-for(const key1 in data0){
-if(!(key1 === "allow")){
-const err3 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-break;
-}
-}
-if(_errs8 === errors){
-if(data0.allow !== undefined){
-let data1 = data0.allow;
-const _errs9 = errors;
-if(errors === _errs9){
-if(Array.isArray(data1)){
-if(data1.length > 64){
-const err4 = {instancePath:instancePath+"/network/allow",schemaPath:"#/properties/network/anyOf/1/properties/allow/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-if(data1.length < 1){
-const err5 = {instancePath:instancePath+"/network/allow",schemaPath:"#/properties/network/anyOf/1/properties/allow/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-var valid3 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data2 === "string"){
-if(func2(data2) > 260){
-const err6 = {instancePath:instancePath+"/network/allow/" + i0,schemaPath:"#/properties/network/anyOf/1/properties/allow/items/maxLength",keyword:"maxLength",params:{limit: 260},message:"must NOT have more than 260 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-if(func2(data2) < 1){
-const err7 = {instancePath:instancePath+"/network/allow/" + i0,schemaPath:"#/properties/network/anyOf/1/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-if(!pattern15.test(data2)){
-const err8 = {instancePath:instancePath+"/network/allow/" + i0,schemaPath:"#/properties/network/anyOf/1/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$"},message:"must match pattern \""+"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/network/allow/" + i0,schemaPath:"#/properties/network/anyOf/1/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-var valid3 = _errs11 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/network/allow",schemaPath:"#/properties/network/anyOf/1/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err12 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-validate38.errors = vErrors;
-return false;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ipc !== undefined){
-let data3 = data.ipc;
-const _errs13 = errors;
-if(typeof data3 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/ipc",schemaPath:"#/properties/ipc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data3 === "none") || (data3 === "posix-shm"))){
-validate38.errors = [{instancePath:instancePath+"/ipc",schemaPath:"#/properties/ipc/enum",keyword:"enum",params:{allowedValues: schema39.properties.ipc.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.hostApi !== undefined){
-const _errs15 = errors;
-if(typeof data.hostApi !== "boolean"){
-validate38.errors = [{instancePath:instancePath+"/hostApi",schemaPath:"#/properties/hostApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.filesystem !== undefined){
-let data5 = data.filesystem;
-const _errs17 = errors;
-if(typeof data5 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/filesystem",schemaPath:"#/properties/filesystem/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("repo-read-only" !== data5){
-validate38.errors = [{instancePath:instancePath+"/filesystem",schemaPath:"#/properties/filesystem/const",keyword:"const",params:{allowedValue: "repo-read-only"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.resources !== undefined){
-let data6 = data.resources;
-const _errs19 = errors;
-if(errors === _errs19){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-const _errs21 = errors;
-for(const key2 in data6){
-if(!(((key2 === "memoryMiB") || (key2 === "cpuSeconds")) || (key2 === "processes"))){
-validate38.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs21 === errors){
-if(data6.memoryMiB !== undefined){
-let data7 = data6.memoryMiB;
-const _errs22 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate38.errors = [{instancePath:instancePath+"/resources/memoryMiB",schemaPath:"#/properties/resources/properties/memoryMiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs22){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 65536 || isNaN(data7)){
-validate38.errors = [{instancePath:instancePath+"/resources/memoryMiB",schemaPath:"#/properties/resources/properties/memoryMiB/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
-return false;
-}
-else {
-if(data7 < 16 || isNaN(data7)){
-validate38.errors = [{instancePath:instancePath+"/resources/memoryMiB",schemaPath:"#/properties/resources/properties/memoryMiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 16},message:"must be >= 16"}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs22 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data6.cpuSeconds !== undefined){
-let data8 = data6.cpuSeconds;
-const _errs24 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate38.errors = [{instancePath:instancePath+"/resources/cpuSeconds",schemaPath:"#/properties/resources/properties/cpuSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs24){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 86400 || isNaN(data8)){
-validate38.errors = [{instancePath:instancePath+"/resources/cpuSeconds",schemaPath:"#/properties/resources/properties/cpuSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate38.errors = [{instancePath:instancePath+"/resources/cpuSeconds",schemaPath:"#/properties/resources/properties/cpuSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs24 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data6.processes !== undefined){
-let data9 = data6.processes;
-const _errs26 = errors;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate38.errors = [{instancePath:instancePath+"/resources/processes",schemaPath:"#/properties/resources/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs26){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 4096 || isNaN(data9)){
-validate38.errors = [{instancePath:instancePath+"/resources/processes",schemaPath:"#/properties/resources/properties/processes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data9 < 1 || isNaN(data9)){
-validate38.errors = [{instancePath:instancePath+"/resources/processes",schemaPath:"#/properties/resources/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs26 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tools !== undefined){
-let data10 = data.tools;
-const _errs28 = errors;
-if(errors === _errs28){
-if(Array.isArray(data10)){
-if(data10.length > 32){
-validate38.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
-return false;
-}
-else {
-var valid5 = true;
-const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
-let data11 = data10[i1];
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data11 === "string"){
-if(func2(data11) > 64){
-validate38.errors = [{instancePath:instancePath+"/tools/" + i1,schemaPath:"#/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern16.test(data11)){
-validate38.errors = [{instancePath:instancePath+"/tools/" + i1,schemaPath:"#/properties/tools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/tools/" + i1,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs30 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.optionalTools !== undefined){
-let data12 = data.optionalTools;
-const _errs32 = errors;
-if(errors === _errs32){
-if(Array.isArray(data12)){
-if(data12.length > 32){
-validate38.errors = [{instancePath:instancePath+"/optionalTools",schemaPath:"#/properties/optionalTools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
-return false;
-}
-else {
-var valid6 = true;
-const len2 = data12.length;
-for(let i2=0; i2<len2; i2++){
-let data13 = data12[i2];
-const _errs34 = errors;
-if(errors === _errs34){
-if(typeof data13 === "string"){
-if(func2(data13) > 64){
-validate38.errors = [{instancePath:instancePath+"/optionalTools/" + i2,schemaPath:"#/properties/optionalTools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern16.test(data13)){
-validate38.errors = [{instancePath:instancePath+"/optionalTools/" + i2,schemaPath:"#/properties/optionalTools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/optionalTools/" + i2,schemaPath:"#/properties/optionalTools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid6 = _errs34 === errors;
-if(!valid6){
-break;
-}
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/optionalTools",schemaPath:"#/properties/optionalTools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs32 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cache !== undefined){
-const _errs36 = errors;
-if(typeof data.cache !== "boolean"){
-validate38.errors = [{instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs36 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate38.errors = vErrors;
-return errors === 0;
-}
-
-export const ManifestSchema = validate39;
-const schema40 = {"additionalProperties":false,"type":"object","required":["id","version","languages","extensions","entrypoint","protocolVersions","constraints"],"properties":{"$schema":{"type":"string"},"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"},"description":{"maxLength":1024,"type":"string"},"languages":{"minItems":1,"maxItems":256,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}},"extensions":{"minItems":1,"maxItems":1024,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[^/\\\\]+$","type":"string"}},"entrypoint":{"additionalProperties":false,"type":"object","required":["runtime","path"],"properties":{"runtime":{"type":"string","enum":["node","exec"]},"path":{"minLength":1,"maxLength":1024,"pattern":"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$","type":"string"},"args":{"maxItems":64,"type":"array","items":{"maxLength":1024,"type":"string"}}}},"protocolVersions":{"minItems":1,"maxItems":16,"type":"array","items":{"maxLength":16,"type":"string"}},"phases":{"minItems":1,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"constraints":{"additionalProperties":false,"type":"object","required":["network","ipc","hostApi"],"properties":{"network":{"anyOf":[{"const":false,"type":"boolean"},{"additionalProperties":false,"type":"object","required":["allow"],"properties":{"allow":{"minItems":1,"maxItems":64,"type":"array","items":{"minLength":1,"maxLength":260,"pattern":"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$","type":"string"}}}}]},"ipc":{"type":"string","enum":["none","posix-shm"]},"hostApi":{"type":"boolean"},"filesystem":{"const":"repo-read-only","type":"string"},"resources":{"additionalProperties":false,"type":"object","properties":{"memoryMiB":{"minimum":16,"maximum":65536,"type":"integer"},"cpuSeconds":{"minimum":1,"maximum":86400,"type":"integer"},"processes":{"minimum":1,"maximum":4096,"type":"integer"}}},"tools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"optionalTools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"cache":{"type":"boolean"}}}}};
-const pattern21 = new RegExp("^[^/\\\\]+$", "u");
-const pattern22 = new RegExp("^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$", "u");
-
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.languages === undefined) && (missing0 = "languages"))) || ((data.extensions === undefined) && (missing0 = "extensions"))) || ((data.entrypoint === undefined) && (missing0 = "entrypoint"))) || ((data.protocolVersions === undefined) && (missing0 = "protocolVersions"))) || ((data.constraints === undefined) && (missing0 = "constraints"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func60.call(schema40.properties, key0))){
-validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func35.call(schema25.properties, key0))){
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7869,7 +4433,7 @@ if(_errs1 === errors){
 if(data.$schema !== undefined){
 const _errs2 = errors;
 if(typeof data.$schema !== "string"){
-validate39.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7884,24 +4448,24 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 128){
-validate39.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate39.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern12.test(data1)){
-validate39.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"+"\""}];
+if(!pattern0.test(data1)){
+validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7917,18 +4481,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate39.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate24.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern13.test(data2)){
-validate39.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"+"\""}];
+if(!pattern1.test(data2)){
+validate24.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7944,12 +4508,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 1024){
-validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate24.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7965,12 +4529,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(Array.isArray(data4)){
 if(data4.length > 256){
-validate39.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
+validate24.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
 return false;
 }
 else {
 if(data4.length < 1){
-validate39.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate24.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -7982,24 +4546,24 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func2(data5) > 64){
-validate39.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate24.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data5) < 1){
-validate39.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate24.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern0.test(data5)){
-validate39.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+if(!pattern2.test(data5)){
+validate24.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8020,7 +4584,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-validate39.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+validate24.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 break;
 }
@@ -8032,7 +4596,7 @@ indices0[item0] = i1;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8048,12 +4612,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(Array.isArray(data6)){
 if(data6.length > 1024){
-validate39.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"}];
+validate24.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"}];
 return false;
 }
 else {
 if(data6.length < 1){
-validate39.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate24.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -8065,24 +4629,24 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func2(data7) > 64){
-validate39.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate39.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern21.test(data7)){
-validate39.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]+$"},message:"must match pattern \""+"^[^/\\\\]+$"+"\""}];
+if(!pattern12.test(data7)){
+validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]+$"},message:"must match pattern \""+"^[^/\\\\]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8103,7 +4667,7 @@ continue;
 }
 if(typeof indices1[item1] == "number"){
 j1 = indices1[item1];
-validate39.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"}];
+validate24.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"}];
 return false;
 break;
 }
@@ -8115,7 +4679,7 @@ indices1[item1] = i3;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8132,14 +4696,14 @@ if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing1;
 if(((data8.runtime === undefined) && (missing1 = "runtime")) || ((data8.path === undefined) && (missing1 = "path"))){
-validate39.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs20 = errors;
 for(const key1 in data8){
 if(!(((key1 === "runtime") || (key1 === "path")) || (key1 === "args"))){
-validate39.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8149,11 +4713,11 @@ if(data8.runtime !== undefined){
 let data9 = data8.runtime;
 const _errs21 = errors;
 if(typeof data9 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/entrypoint/runtime",schemaPath:"#/properties/entrypoint/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/runtime",schemaPath:"#/properties/entrypoint/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data9 === "node") || (data9 === "exec"))){
-validate39.errors = [{instancePath:instancePath+"/entrypoint/runtime",schemaPath:"#/properties/entrypoint/properties/runtime/enum",keyword:"enum",params:{allowedValues: schema40.properties.entrypoint.properties.runtime.enum},message:"must be equal to one of the allowed values"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/runtime",schemaPath:"#/properties/entrypoint/properties/runtime/enum",keyword:"enum",params:{allowedValues: schema25.properties.entrypoint.properties.runtime.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid5 = _errs21 === errors;
@@ -8168,24 +4732,24 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data10 === "string"){
 if(func2(data10) > 1024){
-validate39.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 1){
-validate39.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern22.test(data10)){
-validate39.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"},message:"must match pattern \""+"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"+"\""}];
+if(!pattern13.test(data10)){
+validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"},message:"must match pattern \""+"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8201,7 +4765,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(Array.isArray(data11)){
 if(data11.length > 64){
-validate39.errors = [{instancePath:instancePath+"/entrypoint/args",schemaPath:"#/properties/entrypoint/properties/args/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/args",schemaPath:"#/properties/entrypoint/properties/args/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
 return false;
 }
 else {
@@ -8213,12 +4777,12 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data12 === "string"){
 if(func2(data12) > 1024){
-validate39.errors = [{instancePath:instancePath+"/entrypoint/args/" + i4,schemaPath:"#/properties/entrypoint/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/args/" + i4,schemaPath:"#/properties/entrypoint/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/entrypoint/args/" + i4,schemaPath:"#/properties/entrypoint/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/args/" + i4,schemaPath:"#/properties/entrypoint/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8230,7 +4794,7 @@ break;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/entrypoint/args",schemaPath:"#/properties/entrypoint/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint/args",schemaPath:"#/properties/entrypoint/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8245,7 +4809,7 @@ var valid5 = true;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8261,12 +4825,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(Array.isArray(data13)){
 if(data13.length > 16){
-validate39.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
+validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
 return false;
 }
 else {
 if(data13.length < 1){
-validate39.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -8278,12 +4842,12 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data14 === "string"){
 if(func2(data14) > 16){
-validate39.errors = [{instancePath:instancePath+"/protocolVersions/" + i5,schemaPath:"#/properties/protocolVersions/items/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+validate24.errors = [{instancePath:instancePath+"/protocolVersions/" + i5,schemaPath:"#/properties/protocolVersions/items/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
 return false;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/protocolVersions/" + i5,schemaPath:"#/properties/protocolVersions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/protocolVersions/" + i5,schemaPath:"#/properties/protocolVersions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8296,7 +4860,7 @@ break;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8312,7 +4876,7 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(Array.isArray(data15)){
 if(data15.length < 1){
-validate39.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate24.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -8322,11 +4886,11 @@ for(let i6=0; i6<len4; i6++){
 let data16 = data15[i6];
 const _errs35 = errors;
 if(typeof data16 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/phases/" + i6,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/phases/" + i6,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data16 === "A") || (data16 === "B"))){
-validate39.errors = [{instancePath:instancePath+"/phases/" + i6,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema40.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
+validate24.errors = [{instancePath:instancePath+"/phases/" + i6,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema25.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid8 = _errs35 === errors;
@@ -8346,7 +4910,7 @@ continue;
 }
 if(typeof indices2[item2] == "number"){
 j2 = indices2[item2];
-validate39.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i7+" are identical)"}];
+validate24.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i7+" are identical)"}];
 return false;
 break;
 }
@@ -8357,7 +4921,7 @@ indices2[item2] = i7;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8374,14 +4938,14 @@ if(errors === _errs37){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing2;
 if((((data17.network === undefined) && (missing2 = "network")) || ((data17.ipc === undefined) && (missing2 = "ipc"))) || ((data17.hostApi === undefined) && (missing2 = "hostApi"))){
-validate39.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate24.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs39 = errors;
 for(const key2 in data17){
 if(!((((((((key2 === "network") || (key2 === "ipc")) || (key2 === "hostApi")) || (key2 === "filesystem")) || (key2 === "resources")) || (key2 === "tools")) || (key2 === "optionalTools")) || (key2 === "cache"))){
-validate39.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate24.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8502,7 +5066,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-if(!pattern15.test(data20)){
+if(!pattern14.test(data20)){
 const err8 = {instancePath:instancePath+"/constraints/network/allow/" + i8,schemaPath:"#/properties/constraints/properties/network/anyOf/1/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$"},message:"must match pattern \""+"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -8572,7 +5136,7 @@ else {
 vErrors.push(err12);
 }
 errors++;
-validate39.errors = vErrors;
+validate24.errors = vErrors;
 return false;
 }
 else {
@@ -8596,11 +5160,11 @@ if(data17.ipc !== undefined){
 let data21 = data17.ipc;
 const _errs51 = errors;
 if(typeof data21 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/constraints/ipc",schemaPath:"#/properties/constraints/properties/ipc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/ipc",schemaPath:"#/properties/constraints/properties/ipc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data21 === "none") || (data21 === "posix-shm"))){
-validate39.errors = [{instancePath:instancePath+"/constraints/ipc",schemaPath:"#/properties/constraints/properties/ipc/enum",keyword:"enum",params:{allowedValues: schema40.properties.constraints.properties.ipc.enum},message:"must be equal to one of the allowed values"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/ipc",schemaPath:"#/properties/constraints/properties/ipc/enum",keyword:"enum",params:{allowedValues: schema25.properties.constraints.properties.ipc.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid10 = _errs51 === errors;
@@ -8612,7 +5176,7 @@ if(valid10){
 if(data17.hostApi !== undefined){
 const _errs53 = errors;
 if(typeof data17.hostApi !== "boolean"){
-validate39.errors = [{instancePath:instancePath+"/constraints/hostApi",schemaPath:"#/properties/constraints/properties/hostApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/hostApi",schemaPath:"#/properties/constraints/properties/hostApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid10 = _errs53 === errors;
@@ -8625,11 +5189,11 @@ if(data17.filesystem !== undefined){
 let data23 = data17.filesystem;
 const _errs55 = errors;
 if(typeof data23 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/constraints/filesystem",schemaPath:"#/properties/constraints/properties/filesystem/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/filesystem",schemaPath:"#/properties/constraints/properties/filesystem/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("repo-read-only" !== data23){
-validate39.errors = [{instancePath:instancePath+"/constraints/filesystem",schemaPath:"#/properties/constraints/properties/filesystem/const",keyword:"const",params:{allowedValue: "repo-read-only"},message:"must be equal to constant"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/filesystem",schemaPath:"#/properties/constraints/properties/filesystem/const",keyword:"const",params:{allowedValue: "repo-read-only"},message:"must be equal to constant"}];
 return false;
 }
 var valid10 = _errs55 === errors;
@@ -8646,7 +5210,7 @@ if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 const _errs59 = errors;
 for(const key4 in data24){
 if(!(((key4 === "memoryMiB") || (key4 === "cpuSeconds")) || (key4 === "processes"))){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8656,18 +5220,18 @@ if(data24.memoryMiB !== undefined){
 let data25 = data24.memoryMiB;
 const _errs60 = errors;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs60){
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 > 65536 || isNaN(data25)){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
 return false;
 }
 else {
 if(data25 < 16 || isNaN(data25)){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 16},message:"must be >= 16"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 16},message:"must be >= 16"}];
 return false;
 }
 }
@@ -8683,18 +5247,18 @@ if(data24.cpuSeconds !== undefined){
 let data26 = data24.cpuSeconds;
 const _errs62 = errors;
 if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if((typeof data26 == "number") && (isFinite(data26))){
 if(data26 > 86400 || isNaN(data26)){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"}];
 return false;
 }
 else {
 if(data26 < 1 || isNaN(data26)){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -8710,18 +5274,18 @@ if(data24.processes !== undefined){
 let data27 = data24.processes;
 const _errs64 = errors;
 if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs64){
 if((typeof data27 == "number") && (isFinite(data27))){
 if(data27 > 4096 || isNaN(data27)){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
 if(data27 < 1 || isNaN(data27)){
-validate39.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -8737,7 +5301,7 @@ var valid14 = true;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8753,7 +5317,7 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(Array.isArray(data28)){
 if(data28.length > 32){
-validate39.errors = [{instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
 return false;
 }
 else {
@@ -8765,18 +5329,18 @@ const _errs68 = errors;
 if(errors === _errs68){
 if(typeof data29 === "string"){
 if(func2(data29) > 64){
-validate39.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern16.test(data29)){
-validate39.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
+if(!pattern15.test(data29)){
+validate24.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8788,7 +5352,7 @@ break;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8804,7 +5368,7 @@ const _errs70 = errors;
 if(errors === _errs70){
 if(Array.isArray(data30)){
 if(data30.length > 32){
-validate39.errors = [{instancePath:instancePath+"/constraints/optionalTools",schemaPath:"#/properties/constraints/properties/optionalTools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools",schemaPath:"#/properties/constraints/properties/optionalTools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
 return false;
 }
 else {
@@ -8816,18 +5380,18 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data31 === "string"){
 if(func2(data31) > 64){
-validate39.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern16.test(data31)){
-validate39.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
+if(!pattern15.test(data31)){
+validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8839,7 +5403,7 @@ break;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/constraints/optionalTools",schemaPath:"#/properties/constraints/properties/optionalTools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools",schemaPath:"#/properties/constraints/properties/optionalTools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8852,7 +5416,7 @@ if(valid10){
 if(data17.cache !== undefined){
 const _errs74 = errors;
 if(typeof data17.cache !== "boolean"){
-validate39.errors = [{instancePath:instancePath+"/constraints/cache",schemaPath:"#/properties/constraints/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate24.errors = [{instancePath:instancePath+"/constraints/cache",schemaPath:"#/properties/constraints/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid10 = _errs74 === errors;
@@ -8871,7 +5435,7 @@ var valid10 = true;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8893,11 +5457,11 @@ var valid0 = true;
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate39.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 

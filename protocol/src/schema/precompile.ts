@@ -17,8 +17,8 @@ import { AJV_OPTIONS } from './ajv-options.js';
  * - src/schema/generated/schemas.ts: every exported schema (and METHODS) as a literal object,
  *   the shape TypeBox builds, symbols and shared sub-objects included, typed from the
  *   definitions; small, so tsc compiles it like any source file;
- * - generated/validators.js (+ .d.ts): ajv's standalone code for every exported schema, with
- *   AJV_OPTIONS. It lives outside src/ and dist/ so that tsc neither re-prints it (its deep
+ * - generated/validators.js (+ .d.ts): ajv's standalone code for every schema validate.ts
+ *   checks against (see validatedSchemaNames), with AJV_OPTIONS. It lives outside src/ and dist/ so that tsc neither re-prints it (its deep
  *   nesting would triple its size, and loading time with it) nor needs it rebuilt: src/ and
  *   dist/ import it by the same relative path.
  * All are committed; test/schema/precompile.test.ts fails when one is stale.
@@ -173,19 +173,30 @@ const UCS2_LENGTH = [
   '}',
 ].join('\n');
 
-/** The names of the exported schemas, each validated by the precompiled function of the same name. */
-function schemaNames(): string[] {
-  const names: string[] = [];
-  const seen = new Set<object>();
-  for (const { name, value } of namedExports()) {
-    // A schema exported under two names gets one validator, under its first name.
-    if (isSchema(value) && !seen.has(value)) names.push(name);
-    seen.add(value);
-  }
-  return names;
+/**
+ * The schemas validate.ts checks against, by export name: the envelope, every method's params
+ * and result, the manifest. Each gets a precompiled validator of the same name. The other
+ * exported schemas (VNameSchema, NodeSchema, …) are parts of these, inlined in their validators;
+ * nothing validates against them alone, and a validator each would add a third to the file that
+ * every process and every plugin bundle loads. compileSchema still compiles them, with ajv.
+ */
+function validatedSchemaNames(): string[] {
+  const nameOf = new Map<unknown, string>();
+  for (const { name, value } of namedExports()) if (isSchema(value) && !nameOf.has(value)) nameOf.set(value, name);
+  const validated = [
+    messages.EnvelopeSchema,
+    ...Object.values(messages.METHODS).flatMap((spec: messages.MethodSpec) => (spec.result ? [spec.params, spec.result] : [spec.params])),
+    manifest.ManifestSchema,
+  ];
+  const names = validated.map((schema) => {
+    const name = nameOf.get(schema);
+    if (name === undefined) throw new Error('precompile: a validated schema is not exported under a name of its own; export it');
+    return name;
+  });
+  return [...new Set(names)];
 }
 
-/** Source of generated/validators.js: one ajv standalone validator per exported schema, named like it. */
+/** Source of generated/validators.js: one ajv standalone validator per validated schema, named like its export. */
 function validatorsSource(): string {
   const { Ajv } = require('ajv') as typeof AjvModule;
   // A CommonJS module seen from an ES module: its `default` export is the whole module.
@@ -193,7 +204,7 @@ function validatorsSource(): string {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true, lines: true } });
   const exports = new Map(namedExports().map((e) => [e.name, e.value]));
   const refs: Record<string, string> = {};
-  for (const name of schemaNames()) {
+  for (const name of validatedSchemaNames()) {
     ajv.addSchema(exports.get(name) as TSchema, name);
     refs[name] = name;
   }
@@ -224,7 +235,7 @@ function validatorTypesSource(): string {
     '  errors?: ErrorObject[] | null;',
     '}',
     '',
-    ...schemaNames().map((name) => `export declare const ${name}: StandaloneValidator;`),
+    ...validatedSchemaNames().map((name) => `export declare const ${name}: StandaloneValidator;`),
     '',
   ].join('\n');
 }

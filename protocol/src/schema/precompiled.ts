@@ -14,7 +14,7 @@ const byName = validators as unknown as Record<string, validators.StandaloneVali
 const bySchema = new Map<object, ValidateFunction>();
 for (const [name, schema] of Object.entries(schemas)) {
   const validate = byName[name];
-  // METHODS has no validator of its own; a schema without one is a stale generated/ (the precompile test says so).
+  // Only what validate.ts checks against is precompiled (see precompile.ts); METHODS and the parts have none.
   if (validate === undefined || bySchema.has(schema)) continue;
   // ajv's compiled functions carry their schema; the standalone ones do not (nor `schemaEnv`).
   bySchema.set(schema, Object.assign(validate, { schema }) as unknown as ValidateFunction);

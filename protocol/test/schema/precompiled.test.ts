@@ -21,6 +21,13 @@ const copies = generated as unknown as Record<string, TSchema>;
 const schemaNames = Object.keys(copies).filter((name) => name !== 'METHODS');
 const reference = new Ajv(AJV_OPTIONS);
 const nameOf = new Map<unknown, string>(schemaNames.map((name) => [definitions[name], name]));
+/** What validate.ts checks against: the envelope, every method's params and result, the manifest. */
+const validated = new Set<TSchema>([
+  generated.EnvelopeSchema,
+  ...Object.values(generated.METHODS).flatMap((spec: messages.MethodSpec) => (spec.result ? [spec.params, spec.result] : [spec.params])),
+  generated.ManifestSchema,
+]);
+const validatedNames = schemaNames.filter((name) => validated.has(copies[name]!));
 
 interface Verdict {
   valid: boolean;
@@ -119,13 +126,31 @@ const MANIFEST = {
 };
 
 describe('precompiled validators', () => {
-  it('exist for every exported schema, and compileSchema hands them out for the protocol’s own schema objects', () => {
-    for (const name of schemaNames) {
+  it('exist for the envelope, every method’s params and result and the manifest, and compileSchema hands them out', () => {
+    expect(validatedNames).toHaveLength(validated.size);
+    expect(validatedNames).toEqual(
+      expect.arrayContaining(['EnvelopeSchema', 'GraphFileParamsSchema', 'HelloResultSchema', 'ManifestSchema']),
+    );
+    for (const name of validatedNames) {
       const validate = precompiledValidator(copies[name]!);
       expect(validate, name).toBeTypeOf('function');
       expect(compileSchema(copies[name]!), name).toBe(validate);
     }
     expect(compileSchema(generated.METHODS['graph/file'].params)).toBe(precompiledValidator(generated.GraphFileParamsSchema));
+  });
+
+  it('leave the parts (VNameSchema, NodeSchema, …) to ajv, which compileSchema loads for them with the same options', () => {
+    const parts = schemaNames.filter((name) => !validated.has(copies[name]!));
+    expect(parts).toEqual(expect.arrayContaining(['VNameSchema', 'NodeSchema', 'EdgeSchema', 'ConstraintsSchema']));
+    for (const name of parts) {
+      expect(precompiledValidator(copies[name]!), name).toBeUndefined();
+      const validate = compileSchema(copies[name]!);
+      const expected = reference.compile(definitions[name] as TSchema);
+      for (const value of [{}, null, 'x', { corpus: '', root: '', path: '', language: 'Py', signature: '' }]) {
+        expect(validate(value), name).toBe(expected(value));
+        expect(validate.errors, name).toEqual(expected.errors);
+      }
+    }
   });
 
   it('compileSchema still compiles any other schema with ajv, a look-alike TypeBox object included', () => {
@@ -208,8 +233,8 @@ describe('precompiled validators', () => {
     expect(judge('InitializeParamsSchema', { root: '', corpus: '' }).precompiled.text).toBe('/root must NOT have fewer than 1 characters');
   });
 
-  it('agree with run-time ajv on values of the wrong shape, for every schema', () => {
-    for (const name of schemaNames) {
+  it('agree with run-time ajv on values of the wrong shape, for every precompiled schema', () => {
+    for (const name of validatedNames) {
       for (const value of [null, undefined, 0, -1, 1.5, '', 'x', [], [{}], {}, { kind: 'request' }, true]) {
         const { precompiled, ajv } = judge(name, value);
         expect(precompiled, `${name}: ${String(JSON.stringify(value))}`).toEqual(ajv);
