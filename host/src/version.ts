@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import { readFileSync } from 'node:fs';
+import { hostPackagePath } from './paths/host-package.js';
 
 /** Version of the travsr host package. */
-export const HOST_VERSION: string = (require('../package.json') as { version: string }).version;
+export const HOST_VERSION: string = (JSON.parse(readFileSync(hostPackagePath('package.json'), 'utf8')) as { version: string }).version;

@@ -36,7 +36,7 @@ describe('the command manifest', () => {
     expect(Object.keys(manifest.commands).sort()).toEqual(commandIds(join(hostDir, 'src', 'cli', 'commands')));
     for (const [id, c] of Object.entries(manifest.commands)) {
       expect(c.isESM, id).toBe(true);
-      expect(c.relativePath.slice(0, 3), id).toEqual(['dist', 'cli', 'commands']);
+      expect(c.relativePath.slice(0, 3), id).toEqual(['dist', 'bundle', 'commands']);
     }
   });
 

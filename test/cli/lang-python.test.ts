@@ -195,6 +195,26 @@ describe('travsr init on a Python repository', () => {
     // service.py and shop/__init__.py import from models.py; app.py goes through the package.
     expect(s.dependents).toBeGreaterThanOrEqual(2);
     expect(s.analyzed).toBe(s.dependents + 1);
+    // The dependents' text is unchanged, so their Phase A output is too: only Phase B reads them again.
+    const list = await travsr([
+      'trace',
+      'list',
+      '--repo',
+      repo.root,
+      '--kind',
+      'plugin-session',
+      '--subject',
+      'lang-python',
+      '--limit',
+      '1',
+      '--json',
+    ]);
+    const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
+    const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);
+    const requests = (JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[] }).transitions
+      .filter((t) => t.state === 'busy')
+      .map((t) => t.detail);
+    expect(requests).toEqual(['analyze 1 file(s), phase A', `analyze ${s.dependents + 1} file(s), phase B`]);
     const store = GraphStore.open(join(repo.root, '.travsr', 'graph.db'), { readonly: true });
     try {
       expect(store.filesWithoutText()).toEqual([]);

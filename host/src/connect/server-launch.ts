@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ConnectError } from './errors.js';
+import { hostPackagePath } from '../paths/host-package.js';
 
 /** How an MCP client starts the Travsr server: a program, its arguments, extra environment. */
 export interface ServerLaunch {
@@ -10,12 +10,11 @@ export interface ServerLaunch {
 }
 
 /**
- * The CLI's entry script, `bin/run.js` of this package (the `bin.travsr` of host/package.json),
- * found from this module's place in `dist/connect/`.
+ * The CLI's entry script, `bin/run.js` of this package (the `bin.travsr` of host/package.json).
  * @throws ConnectError `TRAVSR_ENTRY_NOT_FOUND` when the package is laid out otherwise.
  */
 export function travsrEntryScript(): string {
-  const script = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+  const script = hostPackagePath('bin', 'run.js');
   if (!existsSync(script))
     throw new ConnectError(
       'TRAVSR_ENTRY_NOT_FOUND',

@@ -315,8 +315,14 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
       } catch (e) {
         if (errorCode(e) === PluginErrorCode.Cancelled) throw e;
       }
+      // A dependent whose text and plugin are those of its stored graph has the same Phase A
+      // output as before: only the later phases, which read other files, can change (with no
+      // later phase, name matching alone brings its references up to date).
+      const phasesOf = (path: string): readonly ('A' | 'B')[] =>
+        textUnchanged.has(path) && stored.get(path)?.plugin === reg.plugin.label ? run.slice(1) : run;
+      const firstPhase = (path: string) => phasesOf(path)[0];
       for (const phase of run) {
-        const queue = files.filter((f) => !failedHere.has(f.path));
+        const queue = files.filter((f) => !failedHere.has(f.path) && phasesOf(f.path).includes(phase));
         let stop: PluginError | undefined;
         while (queue.length > 0 && !stop) {
           if (req.signal?.aborted) throw new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
@@ -327,13 +333,15 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
           const writes = new FileWriteBatch(
             store,
             (input, error) => {
-              if (phase === run[0] && input.status === 'ok') ps.analyzed--;
+              if (phase === firstPhase(input.path) && input.status === 'ok') ps.analyzed--;
               failedHere.add(input.path);
               recordFailure(input.path, reg.plugin.label, error.message, jobOf(input.path));
             },
             undefined,
             (stored) => {
-              if (phase === run[0]) texts.add(stored.filter((i) => i.status === 'ok' && !textUnchanged.has(i.path)).map((i) => i.path));
+              texts.add(
+                stored.filter((i) => i.status === 'ok' && phase === firstPhase(i.path) && !textUnchanged.has(i.path)).map((i) => i.path),
+              );
             },
           );
           const onFile = (f: GraphFileParams) => {
@@ -358,7 +366,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
             if (f.status === 'failed') {
               failedHere.add(f.path);
               recordFailure(f.path, reg.plugin.label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');
-            } else if (phase === run[0]) {
+            } else if (phase === firstPhase(f.path)) {
               ps.analyzed++;
               req.onProgress?.({ stage: 'analyze', done: ++analyzedCount, total: totalJobs, plugin: m.id });
             }
@@ -410,7 +418,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
         }
       }
     } finally {
-      await sup.stop();
+      sessions.release(m.id);
     }
     ps.failed = failedHere.size;
     ps.status = ps.failed === 0 ? 'ok' : ps.analyzed > 0 ? 'partial' : 'failed';
@@ -430,9 +438,9 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     const namesAfter = store.definedNames([...jobs.keys()]);
     summary.refs = store.resolveRefs({ paths: [...jobs.keys()], names: [...new Set([...namesBefore, ...namesAfter])] });
   }
-  const counts = store.counts();
-  summary.nodes = counts.nodes;
-  summary.edges = counts.edges;
+  const size = store.graphSize();
+  summary.nodes = size.nodes;
+  summary.edges = size.edges;
   // The run's last step: name matching is stored, every file counts as done.
   store.completeIndexRun(indexRun.id, req.commit ? { commit: req.commit } : {});
   summary.durationMs = Math.round(performance.now() - t0);

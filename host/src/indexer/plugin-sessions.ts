@@ -37,6 +37,7 @@ export interface PluginSessionSettings {
  */
 export class PluginSessions {
   private readonly started = new Map<string, StartedPlugin>();
+  private readonly stopping = new Map<string, Promise<void>>();
 
   constructor(private readonly settings: PluginSessionSettings) {}
 
@@ -77,9 +78,23 @@ export class PluginSessions {
     return started;
   }
 
-  /** Stops every session started (those whose files turned out unchanged too). */
+  /**
+   * Starts stopping a plugin's session and returns at once: the plugin's exit (and its cache
+   * check and trace) overlaps what the run does next. {@link stopAll} waits for it.
+   */
+  release(pluginId: string): void {
+    const s = this.started.get(pluginId);
+    if (s && !this.stopping.has(pluginId))
+      this.stopping.set(
+        pluginId,
+        s.supervisor.stop().catch(() => undefined),
+      );
+  }
+
+  /** Stops every session started (those whose files turned out unchanged too) and waits until each has ended. */
   async stopAll(): Promise<void> {
-    await Promise.all([...this.started.values()].map((s) => s.supervisor.stop().catch(() => undefined)));
+    for (const id of this.started.keys()) this.release(id);
+    await Promise.all(this.stopping.values());
   }
 }
 

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { keyIdOf, publicKeyObject, readTrustedKeyFile, RegistryClient, TrustedKeys } from '@travsr/registry';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
 import { travsrHome } from '../paths/travsr-home.js';
 import { LangError, LangErrorCode } from './errors.js';
+import { hostPackagePath } from '../paths/host-package.js';
 
 /** What the lock file records as the registry of a plugin installed from the built-in registry. */
 export const BUILTIN_REGISTRY = 'builtin';
@@ -34,7 +34,7 @@ export function snapshotHistoryFile(): string {
 
 /** `host/builtin-registry/`, written by `scripts/build-builtin-registry.mjs` at build time. */
 export function builtinRegistryDir(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'builtin-registry');
+  return hostPackagePath('builtin-registry');
 }
 
 /** The built-in registry's key; always trusted, whatever `registry.url` is. */

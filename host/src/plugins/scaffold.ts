@@ -12,8 +12,8 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PluginError, PluginErrorCode } from './errors.js';
+import { hostPackagePath } from '../paths/host-package.js';
 
 /** What `travsr plugin new` fills into the template. */
 export interface ScaffoldOptions {
@@ -23,7 +23,7 @@ export interface ScaffoldOptions {
   extension: string;
 }
 
-const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/plugin/', import.meta.url));
+const TEMPLATE_DIR = `${hostPackagePath('templates', 'plugin')}/`;
 
 /**
  * Writes a new plugin from the template into `dir` (which must not exist or be empty).

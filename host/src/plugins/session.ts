@@ -22,6 +22,7 @@ import {
   prepareLaunch,
   declaresTools,
   resolvePluginTools,
+  warmSandboxProbe,
   type LaunchCommand,
   type LaunchSpec,
   type ResourceLimits,
@@ -229,6 +230,8 @@ export class PluginSession {
     const { plugin, grant } = this.opts;
     const trace = this.recorder.trace;
 
+    // The sandbox probe (two bwrap runs, once per process) overlaps the verification.
+    if (!this.opts.launch) warmSandboxProbe();
     this.setState('verifying');
     if (this.opts.expectedTreeHash) {
       try {

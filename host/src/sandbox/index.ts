@@ -16,7 +16,7 @@ export { prepareLaunch } from './launch.js';
 export type { PluginTools, ResolvedTool } from './plugin-tools.js';
 export { declaresTools, resolvePluginTools, toolBind, whichOnPath } from './plugin-tools.js';
 export type { SandboxProbe, ProbeOptions } from './sandbox-probe.js';
-export { probeSandbox } from './sandbox-probe.js';
+export { probeSandbox, warmSandboxProbe } from './sandbox-probe.js';
 export type { AllowlistProxyOptions, ProxyDecision, ProxyStats } from './allowlist-proxy.js';
 export { AllowlistProxy } from './allowlist-proxy.js';
 export type { AllowEntry } from './allowlist.js';

@@ -188,6 +188,15 @@ export function probeLinux(options: ProbeOptions = {}): Promise<LinuxProbe> {
 }
 
 /**
+ * Starts the Linux probe now without waiting for it (its result is cached per process), so
+ * that a launch prepared later finds it done: a plugin session calls this before verifying
+ * the plugin's files. Does nothing on other systems.
+ */
+export function warmSandboxProbe(): void {
+  if (process.platform === 'linux') probeLinux().catch(() => undefined);
+}
+
+/**
  * Whether a sandbox can run on `platform` (default: this machine). On Linux it really
  * starts bwrap once (unshared namespaces, the flags plugins get) so that blocked user
  * namespaces are detected; the result is cached. macOS and Windows are only probed on

@@ -364,6 +364,14 @@ export class GraphStore {
     });
   }
 
+  /** Live definitions (externals left out) and edges: the totals an index run reports, without {@link counts}' breakdowns. */
+  graphSize(): { nodes: number; edges: number } {
+    return this.read(() => ({
+      nodes: (this.ctx.stmt("SELECT count(*) AS c FROM nodes WHERE tombstoned_at IS NULL AND kind <> 'external'").get() as { c: number }).c,
+      edges: (this.ctx.stmt('SELECT count(*) AS c FROM edges').get() as { c: number }).c,
+    }));
+  }
+
   /** Totals for `travsr status`. */
   counts(): GraphCounts {
     return this.read(() => {

@@ -1,16 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TraceRecorder, type Trace } from '../traces/trace.js';
 import type { ToolResult } from './tool-runner.js';
 import type { ToolWorkerCall, ToolWorkerData, ToolWorkerReply } from './tool-worker.js';
+import { hostPackagePath } from '../paths/host-package.js';
 
-// The compiled worker next to this module; when this module runs from source (the tests), the
-// build's copy.
-const HERE = fileURLToPath(import.meta.url);
-const WORKER_FILE = HERE.endsWith('.ts')
-  ? HERE.replace(/src([/\\])tools([/\\])tool-pool\.ts$/, 'dist$1tools$2tool-worker.js')
-  : HERE.replace(/tool-pool\.js$/, 'tool-worker.js');
+// The compiled worker (tsc's output; also when this module runs from source in the tests, or
+// from the CLI's bundle).
+const WORKER_FILE = hostPackagePath('dist', 'tools', 'tool-worker.js');
 
 /** Options of a {@link ToolPool}. */
 export interface ToolPoolOptions {

@@ -25,7 +25,14 @@ export class NoPluginsError extends Error {
 export async function indexWorkspace(
   ws: Workspace,
   mode: IndexMode,
-  opts: { progress?: boolean; lockWaitMs?: number; signal?: AbortSignal; extra?: Partial<IndexRequest> } = {},
+  opts: {
+    progress?: boolean;
+    lockWaitMs?: number;
+    signal?: AbortSignal;
+    extra?: Partial<IndexRequest>;
+    /** The commit being indexed when the caller knows it already (default: HEAD, asked of git). */
+    commit?: string;
+  } = {},
 ): Promise<IndexSummary> {
   const release = await acquireIndexLock(join(ws.root, '.travsr'), opts.lockWaitMs);
   const recorder = new TraceRecorder('index-run', ws.root);
@@ -46,7 +53,7 @@ export async function indexWorkspace(
     }
     // Reported once: in the error above when nothing can run, else as warnings.
     for (const p of problems) ws.logger.log('warn', p);
-    const commit = ws.git ? await headCommit(ws.root) : undefined;
+    const commit = opts.commit ?? (ws.git ? await headCommit(ws.root) : undefined);
     recorder.transition('indexing', mode.kind);
     const summary = await runIndex({
       repoRoot: ws.root,

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
-import { changedSince, headCommit, readCommitDiff, resolveCommit } from '../../indexer/git/index.js';
+import { diffCommits, headCommit, readCommitDiff, resolveCommit } from '../../indexer/git/index.js';
 import { formatSummary } from '../../indexer/index-summary.js';
 import { indexWorkspace } from '../../workspace/index-workspace.js';
 import { openWorkspace } from '../../workspace/workspace.js';
@@ -45,10 +45,11 @@ export default class HookRun extends TravsrCommand {
       }
       // From the last indexed commit when it still exists (catches up after missed hooks,
       // amends and rebases); else the commit's own change.
-      const diff = last && (await resolveCommit(ws.root, last)) ? await changedSince(ws.root, last) : await readCommitDiff(ws.root);
+      const from = last ? await resolveCommit(ws.root, last) : undefined;
+      const diff = from ? await diffCommits(ws.root, from, head) : await readCommitDiff(ws.root, { to: head });
       const changed = [...diff.added, ...diff.modified, ...diff.renamed.map((r) => r.to), ...(diff.typeChanged ?? [])];
       const deleted = [...diff.deleted, ...diff.renamed.map((r) => r.from)];
-      const summary = await indexWorkspace(ws, { kind: 'incremental', changed, deleted }, { progress: false });
+      const summary = await indexWorkspace(ws, { kind: 'incremental', changed, deleted }, { progress: false, commit: head });
       this.log(json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
     } finally {
       ws.close();

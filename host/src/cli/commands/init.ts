@@ -1,6 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
 import { gitPath, installPostCommitHook } from '../../indexer/git/index.js';
@@ -11,6 +10,7 @@ import { LanguageMap, walkRepository } from '../../indexer/walk/index.js';
 import { loadPluginDir } from '../../plugins/plugin-dir.js';
 import { indexWorkspace } from '../../workspace/index-workspace.js';
 import { openWorkspace } from '../../workspace/workspace.js';
+import { hostPackagePath } from '../../paths/host-package.js';
 
 export default class Init extends TravsrCommand {
   static override summary = 'Set up Travsr in a repository: register plugins, install the git hook, index';
@@ -68,7 +68,7 @@ export default class Init extends TravsrCommand {
       if (languages.size === 0) steps.push('no language with an available plugin was found');
 
       if (ws.git && flags.hook && ws.config.values['hook.enabled'].value) {
-        const bin = fileURLToPath(new URL('../../../bin/run.js', import.meta.url));
+        const bin = hostPackagePath('bin', 'run.js');
         const hook = await installPostCommitHook(ws.root, { command: [process.execPath, bin, 'hook-run', '--from-hook'] });
         steps.push(`post-commit hook ${hook.action} (${hook.path})`);
       }

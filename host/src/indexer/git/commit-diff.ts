@@ -75,6 +75,17 @@ export async function readCommitDiff(root: string, range: CommitDiffRange = {}):
     from = (await resolveCommit(root, `${to}^1`)) ?? null;
   }
 
+  return diffCommits(root, from, to);
+}
+
+/**
+ * {@link readCommitDiff} of two commits the caller has resolved already (full hashes, as
+ * {@link resolveCommit} gives them): one git command instead of three. `from` null: `to`
+ * against the empty tree.
+ *
+ * @throws GitError `GIT_BAD_REVISION` (through git) when either names no commit.
+ */
+export async function diffCommits(root: string, from: string | null, to: string): Promise<CommitDiff> {
   const fromTree = from ?? (await emptyTree(root));
   const args = [...DIFF_TREE_ARGS, fromTree, to];
   const r = await runGit(root, args);

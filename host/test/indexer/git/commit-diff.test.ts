@@ -1,6 +1,6 @@
 import { symlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { changedSince, readCommitDiff } from '../../../src/indexer/git/commit-diff.js';
+import { changedSince, diffCommits, readCommitDiff } from '../../../src/indexer/git/commit-diff.js';
 import { lines, tempDir, TestRepo } from './git-fixture.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0, 1, 2, 3, 0, 0xff, 0xfe]);
@@ -226,5 +226,31 @@ describe('changedSince', () => {
     const err = await changedSince(repo.root, 'deadbeef'.repeat(5)).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'GIT_BAD_REVISION' });
     expect((err as Error).message).toMatch(/full index/);
+  });
+});
+
+describe('diffCommits', () => {
+  it('gives what readCommitDiff gives for the same two resolved commits, and null diffs against the empty tree', async () => {
+    const repo = await TestRepo.create();
+    repo.write('src/a.ts', lines(20, 'a'));
+    const first = await repo.commit('first');
+    repo.write('src/a.ts', lines(21, 'a'));
+    repo.write('src/b.ts', 'export {};\n');
+    const second = await repo.commit('second');
+
+    expect(await diffCommits(repo.root, first, second)).toEqual(await readCommitDiff(repo.root, { from: first, to: second }));
+    expect(await diffCommits(repo.root, null, first)).toEqual({
+      from: null,
+      to: first,
+      added: ['src/a.ts'],
+      modified: [],
+      deleted: [],
+      renamed: [],
+    });
+  });
+
+  it('a commit that does not exist is a git failure with a code', async () => {
+    const repo = await repoWithBase();
+    await expect(diffCommits(repo.root, '0'.repeat(40), await repo.head())).rejects.toMatchObject({ code: expect.stringMatching(/^GIT_/) });
   });
 });
