@@ -3,7 +3,7 @@
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
 //                                       incremental, store, structural, ts-accuracy, py-accuracy, retrieval,
-//                                       context, localization, install, ignore-depth)
+//                                       context, localization, install, ignore-depth, startup)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import * as context from './context-latency.js';
 import * as localization from './localization.js';
 import * as install from './plugin-install.js';
 import * as ignoreDepth from './ignore-depth.js';
+import * as startup from './cli-startup.js';
 
 const BENCHMARKS = [
   frames,
@@ -41,6 +42,7 @@ const BENCHMARKS = [
   localization,
   install,
   ignoreDepth,
+  startup,
 ];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */

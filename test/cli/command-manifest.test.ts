@@ -40,6 +40,13 @@ describe('the command manifest', () => {
     }
   });
 
+  it('`travsr --version` (answered before oclif loads) prints what oclif printed: name/version platform-arch node-version', async () => {
+    const { version } = JSON.parse(readFileSync(join(hostDir, 'package.json'), 'utf8')) as { version: string };
+    const r = await travsr(['--version']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(`travsr/${version} ${process.platform}-${process.arch} node-${process.version}`);
+  });
+
   it('a command runs from it: help of a nested command, and of `index`', async () => {
     const install = await travsr(['lang', 'install', '--help']);
     expect(install.code, install.stderr).toBe(0);

@@ -1,4 +1,5 @@
-import { isVersion, type RegistryIndex } from '@travsr/registry';
+import type { RegistryIndex } from '@travsr/registry';
+import { isVersion } from '@travsr/registry/semver';
 import type { PluginManifest } from '@travsr/protocol';
 import { readLangToml, type PluginEntry } from '../plugins/lang-toml.js';
 import { resolvePluginTools } from '../sandbox/index.js';
