@@ -53,10 +53,13 @@ export default class Init extends TravsrCommand {
         { prefer: ws.settings.prefer },
       );
       const languages = new Set<string>();
+      // Names and ignore rules are enough to know the languages: no file is opened here (the
+      // index below inspects each file once).
       for await (const entry of walkRepository(ws.root, {
         maxFileBytes: ws.settings.maxFileBytes,
         exclude: ws.settings.exclude,
         languageMap: map,
+        inspect: () => false,
       })) {
         if (entry.kind === 'file' && entry.match) languages.add(entry.match.language);
       }
