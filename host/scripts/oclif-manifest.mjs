@@ -3,7 +3,7 @@
 // imports only the module of the command being run (without it, oclif imports every command —
 // the MCP SDK, the tokenizer, the registry server — before it can run any of them).
 //
-// Run by `npm run build -w @travsr/host` after `tsc -b`. It first removes compiled command modules
+// Run by `npm run build -w travsr` after `tsc -b`. It first removes compiled command modules
 // whose TypeScript source is gone (tsc -b never deletes outputs, and oclif finds commands by
 // globbing dist/cli/commands), then lets oclif load every command once and saves what it learned.
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
