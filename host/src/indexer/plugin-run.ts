@@ -1,0 +1,194 @@
+import type { GraphFileParams } from '@travsr/protocol';
+import type { Logger } from '../log/logger.js';
+import { PluginError, PluginErrorCode, errorCode } from '../plugins/errors.js';
+import type { GraphStore } from '../store/index.js';
+import type { ChangePlan, Job } from './change-plan.js';
+import { FileWriteBatch } from './file-write-batch.js';
+import type { IndexSummary, PluginSummary } from './index-summary.js';
+import type { RegisteredPlugin } from './plugin-catalog.js';
+import { runPhases, type PluginSessions } from './plugin-sessions.js';
+import type { RunFailures } from './run-failures.js';
+import type { TextIndexQueue } from './text-index-queue.js';
+
+/** Errors after which a plugin will not analyze anything in this run. */
+const PLUGIN_LEVEL: ReadonlySet<string> = new Set([
+  PluginErrorCode.Disabled,
+  PluginErrorCode.ConstraintRefused,
+  PluginErrorCode.SandboxUnavailable,
+  PluginErrorCode.Tampered,
+  PluginErrorCode.NotFound,
+  PluginErrorCode.LaunchFailed,
+  PluginErrorCode.HandshakeFailed,
+  PluginErrorCode.Stopped,
+]);
+
+/** What one plugin's part of an index run shares with the rest of the run. */
+export interface PluginRunContext {
+  store: GraphStore;
+  sessions: PluginSessions;
+  summary: IndexSummary;
+  texts: TextIndexQueue;
+  failures: RunFailures;
+  plan: Pick<ChangePlan, 'stored' | 'textUnchanged'>;
+  /** Run Phase B; false: Phase A only. */
+  semantic: boolean;
+  logger: Logger;
+  signal?: AbortSignal | undefined;
+  /** Files per analyze request. */
+  batchSize: number;
+  /** A file was analyzed (its first phase stored), for the progress line. */
+  onAnalyzed: (pluginId: string) => void;
+}
+
+/**
+ * Step 4 of an index run, for one plugin: its files through each phase its session runs, in
+ * batches, each file stored as it streams in. A file the plugin fails, the store refuses or the
+ * plugin never sends is recorded as failed; a plugin that dies on a file is restarted (by its
+ * supervisor) for the files after it, and one that cannot run at all fails the rest. Adds the
+ * plugin's {@link PluginSummary} to the run's summary.
+ */
+export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPlugin, files: readonly Job[]): Promise<void> {
+  const { store, sessions, texts, failures } = ctx;
+  const { stored, textUnchanged } = ctx.plan;
+  const m = reg.plugin.manifest;
+  const phases = runPhases(m, ctx.semantic);
+  const ps: PluginSummary = {
+    id: m.id,
+    version: m.version,
+    languages: m.languages,
+    tier: reg.tier,
+    files: files.length,
+    analyzed: 0,
+    failed: 0,
+    phases,
+    status: 'idle',
+  };
+  ctx.summary.plugins.push(ps);
+  if (files.length === 0) return;
+  const { supervisor: sup, capabilities } = sessions.start(m.id)!;
+  const failedHere = new Set<string>();
+  try {
+    // The plugin's session may run fewer phases than its manifest lists (a tool it needs is
+    // missing): ask it. A plugin that cannot start fails its first batch below, as before.
+    let run = phases;
+    try {
+      const caps = await capabilities;
+      run = phases.filter((p) => caps.phases.includes(p));
+      if (run.length === 0) run = phases.slice(0, 1);
+      const skipped = caps.unavailable.filter((u) => phases.includes(u.phase));
+      if (skipped.length > 0) {
+        ps.unavailable = skipped.map((u) => ({ phase: u.phase, reason: u.reason }));
+        for (const u of skipped) ctx.logger.log('info', `[${reg.plugin.label}] phase ${u.phase} not run: ${u.reason}`);
+      }
+      ps.phases = run;
+    } catch (e) {
+      if (errorCode(e) === PluginErrorCode.Cancelled) throw e;
+    }
+    // A dependent whose text and plugin are those of its stored graph has the same Phase A
+    // output as before: only the later phases, which read other files, can change (with no
+    // later phase, name matching alone brings its references up to date).
+    const phasesOf = (path: string): readonly ('A' | 'B')[] =>
+      textUnchanged.has(path) && stored.get(path)?.plugin === reg.plugin.label ? run.slice(1) : run;
+    const firstPhase = (path: string) => phasesOf(path)[0];
+    for (const phase of run) {
+      const queue = files.filter((f) => !failedHere.has(f.path) && phasesOf(f.path).includes(phase));
+      let stop: PluginError | undefined;
+      while (queue.length > 0 && !stop) {
+        if (ctx.signal?.aborted) throw new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
+        const batch = queue.splice(0, ctx.batchSize);
+        const delivered = new Set<string>();
+        const byPath = new Map(batch.map((j) => [j.path, j]));
+        const jobOf = (path: string) => byPath.get(path);
+        const writes = new FileWriteBatch(
+          store,
+          (input, error) => {
+            if (phase === firstPhase(input.path) && input.status === 'ok') ps.analyzed--;
+            failedHere.add(input.path);
+            failures.record(input.path, reg.plugin.label, error.message, jobOf(input.path));
+          },
+          undefined,
+          (written) => {
+            texts.add(
+              written.filter((i) => i.status === 'ok' && phase === firstPhase(i.path) && !textUnchanged.has(i.path)).map((i) => i.path),
+            );
+          },
+        );
+        const onFile = (f: GraphFileParams) => {
+          const job = jobOf(f.path)!;
+          delivered.add(f.path);
+          writes.add({
+            path: f.path,
+            sha256: job.sha256,
+            lines: job.lines,
+            language: job.language,
+            phase,
+            plugin: reg.plugin.label,
+            status: f.status,
+            nodes: f.nodes,
+            edges: f.edges,
+            refs: f.refs ?? [],
+            diagnostics: f.diagnostics,
+            // The file's last phase in this run: it is done (name matching is redone in full
+            // after an interrupted run, text by filesWithoutText).
+            done: phase === run[run.length - 1],
+          });
+          if (f.status === 'failed') {
+            failedHere.add(f.path);
+            failures.record(f.path, reg.plugin.label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');
+          } else if (phase === firstPhase(f.path)) {
+            ps.analyzed++;
+            ctx.onAnalyzed(m.id);
+          }
+        };
+        // A structural pass streams files as fast as the host stores them: text indexing waits.
+        const release = phase === 'A' ? texts.hold() : undefined;
+        try {
+          const out = await sup.analyze(
+            { phase, files: batch.map((j) => ({ path: j.path, language: j.language })) },
+            { onFile },
+            ctx.signal ? { signal: ctx.signal } : {},
+          );
+          release?.();
+          writes.flush();
+          for (const path of out.missing) {
+            failedHere.add(path);
+            failures.record(path, reg.plugin.label, 'the plugin answered without sending this file', jobOf(path));
+          }
+        } catch (e) {
+          release?.();
+          writes.flush();
+          const code = errorCode(e) ?? '';
+          const rest = batch.filter((j) => !delivered.has(j.path));
+          if (code === PluginErrorCode.Cancelled) throw e;
+          if (PLUGIN_LEVEL.has(code) || rest.length === 0) {
+            stop = e as PluginError;
+            for (const j of [...rest, ...queue.splice(0)]) {
+              failedHere.add(j.path);
+              failures.record(j.path, reg.plugin.label, `not analyzed: ${(e as Error).message}`, j);
+            }
+          } else {
+            // The plugin died on a file: the first one it had not sent is the suspect. It is
+            // recorded failed; the others go back to the queue for the restarted plugin.
+            const suspect = rest[0]!;
+            failedHere.add(suspect.path);
+            failures.record(
+              suspect.path,
+              reg.plugin.label,
+              `${code}: the plugin failed while analyzing this file (${(e as Error).message})`,
+              suspect,
+            );
+            queue.unshift(...rest.slice(1));
+          }
+        }
+      }
+      if (stop) {
+        ps.error = stop.message;
+        break;
+      }
+    }
+  } finally {
+    sessions.release(m.id);
+  }
+  ps.failed = failedHere.size;
+  ps.status = ps.failed === 0 ? 'ok' : ps.analyzed > 0 ? 'partial' : 'failed';
+}
