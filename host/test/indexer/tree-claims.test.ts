@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { IndexSummary } from '../../src/indexer/index-summary.js';
+import { claimTree } from '../../src/indexer/tree-claims.js';
+import { LanguageMap } from '../../src/indexer/walk/index.js';
+import { makeTree } from './walk/temp-tree.js';
+
+// Step 1 of an index run: which plugin claims each file, and what the summary says of the rest.
+
+const luaManifest = JSON.parse(readFileSync(new URL('../../../plugins/example-lua/travsr-plugin.json', import.meta.url), 'utf8'));
+const map = () => LanguageMap.fromPlugins([{ id: 'example-lua', manifest: luaManifest }]);
+
+function summary(): IndexSummary {
+  return {
+    mode: 'full',
+    repoRoot: '',
+    filesSeen: 0,
+    analyzed: 0,
+    unchanged: 0,
+    failed: 0,
+    removed: 0,
+    skipped: {},
+    unclaimed: {},
+    dependents: 0,
+    nodes: 0,
+    edges: 0,
+    refs: { edges: 0, ambiguous: 0, unresolved: 0 },
+    plugins: [],
+    choices: [],
+    failures: [],
+    durationMs: 0,
+  };
+}
+
+describe('claimTree', () => {
+  const tree = () =>
+    makeTree({
+      'src/a.lua': 'return 1\n',
+      'src/big.lua': 'x'.repeat(200),
+      'src/bin.lua': Buffer.from('a\0b'),
+      'README.md': '# hi\n',
+      'notes.txt': 'x',
+    });
+
+  it('claims the files a plugin serves; counts what it leaves out by reason, and unclaimed files by extension', async () => {
+    const s = summary();
+    const c = await claimTree(tree(), map(), { maxFileBytes: 100, exclude: [], followSymlinks: false }, s);
+    expect([...c.claimed]).toEqual([['src/a.lua', { language: 'lua', plugin: 'example-lua' }]]);
+    expect(Object.fromEntries([...c.skipped].map(([p, v]) => [p, v.reason]))).toEqual({
+      'src/big.lua': 'too-large',
+      'src/bin.lua': 'binary',
+    });
+    expect(s).toMatchObject({ filesSeen: 1, skipped: { 'too-large': 1, binary: 1 }, unclaimed: { '.md': 1, '.txt': 1 } });
+  });
+
+  it('with `changed`, only those files are opened: the others are claimed as listed', async () => {
+    const s = summary();
+    const c = await claimTree(
+      tree(),
+      map(),
+      { maxFileBytes: 100, exclude: [], followSymlinks: false, changed: new Set(['src/big.lua']) },
+      s,
+    );
+    expect([...c.claimed.keys()]).toEqual(['src/a.lua', 'src/bin.lua']);
+    expect([...c.skipped.keys()]).toEqual(['src/big.lua']);
+  });
+});
