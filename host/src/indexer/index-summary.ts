@@ -31,6 +31,29 @@ export interface IndexSummary {
   resumed?: { runs: { mode: string; startedAt: string }[]; pendingFiles: number };
 }
 
+/** The summary of a run that has done nothing yet: every count zero, every list empty. */
+export function emptySummary(mode: IndexSummary['mode'], repoRoot: string): IndexSummary {
+  return {
+    mode,
+    repoRoot,
+    filesSeen: 0,
+    analyzed: 0,
+    unchanged: 0,
+    failed: 0,
+    removed: 0,
+    skipped: {},
+    unclaimed: {},
+    dependents: 0,
+    nodes: 0,
+    edges: 0,
+    refs: { edges: 0, ambiguous: 0, unresolved: 0 },
+    plugins: [],
+    choices: [],
+    failures: [],
+    durationMs: 0,
+  };
+}
+
 /** One plugin's part of an index run. */
 export interface PluginSummary {
   id: string;

@@ -5,7 +5,7 @@ import { TextIndexQueue } from './text-index-queue.js';
 import type { Trace } from '../traces/trace.js';
 import { LanguageMap } from './walk/index.js';
 import type { RegisteredPlugin } from './plugin-catalog.js';
-import type { IndexSummary } from './index-summary.js';
+import { emptySummary, type IndexSummary } from './index-summary.js';
 import { PluginSessions } from './plugin-sessions.js';
 import { claimTree } from './tree-claims.js';
 import { forEachLimit, planChanges, type Job } from './change-plan.js';
@@ -103,23 +103,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     { prefer: settings.prefer },
   );
   const summary: IndexSummary = {
-    mode: mode.kind,
-    repoRoot,
-    filesSeen: 0,
-    analyzed: 0,
-    unchanged: 0,
-    failed: 0,
-    removed: 0,
-    skipped: {},
-    unclaimed: {},
-    dependents: 0,
-    nodes: 0,
-    edges: 0,
-    refs: { edges: 0, ambiguous: 0, unresolved: 0 },
-    plugins: [],
-    choices: [],
-    failures: [],
-    durationMs: 0,
+    ...emptySummary(mode.kind, repoRoot),
     ...(req.commit ? { commit: req.commit } : {}),
     ...(wasInterrupted
       ? {

@@ -53,15 +53,14 @@ export async function openWorkspace(
       );
     mkdirSync(travsrDir, { recursive: true });
   }
-  // git answers while the configuration is read and the store opened (used only when the
-  // configuration names no corpus).
-  const derivedCorpus = deriveCorpus(root);
   const config = loadConfig({ repoRoot: root, ...(opts.flags ? { flags: opts.flags } : {}) });
+  // Without a configured corpus, git is asked for the remote while the store opens.
+  const derivedCorpus = config.values.corpus.value ? undefined : deriveCorpus(root);
   const logger = stderrLogger(config.values['log.level'].value);
   // Said on every command that opens the repository, so nobody wonders why a setting has no effect.
   for (const ignored of config.ignored) logger.log('warn', ignored.message);
   const store = GraphStore.open(join(travsrDir, 'graph.db'), opts.readonly ? { readonly: true } : {});
-  const corpus = config.values.corpus.value || (await derivedCorpus);
+  const corpus = derivedCorpus ? await derivedCorpus : config.values.corpus.value;
   return {
     root,
     git: gitRoot !== undefined,

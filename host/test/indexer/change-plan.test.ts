@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../src/indexer/change-plan.js';
 import type { IndexMode } from '../../src/indexer/indexer.js';
-import type { IndexSummary } from '../../src/indexer/index-summary.js';
+import { emptySummary, type IndexSummary } from '../../src/indexer/index-summary.js';
 import type { TreeClaims } from '../../src/indexer/tree-claims.js';
 import type { GraphStore } from '../../src/store/graph-store.js';
 import { analysis, def, edge, tempStore, vn } from '../store/graph-fixtures.js';
@@ -15,27 +15,7 @@ import { analysis, def, edge, tempStore, vn } from '../store/graph-fixtures.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-function summary(): IndexSummary {
-  return {
-    mode: 'full',
-    repoRoot: '',
-    filesSeen: 0,
-    analyzed: 0,
-    unchanged: 0,
-    failed: 0,
-    removed: 0,
-    skipped: {},
-    unclaimed: {},
-    dependents: 0,
-    nodes: 0,
-    edges: 0,
-    refs: { edges: 0, ambiguous: 0, unresolved: 0 },
-    plugins: [],
-    choices: [],
-    failures: [],
-    durationMs: 0,
-  };
-}
+const summary = (): IndexSummary => emptySummary('full', '');
 
 /** A repository on disk, its files stored as analyzed (a.ts ← b.ts: b calls a's function). */
 function setup(files: Record<string, string>): { root: string; store: GraphStore } {

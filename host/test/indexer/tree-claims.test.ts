@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { IndexSummary } from '../../src/indexer/index-summary.js';
+import { emptySummary, type IndexSummary } from '../../src/indexer/index-summary.js';
 import { claimTree } from '../../src/indexer/tree-claims.js';
 import { LanguageMap } from '../../src/indexer/walk/index.js';
 import { makeTree } from './walk/temp-tree.js';
@@ -10,27 +10,7 @@ import { makeTree } from './walk/temp-tree.js';
 const luaManifest = JSON.parse(readFileSync(new URL('../../../plugins/example-lua/travsr-plugin.json', import.meta.url), 'utf8'));
 const map = () => LanguageMap.fromPlugins([{ id: 'example-lua', manifest: luaManifest }]);
 
-function summary(): IndexSummary {
-  return {
-    mode: 'full',
-    repoRoot: '',
-    filesSeen: 0,
-    analyzed: 0,
-    unchanged: 0,
-    failed: 0,
-    removed: 0,
-    skipped: {},
-    unclaimed: {},
-    dependents: 0,
-    nodes: 0,
-    edges: 0,
-    refs: { edges: 0, ambiguous: 0, unresolved: 0 },
-    plugins: [],
-    choices: [],
-    failures: [],
-    durationMs: 0,
-  };
-}
+const summary = (): IndexSummary => emptySummary('full', '');
 
 describe('claimTree', () => {
   const tree = () =>
