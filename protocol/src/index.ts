@@ -36,6 +36,7 @@ export type {
   MethodSpec,
   MethodName,
 } from './schema/messages.js';
+export type { RequestMethod, NotificationMethod, ParamsOf, ResultOf } from './schema/method-types.js';
 export type { Constraints, PluginManifest } from './schema/manifest.js';
 export {
   assertSchema,

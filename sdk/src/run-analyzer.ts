@@ -205,10 +205,10 @@ export class AnalyzerSession {
   /** Serves requests until the connection ends; resolves just before the exit. */
   run(): Promise<void> {
     const c = this.conn;
-    c.onRequest('hello', (p) => this.hello(p as HelloParams));
-    c.onRequest('initialize', (p) => this.initialize(p as InitializeParams));
-    c.onRequest('analyze', (p, ctx) => this.track(this.analyze(p as AnalyzeParams, ctx)));
-    c.onRequest('ping', (p) => this.ping(p as PingParams));
+    c.onRequest('hello', (p) => this.hello(p));
+    c.onRequest('initialize', (p) => this.initialize(p));
+    c.onRequest('analyze', (p, ctx) => this.track(this.analyze(p, ctx)));
+    c.onRequest('ping', (p) => this.ping(p));
     c.onRequest('shutdown', () => this.shutdown());
     c.onClose((err) => {
       this.stopAll.abort();

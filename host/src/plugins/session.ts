@@ -300,9 +300,9 @@ export class PluginSession {
     });
     this.conn = conn;
     conn.onClose((err) => this.onConnectionClosed(err));
-    conn.onNotification('graph/file', (p) => this.onGraphFile(p as GraphFileParams));
-    conn.onNotification('progress', (p) => this.onProgress(p as ProgressParams));
-    conn.onNotification('log', (p) => this.onLog(p as LogParams));
+    conn.onNotification('graph/file', (p) => this.onGraphFile(p));
+    conn.onNotification('progress', (p) => this.onProgress(p));
+    conn.onNotification('log', (p) => this.onLog(p));
 
     this.setState('handshaking');
     const maxFrameBytes = this.opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;

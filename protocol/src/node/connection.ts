@@ -1,9 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { TSchema } from '@sinclair/typebox';
 import { encodeFrame, FrameDecoder } from '../frame/codec.js';
 import { ProtocolError, ProtocolErrorCode, WireErrorCode, WireException, wireErrorFrom, type WireError } from '../errors.js';
 import { METHODS } from '../schema/generated/schemas.js';
-import type { Envelope, MethodName, RequestId } from '../schema/messages.js';
+import type { Envelope, RequestId } from '../schema/messages.js';
+import type { NotificationMethod, ParamsOf, RequestMethod, ResultOf } from '../schema/method-types.js';
 import { assertEnvelope, assertSchema } from '../schema/validate.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../version.js';
 
@@ -26,8 +27,24 @@ export interface RequestContext {
   signal: AbortSignal;
 }
 
-type RequestHandler = (params: unknown, ctx: RequestContext) => unknown;
-type NotificationHandler = (params: unknown) => void;
+/**
+ * What a request handler may return: the method's result, or nothing where `{}` is a valid
+ * result (an undefined result is sent as `{}`).
+ */
+export type HandlerResult<M extends RequestMethod> = object extends ResultOf<M> ? ResultOf<M> | void : ResultOf<M>;
+
+/** Handles one inbound request: gets the method's validated params, returns (or resolves to) its result. */
+export type RequestHandler<M extends RequestMethod> = (
+  params: ParamsOf<M>,
+  ctx: RequestContext,
+) => HandlerResult<M> | Promise<HandlerResult<M>>;
+
+/** Handles one inbound notification: gets the method's validated params. */
+export type NotificationHandler<M extends NotificationMethod> = (params: ParamsOf<M>) => void;
+
+// The maps hold handlers of every method; each was registered with its own method's types.
+type AnyRequestHandler = (params: unknown, ctx: RequestContext) => unknown;
+type AnyNotificationHandler = (params: unknown) => void;
 
 interface Pending {
   method: string;
@@ -88,8 +105,8 @@ export class Connection {
   private readonly decoder: FrameDecoder;
   private maxFrameBytes: number;
   private readonly validate: boolean;
-  private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly requestHandlers = new Map<string, AnyRequestHandler>();
+  private readonly notificationHandlers = new Map<string, AnyNotificationHandler>();
   private readonly pending = new Map<RequestId, Pending>();
   private readonly inbound = new Map<RequestId, AbortController>();
   private readonly closeListeners: ((err?: Error) => void)[] = [];
@@ -129,14 +146,17 @@ export class Connection {
     (this.decoder as { maxFrameBytes: number }).maxFrameBytes = n;
   }
 
-  /** Registers the handler of an inbound request method. Its return value (or throw) is the response. */
-  onRequest(method: string, handler: RequestHandler): void {
-    this.requestHandlers.set(method, handler);
+  /**
+   * Registers the handler of an inbound request method. Its return value (or throw) is the response.
+   * The params it gets were validated against the method's schema (unless `validate: false`).
+   */
+  onRequest<M extends RequestMethod>(method: M, handler: RequestHandler<M>): void {
+    this.requestHandlers.set(method, handler as AnyRequestHandler);
   }
 
-  /** Registers the handler of an inbound notification method. */
-  onNotification(method: string, handler: NotificationHandler): void {
-    this.notificationHandlers.set(method, handler);
+  /** Registers the handler of an inbound notification method; its params were validated like a request's. */
+  onNotification<M extends NotificationMethod>(method: M, handler: NotificationHandler<M>): void {
+    this.notificationHandlers.set(method, handler as AnyNotificationHandler);
   }
 
   /** Called once when the connection ends; `err` is set when it ended on an error. */
@@ -149,12 +169,26 @@ export class Connection {
    * Sends a request and resolves with the peer's validated result.
    * @throws ConnectionError `REMOTE_ERROR` with the peer's wire error, `REQUEST_TIMEOUT`, or `CONNECTION_CLOSED`.
    */
-  request<M extends MethodName>(method: M, params: unknown, options: RequestOptions = {}): Promise<ResultOf<M>> {
+  request<M extends RequestMethod>(method: M, params: ParamsOf<M>, options: RequestOptions = {}): Promise<ResultOf<M>> {
+    return this.sendRequest(method, params, options) as Promise<ResultOf<M>>;
+  }
+
+  /**
+   * Sends a request for any method name with any params: nothing is checked on this side, and
+   * the result is validated only when the method is in `METHODS`. Only for the conformance kit
+   * and tests, which send unknown methods and invalid params on purpose; everything else uses
+   * {@link request}.
+   */
+  requestUntyped(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
+    return this.sendRequest(method, params, options);
+  }
+
+  private sendRequest(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
     if (this.closed) return Promise.reject(this.closedError());
     const id = this.nextId++;
     options.onId?.(id);
-    return new Promise<ResultOf<M>>((resolve, reject) => {
-      const entry: Pending = { method, resolve: resolve as (v: unknown) => void, reject, timer: undefined };
+    return new Promise<unknown>((resolve, reject) => {
+      const entry: Pending = { method, resolve, reject, timer: undefined };
       if (options.timeoutMs !== undefined) {
         entry.timer = setTimeout(() => {
           this.pending.delete(id);
@@ -179,7 +213,7 @@ export class Connection {
   }
 
   /** Sends a notification; resolves once the bytes are handed to the stream (honouring back-pressure). */
-  notify(method: string, params?: unknown): Promise<void> {
+  notify<M extends NotificationMethod>(method: M, params: ParamsOf<M>): Promise<void> {
     if (this.closed) return Promise.reject(this.closedError());
     return this.send(params === undefined ? { kind: 'notification', method } : { kind: 'notification', method, params });
   }
@@ -380,7 +414,6 @@ export class Connection {
   }
 }
 
-/** The result type of a request method. */
-export type ResultOf<M extends MethodName> = (typeof METHODS)[M] extends { result: infer R extends TSchema } ? Static<R> : unknown;
+export type { NotificationMethod, ParamsOf, RequestMethod, ResultOf };
 
 export { WireException };

@@ -43,8 +43,8 @@ export class PluginDriver {
     const d = new PluginDriver(launched, conn);
     launched.process.stderr.setEncoding('utf8');
     launched.process.stderr.on('data', (s: string) => (d.stderr += s));
-    conn.onNotification('graph/file', (p) => d.files.push(p as GraphFileParams));
-    conn.onNotification('log', (p) => d.logs.push(p as LogParams));
+    conn.onNotification('graph/file', (p) => d.files.push(p));
+    conn.onNotification('log', (p) => d.logs.push(p));
     await conn.request(
       'hello',
       {
