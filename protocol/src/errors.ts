@@ -1,9 +1,13 @@
 /**
  * Two error families, as in the MCP TypeScript SDK:
- * - {@link ProtocolError}: a local error with a string `code`; it never crosses the wire.
+ * - {@link ProtocolError}: a local error with a string `code`; it never crosses the wire. Like
+ *   every local error of every package it extends {@link TravsrError}.
  * - {@link WireError}: the `{code, message, data?}` object carried by a response, with a
  *   numeric code from {@link WireErrorCode}; {@link wireErrorFrom} builds one from anything thrown.
  */
+import { TravsrError, errorCode } from './travsr-error.js';
+
+export { TravsrError, errorCode };
 
 /** String codes of local protocol errors. Recognise errors by `code`, not `instanceof`. */
 export const ProtocolErrorCode = {
@@ -25,11 +29,11 @@ export type ProtocolErrorCode = (typeof ProtocolErrorCode)[keyof typeof Protocol
  * @example
  * ```ts
  * try { decoder.push(chunk); } catch (e) {
- *   if ((e as { code?: string }).code === 'FRAME_TOO_LARGE') endSession(e);
+ *   if (errorCode(e) === 'FRAME_TOO_LARGE') endSession(e);
  * }
  * ```
  */
-export class ProtocolError extends Error {
+export class ProtocolError extends TravsrError {
   override readonly name = 'ProtocolError';
   constructor(
     readonly code: ProtocolErrorCode,
@@ -89,7 +93,8 @@ export function wireErrorFrom(err: unknown): WireError {
 }
 
 /**
- * An error a handler can throw to answer with a specific wire code.
+ * An error a handler can throw to answer with a specific wire code. It belongs to the wire
+ * family (a numeric code that crosses the wire), so it is not a {@link TravsrError}.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { TSchema } from '@sinclair/typebox';
 import { encodeFrame, FrameDecoder } from '../frame/codec.js';
-import { ProtocolError, ProtocolErrorCode, WireErrorCode, WireException, wireErrorFrom, type WireError } from '../errors.js';
+import { ProtocolError, ProtocolErrorCode, TravsrError, WireErrorCode, WireException, wireErrorFrom, type WireError } from '../errors.js';
 import { METHODS } from '../schema/generated/schemas.js';
 import type { Envelope, RequestId } from '../schema/messages.js';
 import type { NotificationMethod, ParamsOf, RequestMethod, ResultOf } from '../schema/method-types.js';
@@ -72,7 +72,7 @@ export interface ConnectionStats {
 }
 
 /** A local error of the connection layer (never crosses the wire). */
-export class ConnectionError extends Error {
+export class ConnectionError extends TravsrError {
   override readonly name = 'ConnectionError';
   constructor(
     readonly code: 'REQUEST_TIMEOUT' | 'CONNECTION_CLOSED' | 'REMOTE_ERROR',
