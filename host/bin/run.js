@@ -18,6 +18,7 @@ if (args.length === 1 && args[0] === '--version') {
       { code: 'TRAVSR_STALE_BUNDLE' },
     );
   }
-  const { execute } = await import('@oclif/core');
+  // oclif itself is in the bundle (see src/cli/execute.ts); the commands share its copy.
+  const { execute } = await import('../dist/bundle/execute.js');
   await execute({ dir: import.meta.url });
 }

@@ -4,9 +4,12 @@
 // pure-JavaScript dependencies merged in. Node then reads a handful of files at start-up instead
 // of some 300 (the host's modules, execa's, msgpackr's…): about 300 ms less CPU per command.
 //
-// Left outside the bundle: oclif (it loads its own parts by path), native modules
-// (better-sqlite3, esbuild, msgpackr-extract) and the SDK's testing kit (it is the plugin
-// author's, loaded by `plugin test|new` only). Run by `npm run build -w travsr` after `tsc -b`,
+// oclif is bundled too, through dist/bundle/execute.js (src/cli/execute.ts), the module
+// bin/run.js starts: the commands and oclif then share one copy of it in a chunk.
+//
+// Left outside the bundle: native modules (better-sqlite3, esbuild, msgpackr-extract), the SDK's
+// testing kit (it is the plugin author's, loaded by `plugin test|new` only) and the TypeScript
+// loaders oclif looks for in development setups only (typescript, ts-node, tsx). Run by `npm run build -w travsr` after `tsc -b`,
 // from tsc's output in dist/ (so the bundle is exactly what the tests compiled).
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -19,7 +22,9 @@ const outDir = join(hostDir, 'dist', 'bundle');
 /** Written last: its mtime says when the bundle was made from dist/ (bin/run.js compares it with tsc's). */
 const BUNDLE_STAMP = '.bundled';
 
-const EXTERNAL = ['@oclif/core', 'better-sqlite3', 'esbuild', 'msgpackr-extract', '@travsr/sdk/testing'];
+const EXTERNAL = ['better-sqlite3', 'esbuild', 'msgpackr-extract', '@travsr/sdk/testing', 'typescript', 'ts-node', 'tsx'];
+/** The module bin/run.js imports: oclif's `execute`, bundled with the commands. */
+const EXECUTE = join(hostDir, 'dist', 'cli', 'execute.js');
 
 function commandModules(dir) {
   const out = [];
@@ -40,10 +45,12 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const t0 = performance.now();
 const result = await build({
-  entryPoints,
-  outbase: commandsDir,
-  outdir: join(outDir, 'commands'),
-  chunkNames: '../chunks/[name]-[hash]',
+  entryPoints: [
+    ...entryPoints.map((file) => ({ in: file, out: join('commands', relative(commandsDir, file)).replace(/\.js$/, '') })),
+    { in: EXECUTE, out: 'execute' },
+  ],
+  outdir: outDir,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   splitting: true,
   format: 'esm',
