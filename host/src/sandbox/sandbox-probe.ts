@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { runtimeArgs } from './bwrap-args.js';
 import { linuxProfile } from './linux-profile.js';
+import { ProbeRecord, probeKey } from './probe-record.js';
 import { seccompFilter } from './seccomp-filter.js';
 
 /** The result of {@link probeSandbox}. */
@@ -25,7 +26,7 @@ export interface ProbeOptions {
   bwrapPath?: string;
   /** prlimit to use (default: `TRAVSR_PRLIMIT`, else /usr/bin/prlimit or PATH). */
   prlimitPath?: string;
-  /** Probe again instead of returning the cached result. */
+  /** Probe again instead of returning the result cached in this process or recorded by an earlier one. */
   refresh?: boolean;
 }
 
@@ -109,7 +110,7 @@ function userNamespacesDisabled(): boolean {
   }
 }
 
-async function probeLinuxUncached(bwrapPath: string | undefined, prlimitPath: string | undefined): Promise<LinuxProbe> {
+async function probeLinuxUncached(bwrapPath: string | undefined, prlimitPath: string | undefined, refresh: boolean): Promise<LinuxProbe> {
   if (!bwrapPath) return { ok: false, reason: 'bubblewrap (bwrap) is not installed', fix: INSTALL_BWRAP };
   try {
     await access(bwrapPath, constants.X_OK);
@@ -123,6 +124,11 @@ async function probeLinuxUncached(bwrapPath: string | undefined, prlimitPath: st
       fix: 'install util-linux (Debian/Ubuntu: apt-get install util-linux), or set TRAVSR_PRLIMIT to its path',
     };
   }
+  const program = seccompFilter('standard')?.program;
+  // An earlier process's successful probe under exactly these conditions (see ProbeRecord).
+  const record = new ProbeRecord(probeKey({ bwrapPath, prlimitPath, probe: [probeArgs(true, program !== undefined).join('\0'), program] }));
+  const known = refresh ? undefined : record.read();
+  if (known) return { ok: true, info: { bwrapPath, bwrapVersion: known.bwrapVersion, disableUserns: known.disableUserns, prlimitPath } };
   const quiet = { reject: false, timeout: 10_000, stdin: 'ignore', extendEnv: false, env: { PATH: '/usr/bin:/bin', LANG: 'C' } } as const;
   const ver = await execa(bwrapPath, ['--version'], quiet);
   const match = /(\d+\.\d+\.\d+)/.exec(String(ver.stdout));
@@ -143,7 +149,6 @@ async function probeLinuxUncached(bwrapPath: string | undefined, prlimitPath: st
     };
   }
   let disableUserns = versionAtLeast(version, '0.8.0');
-  const program = seccompFilter('standard')?.program;
   const sandboxed = (dis: boolean) =>
     execa(bwrapPath, probeArgs(dis, program !== undefined), {
       reject: false,
@@ -171,17 +176,22 @@ async function probeLinuxUncached(bwrapPath: string | undefined, prlimitPath: st
           fix: `check that ${bwrapPath} works: ${bwrapPath} --unshare-all --ro-bind /usr /usr -- /usr/bin/true`,
         };
   }
+  record.write({ bwrapVersion: version, disableUserns });
   return { ok: true, info: { bwrapPath, bwrapVersion: version, disableUserns, prlimitPath } };
 }
 
-/** Probes the Linux sandbox once per (bwrap, prlimit) pair; used by prepareLaunch. */
+/**
+ * Probes the Linux sandbox once per (bwrap, prlimit) pair and process; used by prepareLaunch. A
+ * success is recorded in the Travsr home and reused by later processes while nothing it
+ * depends on has changed (see {@link ProbeRecord}).
+ */
 export function probeLinux(options: ProbeOptions = {}): Promise<LinuxProbe> {
   const bwrapPath = resolveBwrapPath(options.bwrapPath);
   const prlimitPath = resolvePrlimitPath(options.prlimitPath);
   const key = `${bwrapPath ?? ''}\0${prlimitPath ?? ''}`;
   let p = options.refresh ? undefined : cache.get(key);
   if (!p) {
-    p = probeLinuxUncached(bwrapPath, prlimitPath);
+    p = probeLinuxUncached(bwrapPath, prlimitPath, options.refresh === true);
     cache.set(key, p);
   }
   return p;
