@@ -1,9 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
-import { diffCommits, headCommit, readCommitDiff, resolveCommit } from '../../indexer/git/index.js';
 import { formatSummary } from '../../indexer/index-summary.js';
-import { indexWorkspace } from '../../workspace/index-workspace.js';
-import { openWorkspace } from '../../workspace/workspace.js';
+import { reindexCommits } from '../../workspace/commit-reindex.js';
 
 export default class HookRun extends TravsrCommand {
   static override summary = 'Reindex what the last commit(s) changed (run by the post-commit hook)';
@@ -21,38 +19,14 @@ export default class HookRun extends TravsrCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(HookRun);
     try {
-      await this.reindex(args.path, flags.json);
+      const r = await reindexCommits(args.path);
+      if (r.kind === 'no-commits') this.log('nothing to reindex: the repository has no commits');
+      else if (r.kind === 'up-to-date') this.log(`already indexed at ${r.head.slice(0, 12)}`);
+      else this.log(flags.json ? JSON.stringify(r.summary, null, 2) : formatSummary(r.summary));
     } catch (e) {
       if (!flags['from-hook']) throw e;
       const code = (e as { code?: string }).code;
       this.logToStderr(`travsr hook-run: ${code ? `[${code}] ` : ''}${(e as Error).message}`);
-    }
-  }
-
-  private async reindex(path: string, json: boolean): Promise<void> {
-    const ws = await openWorkspace(path);
-    try {
-      const head = await headCommit(ws.root);
-      if (!head) {
-        this.log('nothing to reindex: the repository has no commits');
-        return;
-      }
-      const last = ws.store.getMeta('last_indexed_commit');
-      // A run killed after this commit was indexed (a `travsr index`) still has to be completed.
-      if (last === head && ws.store.lastIndexRun()?.state !== 'running') {
-        this.log(`already indexed at ${head.slice(0, 12)}`);
-        return;
-      }
-      // From the last indexed commit when it still exists (catches up after missed hooks,
-      // amends and rebases); else the commit's own change.
-      const from = last ? await resolveCommit(ws.root, last) : undefined;
-      const diff = from ? await diffCommits(ws.root, from, head) : await readCommitDiff(ws.root, { to: head });
-      const changed = [...diff.added, ...diff.modified, ...diff.renamed.map((r) => r.to), ...(diff.typeChanged ?? [])];
-      const deleted = [...diff.deleted, ...diff.renamed.map((r) => r.from)];
-      const summary = await indexWorkspace(ws, { kind: 'incremental', changed, deleted }, { progress: false, commit: head });
-      this.log(json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
-    } finally {
-      ws.close();
     }
   }
 }
