@@ -1,0 +1,128 @@
+import { fileNodeIndex, filesMatching } from './file-nodes.js';
+import { queryMentions } from './query-mentions.js';
+import { isVisibleFile, isVisibleNode, type VisibleGraph } from './visible-graph.js';
+
+// Tuning (checked by the localization benchmark, see test/bench/localization.js).
+const SYMBOL_HITS = 200;
+const FILE_HITS = 100;
+
+/** What the question's words say about one node, each relative to the best hit. */
+export interface NodeEvidence {
+  /** Symbol search: the node's name matches the question. */
+  lexical: number;
+  /** Definition search: the node's own code uses the question's words. */
+  body: number;
+  /** The question names the node exactly (a stack frame counts 1.5; shared names count less). */
+  mention: number;
+  /** The reasons, in words, shown with the node. */
+  why: Set<string>;
+}
+
+/** Step 1 of get_context: the lexical evidence of a question, on visible nodes and files only. */
+export interface LexicalEvidence {
+  /** By dense node, in the order the evidence was found. */
+  nodes: Map<number, NodeEvidence>;
+  /** BM25 of the question over each file's text, relative to the best file. */
+  fileText: Map<string, number>;
+  /** Files whose path the question names (or a stack frame of it passes through). */
+  namedFiles: Set<string>;
+  /** Files holding lines or messages the question quotes: the share of each phrase's few files. */
+  quotedFiles: Map<string, number>;
+  /** Files a word of the question names: 1 for the file's name, 0.5 for one of its directories. */
+  nameWordFiles: Map<string, number>;
+}
+
+/**
+ * BM25 over symbols (FTS5, identifier tokens, synonyms), over definitions' code and over whole
+ * files, and the exact names, paths, quoted phrases and stack frames the question holds.
+ */
+export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence {
+  const { cg, snap } = g;
+  const nodes = new Map<number, NodeEvidence>();
+  const entry = (d: number) => {
+    let s = nodes.get(d);
+    if (!s) nodes.set(d, (s = { lexical: 0, body: 0, mention: 0, why: new Set() }));
+    return s;
+  };
+  const symbolHits = cg.store.searchSymbols(query, { limit: SYMBOL_HITS });
+  const maxSymbol = symbolHits[0]?.score ?? 1;
+  for (const h of symbolHits) {
+    const d = snap.denseOf(h.node.id);
+    if (!isVisibleNode(g, d)) continue;
+    const s = entry(d);
+    s.lexical = Math.max(s.lexical, h.score / maxSymbol);
+    s.why.add('its name matches the query');
+  }
+  const bodyHits = cg.store.searchDefinitions(query, { limit: SYMBOL_HITS });
+  const maxBody = bodyHits[0]?.score ?? 1;
+  for (const h of bodyHits) {
+    const d = snap.denseOf(h.id);
+    if (!isVisibleNode(g, d)) continue;
+    const s = entry(d);
+    s.body = Math.max(s.body, h.score / maxBody);
+    s.why.add('its code uses the words of the query');
+  }
+  const fileHits = cg.store.searchFiles(query, { limit: FILE_HITS }).filter((f) => isVisibleFile(g, f.path));
+  const maxFile = fileHits[0]?.score ?? 1;
+  const fileText = new Map(fileHits.map((f) => [f.path, f.score / maxFile]));
+  const mentions = queryMentions(query);
+  const namedFiles = new Set<string>();
+  for (const p of mentions.paths) for (const path of filesMatching(snap, p)) namedFiles.add(path);
+  // Messages and lines the question quotes, found verbatim (as token runs) in few files.
+  const quotedFiles = new Map<string, number>();
+  for (const phrase of mentions.phrases) {
+    const hits = cg.store.filesWithPhrase(phrase, 4).filter((p) => isVisibleFile(g, p));
+    if (hits.length === 0 || hits.length > 3) continue;
+    for (const p of hits) quotedFiles.set(p, (quotedFiles.get(p) ?? 0) + 1 / hits.length);
+  }
+  const nameWordFiles = filesNamedByWords(g, mentions.words);
+  const frames = new Set(mentions.frames);
+  for (const id of mentions.identifiers) {
+    const rows = cg.store.nodesNamed(id, 12).filter((r) => isVisibleNode(g, snap.denseOf(r.id)));
+    if (rows.length === 0 || rows.length > 8) continue; // too common a name to be evidence
+    for (const r of rows) {
+      const s = entry(snap.denseOf(r.id)!);
+      s.mention = Math.max(s.mention, (frames.has(id) ? 1.5 : 1) / rows.length);
+      s.why.add(frames.has(id) ? `the query's stack trace passes through ${id}` : `the query names ${id}`);
+    }
+  }
+  return { nodes, fileText, namedFiles, quotedFiles, nameWordFiles };
+}
+
+/** A word of the question that is a file's or directory's name (`skipping` → skipping.py): 1 for the file, 0.5 for a directory. */
+function filesNamedByWords(g: VisibleGraph, words: readonly string[]): Map<string, number> {
+  const nameWordFiles = new Map<string, number>();
+  const questionWords = new Set(words);
+  for (const path of fileNodeIndex(g.snap).keys()) {
+    const parts = path.toLowerCase().split('/');
+    const stem = parts[parts.length - 1]!.replace(/\.[^.]+$/, '');
+    const w =
+      questionWords.has(stem) && stem.length >= 4
+        ? 1
+        : parts.slice(0, -1).some((dir) => dir.length >= 4 && questionWords.has(dir))
+          ? 0.5
+          : 0;
+    if (w > 0 && isVisibleFile(g, path)) nameWordFiles.set(path, w);
+  }
+  return nameWordFiles;
+}
+
+/**
+ * Where the graph walk starts, with its weight: nodes with lexical evidence (a name the
+ * question gives counts double), the file nodes of the best text matches and of the files
+ * the question names.
+ */
+export function lexicalSeeds(g: VisibleGraph, evidence: LexicalEvidence): Map<number, number> {
+  const seeds = new Map<number, number>();
+  for (const [d, s] of evidence.nodes) seeds.set(d, s.lexical + s.body + 2 * s.mention);
+  const fileNodes = fileNodeIndex(g.snap);
+  for (const [path, w] of evidence.fileText) {
+    const d = fileNodes.get(path);
+    if (isVisibleNode(g, d)) seeds.set(d, (seeds.get(d) ?? 0) + w);
+  }
+  for (const path of evidence.namedFiles) {
+    const d = fileNodes.get(path);
+    if (isVisibleNode(g, d)) seeds.set(d, (seeds.get(d) ?? 0) + 1.5);
+  }
+  return seeds;
+}
