@@ -23,5 +23,6 @@ export type {
   SourceFile,
 } from './definition.js';
 export { SourceReadError, type SourceReadErrorCode } from './read-source.js';
+export { TravsrError, errorCode } from '@travsr/protocol';
 export { PROGRESS_INTERVAL_MS } from './progress.js';
 export { SDK_NAME, SDK_VERSION } from './version.js';

@@ -1,6 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { AnalyzeFile } from '@travsr/protocol';
+import { TravsrError, type AnalyzeFile } from '@travsr/protocol';
 import type { SourceFile } from './definition.js';
 
 /**
@@ -19,11 +19,11 @@ export type SourceReadErrorCode = 'FILE_UNREADABLE' | 'FILE_TOO_LARGE' | 'PATH_O
  * @example
  * ```ts
  * try { await ctx.readFile(file); } catch (e) {
- *   if ((e as { code?: string }).code === 'FILE_UNREADABLE') skip(file);
+ *   if (errorCode(e) === 'FILE_UNREADABLE') skip(file);
  * }
  * ```
  */
-export class SourceReadError extends Error {
+export class SourceReadError extends TravsrError {
   override readonly name = 'SourceReadError';
   constructor(
     readonly code: SourceReadErrorCode,

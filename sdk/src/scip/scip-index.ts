@@ -3,6 +3,7 @@
 // wire format is decoded by hand (varints and length-delimited fields) to ship no protobuf
 // runtime; every field not listed here is skipped by its wire type, so indexes from newer
 // scip.proto revisions still read.
+import { TravsrError } from '@travsr/protocol';
 
 /** `Occurrence.symbol_roles` bit of a definition. */
 export const ROLE_DEFINITION = 1;
@@ -61,7 +62,7 @@ export interface ScipIndex {
 }
 
 /** An index that is not valid protobuf (truncated, not SCIP at all). */
-export class ScipFormatError extends Error {
+export class ScipFormatError extends TravsrError {
   readonly code = 'SCIP_MALFORMED';
   constructor(message: string) {
     super(message);

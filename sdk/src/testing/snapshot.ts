@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { MANIFEST_FILE, parseManifest, type AnalyzeFile, type GraphFileParams, type PluginManifest } from '@travsr/protocol';
+import { MANIFEST_FILE, parseManifest, TravsrError, type AnalyzeFile, type GraphFileParams, type PluginManifest } from '@travsr/protocol';
 import { renderAnnotatedSource } from './annotate.js';
 import { unifiedDiff } from './diff.js';
 import { languageForPath, listFixtureFiles } from './fixtures.js';
@@ -52,11 +52,11 @@ export interface SnapshotResult {
  * @example
  * ```ts
  * try { await snapshotTest({ pluginDir }); } catch (e) {
- *   if ((e as { code?: string }).code === 'SNAPSHOT_MISMATCH') console.error((e as SnapshotMismatchError).diff);
+ *   if (errorCode(e) === 'SNAPSHOT_MISMATCH') console.error((e as SnapshotMismatchError).diff);
  * }
  * ```
  */
-export class SnapshotMismatchError extends Error {
+export class SnapshotMismatchError extends TravsrError {
   override readonly name = 'SnapshotMismatchError';
   readonly code = 'SNAPSHOT_MISMATCH';
   constructor(
