@@ -1,6 +1,7 @@
 import { lstat, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errorCode } from '@travsr/protocol';
 import type { Dispatcher } from 'undici';
 import { parseRegistryIndex, parseVersionDocument } from './documents.js';
 import { RequestDeadline } from './deadline.js';
@@ -265,7 +266,7 @@ export class RegistryClient {
    */
   async snapshot(): Promise<RegistrySnapshot> {
     const next = this.fetchSnapshot().catch(async (e: unknown) => {
-      const code = (e as { code?: unknown }).code;
+      const code = errorCode(e);
       if (code !== RegistryErrorCode.SignatureInvalid && code !== RegistryErrorCode.ArtifactHashMismatch) throw e;
       await sleep(this.policy.baseDelayMs);
       return this.fetchSnapshot();

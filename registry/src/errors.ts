@@ -1,3 +1,5 @@
+import { TravsrError } from '@travsr/protocol';
+
 /**
  * String codes of registry errors. Recognise errors by `code`, not `instanceof`.
  *
@@ -118,11 +120,11 @@ export type RegistryErrorCode = (typeof RegistryErrorCode)[keyof typeof Registry
  * @example
  * ```ts
  * try { await safeExtract(tgz, dir, limits); } catch (e) {
- *   if ((e as { code?: string }).code === 'ARCHIVE_LINK_ESCAPE') reportMalicious(e);
+ *   if (errorCode(e) === 'ARCHIVE_LINK_ESCAPE') reportMalicious(e);
  * }
  * ```
  */
-export class RegistryError extends Error {
+export class RegistryError extends TravsrError {
   override readonly name = 'RegistryError';
   constructor(
     readonly code: RegistryErrorCode,

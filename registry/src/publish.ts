@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { MANIFEST_FILE, parseManifest, type PluginManifest } from '@travsr/protocol';
+import { errorCode, MANIFEST_FILE, parseManifest, type PluginManifest } from '@travsr/protocol';
 import { copyFileAtomic, writeFileAtomic } from './atomic-write.js';
 import { parseVersionDocument, serializeDocument } from './documents.js';
 import { RegistryError, RegistryErrorCode } from './errors.js';
@@ -92,7 +92,7 @@ async function loadForPublish(dir: string, key: SigningKey, options: SignOptions
   try {
     return await verifyRegistryDirectory(dir, trusted);
   } catch (e) {
-    if ((e as { code?: unknown }).code === RegistryErrorCode.KeyUnknown) {
+    if (errorCode(e) === RegistryErrorCode.KeyUnknown) {
       throw new RegistryError(
         RegistryErrorCode.KeyUnknown,
         `${dir} is signed by a key other than ${key.keyId}; to rotate the registry key, pass the previous public key as trusted (signRegistry with trustedKeys) so the registry is checked before it is re-signed`,

@@ -4,6 +4,7 @@ import { chmod, constants, copyFile, mkdir, rm, stat, symlink } from 'node:fs/pr
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { errorCode } from '@travsr/protocol';
 import { Parser, type ReadEntry } from 'tar';
 import { checkArchivePath, pathKey, resolveLink } from './archive-paths.js';
 import { RegistryError, RegistryErrorCode } from './errors.js';
@@ -347,9 +348,9 @@ function corrupt(archive: string, e: unknown): RegistryError {
 
 function asError(archive: string, e: unknown): Error {
   if (e instanceof RegistryError) return e;
-  const code = (e as { code?: unknown }).code;
+  const code = errorCode(e);
   // zlib and tar errors describe a broken archive; file-system errors (ENOSPC, EACCES) do not.
-  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('TAR_') || code === 'ERR_STREAM_PREMATURE_CLOSE'))
+  if (code !== undefined && (code.startsWith('Z_') || code.startsWith('TAR_') || code === 'ERR_STREAM_PREMATURE_CLOSE'))
     return corrupt(archive, e);
   return e instanceof Error ? e : new Error(String(e));
 }

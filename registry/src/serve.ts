@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { TravsrError } from '@travsr/protocol';
 import { artifactPath, INDEX_FILE, PLATFORMS, SIGNATURE_FILE, SUMS_FILE, versionDocumentPath } from './layout.js';
 import { isVersion } from './semver.js';
 import { isRegistryPath } from './sha256-sums.js';
@@ -31,11 +32,11 @@ export type RegistryServerErrorCode = (typeof RegistryServerErrorCode)[keyof typ
  * @example
  * ```ts
  * try { await serveRegistry({ dir, port: 80 }); } catch (e) {
- *   if ((e as { code?: string }).code === 'REGISTRY_LISTEN_FAILED') console.error((e as Error).message);
+ *   if (errorCode(e) === 'REGISTRY_LISTEN_FAILED') console.error((e as Error).message);
  * }
  * ```
  */
-export class RegistryServerError extends Error {
+export class RegistryServerError extends TravsrError {
   override readonly name = 'RegistryServerError';
   constructor(
     readonly code: RegistryServerErrorCode,

@@ -2,16 +2,17 @@ import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { TravsrError } from '@travsr/protocol';
 
 /**
  * Error raised when a plugin directory cannot be hashed or does not match its recorded hash.
  *
  * @example
  * ```ts
- * await verifyTreeHash(dir, recorded).catch((e) => (e as { code?: string }).code === 'TREE_HASH_MISMATCH');
+ * await verifyTreeHash(dir, recorded).catch((e) => errorCode(e) === 'TREE_HASH_MISMATCH');
  * ```
  */
-export class TreeHashError extends Error {
+export class TreeHashError extends TravsrError {
   override readonly name = 'TreeHashError';
   constructor(
     readonly code: 'TREE_UNREADABLE' | 'TREE_HASH_MISMATCH' | 'TREE_UNSUPPORTED_ENTRY',
