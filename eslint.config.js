@@ -71,8 +71,17 @@ export default tseslint.config(
     ]),
   },
   {
+    // A plugin is a package of its own: it imports only what its package.json declares
+    // (test/plugins/declared-dependencies.test.ts checks every package), and the SDK re-exports the graph types.
     files: ['plugins/*/src/**/*.ts'],
-    rules: forbidden([noHost, { group: ['@travsr/registry'], message: 'Plugins depend on the SDK only.' }]),
+    rules: forbidden([
+      noHost,
+      { group: ['@travsr/registry'], message: 'Plugins depend on the SDK only.' },
+      {
+        group: ['@travsr/protocol', '@travsr/protocol/*'],
+        message: "Plugins depend on the SDK only: import the graph types (Node, Edge, VName, Range, AnalyzeFile, …) from '@travsr/sdk'.",
+      },
+    ]),
   },
   {
     files: ['**/test/**/*.ts', 'test/**/*.ts'],

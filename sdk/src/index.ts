@@ -5,6 +5,8 @@
  * - {@link FileGraphBuilder}: builds one file's nodes, edges and refs with correct VNames.
  * - `@travsr/sdk/tree-sitter`: grammar loading and tags queries → Phase A graphs.
  * - `@travsr/sdk/testing`: the conformance kit and golden snapshot tests.
+ * - The graph types and vocabularies of `@travsr/protocol` (`Node`, `Edge`, `VName`, `Range`,
+ *   `AnalyzeFile`, `NODE_KINDS`, …), so a plugin depends on the SDK alone.
  */
 export { runAnalyzer } from './run-analyzer.js';
 export { log } from './log.js';
@@ -26,3 +28,20 @@ export { SourceReadError, type SourceReadErrorCode } from './read-source.js';
 export { TravsrError, errorCode } from '@travsr/protocol';
 export { PROGRESS_INTERVAL_MS } from './progress.js';
 export { SDK_NAME, SDK_VERSION } from './version.js';
+export type {
+  AnalyzeFile,
+  Diagnostic,
+  Edge,
+  EdgeKind,
+  GraphFileParams,
+  LogLevel,
+  Node,
+  NodeId,
+  NodeKind,
+  PluginManifest,
+  Provenance,
+  Range,
+  UnresolvedRef,
+  VName,
+} from '@travsr/protocol';
+export { EDGE_KINDS, LOG_LEVELS, NODE_KINDS, PROVENANCES } from '@travsr/protocol';

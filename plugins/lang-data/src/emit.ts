@@ -1,4 +1,4 @@
-import type { Node } from '@travsr/protocol';
+import type { Node } from '@travsr/sdk';
 import type { FileGraphBuilder } from '@travsr/sdk';
 import type { DataFormat } from './formats.js';
 import type { DataDocument, Entry, ParsedData } from './model.js';

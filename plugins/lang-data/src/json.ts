@@ -1,4 +1,4 @@
-import type { Diagnostic } from '@travsr/protocol';
+import type { Diagnostic } from '@travsr/sdk';
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
 import { lazy, type DataDocument, type Entry, type Item, type ParsedData, type Value } from './model.js';
 import type { TextPositions } from './positions.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic, Range } from '@travsr/protocol';
+import type { Diagnostic, Range } from '@travsr/sdk';
 
 /**
  * What every format reader produces: documents of keyed entries, the same shape for JSON,

@@ -1,4 +1,4 @@
-import type { Range } from '@travsr/protocol';
+import type { Range } from '@travsr/sdk';
 import { LineIndex, type Utf16Point } from '@travsr/sdk/tree-sitter';
 
 const BOM = [0xef, 0xbb, 0xbf] as const;

@@ -1,4 +1,4 @@
-import type { Diagnostic, Range } from '@travsr/protocol';
+import type { Diagnostic, Range } from '@travsr/sdk';
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
 import type { TextPositions } from './positions.js';
 

@@ -1,4 +1,4 @@
-import type { Range } from '@travsr/protocol';
+import type { Range } from '@travsr/sdk';
 import type { DataFormat } from './formats.js';
 import type { DataDocument, Entry } from './model.js';
 

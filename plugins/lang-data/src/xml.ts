@@ -1,4 +1,4 @@
-import type { Diagnostic } from '@travsr/protocol';
+import type { Diagnostic } from '@travsr/sdk';
 import { SaxesParser } from 'saxes';
 import { mappingOf, type Entry, type ParsedData, type Value } from './model.js';
 import type { TextPositions } from './positions.js';

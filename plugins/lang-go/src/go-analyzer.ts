@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnalyzeFile, Node } from '@travsr/protocol';
+import type { AnalyzeFile, Node } from '@travsr/sdk';
 import {
   FileGraphBuilder,
   type FileAnalysis,

@@ -1,4 +1,4 @@
-import type { Node, UnresolvedRef } from '@travsr/protocol';
+import type { Node, UnresolvedRef } from '@travsr/sdk';
 import type { FileGraphBuilder } from '@travsr/sdk';
 import {
   collectTags,

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { EdgeKind, Node, Range, UnresolvedRef, VName } from '@travsr/protocol';
+import type { EdgeKind, Node, Range, UnresolvedRef, VName } from '@travsr/sdk';
 import type { FileAnalysis, FileGraphBuilder } from '@travsr/sdk';
 import type { LineIndex } from '@travsr/sdk/tree-sitter';
 import type { GoSyntaxGraph } from './go-syntax.js';

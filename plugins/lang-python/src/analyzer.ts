@@ -3,7 +3,7 @@
  * refs as written) and Phase B from the native resolver over the whole program (calls,
  * imports, bases and annotations resolved to definitions of the repository, never guessed).
  */
-import type { AnalyzeFile, Edge } from '@travsr/protocol';
+import type { AnalyzeFile, Edge } from '@travsr/sdk';
 import type {
   FileAnalysis,
   FileContext,

@@ -1,4 +1,4 @@
-import type { NodeKind } from '@travsr/protocol';
+import type { NodeKind } from '@travsr/sdk';
 import ts from 'typescript';
 
 /**

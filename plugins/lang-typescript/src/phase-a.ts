@@ -1,4 +1,4 @@
-import type { AnalyzeFile, Node } from '@travsr/protocol';
+import type { AnalyzeFile, Node } from '@travsr/sdk';
 import { FileGraphBuilder, type FileAnalysis, type FileResult, type SourceFile } from '@travsr/sdk';
 import ts from 'typescript';
 import { declarationsOf, type Declaration } from './declarations.js';

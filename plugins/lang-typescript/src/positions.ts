@@ -1,4 +1,4 @@
-import type { Range } from '@travsr/protocol';
+import type { Range } from '@travsr/sdk';
 
 /**
  * Converts TypeScript positions (UTF-16 offsets) to protocol ranges: lines 1-based,

@@ -1,4 +1,4 @@
-import type { AnalyzeFile } from '@travsr/protocol';
+import type { AnalyzeFile } from '@travsr/sdk';
 import { SourceReadError, type FileResult, type ProgramContext } from '@travsr/sdk';
 import { failedResult } from './failed-result.js';
 import type { PhaseAFile } from './worker/worker-protocol.js';

@@ -3,7 +3,7 @@
  * {@link Evaluator} resolves to a definition of the repository, with provenance `phase-b` and
  * confidence 1. What does not resolve gets no edge, and is counted.
  */
-import type { Diagnostic, VName } from '@travsr/protocol';
+import type { Diagnostic, VName } from '@travsr/sdk';
 import type { FileGraphBuilder } from '@travsr/sdk';
 import { type ModuleNodes, ownerNode } from '../syntax/emit-definitions.js';
 import type { Evaluator } from './evaluator.js';

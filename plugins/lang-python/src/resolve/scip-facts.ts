@@ -3,7 +3,7 @@
  * definitions and call sites as {@link PythonFileFacts}, and the definition at a name position
  * anywhere in the program.
  */
-import type { Node, VName } from '@travsr/protocol';
+import type { Node, VName } from '@travsr/sdk';
 import type { DefinitionAt, PythonFileFacts } from '../scip/facts.js';
 import { type ModuleNodes, ownerNode } from '../syntax/emit-definitions.js';
 import type { DefIR } from '../syntax/module-ir.js';

@@ -1,7 +1,7 @@
 // What the native analyzer knows about a Python file, handed to the scip-python upgrade so
 // that it can map scip-python's occurrences onto the analyzer's own nodes. Positions here are
 // SCIP's: columns count UTF-16 code units, as scip-python does, so no conversion is needed.
-import type { Node, VName } from '@travsr/protocol';
+import type { Node, VName } from '@travsr/sdk';
 
 /** One file's definitions and call sites, as Phase A/B of the native analyzer found them. */
 export interface PythonFileFacts {

@@ -4,7 +4,7 @@
 // name, that occurrence's symbol to the symbol's definition occurrence, and that position to the
 // analyzer's node with `definitionAt`. Nothing is matched by name: a call scip-python did not
 // resolve gets no edge here.
-import type { Edge, EdgeKind, Node, NodeKind, VName } from '@travsr/protocol';
+import type { Edge, EdgeKind, Node, NodeKind, VName } from '@travsr/sdk';
 import {
   decodeScipIndex,
   parseSymbol,

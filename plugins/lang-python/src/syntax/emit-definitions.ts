@@ -3,7 +3,7 @@
  * land on the nodes Phase A stored — and its Phase A refs (names as written, for the host's
  * name matching when Phase B does not run).
  */
-import type { Node } from '@travsr/protocol';
+import type { Node } from '@travsr/sdk';
 import type { FileGraphBuilder } from '@travsr/sdk';
 import type { ModuleIR } from './module-ir.js';
 

@@ -2,7 +2,7 @@
  * One walk over a tree-sitter-python tree that produces the module's {@link ModuleIR}:
  * definitions with their scopes, bindings, call sites, imports and type references.
  */
-import type { Range } from '@travsr/protocol';
+import type { Range } from '@travsr/sdk';
 import { parseErrorDiagnostic, type LineIndex } from '@travsr/sdk/tree-sitter';
 import type { Node as TsNode, Tree } from 'web-tree-sitter';
 import type {

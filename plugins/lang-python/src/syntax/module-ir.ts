@@ -4,7 +4,7 @@
  * resolve names without the tree. Positions are UTF-16 offsets into the text (flow order) and
  * protocol ranges (1-based lines, UTF-8 byte columns) for what is emitted.
  */
-import type { Diagnostic, NodeKind, Range } from '@travsr/protocol';
+import type { Diagnostic, NodeKind, Range } from '@travsr/sdk';
 
 /** An expression, reduced to what name and type resolution can use. */
 export type Expr =

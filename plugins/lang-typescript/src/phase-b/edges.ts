@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Diagnostic, EdgeKind, VName } from '@travsr/protocol';
+import type { Diagnostic, EdgeKind, VName } from '@travsr/sdk';
 import type { FileGraphBuilder } from '@travsr/sdk';
 import ts from 'typescript';
 import { declarationsOf, unwrapExpression, type Declaration } from '../declarations.js';

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AnalyzeFile, LogLevel } from '@travsr/protocol';
+import type { AnalyzeFile, LogLevel } from '@travsr/sdk';
 import { FileGraphBuilder, type FileResult } from '@travsr/sdk';
 import type ts from 'typescript';
 import { failedResult } from '../failed-result.js';

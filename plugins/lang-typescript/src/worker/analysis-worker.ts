@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { AnalyzeFile } from '@travsr/protocol';
+import type { AnalyzeFile } from '@travsr/sdk';
 import type { FileResult } from '@travsr/sdk';
 import { phaseAResult } from '../phase-a.js';
 import type { BuiltProgram } from '../phase-b/programs.js';

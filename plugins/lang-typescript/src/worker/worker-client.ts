@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { AnalyzeFile } from '@travsr/protocol';
+import type { AnalyzeFile } from '@travsr/sdk';
 import type { FileResult, LogFunction } from '@travsr/sdk';
 import type { AnalysisWorkerData, FromWorker, PhaseAFile, ToWorker } from './worker-protocol.js';
 

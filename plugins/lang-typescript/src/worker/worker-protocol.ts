@@ -2,7 +2,7 @@
 // (parser, programs and type checker). When the host will ask for Phase B, both phases run
 // on the worker: each file is parsed once, for Phase A, and the program takes that tree
 // over; the main thread reads files and encodes frames meanwhile.
-import type { AnalyzeFile, LogLevel } from '@travsr/protocol';
+import type { AnalyzeFile, LogLevel } from '@travsr/sdk';
 import type { FileResult } from '@travsr/sdk';
 
 /** `workerData` of the analysis worker. */
