@@ -1,5 +1,5 @@
 // The module IR cache: what a session keeps for the next one, and what it does with bad entries.
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -125,6 +125,21 @@ describe('IrCache', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(cache.pendingCount).toBe(0);
     expect(entries(join(dir, IR_FORMAT))).toHaveLength(2);
+  });
+
+  it('removes the folders of older formats while idle, and nothing else of the cache directory', async () => {
+    const syntax = new PythonSyntax({ grammar: GRAMMAR });
+    await syntax.initialize();
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    for (const old of ['ir-1', 'ir-7']) {
+      mkdirSync(join(dir, old, 'ab'), { recursive: true });
+      writeFileSync(join(dir, old, 'ab', 'cd.ir'), 'old entry');
+    }
+    mkdirSync(join(dir, 'scip'));
+    const cache = new IrCache(dir);
+    cache.put(TEXT, syntax.read('a.py', TEXT));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(readdirSync(dir).sort()).toEqual([IR_FORMAT, 'scip']);
   });
 
   it('drops what a zero flush budget cannot write', async () => {

@@ -14,7 +14,7 @@
  * trees faster than a msgpack decoder.)
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Binding, DefIR, InstanceAttr, ModuleIR, ScopeIR } from '../syntax/module-ir.js';
 
@@ -66,6 +66,10 @@ export function textOf(source: ModuleSource): string {
  */
 export class IrCache {
   private readonly dir: string | undefined;
+  /** The cache directory the host gave (entries of each format live in a folder of its own). */
+  private readonly root: string | undefined;
+  /** Folders of older formats, never read again: removed one per idle moment (undefined: not listed yet). */
+  private stale: string[] | undefined;
   hits = 0;
   misses = 0;
   /** Set when a write failed (a full disk, a directory the host emptied): caching stops for the session. */
@@ -88,7 +92,8 @@ export class IrCache {
     cacheDir: unknown,
     private readonly parse?: ModuleParser,
   ) {
-    this.dir = typeof cacheDir === 'string' && cacheDir !== '' ? join(cacheDir, IR_FORMAT) : undefined;
+    this.root = typeof cacheDir === 'string' && cacheDir !== '' ? cacheDir : undefined;
+    this.dir = this.root !== undefined ? join(this.root, IR_FORMAT) : undefined;
   }
 
   /** Whether entries are kept at all. */
@@ -206,10 +211,25 @@ export class IrCache {
       this.pending.delete(file);
     }
     if (!this.enabled) this.pending.clear();
-    if (this.pending.size > 0) {
+    if (this.pending.size === 0 && performance.now() < until) this.removeStaleFormat();
+    if (this.pending.size > 0 || (this.stale?.length ?? 0) > 0) {
       this.timer = setTimeout(() => this.drainWhenIdle(), 0);
       this.timer.unref();
     }
+  }
+
+  /** Removes one folder of an older format (an upgraded plugin's entries are never read again). */
+  private removeStaleFormat(): void {
+    if (this.root === undefined || !this.enabled) return;
+    if (this.stale === undefined) {
+      try {
+        this.stale = readdirSync(this.root).filter((name) => /^ir-\d+$/.test(name) && name !== IR_FORMAT);
+      } catch {
+        this.stale = [];
+      }
+    }
+    const name = this.stale.pop();
+    if (name !== undefined) rmSync(join(this.root, name), { recursive: true, force: true });
   }
 
   private write(file: string, ir: ModuleIR): void {
