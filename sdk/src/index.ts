@@ -26,6 +26,7 @@ export type {
 } from './definition.js';
 export { SourceReadError, type SourceReadErrorCode } from './read-source.js';
 export { TravsrError, errorCode } from '@travsr/protocol';
+export { LineIndex, strippedBomBytes, UTF8_BOM, type LineIndexOptions, type Utf16Point } from './positions.js';
 export { PROGRESS_INTERVAL_MS } from './progress.js';
 export { SDK_NAME, SDK_VERSION } from './version.js';
 export type {

@@ -1,11 +1,10 @@
-import type { FileAnalysis, FileContext, SourceFile } from '@travsr/sdk';
+import { LineIndex, strippedBomBytes, type FileAnalysis, type FileContext, type SourceFile } from '@travsr/sdk';
 import { loadGrammar, type Grammar, type TreeSitterOptions } from '@travsr/sdk/tree-sitter';
 import type { Tree } from 'web-tree-sitter';
 import { emitGraph } from './emit.js';
 import { formatOf, type DataFormat } from './formats.js';
 import { readJson } from './json.js';
 import type { ParsedData } from './model.js';
-import { strippedBomBytes, TextPositions } from './positions.js';
 import { readToml } from './toml.js';
 import { readXml } from './xml.js';
 import { readYaml } from './yaml.js';
@@ -32,7 +31,7 @@ export interface DataAnalyzer {
   analyzeFile(file: SourceFile, ctx: Pick<FileContext, 'graph'>): Promise<FileAnalysis>;
 }
 
-const READERS: Readonly<Record<TreeFormat, (tree: Tree, positions: TextPositions, path: string) => ParsedData>> = {
+const READERS: Readonly<Record<TreeFormat, (tree: Tree, positions: LineIndex, path: string) => ParsedData>> = {
   json: readJson,
   yaml: readYaml,
   toml: readToml,
@@ -67,7 +66,7 @@ export function createDataAnalyzer(options: DataAnalyzerOptions): DataAnalyzer {
     },
     async analyzeFile(file, { graph }) {
       const format = formatOf(file.path, file.language, file.text);
-      const positions = new TextPositions(file.text, strippedBomBytes(file.bytes, file.text));
+      const positions = new LineIndex(file.text, { bomBytes: strippedBomBytes(file.bytes, file.text) });
       if (format === 'xml') {
         emitGraph(graph, readXml(file.text, positions), { path: file.path, format, positions });
         return graph.build();

@@ -1,8 +1,7 @@
 import type { Node } from '@travsr/sdk';
-import type { FileGraphBuilder } from '@travsr/sdk';
+import type { FileGraphBuilder, LineIndex } from '@travsr/sdk';
 import type { DataFormat } from './formats.js';
 import type { DataDocument, Entry, ParsedData } from './model.js';
-import type { TextPositions } from './positions.js';
 import { skeletonOf } from './skeleton.js';
 import { wellKnownRules, type WellKnownRule } from './well-known.js';
 
@@ -39,7 +38,7 @@ interface Emitted {
 export function emitGraph(
   graph: FileGraphBuilder,
   parsed: ParsedData,
-  file: { path: string; format: DataFormat; positions: TextPositions },
+  file: { path: string; format: DataFormat; positions: LineIndex },
 ): void {
   const render = (entry: Entry) => skeletonOf(entry, file.format, file.positions);
   const rules = wellKnownRules(file.path, file.format, parsed.documents);

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '@travsr/sdk';
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
+import type { LineIndex } from '@travsr/sdk';
 import { lazy, type DataDocument, type Entry, type Item, type ParsedData, type Value } from './model.js';
-import type { TextPositions } from './positions.js';
 import { contentChildren, decodeDoubleQuoted, parseErrorsOf, rangeOf } from './syntax.js';
 
 /**
@@ -40,7 +40,7 @@ function isTrailingComma(node: SyntaxNode): boolean {
  * errors only the first value is read: tree-sitter's recovery leaves the rest of a broken
  * object as stray top-level values, which are not documents.
  */
-export function readJson(tree: Tree, positions: TextPositions, path: string): ParsedData {
+export function readJson(tree: Tree, positions: LineIndex, path: string): ParsedData {
   const jsonc = isJsonc(path);
   const errors = parseErrorsOf(tree, positions, 'keys after it may be missing', jsonc ? isTrailingComma : undefined);
   const values = contentChildren(tree.rootNode);
@@ -62,7 +62,7 @@ export function readJson(tree: Tree, positions: TextPositions, path: string): Pa
   return { documents, diagnostics };
 }
 
-function objectEntries(object: SyntaxNode, positions: TextPositions): Entry[] {
+function objectEntries(object: SyntaxNode, positions: LineIndex): Entry[] {
   const entries: Entry[] = [];
   for (const pair of contentChildren(object)) {
     if (pair.type !== 'pair') continue;
@@ -78,7 +78,7 @@ function objectEntries(object: SyntaxNode, positions: TextPositions): Entry[] {
   return entries;
 }
 
-function valueOf(node: SyntaxNode | null, positions: TextPositions): Value {
+function valueOf(node: SyntaxNode | null, positions: LineIndex): Value {
   if (!node || node.isMissing || node.isError) return { kind: 'empty' };
   switch (node.type) {
     case 'object':

@@ -1,6 +1,6 @@
+import type { LineIndex } from '@travsr/sdk';
 import type { DataFormat } from './formats.js';
 import type { Entry, Value } from './model.js';
-import type { TextPositions } from './positions.js';
 
 /**
  * Skeletons: one short line per key for display and embedding, in the file's own notation —
@@ -88,7 +88,7 @@ export function entryLine(entry: Entry, format: DataFormat): string {
 const COMMENT_PREFIX: Readonly<Record<DataFormat, string | undefined>> = { json: '//', yaml: '#', toml: '#', xml: undefined };
 
 /** The comment lines directly above an entry that starts its line (no blank line between). */
-export function leadingComments(entry: Entry, format: DataFormat, positions: TextPositions): string[] {
+export function leadingComments(entry: Entry, format: DataFormat, positions: LineIndex): string[] {
   const prefix = COMMENT_PREFIX[format];
   if (prefix === undefined) return [];
   const row = entry.range.startLine - 1;
@@ -104,6 +104,6 @@ export function leadingComments(entry: Entry, format: DataFormat, positions: Tex
 }
 
 /** The full skeleton of an entry: its comments, then its line. */
-export function skeletonOf(entry: Entry, format: DataFormat, positions: TextPositions): string {
+export function skeletonOf(entry: Entry, format: DataFormat, positions: LineIndex): string {
   return [...leadingComments(entry, format, positions), entryLine(entry, format)].join('\n');
 }

@@ -1,10 +1,10 @@
 import type { Diagnostic, Range } from '@travsr/sdk';
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
-import type { TextPositions } from './positions.js';
+import type { LineIndex } from '@travsr/sdk';
 
 /** Helpers shared by the tree-sitter readers (JSON, YAML, TOML). */
 
-export function rangeOf(node: SyntaxNode, positions: TextPositions): Range {
+export function rangeOf(node: SyntaxNode, positions: LineIndex): Range {
   return positions.range(node.startPosition, node.endPosition);
 }
 
@@ -12,7 +12,7 @@ export function rangeOf(node: SyntaxNode, positions: TextPositions): Range {
  * The range of a node without the whitespace it ends with: tree-sitter-yaml ends the last
  * pair of a mapping after the newline, on the next line.
  */
-export function trimmedRangeOf(node: SyntaxNode, positions: TextPositions): Range {
+export function trimmedRangeOf(node: SyntaxNode, positions: LineIndex): Range {
   const text = node.text;
   const trimmed = text.trimEnd();
   if (trimmed.length === text.length) return rangeOf(node, positions);
@@ -74,7 +74,7 @@ export function syntaxErrors(tree: Tree): SyntaxNode[] {
  */
 export function parseErrorsOf(
   tree: Tree,
-  positions: TextPositions,
+  positions: LineIndex,
   consequence: string,
   ignore: (node: SyntaxNode) => boolean = () => false,
 ): Diagnostic | undefined {

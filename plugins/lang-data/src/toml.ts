@@ -1,6 +1,6 @@
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
+import type { LineIndex } from '@travsr/sdk';
 import { lazy, type Entry, type Item, type ParsedData, type Value } from './model.js';
-import type { TextPositions } from './positions.js';
 import { contentChildren, decodeDoubleQuoted, parseErrorsOf, rangeOf } from './syntax.js';
 
 /**
@@ -9,7 +9,7 @@ import { contentChildren, decodeDoubleQuoted, parseErrorsOf, rangeOf } from './s
  * (`[tool.ruff]`, every `[[bin]]`), named by its full dotted path. A table's range ends at
  * its last pair, not at the next header.
  */
-export function readToml(tree: Tree, positions: TextPositions): ParsedData {
+export function readToml(tree: Tree, positions: LineIndex): ParsedData {
   const entries: Entry[] = [];
   for (const node of contentChildren(tree.rootNode)) {
     if (node.type === 'pair') {
@@ -38,13 +38,13 @@ function keySegments(key: SyntaxNode): string[] {
   }
 }
 
-function pairEntry(pair: SyntaxNode, positions: TextPositions): Entry | undefined {
+function pairEntry(pair: SyntaxNode, positions: LineIndex): Entry | undefined {
   const [key, value] = contentChildren(pair);
   if (!key || !KEY_TYPES.has(key.type)) return undefined;
   return { path: keySegments(key), head: `${key.text} =`, range: rangeOf(pair, positions), value: valueOf(value, positions) };
 }
 
-function tableEntry(table: SyntaxNode, positions: TextPositions): Entry | undefined {
+function tableEntry(table: SyntaxNode, positions: LineIndex): Entry | undefined {
   const [key, ...body] = contentChildren(table);
   if (!key || !KEY_TYPES.has(key.type)) return undefined;
   const array = table.type === 'table_array_element';
@@ -69,7 +69,7 @@ function decodeString(text: string): string {
   return decodeDoubleQuoted(text);
 }
 
-function valueOf(node: SyntaxNode | undefined, positions: TextPositions): Value {
+function valueOf(node: SyntaxNode | undefined, positions: LineIndex): Value {
   if (!node) return { kind: 'empty' };
   switch (node.type) {
     case 'inline_table':

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '@travsr/sdk';
 import { SaxesParser } from 'saxes';
+import type { LineIndex } from '@travsr/sdk';
 import { mappingOf, type Entry, type ParsedData, type Value } from './model.js';
-import type { TextPositions } from './positions.js';
 import { oneLine } from './syntax.js';
 
 /** Elements deeper than this (the root is 1) are not recorded: nothing reads them. */
@@ -30,7 +30,7 @@ interface OpenElement {
  * Errors do not stop the parser: what it read is kept, and the first error becomes a
  * `PARSE_ERRORS` warning. Elements still open at the end of the file end there.
  */
-export function readXml(text: string, positions: TextPositions): ParsedData {
+export function readXml(text: string, positions: LineIndex): ParsedData {
   if (text.trim() === '') return { documents: [{ entries: [], levels: 2 }], diagnostics: [] };
   const parser = new SaxesParser({ xmlns: false, position: true });
   const roots: Entry[] = [];

@@ -1,6 +1,5 @@
-import type { Utf16Point } from '@travsr/sdk/tree-sitter';
+import type { LineIndex, Utf16Point } from '@travsr/sdk';
 import { mappingOf, sequenceOf, type DataDocument, type Entry, type Item, type Value } from './model.js';
-import type { TextPositions } from './positions.js';
 import { decodeDoubleQuoted } from './syntax.js';
 
 /**
@@ -42,7 +41,7 @@ function stripComment(rest: string): string {
 }
 
 /** Reads the documents of a YAML file by indentation. */
-export function readYamlOutline(positions: TextPositions): DataDocument[] {
+export function readYamlOutline(positions: LineIndex): DataDocument[] {
   // `started`: opened by `---`, so a second `---` opens another (empty) document, as in tree-sitter.
   const documents: { roots: OutlineNode[]; started: boolean }[] = [{ roots: [], started: false }];
   let stack: OutlineNode[] = [];

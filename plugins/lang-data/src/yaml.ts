@@ -1,6 +1,6 @@
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
+import type { LineIndex } from '@travsr/sdk';
 import { lazy, type DataDocument, type Entry, type Item, type ParsedData, type Value } from './model.js';
-import type { TextPositions } from './positions.js';
 import { contentChildren, decodeDoubleQuoted, oneLine, parseErrorsOf, trimmedRangeOf } from './syntax.js';
 import { readYamlOutline } from './yaml-outline.js';
 
@@ -12,7 +12,7 @@ import { readYamlOutline } from './yaml-outline.js';
  * in one `ERROR` node), but indentation is YAML syntax: with errors, the keys are read
  * from the indentation instead ({@link readYamlOutline}), and the warning says so.
  */
-export function readYaml(tree: Tree, positions: TextPositions): ParsedData {
+export function readYaml(tree: Tree, positions: LineIndex): ParsedData {
   const errors = parseErrorsOf(tree, positions, 'the keys were read from the indentation instead');
   if (errors) {
     const outline = readYamlOutline(positions);
@@ -39,7 +39,7 @@ function unwrap(node: SyntaxNode | null): SyntaxNode | undefined {
   return undefined;
 }
 
-function mappingEntries(mapping: SyntaxNode, positions: TextPositions): Entry[] {
+function mappingEntries(mapping: SyntaxNode, positions: LineIndex): Entry[] {
   if (mapping.type !== 'block_mapping' && mapping.type !== 'flow_mapping') return [];
   const entries: Entry[] = [];
   for (const pair of contentChildren(mapping)) {
@@ -84,7 +84,7 @@ function scalarString(node: SyntaxNode): string | undefined {
   }
 }
 
-function valueOf(node: SyntaxNode | null, positions: TextPositions): Value {
+function valueOf(node: SyntaxNode | null, positions: LineIndex): Value {
   const content = unwrap(node);
   if (!content) return { kind: 'empty' };
   switch (content.type) {
@@ -101,7 +101,7 @@ function valueOf(node: SyntaxNode | null, positions: TextPositions): Value {
   }
 }
 
-function sequenceItems(sequence: SyntaxNode, positions: TextPositions): Item[] {
+function sequenceItems(sequence: SyntaxNode, positions: LineIndex): Item[] {
   const items: Item[] = [];
   for (const child of contentChildren(sequence)) {
     // Block items wrap their node (`- x`); flow items are the nodes themselves.

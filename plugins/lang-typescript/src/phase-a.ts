@@ -1,10 +1,9 @@
 import type { AnalyzeFile, Node } from '@travsr/sdk';
-import { FileGraphBuilder, type FileAnalysis, type FileResult, type SourceFile } from '@travsr/sdk';
+import { FileGraphBuilder, LineIndex, type FileAnalysis, type FileResult, type SourceFile } from '@travsr/sdk';
 import ts from 'typescript';
 import { declarationsOf, type Declaration } from './declarations.js';
 import { failedResult } from './failed-result.js';
 import { languageOf } from './languages.js';
-import { LineIndex } from './positions.js';
 import { calleeNameNode, calleeText, moduleSpecifierOf, parseDiagnostics, parseSource, walkWithScopes } from './syntax.js';
 
 const MAX_SKELETON_LINES = 12;
@@ -22,7 +21,8 @@ export function analyzePhaseA(
   graph: FileGraphBuilder,
   sf: ts.SourceFile = parseSource(file.path, file.text),
 ): FileAnalysis {
-  const lines = new LineIndex(sf.text, sf.getLineStarts());
+  // TypeScript's own rows: it also breaks lines at a lone \r, U+2028 and U+2029.
+  const lines = new LineIndex(sf.text, { lineStarts: sf.getLineStarts() });
   const decls = declarationsOf(sf);
   const isJs = languageOf(file.path) === 'javascript';
 
@@ -36,7 +36,7 @@ export function analyzePhaseA(
         name: d.name,
         qualifiedName: d.qualifiedName,
         signature: d.signature,
-        range: lines.range(start, d.rangeNode.end),
+        range: lines.rangeOfOffsets(start, d.rangeNode.end),
         skeleton: skeletonOf(sf, d, start),
         parent: d.parent ? nodes.get(d.parent)! : graph.fileNode,
       }),
@@ -50,7 +50,7 @@ export function analyzePhaseA(
     name: string | undefined,
     at: ts.Node,
   ) => {
-    if (name) graph.ref(srcOf(scope), kind, name, lines.range(at.getStart(sf), at.end));
+    if (name) graph.ref(srcOf(scope), kind, name, lines.rangeOfOffsets(at.getStart(sf), at.end));
   };
 
   walkWithScopes(
@@ -95,7 +95,7 @@ export function analyzePhaseA(
       severity: 'warning',
       code: 'PARSE_ERRORS',
       message: `${errors.length} syntax error${errors.length === 1 ? '' : 's'}; the first: ${ts.flattenDiagnosticMessageText(first.messageText, ' ')}`,
-      range: lines.range(first.start, first.start + first.length),
+      range: lines.rangeOfOffsets(first.start, first.start + first.length),
     });
   }
   return graph.build();

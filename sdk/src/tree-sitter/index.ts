@@ -4,7 +4,8 @@
  * A structural analyzer is mostly a `tags.scm` file plus {@link createTagsAnalyzer}.
  */
 export { initTreeSitter, loadGrammar, type Grammar, type TreeSitterOptions } from './grammar.js';
-export { LineIndex, type Utf16Point } from './positions.js';
+// Also exported from '@travsr/sdk': tree-sitter analyzers find it here, next to the parser.
+export { LineIndex, type Utf16Point } from '../positions.js';
 export {
   compileQuery,
   countParseErrors,

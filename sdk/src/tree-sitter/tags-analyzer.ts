@@ -1,7 +1,7 @@
 import type { EdgeKind, NodeKind } from '@travsr/protocol';
 import type { FileAnalysis, FileContext, SessionInfo, SourceFile } from '../definition.js';
 import { loadGrammar, type Grammar, type TreeSitterOptions } from './grammar.js';
-import { LineIndex } from './positions.js';
+import { LineIndex } from '../positions.js';
 import { compileQuery, parseErrorDiagnostic, runTagsQuery, tagsToGraph, type TagsToGraphOptions } from './tags.js';
 import type { Query } from 'web-tree-sitter';
 

@@ -1,7 +1,7 @@
 import type { Diagnostic, EdgeKind, Node, NodeKind, UnresolvedRef } from '@travsr/protocol';
 import { Query, type Language, type Node as SyntaxNode, type Tree } from 'web-tree-sitter';
 import type { FileGraphBuilder } from '../graph-builder.js';
-import { LineIndex } from './positions.js';
+import { LineIndex } from '../positions.js';
 
 /**
  * One tag found by a tags query: a definition or a reference, with the node the role
