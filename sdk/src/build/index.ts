@@ -1,3 +1,24 @@
-/** `@travsr/sdk/build` — how to bundle a plugin so it runs in the sandbox with Node.js alone. */
+/**
+ * `@travsr/sdk/build` — how to bundle a plugin so it runs in the sandbox with Node.js alone,
+ * and how to patch a prebuilt grammar's wasm at build time (LEB128, sections, imports,
+ * exports, function bodies).
+ */
 export { pluginBundleOptions, type PluginBundleOptions } from './bundle-options.js';
 export { buildPlugin, type EsbuildBuild, type PluginBuild, type PluginBundle } from './build-plugin.js';
+export { encodeUleb128, readUleb128 } from './leb128.js';
+export { WasmFormatError } from './wasm-format-error.js';
+export {
+  encodeWasmBytes,
+  encodeWasmName,
+  encodeWasmVector,
+  readFunctionBodies,
+  readWasmExports,
+  readWasmImports,
+  replaceSectionBody,
+  WASM_EXTERNAL,
+  WASM_SECTION,
+  wasmSections,
+  type WasmExport,
+  type WasmImport,
+  type WasmSection,
+} from './wasm-module.js';
