@@ -22,6 +22,60 @@ const PLUGIN_LEVEL: ReadonlySet<string> = new Set([
   PluginErrorCode.Stopped,
 ]);
 
+/** One analyze request of a plugin's part of a run: a phase and the files of one batch. */
+interface BatchRequest {
+  phase: 'A' | 'B';
+  batch: Job[];
+}
+
+/** A request sent and not yet answered, with what storing its files needs. */
+interface InFlight extends BatchRequest {
+  delivered: Set<string>;
+  jobOf: (path: string) => Job | undefined;
+  writes: FileWriteBatch;
+  outcome: Promise<{ missing: string[] }>;
+  release: (() => void) | undefined;
+}
+
+/**
+ * The requests of one plugin's part of a run, phase by phase and batch by batch. A phase's
+ * files are chosen when its first batch is asked for — after every answer of the phase before
+ * arrived — so that a file that failed there is not asked for again.
+ */
+export class RequestQueue {
+  private phaseAt = -1;
+  private queue: Job[] = [];
+
+  constructor(
+    private readonly phases: readonly ('A' | 'B')[],
+    private readonly files: readonly Job[],
+    private readonly phasesOf: (path: string) => readonly ('A' | 'B')[],
+    private readonly failed: ReadonlySet<string>,
+    private readonly batchSize: number,
+  ) {}
+
+  /** The next request, or undefined when every phase is done. */
+  next(): BatchRequest | undefined {
+    while (this.queue.length === 0) {
+      if (this.phaseAt + 1 >= this.phases.length) return undefined;
+      const phase = this.phases[++this.phaseAt]!;
+      this.queue = this.files.filter((f) => !this.failed.has(f.path) && this.phasesOf(f.path).includes(phase));
+    }
+    return { phase: this.phases[this.phaseAt]!, batch: this.queue.splice(0, Math.max(1, this.batchSize)) };
+  }
+
+  /** Puts files back at the head of the current phase (for a restarted plugin). */
+  requeue(jobs: readonly Job[]): void {
+    this.queue.unshift(...jobs);
+  }
+
+  /** Ends the run of this plugin: the files left in the current phase (later phases are never asked for). */
+  abandonPhase(): Job[] {
+    this.phaseAt = this.phases.length;
+    return this.queue.splice(0);
+  }
+}
+
 /** What one plugin's part of an index run shares with the rest of the run. */
 export interface PluginRunContext {
   store: GraphStore;
@@ -90,100 +144,120 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
     const phasesOf = (path: string): readonly ('A' | 'B')[] =>
       textUnchanged.has(path) && stored.get(path)?.plugin === reg.plugin.label ? run.slice(1) : run;
     const firstPhase = (path: string) => phasesOf(path)[0];
-    for (const phase of run) {
-      const queue = files.filter((f) => !failedHere.has(f.path) && phasesOf(f.path).includes(phase));
-      let stop: PluginError | undefined;
-      while (queue.length > 0 && !stop) {
-        if (ctx.signal?.aborted) throw new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
-        const batch = queue.splice(0, ctx.batchSize);
-        const delivered = new Set<string>();
-        const byPath = new Map(batch.map((j) => [j.path, j]));
-        const jobOf = (path: string) => byPath.get(path);
-        const writes = new FileWriteBatch(
-          store,
-          (input, error) => {
-            if (phase === firstPhase(input.path) && input.status === 'ok') ps.analyzed--;
-            failedHere.add(input.path);
-            failures.record(input.path, reg.plugin.label, error.message, jobOf(input.path));
-          },
-          undefined,
-          (written) => {
-            texts.add(
-              written.filter((i) => i.status === 'ok' && phase === firstPhase(i.path) && !textUnchanged.has(i.path)).map((i) => i.path),
-            );
-          },
-        );
-        const onFile = (f: GraphFileParams) => {
-          const job = jobOf(f.path)!;
-          delivered.add(f.path);
-          writes.add({
-            path: f.path,
-            sha256: job.sha256,
-            lines: job.lines,
-            language: job.language,
-            phase,
-            plugin: reg.plugin.label,
-            status: f.status,
-            nodes: f.nodes,
-            edges: f.edges,
-            refs: f.refs ?? [],
-            diagnostics: f.diagnostics,
-            // The file's last phase in this run: it is done (name matching is redone in full
-            // after an interrupted run, text by filesWithoutText).
-            done: phase === run[run.length - 1],
-          });
-          if (f.status === 'failed') {
-            failedHere.add(f.path);
-            failures.record(f.path, reg.plugin.label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');
-          } else if (phase === firstPhase(f.path)) {
-            ps.analyzed++;
-            ctx.onAnalyzed(m.id);
-          }
-        };
-        // A structural pass streams files as fast as the host stores them: text indexing waits.
-        const release = phase === 'A' ? texts.hold() : undefined;
-        try {
-          const out = await sup.analyze(
-            { phase, files: batch.map((j) => ({ path: j.path, language: j.language })) },
-            { onFile },
-            ctx.signal ? { signal: ctx.signal } : {},
+    const requests = new RequestQueue(run, files, phasesOf, failedHere, ctx.batchSize);
+    /** Sends one batch; its files are stored as they stream in (in transactions of a few). */
+    const send = ({ phase, batch }: BatchRequest): InFlight => {
+      const delivered = new Set<string>();
+      const byPath = new Map(batch.map((j) => [j.path, j]));
+      const jobOf = (path: string) => byPath.get(path);
+      const writes = new FileWriteBatch(
+        store,
+        (input, error) => {
+          if (phase === firstPhase(input.path) && input.status === 'ok') ps.analyzed--;
+          failedHere.add(input.path);
+          failures.record(input.path, reg.plugin.label, error.message, jobOf(input.path));
+        },
+        undefined,
+        (written) => {
+          texts.add(
+            written.filter((i) => i.status === 'ok' && phase === firstPhase(i.path) && !textUnchanged.has(i.path)).map((i) => i.path),
           );
-          release?.();
-          writes.flush();
-          for (const path of out.missing) {
-            failedHere.add(path);
-            failures.record(path, reg.plugin.label, 'the plugin answered without sending this file', jobOf(path));
-          }
-        } catch (e) {
-          release?.();
-          writes.flush();
-          const code = errorCode(e) ?? '';
-          const rest = batch.filter((j) => !delivered.has(j.path));
-          if (code === PluginErrorCode.Cancelled) throw e;
-          if (PLUGIN_LEVEL.has(code) || rest.length === 0) {
-            stop = e as PluginError;
-            for (const j of [...rest, ...queue.splice(0)]) {
-              failedHere.add(j.path);
-              failures.record(j.path, reg.plugin.label, `not analyzed: ${(e as Error).message}`, j);
-            }
-          } else {
-            // The plugin died on a file: the first one it had not sent is the suspect. It is
-            // recorded failed; the others go back to the queue for the restarted plugin.
-            const suspect = rest[0]!;
-            failedHere.add(suspect.path);
-            failures.record(
-              suspect.path,
-              reg.plugin.label,
-              `${code}: the plugin failed while analyzing this file (${(e as Error).message})`,
-              suspect,
-            );
-            queue.unshift(...rest.slice(1));
-          }
+        },
+      );
+      const onFile = (f: GraphFileParams) => {
+        const job = jobOf(f.path)!;
+        delivered.add(f.path);
+        // A file whose earlier phase the store refused (found while this request was out) stays failed.
+        if (failedHere.has(f.path)) return;
+        writes.add({
+          path: f.path,
+          sha256: job.sha256,
+          lines: job.lines,
+          language: job.language,
+          phase,
+          plugin: reg.plugin.label,
+          status: f.status,
+          nodes: f.nodes,
+          edges: f.edges,
+          refs: f.refs ?? [],
+          diagnostics: f.diagnostics,
+          // The file's last phase in this run: it is done (name matching is redone in full
+          // after an interrupted run, text by filesWithoutText).
+          done: phase === run[run.length - 1],
+        });
+        if (f.status === 'failed') {
+          failedHere.add(f.path);
+          failures.record(f.path, reg.plugin.label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');
+        } else if (phase === firstPhase(f.path)) {
+          ps.analyzed++;
+          ctx.onAnalyzed(m.id);
         }
-      }
-      if (stop) {
-        ps.error = stop.message;
-        break;
+      };
+      // A structural pass streams files as fast as the host stores them: text indexing waits.
+      const release = phase === 'A' ? texts.hold() : undefined;
+      const outcome = sup.analyze(
+        { phase, files: batch.map((j) => ({ path: j.path, language: j.language })) },
+        { onFile },
+        ctx.signal ? { signal: ctx.signal } : {},
+      );
+      // Awaited below; until then a failure must not count as unhandled.
+      outcome.catch(() => undefined);
+      return { phase, batch, delivered, jobOf, writes, outcome, release };
+    };
+    const cancelled = () => new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
+    let next = requests.next();
+    if (next && ctx.signal?.aborted) throw cancelled();
+    let inFlight = next ? send(next) : undefined;
+    while (inFlight) {
+      const { batch, delivered, jobOf, writes, outcome, release } = inFlight;
+      try {
+        const out = await outcome;
+        release?.();
+        for (const path of out.missing) {
+          failedHere.add(path);
+          failures.record(path, reg.plugin.label, 'the plugin answered without sending this file', jobOf(path));
+        }
+        // The next request goes out before this one's files are stored, so that the plugin
+        // works while the host writes (after one turn of the event loop the request is on its
+        // way: its files then arrive after these are stored).
+        next = requests.next();
+        if (next && ctx.signal?.aborted) {
+          writes.flush();
+          throw cancelled();
+        }
+        const following = next ? send(next) : undefined;
+        if (following) await new Promise((resolve) => setImmediate(resolve));
+        writes.flush();
+        inFlight = following;
+      } catch (e) {
+        release?.();
+        writes.flush();
+        const code = errorCode(e) ?? '';
+        const rest = batch.filter((j) => !delivered.has(j.path));
+        if (code === PluginErrorCode.Cancelled) throw e;
+        if (PLUGIN_LEVEL.has(code) || rest.length === 0) {
+          // Nothing more of this plugin runs: what is left of the phase fails, later phases are not asked for.
+          for (const j of [...rest, ...requests.abandonPhase()]) {
+            failedHere.add(j.path);
+            failures.record(j.path, reg.plugin.label, `not analyzed: ${(e as Error).message}`, j);
+          }
+          ps.error = (e as Error).message;
+          break;
+        }
+        // The plugin died on a file: the first one it had not sent is the suspect. It is
+        // recorded failed; the others go back to the queue for the restarted plugin.
+        const suspect = rest[0]!;
+        failedHere.add(suspect.path);
+        failures.record(
+          suspect.path,
+          reg.plugin.label,
+          `${code}: the plugin failed while analyzing this file (${(e as Error).message})`,
+          suspect,
+        );
+        requests.requeue(rest.slice(1));
+        next = requests.next();
+        if (next && ctx.signal?.aborted) throw cancelled();
+        inFlight = next ? send(next) : undefined;
       }
     }
   } finally {
