@@ -1,3 +1,5 @@
+import { TravsrError } from '@travsr/protocol';
+
 /**
  * What went wrong with configuration:
  * - `CONFIG_INVALID`: a file that is not TOML, or a value of the wrong type or out of range
@@ -9,7 +11,7 @@
 export type ConfigErrorCode = 'CONFIG_INVALID' | 'CONFIG_UNKNOWN_KEY' | 'CONFIG_UNREADABLE' | 'CONFIG_UNWRITABLE' | 'CONFIG_TRUST_INVALID';
 
 /** A configuration error; the message says what, where and what to do next. */
-export class ConfigError extends Error {
+export class ConfigError extends TravsrError {
   override readonly name = 'ConfigError';
   constructor(
     readonly code: ConfigErrorCode,

@@ -1,3 +1,5 @@
+import { TravsrError } from '@travsr/protocol';
+
 /**
  * What can go wrong writing an MCP client's configuration file. Recognise by `code`:
  * - `CLIENT_CONFIG_INVALID`: the file is not JSON, or its top level or `mcpServers` is not an object
@@ -23,7 +25,7 @@ export type ConnectErrorCode =
   | 'TRAVSR_ENTRY_NOT_FOUND';
 
 /** An error connecting an MCP client; the message says what happened, why, and what to do next. */
-export class ConnectError extends Error {
+export class ConnectError extends TravsrError {
   override readonly name = 'ConnectError';
   constructor(
     readonly code: ConnectErrorCode,

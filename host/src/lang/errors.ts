@@ -1,3 +1,5 @@
+import { TravsrError } from '@travsr/protocol';
+
 /** String codes of `travsr lang` errors. Recognise errors by `code`. */
 export const LangErrorCode = {
   /** `.travsr/plugins.lock` is not valid TOML or has an entry of the wrong shape. */
@@ -37,7 +39,7 @@ export const LangErrorCode = {
 export type LangErrorCode = (typeof LangErrorCode)[keyof typeof LangErrorCode];
 
 /** An error of `travsr lang`: what happened, why, what to do. */
-export class LangError extends Error {
+export class LangError extends TravsrError {
   override readonly name = 'LangError';
   constructor(
     readonly code: LangErrorCode,

@@ -1,3 +1,5 @@
+import { TravsrError } from '@travsr/protocol';
+
 /**
  * What can go wrong serving MCP over HTTP or managing its tokens. Local errors: they never cross
  * the wire (an HTTP client sees a status and a JSON-RPC error body instead). Recognise by `code`:
@@ -27,7 +29,7 @@ export type McpServerErrorCode =
  * An error of the MCP server or its token store; the message says what happened, why, and what to do
  * next. Named so as not to clash with the SDK's wire-level `McpError`.
  */
-export class McpServerError extends Error {
+export class McpServerError extends TravsrError {
   override readonly name = 'McpServerError';
   constructor(
     readonly code: McpServerErrorCode,

@@ -1,3 +1,8 @@
+import { TravsrError } from '@travsr/protocol';
+
+// The one helper, from the protocol; re-exported for the modules that compare it with PluginErrorCode.
+export { errorCode } from '@travsr/protocol';
+
 /** Codes of errors about a plugin, its process or its session. */
 export const PluginErrorCode = {
   NotFound: 'PLUGIN_NOT_FOUND',
@@ -24,7 +29,7 @@ export type PluginErrorCode = (typeof PluginErrorCode)[keyof typeof PluginErrorC
  * An error about a plugin. The message says what happened, why, and what to do; `plugin`
  * names it as `id@version`; `stderrTail` holds its last stderr lines when they help.
  */
-export class PluginError extends Error {
+export class PluginError extends TravsrError {
   override readonly name = 'PluginError';
   constructor(
     readonly code: PluginErrorCode,
@@ -34,10 +39,4 @@ export class PluginError extends Error {
   ) {
     super(message);
   }
-}
-
-/** True when `e` carries a string `code` (errors are recognised by code, not class). */
-export function errorCode(e: unknown): string | undefined {
-  const c = (e as { code?: unknown } | null)?.code;
-  return typeof c === 'string' ? c : undefined;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse, stringify, TomlError } from 'smol-toml';
+import { TravsrError } from '@travsr/protocol';
 import { travsrHome } from '../paths/travsr-home.js';
 
 /** A language's registration: which plugin serves it and what the user allowed. */
@@ -26,7 +27,7 @@ export interface LangRegistry {
 }
 
 /** Error about lang.toml; the message names the file (and line, when it is a syntax error). */
-export class LangTomlError extends Error {
+export class LangTomlError extends TravsrError {
   override readonly name = 'LangTomlError';
   constructor(
     readonly code: 'LANG_TOML_INVALID' | 'LANG_TOML_UNWRITABLE',

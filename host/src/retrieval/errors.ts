@@ -1,3 +1,5 @@
+import { TravsrError } from '@travsr/protocol';
+
 /**
  * Errors of the retrieval algorithms. Each carries a SCREAMING_SNAKE `code`; recognise them by
  * `code`, not `instanceof`. Messages say what happened, why, and what to do.
@@ -18,7 +20,7 @@ export const RetrievalErrorCode = {
 export type RetrievalErrorCode = (typeof RetrievalErrorCode)[keyof typeof RetrievalErrorCode];
 
 /** An error of a retrieval algorithm: the input or the options it was given cannot be used. */
-export class RetrievalError extends Error {
+export class RetrievalError extends TravsrError {
   override readonly name = 'RetrievalError';
   constructor(
     readonly code: RetrievalErrorCode,

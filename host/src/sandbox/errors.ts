@@ -1,3 +1,5 @@
+import { TravsrError } from '@travsr/protocol';
+
 /**
  * Errors of the sandbox layer. Each carries a SCREAMING_SNAKE `code`; recognise them by
  * `code`, not `instanceof`. Messages say what happened, why, and what to do.
@@ -30,7 +32,7 @@ export interface ConstraintCheck {
  * A plugin asks for more than it was granted; it was not started. `checks` holds every
  * check, refused or not, for the trace.
  */
-export class ConstraintError extends Error {
+export class ConstraintError extends TravsrError {
   override readonly name = 'ConstraintError';
   readonly code = SandboxErrorCode.ConstraintRefused;
   constructor(
@@ -52,7 +54,7 @@ export class ConstraintError extends Error {
  * limit possible). `fix` says what to install or change. Travsr never falls back to an
  * unsandboxed run.
  */
-export class SandboxUnavailableError extends Error {
+export class SandboxUnavailableError extends TravsrError {
   override readonly name = 'SandboxUnavailableError';
   readonly code = SandboxErrorCode.SandboxUnavailable;
   constructor(
@@ -64,13 +66,13 @@ export class SandboxUnavailableError extends Error {
 }
 
 /** A {@link LaunchSpec} the host built is unusable (relative path, missing entrypoint, bad limit). */
-export class LaunchSpecError extends Error {
+export class LaunchSpecError extends TravsrError {
   override readonly name = 'LaunchSpecError';
   readonly code = SandboxErrorCode.LaunchSpecInvalid;
 }
 
 /** A file under sandbox-profiles/ is missing or malformed, or weaker than its tier promises. */
-export class SandboxProfileError extends Error {
+export class SandboxProfileError extends TravsrError {
   override readonly name = 'SandboxProfileError';
   readonly code = SandboxErrorCode.ProfileInvalid;
 }

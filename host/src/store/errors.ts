@@ -1,3 +1,5 @@
+import { errorCode, TravsrError } from '@travsr/protocol';
+
 /**
  * Errors of the graph store. Each carries a SCREAMING_SNAKE `code`; recognise them by
  * `code`, not `instanceof`. Messages say what happened, why, and what to do.
@@ -32,7 +34,7 @@ export const StoreErrorCode = {
 export type StoreErrorCode = (typeof StoreErrorCode)[keyof typeof StoreErrorCode];
 
 /** An error of the graph store; `path` names the database file when one is involved. */
-export class StoreError extends Error {
+export class StoreError extends TravsrError {
   override readonly name = 'StoreError';
   constructor(
     readonly code: StoreErrorCode,
@@ -63,8 +65,8 @@ function isCorruption(code: string): boolean {
  */
 export function translateSqliteError(e: unknown, dbPath: string): unknown {
   if (e instanceof StoreError) return e;
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return e;
+  const code = errorCode(e);
+  if (code === undefined) return e;
   const detail = (e as Error).message;
   if (isCorruption(code))
     return new StoreError(

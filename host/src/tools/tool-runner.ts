@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { TravsrError } from '@travsr/protocol';
 import type { Logger } from '../log/logger.js';
 import { GraphStore, type NodeRow } from '../store/index.js';
 import { mayRead, mayReadCorpus, type AccessPolicy } from '../retrieval/access-policy.js';
@@ -21,7 +22,7 @@ export interface ToolResult {
 }
 
 /** A tool call that failed on its input: named code, what was wrong, what to do. */
-export class ToolError extends Error {
+export class ToolError extends TravsrError {
   override readonly name = 'ToolError';
   constructor(
     readonly code: 'INVALID_ARGUMENTS' | 'UNKNOWN_TOOL' | 'UNKNOWN_CORPUS' | 'TOOL_TIMEOUT' | 'TOOL_FAILED',

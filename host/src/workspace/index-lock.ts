@@ -1,8 +1,9 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { TravsrError } from '@travsr/protocol';
 
 /** Error when another index run holds the repository's lock for too long. */
-export class IndexLockError extends Error {
+export class IndexLockError extends TravsrError {
   override readonly name = 'IndexLockError';
   readonly code = 'INDEX_LOCKED';
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { TravsrError } from '@travsr/protocol';
 import { headCommit } from '../indexer/git/index.js';
 import { runIndex, type IndexMode, type IndexRequest } from '../indexer/indexer.js';
 import type { IndexSummary } from '../indexer/index-summary.js';
@@ -13,7 +14,7 @@ import { progressReporter } from './progress.js';
 import type { Workspace } from './workspace.js';
 
 /** Refusal to index with no plugin at all over a non-empty graph. */
-export class NoPluginsError extends Error {
+export class NoPluginsError extends TravsrError {
   override readonly name = 'NoPluginsError';
   readonly code = 'NO_PLUGINS';
 }

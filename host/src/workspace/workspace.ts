@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { TravsrError } from '@travsr/protocol';
 import { loadConfig, type ConfigKey, type LoadedConfig } from '../config/index.js';
 import type { IndexSettings } from '../indexer/indexer.js';
 import { findRepoRoot } from '../indexer/git/index.js';
@@ -9,7 +10,7 @@ import { GraphStore } from '../store/index.js';
 import { deriveCorpus } from './corpus.js';
 
 /** Error about the repository a command works on. */
-export class WorkspaceError extends Error {
+export class WorkspaceError extends TravsrError {
   override readonly name = 'WorkspaceError';
   constructor(
     readonly code: 'NOT_INITIALIZED' | 'NOT_A_DIRECTORY',

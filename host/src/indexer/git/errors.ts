@@ -1,3 +1,5 @@
+import { TravsrError } from '@travsr/protocol';
+
 /**
  * Errors of the git layer of the indexer. Each carries a SCREAMING_SNAKE `code`; recognise
  * them by `code`, not `instanceof`. Messages say what happened, why, and what to do.
@@ -26,7 +28,7 @@ export const GitErrorCode = {
 export type GitErrorCode = (typeof GitErrorCode)[keyof typeof GitErrorCode];
 
 /** An error from running git or reading what it printed. */
-export class GitError extends Error {
+export class GitError extends TravsrError {
   override readonly name = 'GitError';
   constructor(
     readonly code: GitErrorCode,
@@ -57,7 +59,7 @@ export const HookErrorCode = {
 export type HookErrorCode = (typeof HookErrorCode)[keyof typeof HookErrorCode];
 
 /** An error installing, removing or inspecting the post-commit hook. */
-export class HookError extends Error {
+export class HookError extends TravsrError {
   override readonly name = 'HookError';
   constructor(
     readonly code: HookErrorCode,

@@ -1,3 +1,5 @@
+import { errorCode, TravsrError } from '@travsr/protocol';
+
 /**
  * Errors of the repository walk, the language map and file hashing. Each carries a
  * SCREAMING_SNAKE `code`; recognise them by `code`, not `instanceof`.
@@ -22,7 +24,7 @@ export const WalkErrorCode = {
 export type WalkErrorCode = (typeof WalkErrorCode)[keyof typeof WalkErrorCode];
 
 /** An error of the walk layer; the message says what happened, why, and what to do. */
-export class WalkError extends Error {
+export class WalkError extends TravsrError {
   override readonly name = 'WalkError';
   constructor(
     readonly code: WalkErrorCode,
@@ -34,10 +36,7 @@ export class WalkError extends Error {
 }
 
 /** The `code` of a system error (`ENOENT`, `EACCES`, …), if it has one. */
-export function systemCode(e: unknown): string | undefined {
-  const c = (e as { code?: unknown } | null)?.code;
-  return typeof c === 'string' ? c : undefined;
-}
+export const systemCode: (e: unknown) => string | undefined = errorCode;
 
 /** A system error in a few words: its code and message, without the stack. */
 export function describeSystemError(e: unknown): string {
