@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { TravsrError } from '@travsr/protocol';
 import { hasForeignHeader } from '../paths/sqlite-header.js';
 import { repoTravsrDir, travsrHome } from '../paths/travsr-home.js';
+import { TRACES_TABLE_SQL } from '../store/migrations/v10-traces.js';
 import type { Trace, TraceKind, TraceStatus } from './trace.js';
 
 /** Filters of {@link TraceStore.list}. */
@@ -37,21 +38,6 @@ export class TraceStoreError extends TravsrError {
   }
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS traces (
-  id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  subject TEXT NOT NULL,
-  status TEXT NOT NULL,
-  duration_ms REAL NOT NULL,
-  error_code TEXT,
-  data TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS idx_traces_started ON traces(started_at);
-CREATE INDEX IF NOT EXISTS idx_traces_subject ON traces(subject);
-`;
-
 /**
  * Traces in SQLite: in the repository's graph store (`.travsr/graph.db`) when there is a
  * repository with a `.travsr/` folder, otherwise in `~/.travsr/traces.db`.
@@ -80,7 +66,8 @@ export class TraceStore {
       const db = new Database(path);
       db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
-      db.exec(SCHEMA);
+      // the table as the graph store's migration v10 makes it: traces.db has no migrations
+      db.exec(TRACES_TABLE_SQL);
       return new TraceStore(db, path);
     } catch (e) {
       throw new TraceStoreError(
