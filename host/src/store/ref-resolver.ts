@@ -56,11 +56,16 @@ export class RefResolver {
       }
     } else {
       // A derived edge is not tied to the ref that made it, so re-resolve per source node:
-      // every ref of a node in scope, after deleting all of that node's derived edges.
+      // every ref of a node in scope, after deleting all of that node's derived edges. The
+      // nodes of the files in scope all count (one whose file now has its Phase B graph loses
+      // its old matches); elsewhere only nodes with a ref that can be matched: a file with its
+      // Phase B graph has no matches left to redo (they were dropped when it got there), and
+      // in a repository analyzed at Phase B a common name is named by thousands of refs.
       const srcs = this.ctx
         .stmt(
-          `SELECT DISTINCT src FROM refs
-           WHERE path IN (SELECT value FROM json_each(?)) OR target_name IN (SELECT value FROM json_each(?))`,
+          `SELECT src FROM refs WHERE path IN (SELECT value FROM json_each(?))
+           UNION
+           SELECT r.src FROM refs r WHERE r.target_name IN (SELECT value FROM json_each(?)) AND ${MATCHABLE}`,
         )
         .all(JSON.stringify(scope.paths ?? []), JSON.stringify(scope.names ?? [])) as { src: number }[];
       const dropDerived = this.ctx.stmt('DELETE FROM edges WHERE derived = 1 AND src = ?');

@@ -174,4 +174,21 @@ describe('GraphStore.resolveRefs', () => {
     expect(derivedFrom(store, main.vname)).toEqual(['src/util.ts#format@0.35:calls:phase-a']);
     store.close();
   });
+  it('re-resolves, for a changed name, the refs that can be matched, not those of files with their Phase B graph', () => {
+    const store = tempStore();
+    const a = def('src/a.ts', '#a');
+    const b = def('src/b.ts', '#b');
+    store.replaceFile(analysis('src/a.ts', { nodes: [a], refs: [ref(a.vname, 'format')] }));
+    store.replaceFile(analysis('src/b.ts', { nodes: [b], refs: [ref(b.vname, 'format')] }));
+    store.replaceFile(analysis('src/b.ts', { phase: 'B', plugin: 'lang-typescript@0.1.0', nodes: [b] }));
+    store.replaceFile(analysis('src/util.ts', { nodes: [def('src/util.ts', '#format')] }));
+    expect(store.resolveRefs()).toEqual({ edges: 1, ambiguous: 0, unresolved: 0 });
+    expect(derivedFrom(store, a.vname)).toEqual(['src/util.ts#format@0.35:calls:phase-a']);
+    // A second `format` appears: only src/a.ts's ref is looked at again (now ambiguous: no edge).
+    store.replaceFile(analysis('src/other.ts', { nodes: [def('src/other.ts', '#format')] }));
+    expect(store.resolveRefs({ paths: ['src/other.ts'], names: ['format'] })).toEqual({ edges: 0, ambiguous: 1, unresolved: 0 });
+    expect(derivedFrom(store, a.vname)).toEqual([]);
+    expect(derivedFrom(store, b.vname)).toEqual([]);
+    store.close();
+  });
 });
