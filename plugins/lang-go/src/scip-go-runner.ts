@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { TravsrError } from '@travsr/sdk';
 import { decodeScipIndex, type ScipIndex } from '@travsr/sdk/scip';
 
 /** The external programs Phase B runs, as the host passed them in `initialize.options.tools`. */
@@ -25,7 +26,7 @@ export interface ScipGoRun {
 }
 
 /** scip-go failed: it exited non-zero, timed out, or wrote no readable index. */
-export class ScipGoError extends Error {
+export class ScipGoError extends TravsrError {
   readonly code = 'SCIP_GO_FAILED';
   constructor(message: string) {
     super(message);

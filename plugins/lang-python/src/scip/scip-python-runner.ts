@@ -3,7 +3,7 @@
 // installed), writing only to a scratch directory, stopped when the analyze request is.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LogFunction } from '@travsr/sdk';
+import { TravsrError, type LogFunction } from '@travsr/sdk';
 import { ScipPythonIndex } from './scip-python-edges.js';
 
 /** The scip-python release the upgrade is tested with. */
@@ -16,7 +16,7 @@ export const SCIP_PYTHON_HINT = `install it with \`npm install -g @sourcegraph/s
 const HEARTBEAT_MS = 20_000;
 
 /** scip-python failed: it exited non-zero, was stopped, or wrote no readable index. */
-export class ScipPythonError extends Error {
+export class ScipPythonError extends TravsrError {
   readonly code = 'SCIP_PYTHON_FAILED';
   constructor(message: string) {
     super(message);
