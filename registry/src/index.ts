@@ -8,7 +8,7 @@
  * `@travsr/registry/semver`, for the host's every index run.
  */
 export { RegistryError, RegistryErrorCode } from './errors.js';
-export { TreeHashError, treeEntries, treeHash, treeHashOf, verifyTreeHash, type TreeEntry } from './tree-hash.js';
+export { FileDigests, TreeHashError, treeEntries, treeHash, treeHashOf, verifyTreeHash, type TreeEntry } from './tree-hash.js';
 export {
   parseVersion,
   isVersion,

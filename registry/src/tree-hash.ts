@@ -39,8 +39,9 @@ export interface TreeEntry {
  * (await treeEntries(dir)).map((e) => `${e.type} ${e.path}`); // ['file dist/main.js', 'file travsr-plugin.json']
  * ```
  */
-export async function treeEntries(dir: string): Promise<TreeEntry[]> {
+export async function treeEntries(dir: string, digests: FileDigests = processDigests): Promise<TreeEntry[]> {
   const out: TreeEntry[] = [];
+  const seen = new Set<string>();
   async function walk(at: string): Promise<void> {
     let names: string[];
     try {
@@ -58,7 +59,8 @@ export async function treeEntries(dir: string): Promise<TreeEntry[]> {
         else if (st.isSymbolicLink()) {
           out.push({ path: rel, type: 'symlink', sha256: sha256(Buffer.from(await readlink(full))) });
         } else if (st.isFile()) {
-          out.push({ path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: await fileDigest(full, st) });
+          seen.add(full);
+          out.push({ path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: await digests.of(full, st) });
         } else {
           throw new TreeHashError('TREE_UNSUPPORTED_ENTRY', `${rel} is not a regular file, directory or symlink`);
         }
@@ -66,25 +68,69 @@ export async function treeEntries(dir: string): Promise<TreeEntry[]> {
     );
   }
   await walk(dir);
+  digests.keepOnly(dir, seen);
   return out.sort(byPath);
 }
 
 /**
- * SHA-256 of the files this process has hashed, by path, with the file's inode, size, mtime
- * and ctime when it was read. A file whose stat is unchanged is not read again: an index run
- * verifies a plugin directory that `travsr init` hashed a moment before. The ctime is what
+ * SHA-256 of files by path, each with the file's device, inode, size, mtime and ctime when it
+ * was read. A file whose stat is unchanged is not read again: an index run verifies a plugin
+ * directory that `travsr init` hashed a moment before, and a memo saved between processes
+ * ({@link toJSON} / {@link FileDigests.from}) spares every command the read. The ctime is what
  * makes this safe: any write or metadata change sets it, and no user can set it back.
+ *
+ * @example
+ * ```ts
+ * const digests = FileDigests.from(JSON.parse(saved));
+ * await treeHash(dir, digests);
+ * if (digests.changed) save(JSON.stringify(digests));
+ * ```
  */
-const digests = new Map<string, { stat: string; sha256: string }>();
+export class FileDigests {
+  private readonly byPath = new Map<string, { stat: string; sha256: string }>();
+  /** Set when a digest was added or replaced since the memo was made. */
+  changed = false;
 
-async function fileDigest(path: string, st: Stats): Promise<string> {
-  const stat = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  const known = digests.get(path);
-  if (known?.stat === stat) return known.sha256;
-  const digest = sha256(await readFile(path));
-  digests.set(path, { stat, sha256: digest });
-  return digest;
+  /** A memo from what {@link toJSON} gave (entries that are not well-formed are left out). */
+  static from(saved: unknown): FileDigests {
+    const memo = new FileDigests();
+    if (saved && typeof saved === 'object' && !Array.isArray(saved))
+      for (const [path, e] of Object.entries(saved as Record<string, unknown>)) {
+        const { stat, sha256 } = (e ?? {}) as Record<string, unknown>;
+        if (typeof stat === 'string' && typeof sha256 === 'string' && /^[0-9a-f]{64}$/.test(sha256))
+          memo.byPath.set(path, { stat, sha256 });
+      }
+    return memo;
+  }
+
+  /** The digest of the file at `path`, read only when its stat is not the one recorded. */
+  async of(path: string, st: Stats): Promise<string> {
+    const stat = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    const known = this.byPath.get(path);
+    if (known?.stat === stat) return known.sha256;
+    const digest = sha256(await readFile(path));
+    this.byPath.set(path, { stat, sha256: digest });
+    this.changed = true;
+    return digest;
+  }
+
+  /** Forgets the files under `dir` that the last hash of it did not see (removed from the tree). */
+  keepOnly(dir: string, seen: ReadonlySet<string>): void {
+    const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+    for (const path of this.byPath.keys())
+      if (path.startsWith(prefix) && !seen.has(path)) {
+        this.byPath.delete(path);
+        this.changed = true;
+      }
+  }
+
+  toJSON(): Record<string, { stat: string; sha256: string }> {
+    return Object.fromEntries(this.byPath);
+  }
 }
+
+/** The memo of this process, used when a caller passes none. */
+const processDigests = new FileDigests();
 
 /**
  * The tree hash of a directory: `sha256:` + SHA-256 over one line per entry,
@@ -96,8 +142,8 @@ async function fileDigest(path: string, st: Stats): Promise<string> {
  * const h = await treeHash('/home/me/.travsr/plugins/lang-go/0.1.0'); // 'sha256:…'
  * ```
  */
-export async function treeHash(dir: string): Promise<string> {
-  return treeHashOf(await treeEntries(dir));
+export async function treeHash(dir: string, digests?: FileDigests): Promise<string> {
+  return treeHashOf(await treeEntries(dir, digests));
 }
 
 /**
@@ -135,8 +181,8 @@ export function byPath(a: { path: string }, b: { path: string }): number {
  * await verifyTreeHash(pluginDir, lock.treeHash); // before every launch
  * ```
  */
-export async function verifyTreeHash(dir: string, expected: string): Promise<void> {
-  const actual = await treeHash(dir);
+export async function verifyTreeHash(dir: string, expected: string, digests?: FileDigests): Promise<void> {
+  const actual = await treeHash(dir, digests);
   if (actual !== expected) {
     throw new TreeHashError(
       'TREE_HASH_MISMATCH',

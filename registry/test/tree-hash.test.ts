@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, renameSync, statSync, symlinkSync, u
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { treeEntries, treeHash, verifyTreeHash } from '../src/tree-hash.js';
+import { FileDigests, treeEntries, treeHash, verifyTreeHash } from '../src/tree-hash.js';
 
 function plugin(): string {
   const dir = mkdtempSync(join(tmpdir(), 'travsr-tree-'));
@@ -47,6 +47,29 @@ describe('treeHash', () => {
     utimesSync(main, 1_700_000_000, 1_700_000_000);
     expect(statSync(main).mtimeMs).toBe(1_700_000_000_000);
     expect(await treeHash(dir)).not.toBe(before);
+  });
+
+  it('keeps digests in a memo that survives JSON: a saved memo answers, an edited file is read again, a removed one forgotten', async () => {
+    const dir = plugin();
+    const first = new FileDigests();
+    const hash = await treeHash(dir, first);
+    expect(first.changed).toBe(true);
+    const saved = JSON.parse(JSON.stringify(first)) as Record<string, { stat: string; sha256: string }>;
+    expect(Object.keys(saved).sort()).toEqual(['dist/grammar.wasm', 'dist/main.js', 'travsr-plugin.json'].map((p) => join(dir, p)));
+    // Proof that a saved digest is what answers while the stat holds: a forged one is believed…
+    const main = join(dir, 'dist', 'main.js');
+    const forged = FileDigests.from({ ...saved, [main]: { ...saved[main]!, sha256: '0'.repeat(64) } });
+    expect(await treeHash(dir, forged)).not.toBe(hash);
+    expect(forged.changed).toBe(false);
+    // …and a write (new ctime) makes the file be read again.
+    const again = FileDigests.from(saved);
+    writeFileSync(main, 'console.log(1)\n'); // same content, rewritten
+    expect(await treeHash(dir, again)).toBe(hash);
+    expect(again.changed).toBe(true);
+    renameSync(join(dir, 'dist', 'grammar.wasm'), join(dir, 'grammar.wasm'));
+    await treeHash(dir, again);
+    expect(Object.keys(again.toJSON())).not.toContain(join(dir, 'dist', 'grammar.wasm'));
+    expect(FileDigests.from({ x: { stat: 1, sha256: 'no' }, y: null }).toJSON()).toEqual({});
   });
 
   it('lists entries in path order with their types', async () => {

@@ -17,6 +17,7 @@ import {
 } from '@travsr/protocol';
 import { Connection, type ConnectionStats } from '@travsr/protocol/node';
 import { treeHash, verifyTreeHash } from '@travsr/registry/tree-hash';
+import { pluginDigests, savePluginDigests } from './tree-digests.js';
 import {
   evaluateConstraints,
   prepareLaunch,
@@ -235,14 +236,15 @@ export class PluginSession {
     this.setState('verifying');
     if (this.opts.expectedTreeHash) {
       try {
-        await verifyTreeHash(plugin.dir, this.opts.expectedTreeHash);
+        await verifyTreeHash(plugin.dir, this.opts.expectedTreeHash, pluginDigests());
       } catch (e) {
         throw new PluginError(PluginErrorCode.Tampered, `${this.label}: ${(e as Error).message}`, this.label);
       }
       trace.details.treeHash = this.opts.expectedTreeHash;
     } else {
-      trace.details.treeHash = await treeHash(plugin.dir);
+      trace.details.treeHash = await treeHash(plugin.dir, pluginDigests());
     }
+    savePluginDigests();
 
     this.setState('evaluating_constraints');
     const checks = evaluateConstraints(plugin.manifest, grant);
