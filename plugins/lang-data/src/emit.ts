@@ -1,5 +1,4 @@
-import type { Node } from '@travsr/sdk';
-import type { FileGraphBuilder, LineIndex } from '@travsr/sdk';
+import type { FileGraphBuilder, LineIndex, Node } from '@travsr/sdk';
 import type { DataFormat } from './formats.js';
 import type { DataDocument, Entry, ParsedData } from './model.js';
 import { skeletonOf } from './skeleton.js';

@@ -1,6 +1,5 @@
-import type { Diagnostic } from '@travsr/sdk';
+import type { Diagnostic, LineIndex } from '@travsr/sdk';
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
-import type { LineIndex } from '@travsr/sdk';
 import { lazy, type DataDocument, type Entry, type Item, type ParsedData, type Value } from './model.js';
 import { contentChildren, decodeDoubleQuoted, parseErrorsOf, rangeOf } from './syntax.js';
 

@@ -1,6 +1,5 @@
-import type { Diagnostic, Range } from '@travsr/sdk';
+import type { Diagnostic, LineIndex, Range } from '@travsr/sdk';
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
-import type { LineIndex } from '@travsr/sdk';
 
 /** Helpers shared by the tree-sitter readers (JSON, YAML, TOML). */
 

@@ -1,6 +1,5 @@
-import type { Diagnostic } from '@travsr/sdk';
+import type { Diagnostic, LineIndex } from '@travsr/sdk';
 import { SaxesParser } from 'saxes';
-import type { LineIndex } from '@travsr/sdk';
 import { mappingOf, type Entry, type ParsedData, type Value } from './model.js';
 import { oneLine } from './syntax.js';
 

@@ -1,5 +1,4 @@
-import type { AnalyzeFile, Node } from '@travsr/sdk';
-import { FileGraphBuilder, LineIndex, type FileAnalysis, type FileResult, type SourceFile } from '@travsr/sdk';
+import { FileGraphBuilder, LineIndex, type AnalyzeFile, type FileAnalysis, type FileResult, type Node, type SourceFile } from '@travsr/sdk';
 import ts from 'typescript';
 import { declarationsOf, type Declaration } from './declarations.js';
 import { failedResult } from './failed-result.js';
