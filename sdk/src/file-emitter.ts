@@ -1,6 +1,8 @@
 import {
   assertSchema,
+  errorCode,
   GraphFileParamsSchema,
+  ProtocolErrorCode,
   type AnalyzeFile,
   type AnalyzeResult,
   type Diagnostic,
@@ -50,7 +52,7 @@ export class FileEmitter {
     try {
       await this.send(params);
     } catch (e) {
-      if ((e as { code?: unknown }).code !== 'FRAME_TOO_LARGE') throw e;
+      if (errorCode(e) !== ProtocolErrorCode.FrameTooLarge) throw e;
       const message = `the graph of this file does not fit in one frame (${(e as Error).message}); it was not sent`;
       this.warn(`${file.path}: ${message}`);
       await this.failed(file, 'FILE_GRAPH_TOO_LARGE', message);

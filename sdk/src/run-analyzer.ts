@@ -2,6 +2,7 @@ import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
 import {
   DEFAULT_MAX_FRAME_BYTES,
+  errorCode,
   MIN_MAX_FRAME_BYTES,
   PROTOCOL_VERSIONS,
   WireErrorCode,
@@ -214,9 +215,9 @@ export class AnalyzerSession {
       this.stopAll.abort();
       setLogSink(undefined);
       if (err) {
-        const code = (err as { code?: unknown }).code;
+        const code = errorCode(err);
         this.io.stderr(
-          `${this.def.id}: protocol error on the host connection${typeof code === 'string' ? ` (${code})` : ''}: ${err.message}; exiting`,
+          `${this.def.id}: protocol error on the host connection${code !== undefined ? ` (${code})` : ''}: ${err.message}; exiting`,
         );
         this.finish(2);
       } else if (this.state !== 'shutting-down') {

@@ -1,5 +1,6 @@
 import {
   DEFAULT_MAX_FRAME_BYTES,
+  errorCode,
   PLUGIN_COOKIE_ENV,
   PLUGIN_COOKIE_VALUE,
   PROTOCOL_VERSIONS,
@@ -212,13 +213,13 @@ export class PluginSession {
         return `the connection closed${this.conn?.error ? ` (${this.conn.error.message})` : ''}${this.exitText()}`;
       return e.message;
     }
-    const code = (e as { code?: unknown }).code;
+    const code = errorCode(e);
     const message = (e as Error).message ?? String(e);
-    if (typeof code === 'string' && code.startsWith('FRAME_')) {
+    if (code?.startsWith('FRAME_')) {
       return `the plugin's stdout is not a valid frame stream (${code}: ${message}); only protocol frames may be written to stdout${this.exitText()}`;
     }
     if (code === 'SCHEMA_VIOLATION') return `the plugin sent a frame that fails the protocol schema: ${message}${this.exitText()}`;
-    return `${typeof code === 'string' ? `${code}: ` : ''}${message}${this.exitText()}`;
+    return `${code !== undefined ? `${code}: ` : ''}${message}${this.exitText()}`;
   }
 
   private exitText(): string {
