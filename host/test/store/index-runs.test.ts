@@ -120,7 +120,7 @@ describe('index runs', () => {
     // Back to v12 as the older travsr wrote it, with its "running" flag left by a kill.
     const db = new Database(path);
     db.exec('DROP TABLE index_runs; DROP INDEX idx_files_pending; ALTER TABLE files DROP COLUMN pending_run');
-    db.exec('DROP INDEX idx_nodes_live_kind; DELETE FROM schema_migrations WHERE version >= 13; PRAGMA user_version = 12');
+    db.exec('DROP INDEX idx_nodes_live; DELETE FROM schema_migrations WHERE version >= 13; PRAGMA user_version = 12');
     db.prepare(
       "INSERT INTO meta (key, value) VALUES ('index_state', 'running') ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     ).run();

@@ -12,7 +12,7 @@ import { v10Traces } from './v10-traces.js';
 import { v11FileTextSearch } from './v11-file-text-search.js';
 import { v12DefinitionTextSearch } from './v12-definition-text-search.js';
 import { v13IndexRuns } from './v13-index-runs.js';
-import { v14LiveNodeKinds } from './v14-live-node-kinds.js';
+import { v14LiveNodes } from './v14-live-nodes.js';
 
 export type { Migration } from './migration.js';
 
@@ -31,5 +31,5 @@ export const GRAPH_MIGRATIONS: readonly Migration[] = [
   v11FileTextSearch,
   v12DefinitionTextSearch,
   v13IndexRuns,
-  v14LiveNodeKinds,
+  v14LiveNodes,
 ];
