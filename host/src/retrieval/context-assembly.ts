@@ -27,7 +27,7 @@ export interface ContextOptions {
   files?: number;
   /** Other weights than {@link DEFAULT_WEIGHTS} (for evaluation and tuning). */
   weights?: Partial<ContextWeights>;
-  /** Put each file's {@link FileSignals} in the result (for evaluation and tuning). */
+  /** Put each file's signals (`FileSignals`) in the result (for evaluation and tuning). */
   explain?: boolean;
 }
 
