@@ -1,0 +1,155 @@
+// The documents a newcomer reads first must not send them nowhere: every relative link in
+// README.md, ARCHITECTURE.md, CONTRIBUTING.md and docs/*.md names a file that exists (and a
+// heading that exists, when it names one), and README.md's command table matches the CLI:
+// every command of host/oclif.manifest.json is named, and no row names a command that does
+// not exist.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The documents whose links are checked, relative to the repository root. */
+function documents(): string[] {
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`);
+  return ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', ...docs];
+}
+
+/** The markdown outside fenced code blocks and inline code spans, where a link is a link. */
+function proseOf(markdown: string): string {
+  const lines: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (!fenced) lines.push(line);
+  }
+  // A code span is text, even when it looks like a link; a link's text may be a code span.
+  return lines.join('\n').replace(/`[^`\n]*`/g, 'code');
+}
+
+/** Inline links `[text](target)`; images and reference links are not used in these documents. */
+function linksOf(markdown: string): string[] {
+  const prose = proseOf(markdown);
+  return [...prose.matchAll(/\[(?:[^\]\n]|\][^(])*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1] ?? '');
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** Every anchor a markdown file offers (a repeated heading gets -1, -2, … as on GitHub). */
+function anchorsOf(file: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const m = fenced ? null : /^#{1,6}\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const base = slug(m[1] ?? '');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
+
+/** What is wrong with one link of `doc`, or undefined when it leads somewhere. */
+function brokenLink(doc: string, target: string): string | undefined {
+  if (/^[a-z][a-z+.-]*:/i.test(target)) return undefined; // https:, mailto: — not ours to check
+  const [path = '', anchor] = target.split('#', 2);
+  const file = path === '' ? join(root, doc) : resolve(dirname(join(root, doc)), decodeURIComponent(path));
+  if (!file.startsWith(root)) return `${target} leaves the repository`;
+  if (!existsSync(file)) return `${target}: no such file (${relative(root, file)})`;
+  if (anchor !== undefined && anchor !== '') {
+    if (!statSync(file).isFile() || !file.endsWith('.md')) return `${target}: an anchor into a file that is not markdown`;
+    if (!anchorsOf(file).has(anchor)) return `${target}: ${relative(root, file)} has no heading #${anchor}`;
+  }
+  return undefined;
+}
+
+/** The command ids of the built CLI, as users type them (`lang install`). */
+function manifestCommands(): string[] {
+  const path = join(root, 'host', 'oclif.manifest.json');
+  if (!existsSync(path)) throw new Error(`${path} is missing: build the CLI first (npm run build -w travsr)`);
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { commands: Record<string, unknown> };
+  return Object.keys(manifest.commands).map((id) => id.replaceAll(':', ' '));
+}
+
+/** The first cells of the table under README.md's "## Commands", each a list of code spans. */
+function commandTableCells(readme: string): string[][] {
+  const section = readme.split(/^## /m).find((s) => s.startsWith('Commands\n'));
+  if (section === undefined) throw new Error('README.md has no "## Commands" section');
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('| `'))
+    .map((row) => {
+      const first = row.split(/(?<!\\)\|/)[1] ?? '';
+      return [...first.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
+    });
+}
+
+/** The command a usage names: its leading words (`graph deps <symbol>` → `graph deps`). */
+function commandOf(usage: string): string {
+  const words: string[] = [];
+  for (const w of usage.replace(/^travsr\s+/, '').split(/\s+/)) {
+    if (!/^[a-z][a-z-]*$/.test(w)) break;
+    words.push(w);
+  }
+  return words.join(' ');
+}
+
+describe('documentation links', () => {
+  it('finds the documents and links to check', () => {
+    const all = documents().flatMap((d) => linksOf(readFileSync(join(root, d), 'utf8')));
+    // A parser that found nothing would pass every check below.
+    expect(documents()).toContain('docs/writing-a-plugin.md');
+    expect(all).toContain('ARCHITECTURE.md');
+    expect(all.length).toBeGreaterThan(30);
+  });
+
+  for (const doc of documents()) {
+    it(`every relative link of ${doc} leads to a file (and heading) that exists`, () => {
+      const links = linksOf(readFileSync(join(root, doc), 'utf8'));
+      const broken = links.map((l) => brokenLink(doc, l)).filter((p): p is string => p !== undefined);
+      expect(broken).toEqual([]);
+    });
+  }
+
+  it('reports a missing file and a missing heading', () => {
+    expect(brokenLink('README.md', 'docs/no-such-file.md')).toMatch(/no such file/);
+    expect(brokenLink('README.md', 'ARCHITECTURE.md#no-such-heading')).toMatch(/no heading #no-such-heading/);
+    expect(brokenLink('docs/sandbox.md', '../ARCHITECTURE.md#the-trust-boundary')).toBeUndefined();
+    expect(linksOf('a `[x](gone.md)` span\n```\n[y](gone.md)\n```\n[z](here.md)')).toEqual(['here.md']);
+  });
+});
+
+describe('README.md and the CLI', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+  it('names every command of the CLI in its command table', () => {
+    const named = new Set(commandTableCells(readme).flatMap((cells) => cells.map(commandOf)));
+    const missing = manifestCommands().filter((c) => !named.has(c));
+    expect(missing).toEqual([]);
+  });
+
+  it('names no command the CLI does not have', () => {
+    const commands = new Set(manifestCommands());
+    const unknown = commandTableCells(readme)
+      .flat()
+      .map(commandOf)
+      .filter((c) => !commands.has(c));
+    expect(unknown).toEqual([]);
+  });
+});
