@@ -168,6 +168,7 @@ describe('Connection', () => {
       called = true;
       return { files: 0, failed: 0, nodes: 0, edges: 0 };
     });
+    // @ts-expect-error -- invalid on purpose: the connection must refuse it at run time
     await expect(host.request('analyze', { phase: 'C', files: [] })).rejects.toMatchObject({
       wire: { code: WireErrorCode.InvalidParams, message: expect.stringContaining('analyze params failed validation: /phase') },
     });
@@ -188,6 +189,7 @@ describe('Connection', () => {
       language: 'python',
       phase: 'A',
       status: 'ok',
+      // @ts-expect-error -- invalid on purpose: the connection must refuse it at run time
       nodes: [node],
       edges: [],
       diagnostics: [],
@@ -354,6 +356,7 @@ describe('Connection', () => {
     let aborted = false;
     plugin.onRequest(
       'analyze',
+      // @ts-expect-error -- invalid on purpose: the connection must refuse it at run time
       (_p, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve((aborted = true)))),
     );
     const a = host.request('analyze', { phase: 'A', files: [] });
@@ -389,6 +392,7 @@ describe('Connection', () => {
     const { host, plugin } = pair({ validate: false }, { validate: false });
     const got: unknown[] = [];
     host.onNotification('progress', (p) => got.push(p));
+    // @ts-expect-error -- invalid on purpose: the connection must refuse it at run time
     await plugin.notify('progress', { requestId: 1, done: -5, total: 'lots' });
     await until(() => got.length === 1, 'notification');
     expect(got).toEqual([{ requestId: 1, done: -5, total: 'lots' }]);
