@@ -170,7 +170,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     sessions,
     summary,
     texts,
-    failures: new RunFailures(store, summary),
+    failures: new RunFailures(summary),
     plan,
     semantic: settings.semantic,
     logger,

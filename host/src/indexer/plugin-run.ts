@@ -33,6 +33,8 @@ interface InFlight extends BatchRequest {
   delivered: Set<string>;
   jobOf: (path: string) => Job | undefined;
   writes: FileWriteBatch;
+  /** Records a file of the run as failed, through this request's writes. */
+  fail: (job: Job, reason: string) => void;
   outcome: Promise<{ missing: string[] }>;
   release: (() => void) | undefined;
 }
@@ -150,20 +152,25 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
       const delivered = new Set<string>();
       const byPath = new Map(batch.map((j) => [j.path, j]));
       const jobOf = (path: string) => byPath.get(path);
-      const writes = new FileWriteBatch(
-        store,
-        (input, error) => {
-          if (phase === firstPhase(input.path) && input.status === 'ok') ps.analyzed--;
+      // Counted once stored: a file the store refuses is a failure, never an analyzed file.
+      const writes = new FileWriteBatch(store, {
+        onStored: (written) => {
+          const analyzed = written.filter((i) => i.status === 'ok' && phase === firstPhase(i.path));
+          ps.analyzed += analyzed.length;
+          analyzed.forEach(() => ctx.onAnalyzed(m.id));
+          texts.add(analyzed.filter((i) => !textUnchanged.has(i.path)).map((i) => i.path));
+        },
+        onRefused: (input, error) => {
           failedHere.add(input.path);
-          failures.record(input.path, reg.plugin.label, error.message, jobOf(input.path));
+          failures.record(input.path, reg.plugin.label, error.message);
         },
-        undefined,
-        (written) => {
-          texts.add(
-            written.filter((i) => i.status === 'ok' && phase === firstPhase(i.path) && !textUnchanged.has(i.path)).map((i) => i.path),
-          );
-        },
-      );
+      });
+      /** Records a file of this batch as failed: in the store (through the batch) and in the summary. */
+      const fail = (job: Job, reason: string) => {
+        failedHere.add(job.path);
+        failures.record(job.path, reg.plugin.label, reason);
+        writes.fail({ path: job.path, sha256: job.sha256, language: job.language, plugin: reg.plugin.label, phase, reason });
+      };
       const onFile = (f: GraphFileParams) => {
         const job = jobOf(f.path)!;
         delivered.add(f.path);
@@ -188,9 +195,6 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
         if (f.status === 'failed') {
           failedHere.add(f.path);
           failures.record(f.path, reg.plugin.label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');
-        } else if (phase === firstPhase(f.path)) {
-          ps.analyzed++;
-          ctx.onAnalyzed(m.id);
         }
       };
       // A structural pass streams files as fast as the host stores them: text indexing waits.
@@ -202,21 +206,18 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
       );
       // Awaited below; until then a failure must not count as unhandled.
       outcome.catch(() => undefined);
-      return { phase, batch, delivered, jobOf, writes, outcome, release };
+      return { phase, batch, delivered, jobOf, writes, fail, outcome, release };
     };
     const cancelled = () => new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
     let next = requests.next();
     if (next && ctx.signal?.aborted) throw cancelled();
     let inFlight = next ? send(next) : undefined;
     while (inFlight) {
-      const { batch, delivered, jobOf, writes, outcome, release } = inFlight;
+      const { batch, delivered, jobOf, writes, fail, outcome, release } = inFlight;
       try {
         const out = await outcome;
         release?.();
-        for (const path of out.missing) {
-          failedHere.add(path);
-          failures.record(path, reg.plugin.label, 'the plugin answered without sending this file', jobOf(path));
-        }
+        for (const path of out.missing) fail(jobOf(path)!, 'the plugin answered without sending this file');
         // The next request goes out before this one's files are stored, so that the plugin
         // works while the host writes (after one turn of the event loop the request is on its
         // way: its files then arrive after these are stored).
@@ -231,29 +232,23 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
         inFlight = following;
       } catch (e) {
         release?.();
-        writes.flush();
         const code = errorCode(e) ?? '';
         const rest = batch.filter((j) => !delivered.has(j.path));
-        if (code === PluginErrorCode.Cancelled) throw e;
+        if (code === PluginErrorCode.Cancelled) {
+          writes.flush();
+          throw e;
+        }
         if (PLUGIN_LEVEL.has(code) || rest.length === 0) {
           // Nothing more of this plugin runs: what is left of the phase fails, later phases are not asked for.
-          for (const j of [...rest, ...requests.abandonPhase()]) {
-            failedHere.add(j.path);
-            failures.record(j.path, reg.plugin.label, `not analyzed: ${(e as Error).message}`, j);
-          }
+          for (const j of [...rest, ...requests.abandonPhase()]) fail(j, `not analyzed: ${(e as Error).message}`);
+          writes.flush();
           ps.error = (e as Error).message;
           break;
         }
         // The plugin died on a file: the first one it had not sent is the suspect. It is
         // recorded failed; the others go back to the queue for the restarted plugin.
-        const suspect = rest[0]!;
-        failedHere.add(suspect.path);
-        failures.record(
-          suspect.path,
-          reg.plugin.label,
-          `${code}: the plugin failed while analyzing this file (${(e as Error).message})`,
-          suspect,
-        );
+        fail(rest[0]!, `${code}: the plugin failed while analyzing this file (${(e as Error).message})`);
+        writes.flush();
         requests.requeue(rest.slice(1));
         next = requests.next();
         if (next && ctx.signal?.aborted) throw cancelled();
