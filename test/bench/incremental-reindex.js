@@ -21,6 +21,8 @@ const SIZES = [
 const TIMED_COMMITS = 6;
 const HOOK_COMMITS = 2;
 const TARGET_MS = 1000;
+/** Issue 14: the whole one-file `hook-run` process on the 100k-line repository. */
+const PROCESS_TARGET_MS = 400;
 const CORPUS = 'bench.travsr.dev/lua';
 
 // A function header that ends its line, so that a statement inserted after it is in the body.
@@ -122,6 +124,8 @@ export async function run() {
     const walls = r.hookRuns.map((h) => h.wallMs);
     const target = big ? `< ${TARGET_MS.toLocaleString('en-US')} ms` : '—';
     const verdict = (ms) => (big ? (ms < TARGET_MS ? 'pass' : 'FAIL') : '—');
+    const processTarget = big ? `≤ ${PROCESS_TARGET_MS} ms` : '—';
+    const processVerdict = (ms) => (big ? (ms <= PROCESS_TARGET_MS ? 'pass' : 'FAIL') : '—');
     const p = `${r.size.label} repo`;
     const analyzed = r.hookRuns.map((h) => h.analyzed);
     rows.push(
@@ -141,8 +145,8 @@ export async function run() {
         `${p}: hook-run process wall (Node start-up included), p50`,
         percentile(walls, 50),
         'ms',
-        target,
-        verdict(percentile(walls, 50)),
+        processTarget,
+        processVerdict(percentile(walls, 50)),
       ),
       row(title, `${p}: hook-run process wall, max`, Math.max(...walls), 'ms', target, verdict(Math.max(...walls))),
       row(
