@@ -7,17 +7,28 @@
 // parsed once as that reference and once by the plugin's own parser, in one long sequence
 // interleaved with broken inputs (truncated files, the unfinished ones); every piece that is
 // valid must come out the same.
+//
+// The reference parses (one fresh worker each) are what costs: by default a few pieces per
+// language keep the file short on a busy CI box; `npm run test:long` (TRAVSR_TEST_LONG=1) runs
+// the full sample.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, languageOfPath } from '../src/languages.js';
 import { builtAnalyzer, distDir, inputDir } from './analyze-fixture.js';
 
+// Baseline (Liftoff) wasm code only, in this test process and its workers. With tier-up, each
+// worker's multi-megabyte grammar is recompiled by TurboFan in the background, and a busy machine
+// then holds the next worker's start for tens of seconds. The compiler tier does not change what a
+// parse returns, so the reference stays the first parse of a fresh instance.
+setFlagsFromString('--liftoff-only');
+
 const webTreeSitter = pathToFileURL(createRequire(import.meta.url).resolve('web-tree-sitter')).href;
-const PIECES_PER_LANGUAGE = 20;
+const PIECES_PER_LANGUAGE = process.env.TRAVSR_TEST_LONG ? 20 : 6;
 
 /** The tree of `text` as the first parse of a fresh web-tree-sitter instance. */
 function freshParse(grammar: string, text: string): Promise<string> {
