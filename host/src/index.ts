@@ -1,5 +1,6 @@
 /** The Travsr host as a library: what the CLI is built from. */
 export * from './plugins/index.js';
+export * from './catalog/lang-toml.js';
 export * from './sandbox/index.js';
 export * from './traces/index.js';
 export * from './store/index.js';

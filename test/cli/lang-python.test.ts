@@ -4,7 +4,7 @@
 // resolver cannot prove gets no edge — not even a name-matched one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readLangToml, writeLangToml } from '../../host/src/plugins/lang-toml.js';
+import { readLangToml, writeLangToml } from '../../host/src/catalog/lang-toml.js';
 import { GraphStore } from '../../host/src/store/index.js';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';

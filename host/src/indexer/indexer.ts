@@ -4,7 +4,7 @@ import type { GraphStore } from '../store/index.js';
 import { TextIndexQueue } from './text-index-queue.js';
 import type { Trace } from '../traces/trace.js';
 import { LanguageMap } from './walk/index.js';
-import type { RegisteredPlugin } from './plugin-catalog.js';
+import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { emptySummary, type IndexSummary } from './index-summary.js';
 import { PluginSessions } from './plugin-sessions.js';
 import { claimTree } from './tree-claims.js';

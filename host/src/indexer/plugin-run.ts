@@ -5,7 +5,7 @@ import type { GraphStore } from '../store/index.js';
 import type { ChangePlan, Job } from './change-plan.js';
 import { FileWriteBatch } from './file-write-batch.js';
 import type { IndexSummary, PluginSummary } from './index-summary.js';
-import type { RegisteredPlugin } from './plugin-catalog.js';
+import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { runPhases, type PluginSessions } from './plugin-sessions.js';
 import type { RunFailures } from './run-failures.js';
 import type { TextIndexQueue } from './text-index-queue.js';

@@ -4,7 +4,7 @@ import { PluginSupervisor } from '../plugins/supervisor.js';
 import type { PluginTimeouts } from '../plugins/timeouts.js';
 import type { Trace } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
-import type { RegisteredPlugin } from './plugin-catalog.js';
+import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { pluginOptionsFor } from './plugin-options.js';
 
 /** A plugin's supervisor and the answer of its session's start (what `capabilities()` resolves to). */

@@ -4,7 +4,6 @@ export * from './plugin-process.js';
 export * from './session.js';
 export * from './supervisor.js';
 export * from './timeouts.js';
-export * from './lang-toml.js';
 export * from './sandboxed-launcher.js';
 export * from './bundle-plugin.js';
 export * from './scaffold.js';

@@ -1,4 +1,4 @@
-import { diffCommits, headCommit, readCommitDiff, type CommitDiff } from '../indexer/git/index.js';
+import { diffCommits, headCommit, readCommitDiff, type CommitDiff } from '../git/index.js';
 import type { IndexSummary } from '../indexer/index-summary.js';
 import { indexWorkspace } from './index-workspace.js';
 import { openWorkspace, type Workspace } from './workspace.js';

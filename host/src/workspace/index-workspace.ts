@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { TravsrError } from '@travsr/protocol';
-import { headCommit } from '../indexer/git/index.js';
+import { headCommit } from '../git/index.js';
 import { runIndex, type IndexMode, type IndexRequest } from '../indexer/indexer.js';
 import type { IndexSummary } from '../indexer/index-summary.js';
-import { registeredPlugins } from '../indexer/plugin-catalog.js';
+import { registeredPlugins } from '../catalog/registered-plugins.js';
 import { storeCoreShells } from '../retrieval/kcore-cache.js';
 import { TraceRecorder } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';

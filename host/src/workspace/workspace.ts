@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { TravsrError } from '@travsr/protocol';
 import { loadConfig, type ConfigKey, type LoadedConfig } from '../config/index.js';
 import type { IndexSettings } from '../indexer/indexer.js';
-import { findRepoRoot } from '../indexer/git/index.js';
+import { findRepoRoot } from '../git/index.js';
 import { stderrLogger, type Logger } from '../log/logger.js';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { GraphStore } from '../store/index.js';

@@ -14,7 +14,7 @@ import {
   type ClientConfigStatus,
   type ConnectOutcome,
 } from '../../connect/index.js';
-import { findRepoRoot } from '../../indexer/git/index.js';
+import { findRepoRoot } from '../../git/index.js';
 import { repoTravsrDir } from '../../paths/travsr-home.js';
 
 export default class Connect extends TravsrCommand {

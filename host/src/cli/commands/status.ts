@@ -1,12 +1,12 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
-import { hookStatus } from '../../indexer/git/index.js';
-import { registeredPlugins } from '../../indexer/plugin-catalog.js';
+import { hookStatus } from '../../git/index.js';
+import { registeredPlugins } from '../../catalog/registered-plugins.js';
 import { GraphStore } from '../../store/index.js';
 import { openWorkspace } from '../../workspace/workspace.js';
 import { indexRunState } from '../../workspace/index-run-state.js';
-import { runnablePhases } from '../../lang/list-languages.js';
-import { enginesOfEdges, expectedPhaseBEngine } from '../../lang/phase-b-engine.js';
+import { runnablePhases } from '../../catalog/list-languages.js';
+import { enginesOfEdges, expectedPhaseBEngine } from '../../catalog/phase-b-engine.js';
 
 export default class Status extends TravsrCommand {
   static override summary = 'Show the state of the index: schema version, counts, languages, plugins, completeness';

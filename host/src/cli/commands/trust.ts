@@ -14,7 +14,7 @@ import {
   trustRepository,
   trustStorePath,
 } from '../../config/index.js';
-import { findRepoRoot } from '../../indexer/git/index.js';
+import { findRepoRoot } from '../../git/index.js';
 
 export default class Trust extends TravsrCommand {
   static override summary = "Honour the security settings of a repository's own .travsr/config.toml (like direnv allow)";

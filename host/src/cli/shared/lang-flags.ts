@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import type { InstallOutcome, LangContext } from '../../lang/install-plugin.js';
+import type { InstallOutcome, LangContext } from '../../catalog/install-plugin.js';
 
 /** Flags shared by the `lang` commands that read or change the repository's plugins.lock. */
 export const repoFlag = Flags.string({

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
-import { langTomlPath, readLangToml, writeLangToml } from '../../../plugins/lang-toml.js';
+import { langTomlPath, readLangToml, writeLangToml } from '../../../catalog/lang-toml.js';
 
 export default class LangAllowUnsandboxed extends TravsrCommand {
   static override summary = 'Allow (or revoke) running the plugin of a language without a sandbox';

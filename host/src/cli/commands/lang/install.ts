@@ -8,8 +8,8 @@ import {
   splitRange,
   withRegistry,
   type InstallOutcome,
-} from '../../../lang/install-plugin.js';
-import { readPluginsLock } from '../../../lang/plugins-lock.js';
+} from '../../../catalog/install-plugin.js';
+import { readPluginsLock } from '../../../catalog/plugins-lock.js';
 import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangInstall extends TravsrCommand {

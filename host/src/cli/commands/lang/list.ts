@@ -1,7 +1,7 @@
 import { TravsrCommand } from '../../base-command.js';
-import { langContext, withRegistry } from '../../../lang/install-plugin.js';
-import { languageRows } from '../../../lang/list-languages.js';
-import { readPluginsLock } from '../../../lang/plugins-lock.js';
+import { langContext, withRegistry } from '../../../catalog/install-plugin.js';
+import { languageRows } from '../../../catalog/list-languages.js';
+import { readPluginsLock } from '../../../catalog/plugins-lock.js';
 import type { RegistryIndex } from '@travsr/registry';
 import { jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 import { existsSync } from 'node:fs';

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
-import { langContext } from '../../../lang/install-plugin.js';
-import { mirrorRegistry } from '../../../lang/mirror-registry.js';
-import { registrySource } from '../../../lang/registry-source.js';
+import { langContext } from '../../../catalog/install-plugin.js';
+import { mirrorRegistry } from '../../../catalog/mirror-registry.js';
+import { registrySource } from '../../../catalog/registry-source.js';
 import { jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangMirror extends TravsrCommand {

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
-import { installFromRegistry, langContext, splitRange, withRegistry } from '../../../lang/install-plugin.js';
+import { installFromRegistry, langContext, splitRange, withRegistry } from '../../../catalog/install-plugin.js';
 import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangPin extends TravsrCommand {

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
-import { langContext } from '../../../lang/install-plugin.js';
-import { readPluginsLock } from '../../../lang/plugins-lock.js';
-import { prunePlugins } from '../../../lang/prune-plugins.js';
+import { langContext } from '../../../catalog/install-plugin.js';
+import { readPluginsLock } from '../../../catalog/plugins-lock.js';
+import { prunePlugins } from '../../../catalog/prune-plugins.js';
 import { jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangPrune extends TravsrCommand {

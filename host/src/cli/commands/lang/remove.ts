@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
-import { langContext, removePlugin } from '../../../lang/install-plugin.js';
+import { langContext, removePlugin } from '../../../catalog/install-plugin.js';
 import { frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangRemove extends TravsrCommand {

@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
-import { installFromRegistry, langContext, withRegistry, type InstallOutcome } from '../../../lang/install-plugin.js';
-import { readPluginsLock } from '../../../lang/plugins-lock.js';
-import { readLangToml } from '../../../plugins/lang-toml.js';
+import { installFromRegistry, langContext, withRegistry, type InstallOutcome } from '../../../catalog/install-plugin.js';
+import { readPluginsLock } from '../../../catalog/plugins-lock.js';
+import { readLangToml } from '../../../catalog/lang-toml.js';
 import { describeInstall, frozenFlag, jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangUpdate extends TravsrCommand {

@@ -1,7 +1,7 @@
 import { TravsrCommand } from '../../base-command.js';
-import { LangErrorCode } from '../../../lang/errors.js';
-import { langContext, verifyInstalled } from '../../../lang/install-plugin.js';
-import { readPluginsLock } from '../../../lang/plugins-lock.js';
+import { LangErrorCode } from '../../../catalog/errors.js';
+import { langContext, verifyInstalled } from '../../../catalog/install-plugin.js';
+import { readPluginsLock } from '../../../catalog/plugins-lock.js';
 import { jsonFlag, repoFlag, ignoredKeyWarnings } from '../../shared/lang-flags.js';
 
 export default class LangVerify extends TravsrCommand {

@@ -5,7 +5,7 @@ import { sandboxedLauncher } from '../../../plugins/sandboxed-launcher.js';
 import { evaluateConstraints, probeSandbox, type SandboxTier } from '../../../sandbox/index.js';
 import { TraceRecorder } from '../../../traces/trace.js';
 import { TraceStore } from '../../../traces/trace-store.js';
-import { readLangToml, unsandboxedAllowed } from '../../../plugins/lang-toml.js';
+import { readLangToml, unsandboxedAllowed } from '../../../catalog/lang-toml.js';
 
 export default class PluginTest extends TravsrCommand {
   static override summary = 'Run the conformance kit against a plugin directory, in a sandbox';

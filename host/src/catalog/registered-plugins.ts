@@ -4,16 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE } from '@travsr/protocol';
 import { treeHash } from '@travsr/registry/tree-hash';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
-import { LangError, LangErrorCode } from '../lang/errors.js';
-import { installedPluginDir, installedPluginsRoot, lockedInstallAdvice, pluginCopyFor } from '../lang/locked-version.js';
-import { rememberLock } from '../lang/known-locks.js';
-import { pluginsLockPath, readPluginsLock, type PluginsLock } from '../lang/plugins-lock.js';
+import { LangError, LangErrorCode } from './errors.js';
+import { installedPluginDir, installedPluginsRoot, lockedInstallAdvice, pluginCopyFor } from './locked-version.js';
+import { rememberLock } from './known-locks.js';
+import { pluginsLockPath, readPluginsLock, type PluginsLock } from './plugins-lock.js';
 import type { Logger } from '../log/logger.js';
 import { PluginError } from '../plugins/errors.js';
-import { readLangToml, writeLangToml, type LangRegistry } from '../plugins/lang-toml.js';
+import { readLangToml, writeLangToml, type LangRegistry } from './lang-toml.js';
 import { loadPluginDir, type LoadedPlugin } from '../plugins/plugin-dir.js';
 import type { SandboxTier } from '../sandbox/index.js';
-import { findRepoRoot } from './git/index.js';
+import { findRepoRoot } from '../git/index.js';
 
 /** A plugin the indexer may run, with what the user granted it. */
 export interface RegisteredPlugin {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { langErrorOf } from './lang-error.js';
-import { pluginsLockPath, readPluginsLock, sameLockEntry, writePluginsLock, type LockEntry } from '../../src/lang/plugins-lock.js';
+import { pluginsLockPath, readPluginsLock, sameLockEntry, writePluginsLock, type LockEntry } from '../../src/catalog/plugins-lock.js';
 
 const repo = () => mkdtempSync(join(tmpdir(), 'travsr-lock-'));
 

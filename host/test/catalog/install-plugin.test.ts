@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RegistryIndex } from '@travsr/registry';
 import { describe, expect, it } from 'vitest';
 import { langErrorOf } from './lang-error.js';
-import { isLocalTarget, pluginForName, splitRange } from '../../src/lang/install-plugin.js';
+import { isLocalTarget, pluginForName, splitRange } from '../../src/catalog/install-plugin.js';
 
 const entry = (languages: string[]) => ({ latest: '0.1.0', versions: ['0.1.0'], languages, description: '' });
 

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { treeHash } from '@travsr/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registeredPlugins, type RegisteredPlugin } from '../../src/indexer/plugin-catalog.js';
-import { LangError } from '../../src/lang/errors.js';
+import { registeredPlugins, type RegisteredPlugin } from '../../src/catalog/registered-plugins.js';
+import { LangError } from '../../src/catalog/errors.js';
 import { configSha256, trustRepository } from '../../src/config/index.js';
-import { installedPluginDir, installedPluginsRoot, lockedInstallAdvice, pluginCopyFor } from '../../src/lang/locked-version.js';
-import { pluginsLockPath, writePluginsLock, type LockEntry } from '../../src/lang/plugins-lock.js';
-import { writeLangToml, type PluginEntry } from '../../src/plugins/lang-toml.js';
+import { installedPluginDir, installedPluginsRoot, lockedInstallAdvice, pluginCopyFor } from '../../src/catalog/locked-version.js';
+import { pluginsLockPath, writePluginsLock, type LockEntry } from '../../src/catalog/plugins-lock.js';
+import { writeLangToml, type PluginEntry } from '../../src/catalog/lang-toml.js';
 import { PluginSupervisor } from '../../src/plugins/supervisor.js';
 import type { LaunchSpec } from '../../src/sandbox/index.js';
 

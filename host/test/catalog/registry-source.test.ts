@@ -8,7 +8,7 @@ import { generateSigningKey, writeSigningKey, type SigningKey } from '@travsr/re
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { langErrorOfAsync } from './lang-error.js';
 import { configSha256, trustRepository } from '../../src/config/index.js';
-import { registrySource } from '../../src/lang/registry-source.js';
+import { registrySource } from '../../src/catalog/registry-source.js';
 
 const VARS = ['TRAVSR_HOME', 'TRAVSR_REGISTRY_URL', 'TRAVSR_REGISTRY_TRUSTED_KEYS'] as const;
 const saved: Partial<Record<(typeof VARS)[number], string>> = {};

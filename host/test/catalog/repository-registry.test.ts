@@ -17,10 +17,10 @@ import {
 } from '@travsr/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSha256, trustRepository } from '../../src/config/index.js';
-import { installFromRegistry, langContext, withRegistry } from '../../src/lang/install-plugin.js';
-import { installedPluginDir } from '../../src/lang/locked-version.js';
-import { pluginsLockPath, readPluginsLock } from '../../src/lang/plugins-lock.js';
-import { langTomlPath } from '../../src/plugins/lang-toml.js';
+import { installFromRegistry, langContext, withRegistry } from '../../src/catalog/install-plugin.js';
+import { installedPluginDir } from '../../src/catalog/locked-version.js';
+import { pluginsLockPath, readPluginsLock } from '../../src/catalog/plugins-lock.js';
+import { langTomlPath } from '../../src/catalog/lang-toml.js';
 import { langErrorOfAsync } from './lang-error.js';
 
 const EXAMPLE_LUA = resolve(fileURLToPath(import.meta.url), '../../../../plugins/example-lua');

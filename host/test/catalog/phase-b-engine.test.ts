@@ -1,7 +1,7 @@
 // How status and lang list name the Phase B that ran: the plugin's own resolver (`native`) or
 // the SCIP indexer it declares, from the provenance of the stored edges.
 import { describe, expect, it } from 'vitest';
-import { enginesOfEdges, engineOfProvenance, expectedPhaseBEngine } from '../../src/lang/phase-b-engine.js';
+import { enginesOfEdges, engineOfProvenance, expectedPhaseBEngine } from '../../src/catalog/phase-b-engine.js';
 
 const base = { network: false, ipc: 'none', hostApi: false } as const;
 const goManifest = { phases: ['A', 'B'] as ('A' | 'B')[], constraints: { ...base, tools: ['scip-go', 'go'] } };

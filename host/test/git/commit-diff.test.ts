@@ -1,6 +1,6 @@
 import { symlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { changedSince, diffCommits, readCommitDiff } from '../../../src/indexer/git/commit-diff.js';
+import { changedSince, diffCommits, readCommitDiff } from '../../src/git/commit-diff.js';
 import { lines, tempDir, TestRepo } from './git-fixture.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0, 1, 2, 3, 0, 0xff, 0xfe]);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readLangToml, unsandboxedAllowed, writeLangToml } from '../../src/plugins/lang-toml.js';
+import { readLangToml, unsandboxedAllowed, writeLangToml } from '../../src/catalog/lang-toml.js';
 
 const tmp = () => join(mkdtempSync(join(tmpdir(), 'travsr-lang-')), 'lang.toml');
 

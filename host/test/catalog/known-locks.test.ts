@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rememberLock, versionsLockedElsewhere } from '../../src/lang/known-locks.js';
-import { pluginsLockPath, writePluginsLock, type LockEntry } from '../../src/lang/plugins-lock.js';
+import { rememberLock, versionsLockedElsewhere } from '../../src/catalog/known-locks.js';
+import { pluginsLockPath, writePluginsLock, type LockEntry } from '../../src/catalog/plugins-lock.js';
 
 const entry = (version: string): LockEntry => ({
   version,

@@ -3,9 +3,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prunePlugins } from '../../src/lang/prune-plugins.js';
-import { installedPluginsRoot } from '../../src/lang/locked-version.js';
-import { writeLangToml } from '../../src/plugins/lang-toml.js';
+import { prunePlugins } from '../../src/catalog/prune-plugins.js';
+import { installedPluginsRoot } from '../../src/catalog/locked-version.js';
+import { writeLangToml } from '../../src/catalog/lang-toml.js';
 import { pluginCacheDir, pluginVersionCacheTree } from '../../src/paths/plugin-cache-dir.js';
 
 /** An installed version: its directory with a manifest, and a 1 KiB cache for one repository. */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { LangError } from '../../src/lang/errors.js';
+import { LangError } from '../../src/catalog/errors.js';
 
 /** The LangError `fn` throws (fails the test when it throws nothing or something else). */
 export function langErrorOf(fn: () => unknown): LangError {

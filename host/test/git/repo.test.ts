@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRepoRoot, gitCommonDir, gitDir, headCommit, isGitRepo } from '../../../src/indexer/git/repo.js';
+import { findRepoRoot, gitCommonDir, gitDir, headCommit, isGitRepo } from '../../src/git/repo.js';
 import { tempDir, TestRepo } from './git-fixture.js';
 
 describe('repository discovery', () => {

@@ -21,8 +21,8 @@ import {
 } from '@travsr/registry';
 import { MANIFEST_FILE, type PluginManifest } from '@travsr/protocol';
 import { loadConfig, type IgnoredConfigValue } from '../config/index.js';
-import { findRepoRoot } from '../indexer/git/index.js';
-import { readLangToml, writeLangToml, type PluginEntry } from '../plugins/lang-toml.js';
+import { findRepoRoot } from '../git/index.js';
+import { readLangToml, writeLangToml, type PluginEntry } from './lang-toml.js';
 import { pluginCacheTree, pluginVersionCacheTree } from '../paths/plugin-cache-dir.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import { LangError, LangErrorCode } from './errors.js';

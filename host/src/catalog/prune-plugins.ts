@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '@travsr/protocol';
-import { readLangToml } from '../plugins/lang-toml.js';
+import { readLangToml } from './lang-toml.js';
 import { pluginCacheRoot, pluginVersionCacheTree } from '../paths/plugin-cache-dir.js';
 import { versionsLockedElsewhere } from './known-locks.js';
 import { installedPluginsRoot } from './locked-version.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '@travsr/protocol';
 import { travsrHome } from '../paths/travsr-home.js';
-import type { PluginEntry } from '../plugins/lang-toml.js';
+import type { PluginEntry } from './lang-toml.js';
 import { LangError, LangErrorCode } from './errors.js';
 import { pluginsLockPath, type LockEntry } from './plugins-lock.js';
 

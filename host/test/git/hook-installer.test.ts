@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOOK_BLOCK_BEGIN, HOOK_BLOCK_END } from '../../../src/indexer/git/hook-script.js';
-import { hookStatus, installPostCommitHook, uninstallPostCommitHook } from '../../../src/indexer/git/hook-installer.js';
+import { HOOK_BLOCK_BEGIN, HOOK_BLOCK_END } from '../../src/git/hook-script.js';
+import { hookStatus, installPostCommitHook, uninstallPostCommitHook } from '../../src/git/hook-installer.js';
 import { tempDir, TestRepo } from './git-fixture.js';
 
 /** A command running `js` in Node, the way `travsr init` installs `node run.js hook-run`. */

@@ -1,7 +1,7 @@
 import type { RegistryIndex } from '@travsr/registry';
 import { isVersion } from '@travsr/registry/semver';
 import type { PluginManifest } from '@travsr/protocol';
-import { readLangToml, type PluginEntry } from '../plugins/lang-toml.js';
+import { readLangToml, type PluginEntry } from './lang-toml.js';
 import { resolvePluginTools } from '../sandbox/index.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import { enginesOfEdges, expectedPhaseBEngine } from './phase-b-engine.js';

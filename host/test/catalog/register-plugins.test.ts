@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { treeHash } from '@travsr/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registeredPlugins, registerPlugins } from '../../src/indexer/plugin-catalog.js';
-import { readLangToml, writeLangToml } from '../../src/plugins/lang-toml.js';
+import { registeredPlugins, registerPlugins } from '../../src/catalog/registered-plugins.js';
+import { readLangToml, writeLangToml } from '../../src/catalog/lang-toml.js';
 import { loadPluginDir } from '../../src/plugins/plugin-dir.js';
 
 let work: string;
