@@ -1,8 +1,10 @@
 // The documents a newcomer reads first must not send them nowhere: every relative link in
 // README.md, ARCHITECTURE.md, CONTRIBUTING.md and docs/*.md names a file that exists (and a
-// heading that exists, when it names one), and README.md's command table matches the CLI:
-// every command of host/oclif.manifest.json is named, and no row names a command that does
-// not exist.
+// heading that exists, when it names one), every repository path they quote exists (or is
+// something the build or a bench makes, which git ignores), and README.md's command table
+// matches the CLI: every command of host/oclif.manifest.json is named, and no row names a
+// command that does not exist.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +81,38 @@ function brokenLink(doc: string, target: string): string | undefined {
   return undefined;
 }
 
+/** The top folders of the repository: a code span starting with one of them is a path. */
+const TOP_FOLDERS = ['protocol', 'sdk', 'registry', 'host', 'plugins', 'sandbox-profiles', 'test', 'docs'];
+
+/**
+ * The repository paths a document quotes in code spans (`host/src/tools/tool-runner.ts`),
+ * leaving out patterns with placeholders (`plugins/<id>/`, `{a,b}.ts`, `*`).
+ */
+function quotedPaths(markdown: string): string[] {
+  const paths = new Set<string>();
+  for (const [, span = ''] of markdown.matchAll(/`([^`\n]+)`/g)) {
+    const m = new RegExp(`^((?:${TOP_FOLDERS.join('|')})/[\\w./-]*)(?=$|[\\s:(])`).exec(span);
+    if (m?.[1] === undefined || /[<>{}*]/.test(span.split(/\s/)[0] ?? '')) continue;
+    paths.add(m[1].replace(/[.,;]+$/, ''));
+  }
+  return [...paths];
+}
+
+/** Of `paths` that do not exist, those git does not ignore (an ignored one is built or fetched). */
+function missingPaths(paths: readonly string[]): string[] {
+  const absent = paths.filter((p) => !existsSync(join(root, p)));
+  if (absent.length === 0) return [];
+  let ignored = '';
+  try {
+    ignored = execFileSync('git', ['check-ignore', '--stdin'], { cwd: root, input: absent.join('\n'), encoding: 'utf8' });
+  } catch (e) {
+    // Exit status 1: none of them is ignored.
+    if ((e as { status?: number }).status !== 1) throw e;
+  }
+  const built = new Set(ignored.split('\n').filter(Boolean));
+  return absent.filter((p) => !built.has(p));
+}
+
 /** The command ids of the built CLI, as users type them (`lang install`). */
 function manifestCommands(): string[] {
   const path = join(root, 'host', 'oclif.manifest.json');
@@ -132,6 +166,20 @@ describe('documentation links', () => {
     expect(brokenLink('README.md', 'ARCHITECTURE.md#no-such-heading')).toMatch(/no heading #no-such-heading/);
     expect(brokenLink('docs/sandbox.md', '../ARCHITECTURE.md#the-trust-boundary')).toBeUndefined();
     expect(linksOf('a `[x](gone.md)` span\n```\n[y](gone.md)\n```\n[z](here.md)')).toEqual(['here.md']);
+  });
+});
+
+describe('documentation paths', () => {
+  for (const doc of documents()) {
+    it(`every repository path ${doc} quotes exists`, () => {
+      expect(missingPaths(quotedPaths(readFileSync(join(root, doc), 'utf8')))).toEqual([]);
+    });
+  }
+
+  it('reads the paths out of code spans, and tells a missing path from a built one', () => {
+    const text = '`host/src/tools/tool-runner.ts` (`dispatch`), `plugins/<id>/dist/main.js`, `host/nope.ts`, `sdk/src/index.ts:12`';
+    expect(quotedPaths(text)).toEqual(['host/src/tools/tool-runner.ts', 'host/nope.ts', 'sdk/src/index.ts']);
+    expect(missingPaths(['host/nope.ts', 'host/src/tools/tool-runner.ts', 'test/bench/results/latest.json'])).toEqual(['host/nope.ts']);
   });
 });
 
