@@ -3,12 +3,14 @@
 // heading that exists, when it names one), every repository path they quote exists (or is
 // something the build or a bench makes, which git ignores), and README.md's command table
 // matches the CLI: every command of host/oclif.manifest.json is named, and no row names a
-// command that does not exist.
+// command that does not exist; its key table lists every configuration key with its variable,
+// and its "Repository trust" paragraph names every security key.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CONFIG_SCHEMA } from '../../host/src/config/schema.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -199,5 +201,20 @@ describe('README.md and the CLI', () => {
       .map(commandOf)
       .filter((c) => !commands.has(c));
     expect(unknown).toEqual([]);
+  });
+
+  it('lists every configuration key with its environment variable, and names every security key under repository trust', () => {
+    const rows = readme.split('\n').filter((l) => /^\| `[a-zA-Z.]+` +\|/.test(l));
+    const trust = /\*\*Repository trust\.\*\*[^\n]*(?:\n(?!\n)[^\n]*)*/.exec(readme)?.[0] ?? '';
+    const problems: string[] = [];
+    for (const [key, spec] of Object.entries(CONFIG_SCHEMA)) {
+      const row = rows.find((r) => r.startsWith(`| \`${key}\``));
+      if (row === undefined) problems.push(`${key}: no row in the key table`);
+      else if (!row.includes(`\`${spec.env}\``)) problems.push(`${key}: its row does not name ${spec.env}`);
+      const named = trust.includes(`\`${key}\``) || trust.includes(`\`${key.split('.')[0] ?? ''}.*\``);
+      if (spec.trust === 'security' && !named) problems.push(`${key}: a security key the "Repository trust" paragraph does not name`);
+    }
+    expect(trust).not.toBe('');
+    expect(problems).toEqual([]);
   });
 });
