@@ -98,10 +98,14 @@ describe('failures stay per file', () => {
       env: { ...env, TRAVSR_HOME: process.env.TRAVSR_HOME! },
       reject: false,
     });
-    // the slow plugin takes 200 ms a file: kill the indexer once some files are stored
+    // the slow plugin takes 200 ms a file: kill the indexer once some files are stored. No clock
+    // decides when: on a busy machine the first files may take longer than any fixed wait.
     const db = join(repo.root, '.travsr', 'graph.db');
-    for (let i = 0; i < 100; i++) {
+    let exited = false;
+    void child.finally(() => (exited = true));
+    for (;;) {
       await new Promise((r) => setTimeout(r, 100));
+      if (exited) throw new Error(`travsr init finished before 5 files were stored: ${String((await child).stderr)}`);
       try {
         const reader = new Database(db, { readonly: true, fileMustExist: true });
         const n = (reader.prepare("SELECT count(*) AS n FROM files WHERE status = 'ok'").get() as { n: number }).n;

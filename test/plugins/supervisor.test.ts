@@ -31,7 +31,9 @@ const base = () => ({
   corpus: 'test',
   grant: { tier: 'standard' as const, allowUnsandboxed: false },
   limits: defaultLimits(),
-  timeouts: { handshakeMs: 5_000, analyzeIdleMs: 5_000, pingIntervalMs: 0, shutdownGraceMs: 1_000 },
+  // Generous deadlines: a sandboxed start on a loaded machine takes seconds; the tests of the
+  // deadlines themselves set short ones.
+  timeouts: { handshakeMs: 30_000, analyzeIdleMs: 30_000, pingIntervalMs: 0, shutdownGraceMs: 10_000 },
   restart: { backoffBaseMs: 20, backoffMaxMs: 100 },
 });
 
@@ -130,7 +132,9 @@ describe('PluginSupervisor', () => {
       onTrace: (t) => traces.push(t),
     });
     await sup.start();
-    await new Promise((r) => setTimeout(r, 600));
+    // Nothing is asked of the plugin: every frame after hello and initialize answers a health
+    // ping. Wait for two of them, however long a loaded machine takes.
+    while ((sup.current?.stats.framesIn ?? 0) < 4) await new Promise((r) => setTimeout(r, 20));
     await sup.stop();
     expect(traces[0]?.counts.framesIn).toBeGreaterThanOrEqual(4); // hello + initialize + ≥2 pings
     expect(traces[0]?.status).toBe('completed');
