@@ -25,6 +25,7 @@ import { type Mod, Program } from './resolve/program.js';
 import { emitDefinitions, emitRefs } from './syntax/emit-definitions.js';
 import type { ModuleIR } from './syntax/module-ir.js';
 import { PythonSyntax, type PythonSyntaxResources } from './syntax/python-syntax.js';
+import { warmUp } from './syntax/warm-up.js';
 
 export type PythonAnalyzerResources = PythonSyntaxResources;
 
@@ -76,6 +77,8 @@ export class PythonAnalyzer {
     // Only worth saying when the user asked for the upgrade and cannot have it.
     else if (session.options?.['scipPython'] === true || session.options?.['scipPython'] === 'true') this.upgradeNote = upgrade.missing;
     this.programFor(session.root);
+    // Once `initialize` is answered, while the host works out what to send (see warm-up.ts).
+    setImmediate(() => warmUp(this.syntax));
     return {};
   }
 
