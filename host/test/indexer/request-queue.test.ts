@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../src/indexer/change-plan.js';
-import { RequestQueue } from '../../src/indexer/plugin-run.js';
+import { RequestQueue } from '../../src/indexer/request-queue.js';
 
 const job = (path: string): Job => ({ path, language: 'python', sha256: `sha-${path}`, lines: 1 });
 const paths = (r: { batch: Job[] } | undefined) => r?.batch.map((j) => j.path);

@@ -1,0 +1,46 @@
+import type { Job } from './change-plan.js';
+
+/** One analyze request of a plugin's part of a run: a phase and the files of one batch. */
+export interface BatchRequest {
+  phase: 'A' | 'B';
+  batch: Job[];
+}
+
+/**
+ * The requests of one plugin's part of a run, phase by phase and batch by batch. A phase's
+ * files are chosen when its first batch is asked for — after every answer of the phase before
+ * arrived — so that a file that failed there is not asked for again.
+ */
+export class RequestQueue {
+  private phaseAt = -1;
+  private queue: Job[] = [];
+
+  constructor(
+    private readonly phases: readonly ('A' | 'B')[],
+    private readonly files: readonly Job[],
+    private readonly phasesOf: (path: string) => readonly ('A' | 'B')[],
+    private readonly failed: ReadonlySet<string>,
+    private readonly batchSize: number,
+  ) {}
+
+  /** The next request, or undefined when every phase is done. */
+  next(): BatchRequest | undefined {
+    while (this.queue.length === 0) {
+      if (this.phaseAt + 1 >= this.phases.length) return undefined;
+      const phase = this.phases[++this.phaseAt]!;
+      this.queue = this.files.filter((f) => !this.failed.has(f.path) && this.phasesOf(f.path).includes(phase));
+    }
+    return { phase: this.phases[this.phaseAt]!, batch: this.queue.splice(0, Math.max(1, this.batchSize)) };
+  }
+
+  /** Puts files back at the head of the current phase (for a restarted plugin). */
+  requeue(jobs: readonly Job[]): void {
+    this.queue.unshift(...jobs);
+  }
+
+  /** Ends the run of this plugin: the files left in the current phase (later phases are never asked for). */
+  abandonPhase(): Job[] {
+    this.phaseAt = this.phases.length;
+    return this.queue.splice(0);
+  }
+}
