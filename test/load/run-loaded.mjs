@@ -5,6 +5,8 @@
 // vitest's code. Arguments go to vitest: `npm run test:loaded -- test/cli` loads one folder.
 //   TRAVSR_LOAD_PROCESSES=<n>   busy loops to run (default: one per core, at least 2)
 //   TRAVSR_LOAD_SKIP_BUILD=1    reuse the current build
+//   TRAVSR_TEST_WORKERS=<n>     vitest forks (default here: one per core, not vitest.config.ts's 4:
+//                               on cores that are already full, more forks only stretch each test)
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -44,11 +46,16 @@ if (!process.env.TRAVSR_LOAD_SKIP_BUILD) {
   }
 }
 
+const workers = process.env.TRAVSR_TEST_WORKERS ?? String(availableParallelism());
 const count = Number(process.env.TRAVSR_LOAD_PROCESSES) || Math.max(2, availableParallelism());
-console.log(`test:loaded: ${count} busy-loop processes; load average before: ${load()}`);
+console.log(`test:loaded: ${count} busy-loop processes, ${workers} vitest forks; load average before: ${load()}`);
 const stopLoad = startLoad(count);
 const started = Date.now();
-const vitest = spawn(process.execPath, [vitestBin, 'run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const vitest = spawn(process.execPath, [vitestBin, 'run', ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, TRAVSR_TEST_WORKERS: workers },
+});
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
