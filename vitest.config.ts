@@ -1,12 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files run in parallel forks. Most of a test's time is spent waiting on child processes
- * (the CLI, git, bwrap sandboxes, plugins), so more forks than cores keeps both cores of a
- * 2-core box busy; vitest's default (cores − 1) ran the files one at a time there.
+ * Test files run in parallel forks, one per core. The suite is CPU-bound even though most tests
+ * wait on child processes: those children (the CLI, git, bwrap sandboxes, plugins) are what
+ * computes. On the 2-core box, 4 forks finished files no faster than vitest's default of
+ * (cores − 1) = 1 and stretched every test about fourfold towards its timeout.
  * TRAVSR_TEST_WORKERS (or `--maxWorkers`) overrides the number.
  */
-const workers = Number(process.env.TRAVSR_TEST_WORKERS) || 4;
+const workers = Number(process.env.TRAVSR_TEST_WORKERS) || availableParallelism();
 
 export default defineConfig({
   test: {
