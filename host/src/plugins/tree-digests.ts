@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileDigests } from '@travsr/registry/tree-hash';
+import { writePrivateFile } from '../paths/private-file.js';
 import { travsrHome } from '../paths/travsr-home.js';
 
 /** The memo's file in the Travsr home. */
@@ -38,14 +39,6 @@ export function pluginDigests(): FileDigests {
 /** Writes the memo when a digest changed since it was loaded (best effort: a read-only home only costs the next process the reads). */
 export function savePluginDigests(): void {
   if (!memo?.digests.changed) return;
-  const file = join(memo.home, DIGESTS_FILE);
-  try {
-    mkdirSync(memo.home, { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(memo.digests), { mode: 0o600 });
-    renameSync(tmp, file);
-    memo.digests.changed = false;
-  } catch {
-    // Not kept: the next process reads the files again.
-  }
+  // Not kept when it cannot be written: the next process reads the files again.
+  if (writePrivateFile(join(memo.home, DIGESTS_FILE), JSON.stringify(memo.digests))) memo.digests.changed = false;
 }

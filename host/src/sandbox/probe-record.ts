@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { release } from 'node:os';
 import { join } from 'node:path';
+import { writePrivateFile } from '../paths/private-file.js';
 import { travsrHome } from '../paths/travsr-home.js';
 
 /** What a successful Linux probe learned that a later process may reuse. */
@@ -58,14 +59,7 @@ export class ProbeRecord {
 
   /** Keeps the findings of a successful probe (best effort: a home that cannot be written only costs the next process a probe). */
   write(findings: ProbeFindings): void {
-    try {
-      mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, `${JSON.stringify({ format: FORMAT, key: this.key, ...findings })}\n`, { mode: 0o600 });
-      renameSync(tmp, this.file);
-    } catch {
-      // Not kept: the next process probes again.
-    }
+    writePrivateFile(this.file, `${JSON.stringify({ format: FORMAT, key: this.key, ...findings })}\n`);
   }
 }
 
