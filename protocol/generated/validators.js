@@ -2421,8 +2421,9 @@ return errors === 0;
 }
 
 export const GraphFileParamsSchema = validate21;
-const schema22 = {"additionalProperties":false,"type":"object","required":["requestId","path","language","phase","status","nodes","edges","diagnostics"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"phase":{"type":"string","enum":["A","B"]},"status":{"type":"string","enum":["ok","failed"]},"nodes":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["vname","kind","name"],"properties":{"vname":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["file","module","namespace","package","class","interface","struct","enum","trait","type","function","method","constructor","property","field","variable","constant","macro","key"]},"name":{"maxLength":1024,"type":"string"},"qualifiedName":{"maxLength":4096,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}},"skeleton":{"maxLength":16384,"type":"string"}}}},"edges":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","dst","kind","confidence","provenance"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"dst":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"confidence":{"minimum":0,"maximum":1,"type":"number"},"provenance":{"type":"string","enum":["phase-a","phase-b","scip","lsif","manual"]}}}},"refs":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","kind","name"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"name":{"minLength":1,"maxLength":1024,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"diagnostics":{"maxItems":10000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["severity","message"],"properties":{"severity":{"type":"string","enum":["error","warning","info"]},"message":{"maxLength":4096,"type":"string"},"code":{"maxLength":128,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}}}};
+const schema22 = {"additionalProperties":false,"type":"object","required":["requestId","path","language","phase","status","nodes","edges","diagnostics"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"phase":{"type":"string","enum":["A","B"]},"status":{"type":"string","enum":["ok","failed"]},"nodes":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["vname","kind","name"],"properties":{"vname":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["file","module","namespace","package","class","interface","struct","enum","trait","type","function","method","constructor","property","field","variable","constant","macro","key"]},"name":{"maxLength":1024,"type":"string"},"qualifiedName":{"maxLength":4096,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}},"skeleton":{"maxLength":16384,"type":"string"}}}},"edges":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","dst","kind","confidence","provenance"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"dst":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"confidence":{"minimum":0,"maximum":1,"type":"number"},"provenance":{"type":"string","enum":["phase-a","phase-b","scip","lsif","manual"]}}}},"refs":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","kind","name"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"name":{"minLength":1,"maxLength":1024,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"diagnostics":{"maxItems":10000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["severity","message"],"properties":{"severity":{"type":"string","enum":["error","warning","info"]},"message":{"maxLength":4096,"type":"string"},"code":{"maxLength":128,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"interface":{"maxProperties":1000000,"type":"object","patternProperties":{"^(.*)$":{"minLength":1,"maxLength":128,"type":"string"}}}}};
 const func35 = Object.prototype.hasOwnProperty;
+const pattern9 = new RegExp("^(.*)$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4096,6 +4097,59 @@ var valid0 = _errs123 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.interface !== undefined){
+let data64 = data.interface;
+const _errs145 = errors;
+if(errors === _errs145){
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(Object.keys(data64).length > 1000000){
+validate21.errors = [{instancePath:instancePath+"/interface",schemaPath:"#/properties/interface/maxProperties",keyword:"maxProperties",params:{limit: 1000000},message:"must NOT have more than 1000000 properties"}];
+return false;
+}
+else {
+var valid17 = true;
+for(const key12 in data64){
+if(pattern9.test(key12)){
+let data65 = data64[key12];
+const _errs147 = errors;
+if(errors === _errs147){
+if(typeof data65 === "string"){
+if(func2(data65) > 128){
+validate21.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data65) < 1){
+validate21.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid17 = _errs147 === errors;
+if(!valid17){
+break;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/interface",schemaPath:"#/properties/interface/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs145 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -4405,10 +4459,10 @@ return errors === 0;
 
 export const ManifestSchema = validate24;
 const schema25 = {"additionalProperties":false,"type":"object","required":["id","version","languages","extensions","entrypoint","protocolVersions","constraints"],"properties":{"$schema":{"type":"string"},"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"},"description":{"maxLength":1024,"type":"string"},"languages":{"minItems":1,"maxItems":256,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}},"extensions":{"minItems":1,"maxItems":1024,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[^/\\\\]+$","type":"string"}},"entrypoint":{"additionalProperties":false,"type":"object","required":["runtime","path"],"properties":{"runtime":{"type":"string","enum":["node","exec"]},"path":{"minLength":1,"maxLength":1024,"pattern":"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$","type":"string"},"args":{"maxItems":64,"type":"array","items":{"maxLength":1024,"type":"string"}}}},"protocolVersions":{"minItems":1,"maxItems":16,"type":"array","items":{"maxLength":16,"type":"string"}},"phases":{"minItems":1,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"constraints":{"additionalProperties":false,"type":"object","required":["network","ipc","hostApi"],"properties":{"network":{"anyOf":[{"const":false,"type":"boolean"},{"additionalProperties":false,"type":"object","required":["allow"],"properties":{"allow":{"minItems":1,"maxItems":64,"type":"array","items":{"minLength":1,"maxLength":260,"pattern":"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$","type":"string"}}}}]},"ipc":{"type":"string","enum":["none","posix-shm"]},"hostApi":{"type":"boolean"},"filesystem":{"const":"repo-read-only","type":"string"},"resources":{"additionalProperties":false,"type":"object","properties":{"memoryMiB":{"minimum":16,"maximum":65536,"type":"integer"},"cpuSeconds":{"minimum":1,"maximum":86400,"type":"integer"},"processes":{"minimum":1,"maximum":4096,"type":"integer"}}},"tools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"optionalTools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"cache":{"type":"boolean"}}}}};
-const pattern12 = new RegExp("^[^/\\\\]+$", "u");
-const pattern13 = new RegExp("^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$", "u");
-const pattern14 = new RegExp("^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$", "u");
-const pattern15 = new RegExp("^[A-Za-z0-9._-]+$", "u");
+const pattern13 = new RegExp("^[^/\\\\]+$", "u");
+const pattern14 = new RegExp("^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$", "u");
+const pattern15 = new RegExp("^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$", "u");
+const pattern16 = new RegExp("^[A-Za-z0-9._-]+$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4638,7 +4692,7 @@ validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"
 return false;
 }
 else {
-if(!pattern12.test(data7)){
+if(!pattern13.test(data7)){
 validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]+$"},message:"must match pattern \""+"^[^/\\\\]+$"+"\""}];
 return false;
 }
@@ -4741,7 +4795,7 @@ validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#
 return false;
 }
 else {
-if(!pattern13.test(data10)){
+if(!pattern14.test(data10)){
 validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"},message:"must match pattern \""+"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"+"\""}];
 return false;
 }
@@ -5066,7 +5120,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-if(!pattern14.test(data20)){
+if(!pattern15.test(data20)){
 const err8 = {instancePath:instancePath+"/constraints/network/allow/" + i8,schemaPath:"#/properties/constraints/properties/network/anyOf/1/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$"},message:"must match pattern \""+"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -5333,7 +5387,7 @@ validate24.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schem
 return false;
 }
 else {
-if(!pattern15.test(data29)){
+if(!pattern16.test(data29)){
 validate24.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
 return false;
 }
@@ -5384,7 +5438,7 @@ validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + 
 return false;
 }
 else {
-if(!pattern15.test(data31)){
+if(!pattern16.test(data31)){
 validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
 return false;
 }

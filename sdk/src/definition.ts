@@ -26,6 +26,8 @@ export interface FileAnalysis {
   /** References the analyzer could not resolve; the host may match them by name, with low confidence. */
   refs?: UnresolvedRef[];
   diagnostics?: Diagnostic[];
+  /** What other files can observe of this one, per name (see {@link FileGraphBuilder.interface}). */
+  interface?: Record<string, string>;
 }
 
 /**

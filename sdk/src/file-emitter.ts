@@ -79,6 +79,7 @@ export class FileEmitter {
       diagnostics,
     };
     if (a.refs !== undefined && a.refs.length > 0) params.refs = a.refs;
+    if (a.interface !== undefined) params.interface = a.interface;
     return params;
   }
 

@@ -112,6 +112,7 @@ export class FileGraphBuilder {
   private readonly edges: Edge[] = [];
   private readonly refs: UnresolvedRef[] = [];
   private readonly diagnostics: Diagnostic[] = [];
+  private fileInterface: Record<string, string> | undefined;
   private readonly taken = new Set<string>();
   private readonly repeats = new Map<string, number>();
 
@@ -231,6 +232,21 @@ export class FileGraphBuilder {
   }
 
   /**
+   * Declares what other files' analysis can observe of this file: per qualified name inside
+   * it (`""`: the file as a whole), a digest that changes exactly when what a dependent reads
+   * through that name changes. The host then re-analyzes only the dependents that name what
+   * changed (protocol SPEC §9.11). Optional: without it every dependent is re-analyzed.
+   *
+   * @example
+   * ```ts
+   * graph.interface({ '': digest(moduleLevelFacts), parse: digest(parseSignature) });
+   * ```
+   */
+  interface(digests: Readonly<Record<string, string>>): void {
+    this.fileInterface = { ...digests };
+  }
+
+  /**
    * Everything added so far, as {@link FileAnalysis}.
    *
    * @example
@@ -239,6 +255,12 @@ export class FileGraphBuilder {
    * ```
    */
   build(): FileAnalysis {
-    return { nodes: [...this.nodes], edges: [...this.edges], refs: [...this.refs], diagnostics: [...this.diagnostics] };
+    return {
+      nodes: [...this.nodes],
+      edges: [...this.edges],
+      refs: [...this.refs],
+      diagnostics: [...this.diagnostics],
+      ...(this.fileInterface ? { interface: { ...this.fileInterface } } : {}),
+    };
   }
 }

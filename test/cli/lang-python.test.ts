@@ -105,6 +105,40 @@ function edgeLines(kind: string): string[] {
   return edges.filter((e) => e.kind === kind).map((e) => `${q(e.src)} -> ${q(e.dst)} (${e.provenance})`);
 }
 
+interface HookRunJson {
+  mode: string;
+  analyzed: number;
+  dependents: number;
+  dependentsUnaffected: number;
+  failed: number;
+}
+
+/** The analyze requests of the last lang-python session, as its trace recorded them. */
+async function lastPythonRequests(): Promise<(string | undefined)[]> {
+  const list = await travsr(['trace', 'list', '--repo', repo.root, '--kind', 'plugin-session', '--subject', 'lang-python', '--limit', '1', '--json']);
+  const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
+  const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);
+  return (JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[] }).transitions
+    .filter((t) => t.state === 'busy')
+    .map((t) => t.detail);
+}
+
+/** Every edge of the graph as `kind src-qualified-name -> dst-qualified-name`, sorted. */
+async function exportedEdges(): Promise<string[]> {
+  const r = await travsr(['graph', 'export', repo.root, '--format', 'jsonl']);
+  expect(r.code, r.stderr).toBe(0);
+  const lines = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ExportNode | ExportEdge);
+  const byId = new Map(lines.filter((l): l is ExportNode => l.type === 'node').map((n) => [n.id, n]));
+  const q = (id: string) => byId.get(id)?.qualified_name ?? id;
+  return lines
+    .filter((l): l is ExportEdge => l.type === 'edge')
+    .map((e) => `${e.kind} ${q(e.src)} -> ${q(e.dst)}`)
+    .sort();
+}
+
 beforeAll(async () => {
   repo = new GitRepo('travsr-lang-python-');
   repo.write(FILES).commit('shop');
@@ -186,35 +220,16 @@ describe('travsr init on a Python repository', () => {
     expect(list.stdout).not.toMatch(/^python\s+lang-structural/m);
   });
 
-  it('a one-file commit: hook-run re-analyzes the file and its dependents, which keep their text index', async () => {
+  it('a one-file commit importers cannot see: hook-run re-analyzes that file alone, and every file keeps its text index', async () => {
     repo.write({ 'shop/models.py': `${FILES['shop/models.py']!}\n\ndef audit(account):\n    return account.owner\n` }).commit('audit');
     const r = await travsr(['hook-run', repo.root, '--json'], { timeoutMs: 180_000 });
     expect(r.code, r.stderr).toBe(0);
-    const s = JSON.parse(r.stdout) as { mode: string; analyzed: number; dependents: number; failed: number };
-    expect(s).toMatchObject({ mode: 'incremental', failed: 0 });
-    // service.py and shop/__init__.py import from models.py; app.py goes through the package.
-    expect(s.dependents).toBeGreaterThanOrEqual(2);
-    expect(s.analyzed).toBe(s.dependents + 1);
-    // The dependents' text is unchanged, so their Phase A output is too: only Phase B reads them again.
-    const list = await travsr([
-      'trace',
-      'list',
-      '--repo',
-      repo.root,
-      '--kind',
-      'plugin-session',
-      '--subject',
-      'lang-python',
-      '--limit',
-      '1',
-      '--json',
-    ]);
-    const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
-    const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);
-    const requests = (JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[] }).transitions
-      .filter((t) => t.state === 'busy')
-      .map((t) => t.detail);
-    expect(requests).toEqual(['analyze 1 file(s), phase A', `analyze ${s.dependents + 1} file(s), phase B`]);
+    const s = JSON.parse(r.stdout) as HookRunJson;
+    expect(s).toMatchObject({ mode: 'incremental', failed: 0, analyzed: 1, dependents: 0 });
+    // service.py and shop/__init__.py import from models.py, but none of them names `audit`:
+    // models.py's interface changed only there, so their stored analysis stands.
+    expect(s.dependentsUnaffected).toBeGreaterThanOrEqual(2);
+    expect(await lastPythonRequests()).toEqual(['analyze 1 file(s), phase A', 'analyze 1 file(s), phase B']);
     const store = GraphStore.open(join(repo.root, '.travsr', 'graph.db'), { readonly: true });
     try {
       expect(store.filesWithoutText()).toEqual([]);
@@ -225,6 +240,24 @@ describe('travsr init on a Python repository', () => {
     } finally {
       store.close();
     }
+  }, 240_000);
+
+  it('a commit importers can see: the dependents that name what changed are analyzed again, and the graph equals a full index', async () => {
+    // `deposit` becomes `credit`: service.py calls account.deposit, so it resolves differently now.
+    const models = `${FILES['shop/models.py']!.replace('def deposit(self, amount):', 'def credit(self, amount):')}\n\ndef audit(account):\n    return account.owner\n`;
+    repo.write({ 'shop/models.py': models }).commit('credit');
+    const r = await travsr(['hook-run', repo.root, '--json'], { timeoutMs: 180_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as HookRunJson;
+    expect(s).toMatchObject({ mode: 'incremental', failed: 0 });
+    expect(s.dependents).toBeGreaterThanOrEqual(1);
+    expect(s.analyzed).toBe(s.dependents + 1);
+    expect(await lastPythonRequests()).toEqual(['analyze 1 file(s), phase A', `analyze ${s.dependents + 1} file(s), phase B`]);
+    const incremental = await exportedEdges();
+    expect(incremental.some((e) => e.endsWith('shop.models.Account.deposit'))).toBe(false);
+    const rebuilt = await travsr(['index', repo.root, '--rebuild', '--json'], { timeoutMs: 180_000 });
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(incremental).toEqual(await exportedEdges());
   }, 240_000);
 
   it('an installation updated from before the move: status names the stale mapping and the fix, and init applies it', async () => {

@@ -27,6 +27,8 @@ export interface PluginBatchRun {
   lastPhase: 'A' | 'B';
   /** A file was analyzed (its first phase stored). */
   onAnalyzed: () => void;
+  /** A file's first phase of this run arrived analyzed, with the interface the plugin sent (protocol SPEC §9.11). */
+  onFirstPhase?: (path: string, iface: GraphFileParams['interface']) => void;
   signal?: AbortSignal | undefined;
 }
 
@@ -88,10 +90,12 @@ export function sendBatch(run: PluginBatchRun, { phase, batch }: BatchRequest): 
       edges: f.edges,
       refs: f.refs ?? [],
       diagnostics: f.diagnostics,
+      ...(f.interface ? { interface: f.interface } : {}),
       // The file's last phase in this run: it is done (name matching is redone in full
       // after an interrupted run, text by filesWithoutText).
       done: phase === run.lastPhase,
     });
+    if (f.status === 'ok' && phase === run.firstPhase(f.path)) run.onFirstPhase?.(f.path, f.interface);
     if (f.status === 'failed') {
       failed.add(f.path);
       failures.record(f.path, label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileRow, GraphStore } from '../store/index.js';
 import type { IndexMode } from './indexer.js';
@@ -23,6 +24,10 @@ export interface ChangePlan {
   textUnchanged: Set<string>;
   /** The files table as it was before this run. */
   stored: Map<string, FileRow>;
+  /** Each dependent's causes: the changing files its edges point into. */
+  causes: Map<string, string[]>;
+  /** The stored interfaces (protocol SPEC §9.11) of the changed files that had one, before this run. */
+  interfacesBefore: Map<string, Record<string, string>>;
 }
 
 /** Inputs of {@link planChanges}. */
@@ -31,6 +36,8 @@ export interface PlanInput {
   repoRoot: string;
   mode: IndexMode;
   claims: TreeClaims;
+  /** The files table before this run (read here when not given). */
+  stored?: Map<string, FileRow>;
   /** Files an interrupted run left pending: analyzed again whatever their hash. */
   pendingBefore: ReadonlySet<string>;
   summary: IndexSummary;
@@ -49,7 +56,7 @@ export interface PlanInput {
 export async function planChanges(input: PlanInput): Promise<ChangePlan> {
   const { store, repoRoot, mode, summary, pendingBefore } = input;
   const { claimed, skipped } = input.claims;
-  const stored = new Map(store.listFiles().map((f) => [f.path, f]));
+  const stored = input.stored ?? new Map(store.listFiles().map((f) => [f.path, f]));
   let candidates: string[];
   const toRemove = new Set<string>();
   if (mode.kind === 'full') {
@@ -82,18 +89,23 @@ export async function planChanges(input: PlanInput): Promise<ChangePlan> {
   for (const [path, s] of skipped) store.markSkipped(path, '', `${s.reason}: ${s.detail}`);
 
   const textUnchanged = new Set<string>();
+  let causes = new Map<string, string[]>();
+  let interfacesBefore = new Map<string, Record<string, string>>();
   if (!rebuild) {
     const changing = [...jobs.keys(), ...toRemove, ...[...skipped.keys()].filter((p) => stored.get(p)?.status === 'ok')];
-    for (const dep of store.dependentsOf(changing)) {
+    causes = store.dependentsWithCauses(changing);
+    interfacesBefore = store.interfacesOf([...jobs.keys()]);
+    for (const dep of causes.keys()) {
       if (jobs.has(dep) || !claimed.has(dep) || toRemove.has(dep) || skipped.has(dep)) continue;
       const prev = stored.get(dep);
-      if (!prev) continue;
+      // Gone from the working tree since it was stored (a deletion not committed yet): nothing to analyze.
+      if (!prev || !statSync(join(repoRoot, dep), { throwIfNoEntry: false })?.isFile()) continue;
       jobs.set(dep, { path: dep, language: claimed.get(dep)!.language, sha256: prev.sha256, lines: prev.lines ?? 0 });
       summary.dependents++;
       if (prev.status === 'ok') textUnchanged.add(dep);
     }
   }
-  return { jobs, toRemove, textUnchanged, stored };
+  return { jobs, toRemove, textUnchanged, stored, causes, interfacesBefore };
 }
 
 /** Runs `fn` over `items`, at most `limit` at once. */

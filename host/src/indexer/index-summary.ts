@@ -14,6 +14,11 @@ export interface IndexSummary {
   unclaimed: Record<string, number>;
   /** Files re-analyzed because their edges point into a changed file. */
   dependents: number;
+  /**
+   * Dependents left as they were: every file they depend on kept the interface they read
+   * (protocol SPEC §9.11), so their analysis could not change.
+   */
+  dependentsUnaffected: number;
   nodes: number;
   edges: number;
   refs: { edges: number; ambiguous: number; unresolved: number };
@@ -44,6 +49,7 @@ export function emptySummary(mode: IndexSummary['mode'], repoRoot: string): Inde
     skipped: {},
     unclaimed: {},
     dependents: 0,
+    dependentsUnaffected: 0,
     nodes: 0,
     edges: 0,
     refs: { edges: 0, ambiguous: 0, unresolved: 0 },
@@ -76,7 +82,7 @@ export function formatSummary(s: IndexSummary): string {
   const lines: string[] = [];
   const secs = (s.durationMs / 1000).toFixed(2);
   lines.push(
-    `${s.mode === 'full' ? 'indexed' : 'reindexed'} ${s.repoRoot} in ${secs} s: ${s.analyzed} analyzed, ${s.unchanged} unchanged, ${s.failed} failed, ${s.removed} removed${s.dependents ? `, ${s.dependents} dependents` : ''}`,
+    `${s.mode === 'full' ? 'indexed' : 'reindexed'} ${s.repoRoot} in ${secs} s: ${s.analyzed} analyzed, ${s.unchanged} unchanged, ${s.failed} failed, ${s.removed} removed${s.dependents ? `, ${s.dependents} dependents` : ''}${s.dependentsUnaffected ? `, ${s.dependentsUnaffected} dependents unaffected` : ''}`,
   );
   if (s.resumed) {
     const first = s.resumed.runs[0];

@@ -127,10 +127,17 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     const m = languageMap.match(path);
     if (m) sessions.warm(m.plugin);
   }
+  const stored = new Map(store.listFiles().map((f) => [f.path, f]));
   const claims = await claimTree(
     repoRoot,
     languageMap,
-    { maxFileBytes: settings.maxFileBytes, exclude: settings.exclude, followSymlinks: settings.followSymlinks, changed: changedSet },
+    {
+      maxFileBytes: settings.maxFileBytes,
+      exclude: settings.exclude,
+      followSymlinks: settings.followSymlinks,
+      changed: changedSet,
+      known: mode.kind === 'incremental' ? { deleted: new Set(mode.deleted), stored } : undefined,
+    },
     summary,
   );
   req.onProgress?.({ stage: 'walk', done: claims.claimed.size, total: claims.claimed.size });
@@ -141,6 +148,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     repoRoot,
     mode,
     claims,
+    stored,
     pendingBefore,
     summary,
     onWork: (pluginId) => sessions.warm(pluginId),

@@ -9,6 +9,7 @@ import { RequestQueue, type BatchRequest } from './request-queue.js';
 import { sendBatch, type InFlight, type PluginBatchRun } from './batch-request.js';
 import type { RunFailures } from './run-failures.js';
 import type { TextIndexQueue } from './text-index-queue.js';
+import { DependentScope } from './dependent-scope.js';
 
 /** Errors after which a plugin will not analyze anything in this run. */
 const PLUGIN_LEVEL: ReadonlySet<string> = new Set([
@@ -29,7 +30,7 @@ export interface PluginRunContext {
   summary: IndexSummary;
   texts: TextIndexQueue;
   failures: RunFailures;
-  plan: Pick<ChangePlan, 'stored' | 'textUnchanged'>;
+  plan: Pick<ChangePlan, 'stored' | 'textUnchanged' | 'causes' | 'interfacesBefore'>;
   /** Run Phase B; false: Phase A only. */
   semantic: boolean;
   logger: Logger;
@@ -75,7 +76,18 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
     const phasesOf = (path: string): readonly ('A' | 'B')[] =>
       textUnchanged.has(path) && stored.get(path)?.plugin === reg.plugin.label ? run.slice(1) : run;
     const firstPhase = (path: string) => phasesOf(path)[0];
-    const requests = new RequestQueue(run, files, phasesOf, failedHere, ctx.batchSize);
+    // Those dependents go to their first phase only if what their causes changed reaches them.
+    const scope = new DependentScope(store, ctx.plan, reg.plugin.label);
+    const reached = (phase: 'A' | 'B', jobs: Job[]): Job[] =>
+      run.length < 2 || phase !== run[1]
+        ? jobs
+        : jobs.filter((j) => {
+            if (!textUnchanged.has(j.path) || firstPhase(j.path) !== phase || scope.affected(j.path)) return true;
+            ctx.summary.dependents--;
+            ctx.summary.dependentsUnaffected++;
+            return false;
+          });
+    const requests = new RequestQueue(run, files, phasesOf, failedHere, ctx.batchSize, reached);
     const batchRun: PluginBatchRun = {
       store,
       supervisor: sup,
@@ -88,6 +100,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
       firstPhase,
       lastPhase: run[run.length - 1]!,
       onAnalyzed: () => ctx.onAnalyzed(m.id),
+      onFirstPhase: (path, iface) => scope.record(path, iface),
       signal: ctx.signal,
     };
     const send = (request: BatchRequest): InFlight => sendBatch(batchRun, request);

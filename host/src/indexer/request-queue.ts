@@ -21,6 +21,8 @@ export class RequestQueue {
     private readonly phasesOf: (path: string) => readonly ('A' | 'B')[],
     private readonly failed: ReadonlySet<string>,
     private readonly batchSize: number,
+    /** Narrows a phase's files once they are chosen (the dependents a change turned out not to reach). */
+    private readonly narrow: (phase: 'A' | 'B', files: Job[]) => Job[] = (_, files) => files,
   ) {}
 
   /** The next request, or undefined when every phase is done. */
@@ -28,7 +30,10 @@ export class RequestQueue {
     while (this.queue.length === 0) {
       if (this.phaseAt + 1 >= this.phases.length) return undefined;
       const phase = this.phases[++this.phaseAt]!;
-      this.queue = this.files.filter((f) => !this.failed.has(f.path) && this.phasesOf(f.path).includes(phase));
+      this.queue = this.narrow(
+        phase,
+        this.files.filter((f) => !this.failed.has(f.path) && this.phasesOf(f.path).includes(phase)),
+      );
     }
     return { phase: this.phases[this.phaseAt]!, batch: this.queue.splice(0, Math.max(1, this.batchSize)) };
   }

@@ -1,5 +1,6 @@
 import type { IndexSummary } from './index-summary.js';
-import { walkRepository, type LanguageMap } from './walk/index.js';
+import type { FileRow } from '../store/index.js';
+import { IGNORE_FILE_NAMES, walkRepository, type LanguageMap } from './walk/index.js';
 
 /** What the walk found: the files a plugin claims, and the claimed paths it left out, with why. */
 export interface TreeClaims {
@@ -14,6 +15,13 @@ export interface ClaimOptions {
   followSymlinks: boolean;
   /** An incremental run's changed files: only these are opened (see `WalkOptions.inspect`). */
   changed?: ReadonlySet<string> | undefined;
+  /**
+   * With `changed`, an incremental run that need not walk the whole tree: the files it deleted
+   * and the files stored before it. The walk then goes only toward the changed files, and every
+   * other file stored as analyzed (or failed) that a plugin claims counts as claimed, as the
+   * last walk found it. A changed or deleted ignore file walks the whole tree again.
+   */
+  known?: { deleted: ReadonlySet<string>; stored: ReadonlyMap<string, Pick<FileRow, 'status'>> } | undefined;
 }
 
 /**
@@ -30,6 +38,14 @@ export async function claimTree(
   const claimed = new Map<string, { language: string; plugin: string }>();
   const skipped = new Map<string, { reason: string; detail: string }>();
   const changed = options.changed;
+  const known = changed && options.known && !touchesIgnoreFile([...changed, ...options.known.deleted]) ? options.known : undefined;
+  if (known) {
+    for (const [path, row] of known.stored) {
+      if (row.status === 'skipped' || changed!.has(path) || known.deleted.has(path)) continue;
+      const m = languageMap.match(path);
+      if (m) claimed.set(path, { language: m.language, plugin: m.plugin });
+    }
+  }
   for await (const entry of walkRepository(repoRoot, {
     maxFileBytes: options.maxFileBytes,
     exclude: options.exclude,
@@ -37,6 +53,7 @@ export async function claimTree(
     languageMap,
     reportUnclaimed: true,
     ...(changed ? { inspect: (path: string) => changed.has(path) } : {}),
+    ...(known && changed ? { only: changed } : {}),
   })) {
     if (entry.kind === 'file') {
       const m = entry.match ?? languageMap.match(entry.path);
@@ -56,6 +73,11 @@ export async function claimTree(
   }
   summary.filesSeen = claimed.size;
   return { claimed, skipped };
+}
+
+/** Whether one of `paths` is an ignore file (which can change what the whole tree claims). */
+function touchesIgnoreFile(paths: readonly string[]): boolean {
+  return paths.some((p) => (IGNORE_FILE_NAMES as readonly string[]).includes(p.slice(p.lastIndexOf('/') + 1)));
 }
 
 function extensionOf(path: string): string {

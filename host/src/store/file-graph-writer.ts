@@ -116,16 +116,28 @@ export class FileGraphWriter {
     // next run) until its last phase is stored (`done`) or the run completes.
     this.ctx
       .stmt(
-        `INSERT INTO files (path, sha256, last_indexed_at, language, status, reason, plugin, phase, lines, diagnostics, acl, pending_run)
-         VALUES (?, ?, ?, ?, 'ok', NULL, ?, ?, ?, ?, ?, (SELECT max(id) FROM index_runs WHERE state = 'running'))
+        `INSERT INTO files (path, sha256, last_indexed_at, language, status, reason, plugin, phase, lines, diagnostics, acl, interface, pending_run)
+         VALUES (?, ?, ?, ?, 'ok', NULL, ?, ?, ?, ?, ?, ?, (SELECT max(id) FROM index_runs WHERE state = 'running'))
          ON CONFLICT (path) DO UPDATE SET
            lines = CASE WHEN excluded.lines IS NOT NULL THEN excluded.lines
                         WHEN files.sha256 = excluded.sha256 THEN files.lines END,
            sha256 = excluded.sha256, last_indexed_at = excluded.last_indexed_at, language = excluded.language,
            status = 'ok', reason = NULL, plugin = excluded.plugin, phase = excluded.phase,
-           diagnostics = excluded.diagnostics, acl = excluded.acl, pending_run = COALESCE(excluded.pending_run, files.pending_run)`,
+           diagnostics = excluded.diagnostics, acl = excluded.acl, pending_run = COALESCE(excluded.pending_run, files.pending_run),
+           interface = CASE WHEN excluded.phase = 'A' THEN excluded.interface ELSE COALESCE(excluded.interface, files.interface) END`,
       )
-      .run(path, input.sha256, now, input.language, input.plugin, input.phase, input.lines ?? null, JSON.stringify(input.diagnostics), acl);
+      .run(
+        path,
+        input.sha256,
+        now,
+        input.language,
+        input.plugin,
+        input.phase,
+        input.lines ?? null,
+        JSON.stringify(input.diagnostics),
+        acl,
+        input.interface ? JSON.stringify(input.interface) : null,
+      );
     if (input.done === true) this.ctx.stmt('UPDATE files SET pending_run = NULL WHERE path = ?').run(path);
     if (input.text !== undefined) this.writeTexts(path, input.text);
     this.ctx.bumpGraphVersion();
@@ -141,7 +153,7 @@ export class FileGraphWriter {
          VALUES (?, ?, ?, ?, 'skipped', ?, NULL, NULL, NULL, '[]')
          ON CONFLICT (path) DO UPDATE SET sha256 = excluded.sha256, last_indexed_at = excluded.last_indexed_at,
            language = COALESCE(excluded.language, files.language), status = 'skipped', reason = excluded.reason,
-           plugin = NULL, phase = NULL, lines = NULL, diagnostics = '[]'`,
+           plugin = NULL, phase = NULL, lines = NULL, diagnostics = '[]', interface = NULL`,
       )
       .run(path, sha256, this.ctx.now(), language ?? null, reason);
     this.ctx.bumpGraphVersion();

@@ -296,16 +296,74 @@ export class GraphStore {
    * (tombstoned ones included): what must be reanalyzed when `paths` change. Sorted.
    */
   dependentsOf(paths: readonly string[]): string[] {
+    return [...this.dependentsWithCauses(paths).keys()];
+  }
+
+  /**
+   * {@link dependentsOf}, with the files of `paths` each dependent's edges point into (its
+   * causes): dependent → sorted causes, dependents sorted.
+   */
+  dependentsWithCauses(paths: readonly string[]): Map<string, string[]> {
+    const rows = this.read(
+      () =>
+        this.ctx
+          .stmt(
+            `SELECT DISTINCT e.origin_path AS path, n.path AS cause FROM nodes n JOIN edges e ON e.dst = n.id
+             WHERE n.path IN (SELECT value FROM json_each(@p)) AND e.derived = 0 AND e.origin_path <> ''
+               AND e.origin_path NOT IN (SELECT value FROM json_each(@p))
+             ORDER BY 1, 2`,
+          )
+          .all({ p: JSON.stringify(paths) }) as { path: string; cause: string }[],
+    );
+    const out = new Map<string, string[]>();
+    for (const r of rows) {
+      const causes = out.get(r.path);
+      if (causes) causes.push(r.cause);
+      else out.set(r.path, [r.cause]);
+    }
+    return out;
+  }
+
+  /**
+   * The stored interfaces (protocol SPEC §9.11) of `paths` that have one: path → name → digest.
+   * An interface that does not decode counts as none.
+   */
+  interfacesOf(paths: readonly string[]): Map<string, Record<string, string>> {
+    const rows = this.read(
+      () =>
+        this.ctx
+          .stmt('SELECT path, interface FROM files WHERE path IN (SELECT value FROM json_each(?)) AND interface IS NOT NULL')
+          .all(JSON.stringify(paths)) as { path: string; interface: string }[],
+    );
+    const out = new Map<string, Record<string, string>>();
+    for (const r of rows) {
+      try {
+        const value = JSON.parse(r.interface) as unknown;
+        if (value && typeof value === 'object' && !Array.isArray(value)) out.set(r.path, value as Record<string, string>);
+      } catch {
+        // Not JSON: as if the plugin had sent none (every dependent is analyzed again).
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Files with a plugin edge into a node of `path` called by one of `names` (tombstoned nodes
+   * included), other than `path` itself, sorted: with {@link referrersOf}, the files a change of
+   * those names in `path` can reach.
+   */
+  pointingInto(path: string, names: readonly string[]): string[] {
+    if (names.length === 0) return [];
     return this.read(() =>
       (
         this.ctx
           .stmt(
-            `SELECT DISTINCT e.origin_path AS path FROM nodes n JOIN edges e ON e.dst = n.id
-             WHERE n.path IN (SELECT value FROM json_each(@p)) AND e.derived = 0 AND e.origin_path <> ''
-               AND e.origin_path NOT IN (SELECT value FROM json_each(@p))
+            `SELECT DISTINCT e.origin_path AS path FROM nodes d JOIN edges e ON e.dst = d.id
+             WHERE d.path = ? AND d.name IN (SELECT value FROM json_each(?)) AND e.derived = 0
+               AND e.origin_path <> '' AND e.origin_path <> d.path
              ORDER BY 1`,
           )
-          .all({ p: JSON.stringify(paths) }) as { path: string }[]
+          .all(path, JSON.stringify(names)) as { path: string }[]
       ).map((r) => r.path),
     );
   }

@@ -24,6 +24,12 @@ export interface FileGraphInput {
   diagnostics: Diagnostic[];
   /** Line count of the analyzed content, when the indexer knows it. */
   lines?: number;
+  /**
+   * What other files can observe of this one, per qualified name (protocol SPEC §9.11). A
+   * Phase A input replaces the stored interface (none clears it); a Phase B input replaces it
+   * only when it has one.
+   */
+  interface?: Readonly<Record<string, string>>;
   /** RBAC: who may see this file and its nodes; '' (the default) = every reader of the corpus. */
   acl?: string;
   /**

@@ -44,4 +44,45 @@ describe('claimTree', () => {
     expect([...c.claimed.keys()]).toEqual(['src/a.lua', 'src/bin.lua']);
     expect([...c.skipped.keys()]).toEqual(['src/big.lua']);
   });
+
+  it('with `known`, walks only toward the changed files: the stored ones are claimed as stored, the deleted ones not', async () => {
+    const root = makeTree({
+      'src/a.lua': 'return 1\n',
+      'src/new.lua': 'return 2\n',
+      'src/ignored.lua': 'return 3\n',
+      'lib/deep/b.lua': 'return 4\n',
+      '.gitignore': 'src/ignored.lua\n',
+    });
+    const stored = new Map<string, { status: 'ok' | 'failed' | 'skipped' }>([
+      ['lib/deep/b.lua', { status: 'ok' }],
+      ['src/gone.lua', { status: 'ok' }],
+      ['src/huge.lua', { status: 'skipped' }],
+      ['README.md', { status: 'ok' }], // no plugin claims it any more
+    ]);
+    const s = summary();
+    const c = await claimTree(
+      root,
+      map(),
+      {
+        maxFileBytes: 100,
+        exclude: [],
+        followSymlinks: false,
+        changed: new Set(['src/new.lua', 'src/ignored.lua']),
+        known: { deleted: new Set(['src/gone.lua']), stored },
+      },
+      s,
+    );
+    // src/a.lua is neither stored nor changed: not walked to. The ignore rules still hold for what is.
+    expect([...c.claimed.keys()].sort()).toEqual(['lib/deep/b.lua', 'src/new.lua']);
+    expect(s.filesSeen).toBe(2);
+
+    // A changed ignore file can change what the whole tree claims: the whole tree is walked.
+    const again = await claimTree(
+      root,
+      map(),
+      { maxFileBytes: 100, exclude: [], followSymlinks: false, changed: new Set(['.gitignore']), known: { deleted: new Set(), stored } },
+      summary(),
+    );
+    expect([...again.claimed.keys()].sort()).toEqual(['lib/deep/b.lua', 'src/a.lua', 'src/new.lua']);
+  });
 });

@@ -21,6 +21,7 @@ import { definitionAtIn, factsOf } from './resolve/scip-facts.js';
 import type { ScipPythonIndex } from './scip/scip-python-edges.js';
 import { ScipPythonUpgrade } from './scip/scip-python-runner.js';
 import { addResolvedEdges, type ResolutionCounts } from './resolve/file-edges.js';
+import { moduleInterface } from './resolve/module-interface.js';
 import { type Mod, Program } from './resolve/program.js';
 import { emitDefinitions, emitRefs } from './syntax/emit-definitions.js';
 import type { ModuleIR } from './syntax/module-ir.js';
@@ -98,6 +99,8 @@ export class PythonAnalyzer {
     if (this.keepModules) program.add(file.path, ir);
     const nodes = emitDefinitions(ir, ctx.graph, name);
     emitRefs(ir, ctx.graph, nodes);
+    // What importers can see of it: the host re-resolves only the dependents an edit reaches.
+    ctx.graph.interface(moduleInterface(ir));
     if (ir.parseError) ctx.graph.diagnostic(ir.parseError);
     return ctx.graph.build();
   }

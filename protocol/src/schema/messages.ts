@@ -186,6 +186,15 @@ export const GraphFileParamsSchema = Type.Object(
     edges: Type.Array(EdgeSchema),
     refs: Type.Optional(Type.Array(UnresolvedRefSchema)),
     diagnostics: Type.Array(DiagnosticSchema, { maxItems: 10_000 }),
+    /**
+     * What other files' analysis can observe of this one, per qualified name inside the file
+     * (`""`: the file as a whole), as an opaque digest. When a changed file's interface differs
+     * from the stored one only at some names, the host re-analyzes only the dependents that
+     * name them (SPEC §9.11); without it, every dependent.
+     */
+    interface: Type.Optional(
+      Type.Record(Type.String({ maxLength: 4096 }), Type.String({ minLength: 1, maxLength: 128 }), { maxProperties: 1_000_000 }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -39,6 +39,12 @@ export interface WalkOptions {
    * they were last indexed. Ignore rules and the language map apply to every file either way.
    */
   inspect?: (path: string) => boolean;
+  /**
+   * Walk only toward these files: the directories on the way to one of them are listed (and
+   * their ignore files read, so the same rules decide), everything else is passed over and
+   * only these paths are yielded. An incremental run knows which files a commit changed.
+   */
+  only?: ReadonlySet<string>;
 }
 
 type Entry =
@@ -76,6 +82,8 @@ interface Settings {
   includeVendored: boolean;
   concurrency: number;
   inspect: ((path: string) => boolean) | undefined;
+  /** With `only`: the paths yielded, and the directories that lead to them. */
+  only: { files: ReadonlySet<string>; directories: ReadonlySet<string> } | undefined;
 }
 
 /**
@@ -136,7 +144,19 @@ function resolveOptions(options: WalkOptions): Settings {
     includeVendored: options.includeVendored ?? false,
     concurrency,
     inspect: options.inspect,
+    only: options.only ? { files: options.only, directories: directoriesLeadingTo(options.only) } : undefined,
   };
+}
+
+/** Every directory (root excluded) on the way to one of `paths`. */
+function directoriesLeadingTo(paths: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) out.add(p.slice(0, i));
+  return out;
+}
+
+function entryPath(entry: Entry): string {
+  return entry.type === 'skip' ? entry.entry.path : entry.path;
 }
 
 const byKey = (a: Entry, b: Entry): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -183,6 +203,8 @@ class TreeWalk {
       }
       const index = frame.next++;
       const entry = frame.entries[index]!;
+      const only = this.settings.only;
+      if (only && !(entry.type === 'directory' ? only.directories.has(entry.path) : only.files.has(entryPath(entry)))) continue;
       this.prefetch(frame);
       switch (entry.type) {
         case 'file': {
@@ -315,7 +337,8 @@ class TreeWalk {
     while (this.inFlight < this.settings.concurrency && frame.prefetched < horizon) {
       const index = frame.prefetched++;
       const entry = frame.entries[index]!;
-      if (entry.type === 'file') frame.pending.set(index, this.inspect(frame.matcher, entry));
+      if (entry.type === 'file' && (!this.settings.only || this.settings.only.files.has(entry.path)))
+        frame.pending.set(index, this.inspect(frame.matcher, entry));
     }
   }
 

@@ -13,6 +13,7 @@ import { v11FileTextSearch } from './v11-file-text-search.js';
 import { v12DefinitionTextSearch } from './v12-definition-text-search.js';
 import { v13IndexRuns } from './v13-index-runs.js';
 import { v14LiveNodes } from './v14-live-nodes.js';
+import { v15FileInterfaces } from './v15-file-interfaces.js';
 
 export type { Migration } from './migration.js';
 
@@ -32,4 +33,5 @@ export const GRAPH_MIGRATIONS: readonly Migration[] = [
   v12DefinitionTextSearch,
   v13IndexRuns,
   v14LiveNodes,
+  v15FileInterfaces,
 ];

@@ -282,6 +282,13 @@ const GraphFileParamsSchema = {
     edges: { type: 'array', items: EdgeSchema, [TYPEBOX_KIND]: 'Array' },
     refs: { type: 'array', items: UnresolvedRefSchema, [TYPEBOX_KIND]: 'Array', [TYPEBOX_OPTIONAL]: 'Optional' },
     diagnostics: { maxItems: 10000, type: 'array', items: DiagnosticSchema, [TYPEBOX_KIND]: 'Array' },
+    interface: {
+      maxProperties: 1000000,
+      type: 'object',
+      patternProperties: { '^(.*)$': { minLength: 1, maxLength: 128, type: 'string', [TYPEBOX_KIND]: 'String' } },
+      [TYPEBOX_KIND]: 'Record',
+      [TYPEBOX_OPTIONAL]: 'Optional',
+    },
   },
   [TYPEBOX_KIND]: 'Object',
 } as unknown as typeof messages.GraphFileParamsSchema;
