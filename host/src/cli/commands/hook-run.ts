@@ -6,7 +6,7 @@ import { reindexCommits } from '../../workspace/commit-reindex.js';
 export default class HookRun extends TravsrCommand {
   static override summary = 'Reindex what the last commit(s) changed (run by the post-commit hook)';
   static override description =
-    'Reads the change from the last indexed commit to HEAD (or HEAD~1..HEAD, or the whole first commit), skips files whose content hash is unchanged, re-analyzes the rest plus the files whose edges point into them, and updates name-matched edges. With --from-hook it never fails: problems are printed for .travsr/hook.log and the exit code is 0.';
+    'Reads the change from the last indexed commit to HEAD (or HEAD~1..HEAD, or the whole first commit), skips files whose content hash is unchanged, re-analyzes the rest plus the files whose edges point into them (only those that name what changed, when the plugin reports interfaces), and updates name-matched edges. With --from-hook it never fails: problems are printed for .travsr/hook.log and the exit code is 0.';
   static override examples = ['<%= config.bin %> hook-run', '<%= config.bin %> hook-run --from-hook'];
   static override args = {
     path: Args.directory({ description: 'repository (default: the current directory)', default: '.', exists: true }),

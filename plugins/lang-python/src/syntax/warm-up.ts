@@ -1,11 +1,12 @@
 /**
  * A warm-up for a fresh plugin process: one small module of ordinary Python read and emitted the
- * way Phase A reads and emits a file, run while the host is still working out which files to
- * send (after `initialize` is answered). The first file of a session otherwise pays for
+ * way Phase A reads and emits a file (its interface included), run while the host is still
+ * working out which files to send (after `initialize` is answered). The first file of a session otherwise pays for
  * compiling the reader's and the emitter's code on the way: an incremental run after a
  * one-file commit has one file, and pays all of it. What the warm-up produces is thrown away.
  */
 import { FileGraphBuilder } from '@travsr/sdk';
+import { moduleInterface } from '../resolve/module-interface.js';
 import { emitDefinitions, emitRefs } from './emit-definitions.js';
 import type { PythonSyntax } from './python-syntax.js';
 
@@ -118,6 +119,7 @@ export function warmUp(syntax: PythonSyntax): void {
     const ir = syntax.read('warm_up.py', WARM_UP_SAMPLE);
     const graph = new FileGraphBuilder({ corpus: 'warm-up', path: 'warm_up.py', language: 'python', provenance: 'phase-a' });
     emitRefs(ir, graph, emitDefinitions(ir, graph, 'warm_up'));
+    graph.interface(moduleInterface(ir));
     graph.build();
   } catch {
     // Nothing to report: the session's real files are read the same way, and fail there if at all.
