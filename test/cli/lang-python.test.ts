@@ -115,7 +115,19 @@ interface HookRunJson {
 
 /** The analyze requests of the last lang-python session, as its trace recorded them. */
 async function lastPythonRequests(): Promise<(string | undefined)[]> {
-  const list = await travsr(['trace', 'list', '--repo', repo.root, '--kind', 'plugin-session', '--subject', 'lang-python', '--limit', '1', '--json']);
+  const list = await travsr([
+    'trace',
+    'list',
+    '--repo',
+    repo.root,
+    '--kind',
+    'plugin-session',
+    '--subject',
+    'lang-python',
+    '--limit',
+    '1',
+    '--json',
+  ]);
   const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
   const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);
   return (JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[] }).transitions

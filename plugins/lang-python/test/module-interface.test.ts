@@ -54,9 +54,7 @@ function changed(before: string, after: string): string[] {
 describe('moduleInterface', () => {
   it('has a key per module-level name, class member and instance attribute, and the whole module', () => {
     const keys = Object.keys(iface(BASE)).sort();
-    expect(keys).toEqual(
-      expect.arrayContaining(['', 'DEFAULT', 'slugify', 'make_builder', 'Builder', 'Part', 're', 'Base']),
-    );
+    expect(keys).toEqual(expect.arrayContaining(['', 'DEFAULT', 'slugify', 'make_builder', 'Builder', 'Part', 're', 'Base']));
     expect(keys).toEqual(expect.arrayContaining(['Builder.limit', 'Builder.__init__', 'Builder.build', 'Builder.kind', 'Part.render']));
     expect(Object.values(iface(BASE)).every((d) => /^[0-9a-f]{16}$/.test(d))).toBe(true);
   });

@@ -92,7 +92,11 @@ class InterfaceBuilder {
     // Module-level names.
     for (const [name, bindings] of this.ir.scopes[0]?.names ?? []) {
       const facts = new Facts();
-      add(name, facts, bindings.map((b) => this.binding(b, 0, facts)));
+      add(
+        name,
+        facts,
+        bindings.map((b) => this.binding(b, 0, facts)),
+      );
     }
     // Class members and instance attributes.
     for (const [scope, cls] of this.classOfScope) {
