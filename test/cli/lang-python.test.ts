@@ -113,8 +113,8 @@ interface HookRunJson {
   failed: number;
 }
 
-/** The analyze requests of the last lang-python session, as its trace recorded them. */
-async function lastPythonRequests(): Promise<(string | undefined)[]> {
+/** The last lang-python session, as its trace recorded it: its analyze requests and its sandbox. */
+async function lastPythonSession(): Promise<{ requests: (string | undefined)[]; sandbox: string[] }> {
   const list = await travsr([
     'trace',
     'list',
@@ -130,9 +130,11 @@ async function lastPythonRequests(): Promise<(string | undefined)[]> {
   ]);
   const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
   const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);
-  return (JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[] }).transitions
-    .filter((t) => t.state === 'busy')
-    .map((t) => t.detail);
+  const trace = JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[]; details: { sandbox?: string[] } };
+  return {
+    requests: trace.transitions.filter((t) => t.state === 'busy').map((t) => t.detail),
+    sandbox: trace.details.sandbox ?? [],
+  };
 }
 
 /** Every edge of the graph as `kind src-qualified-name -> dst-qualified-name`, sorted. */
@@ -241,7 +243,10 @@ describe('travsr init on a Python repository', () => {
     // service.py and shop/__init__.py import from models.py, but none of them names `audit`:
     // models.py's interface changed only there, so their stored analysis stands.
     expect(s.dependentsUnaffected).toBeGreaterThanOrEqual(2);
-    expect(await lastPythonRequests()).toEqual(['analyze 1 file(s), phase A', 'analyze 1 file(s), phase B']);
+    const session = await lastPythonSession();
+    expect(session.requests).toEqual(['analyze 1 file(s), phase A', 'analyze 1 file(s), phase B']);
+    // A commit of a few files: a brief session (no optimizing WebAssembly compiles).
+    expect(session.sandbox.join('\n')).toMatch(/--liftoff-only/);
     const store = GraphStore.open(join(repo.root, '.travsr', 'graph.db'), { readonly: true });
     try {
       expect(store.filesWithoutText()).toEqual([]);
@@ -264,11 +269,12 @@ describe('travsr init on a Python repository', () => {
     expect(s).toMatchObject({ mode: 'incremental', failed: 0 });
     expect(s.dependents).toBeGreaterThanOrEqual(1);
     expect(s.analyzed).toBe(s.dependents + 1);
-    expect(await lastPythonRequests()).toEqual(['analyze 1 file(s), phase A', `analyze ${s.dependents + 1} file(s), phase B`]);
+    expect((await lastPythonSession()).requests).toEqual(['analyze 1 file(s), phase A', `analyze ${s.dependents + 1} file(s), phase B`]);
     const incremental = await exportedEdges();
     expect(incremental.some((e) => e.endsWith('shop.models.Account.deposit'))).toBe(false);
     const rebuilt = await travsr(['index', repo.root, '--rebuild', '--json'], { timeoutMs: 180_000 });
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect((await lastPythonSession()).sandbox.join('\n')).not.toMatch(/--liftoff-only/);
     expect(incremental).toEqual(await exportedEdges());
   }, 240_000);
 

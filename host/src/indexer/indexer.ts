@@ -12,6 +12,12 @@ import { forEachLimit, planChanges, type Job } from './change-plan.js';
 import { analyzeWithPlugin, type PluginRunContext } from './plugin-run.js';
 import { RunFailures } from './run-failures.js';
 
+/**
+ * An incremental run that changes at most this many files starts its plugins as brief sessions
+ * (`LaunchSpec.brief`): the commit of a developer at work, not a branch switch.
+ */
+export const BRIEF_RUN_FILES = 32;
+
 /** What to index: everything, or what a commit changed. */
 export type IndexMode = { kind: 'full'; rebuild?: boolean } | { kind: 'incremental'; changed: string[]; deleted: string[] };
 
@@ -98,6 +104,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   const pendingBefore = new Set(indexRun.pendingFiles);
   const wasInterrupted = indexRun.interrupted.length > 0 || pendingBefore.size > 0;
   const mode: IndexMode = req.mode.kind === 'incremental' && wasInterrupted ? { kind: 'full' } : req.mode;
+  sessions.brief = mode.kind === 'incremental' && mode.changed.length <= BRIEF_RUN_FILES;
   const languageMap = LanguageMap.fromPlugins(
     req.plugins.map((p) => ({ id: p.plugin.manifest.id, manifest: p.plugin.manifest })),
     { prefer: settings.prefer },

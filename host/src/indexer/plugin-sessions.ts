@@ -38,6 +38,11 @@ export interface PluginSessionSettings {
 export class PluginSessions {
   private readonly started = new Map<string, StartedPlugin>();
   private readonly stopping = new Map<string, Promise<void>>();
+  /**
+   * The run analyzes a few files (an incremental run after a small commit): sessions started
+   * from now on are brief (`LaunchSpec.brief`). Set it before the first start.
+   */
+  brief = false;
 
   constructor(private readonly settings: PluginSessionSettings) {}
 
@@ -70,6 +75,7 @@ export class PluginSessions {
       onTrace: s.onTrace ?? persistentTraceSink(s.repoRoot, s.logger),
       phases: runPhases(reg.plugin.manifest, s.semantic),
       ...(s.timeouts ? { timeouts: s.timeouts } : {}),
+      ...(this.brief ? { brief: true } : {}),
     });
     const capabilities = supervisor.capabilities();
     capabilities.catch(() => undefined);

@@ -81,6 +81,8 @@ export interface SessionOptions {
   launch?: (spec: LaunchSpec) => Promise<LaunchCommand>;
   /** `plugins.cacheMax`: past it, the plugin's cache directory is emptied when the session ends (default 512). */
   cacheMaxMiB?: number;
+  /** A session of a few files (an incremental run after a small commit): see {@link LaunchSpec.brief}. */
+  brief?: boolean;
 }
 
 /** What the caller of {@link PluginSession.analyze} receives as files stream in. */
@@ -271,6 +273,7 @@ export class PluginSession {
       env: { [PLUGIN_COOKIE_ENV]: PLUGIN_COOKIE_VALUE, [PROTOCOL_VERSIONS_ENV]: PROTOCOL_VERSIONS.join(',') },
       allowUnsandboxed: grant.allowUnsandboxed,
     };
+    if (this.opts.brief) spec.brief = true;
     if (this.opts.repoRoot) spec.repoRoot = this.opts.repoRoot;
     if (grant.networkAllow) spec.networkAllow = grant.networkAllow;
     if (tools.found.length > 0) spec.tools = tools.found;

@@ -42,6 +42,8 @@ export interface SupervisorOptions {
   launch?: (spec: LaunchSpec) => Promise<LaunchCommand>;
   /** `plugins.cacheMax`: the size past which a plugin's cache directory is emptied after a session. */
   cacheMaxMiB?: number;
+  /** Sessions of a few files (see `LaunchSpec.brief`). */
+  brief?: boolean;
 }
 
 /** Lifecycle of a supervised plugin as the indexer sees it. */
@@ -227,6 +229,7 @@ export class PluginSupervisor {
         ...(this.opts.maxFrameBytes ? { maxFrameBytes: this.opts.maxFrameBytes } : {}),
         ...(this.opts.launch ? { launch: this.opts.launch } : {}),
         ...(this.opts.cacheMaxMiB !== undefined ? { cacheMaxMiB: this.opts.cacheMaxMiB } : {}),
+        ...(this.opts.brief ? { brief: true } : {}),
       };
       try {
         const session = await PluginSession.start(sessionOpts);

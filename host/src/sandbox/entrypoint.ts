@@ -11,18 +11,20 @@ export function nodeHeapMiB(memoryMiB: number): number {
 
 /**
  * The program and arguments that start the plugin, as seen from where it runs:
- * `runtime: node` → `<node> --max-old-space-size=<heap> <pluginRoot>/<path> …args`;
+ * `runtime: node` → `<node> --max-old-space-size=<heap> [--liftoff-only] <pluginRoot>/<path> …args`
+ * (`--liftoff-only` for a brief session, see `LaunchSpec.brief`);
  * `runtime: exec` → `<pluginRoot>/<path> …args`.
  */
 export function entrypointArgv(
   manifest: PluginManifest,
-  opts: { pluginRoot: string; nodePath: string; memoryMiB: number; platform: NodeJS.Platform },
+  opts: { pluginRoot: string; nodePath: string; memoryMiB: number; platform: NodeJS.Platform; brief?: boolean | undefined },
 ): string[] {
   const ep = manifest.entrypoint;
   const path = opts.platform === 'win32' ? win32 : posix;
   const file = path.join(opts.pluginRoot, ep.path);
   const args = ep.args ?? [];
-  return ep.runtime === 'node' ? [opts.nodePath, `--max-old-space-size=${nodeHeapMiB(opts.memoryMiB)}`, file, ...args] : [file, ...args];
+  if (ep.runtime !== 'node') return [file, ...args];
+  return [opts.nodePath, `--max-old-space-size=${nodeHeapMiB(opts.memoryMiB)}`, ...(opts.brief ? ['--liftoff-only'] : []), file, ...args];
 }
 
 /**

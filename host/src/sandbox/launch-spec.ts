@@ -41,6 +41,14 @@ export interface LaunchSpec {
    * read-write on Linux, the profile's CACHE_DIR on macOS, a read-write grant on Windows).
    */
   cacheDir?: string;
+  /**
+   * A session of a few files (an incremental run after a small commit). A `runtime: node`
+   * plugin then compiles WebAssembly with V8's baseline compiler only (`--liftoff-only`): the
+   * optimizing tier's background compiles cannot pay off in so short a session, and on a small
+   * machine they take the CPU the host and the plugin's own work need (about 100 ms of a Python
+   * one-file commit on 2 cores).
+   */
+  brief?: boolean;
 }
 
 /** A ready-to-spawn command. Spawn exactly `file` + `args` with `env` and `extendEnv: false`. */

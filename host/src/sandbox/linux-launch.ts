@@ -114,7 +114,13 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
         TMPDIR: sessionDir,
         LANG: 'C.UTF-8',
       };
-      const command = entrypointArgv(manifest, { pluginRoot: pluginDir, nodePath, memoryMiB: limits.memoryMiB, platform: 'linux' });
+      const command = entrypointArgv(manifest, {
+        pluginRoot: pluginDir,
+        nodePath,
+        memoryMiB: limits.memoryMiB,
+        platform: 'linux',
+        brief: spec.brief,
+      });
       file = '/bin/sh';
       args = [
         '-c',
@@ -170,6 +176,7 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
         nodePath: nodeOutside ? m.node : nodePath,
         memoryMiB: limits.memoryMiB,
         platform: 'linux',
+        brief: spec.brief,
       });
       const bwrapOptions = buildBwrapArgs({
         tier,
@@ -220,7 +227,9 @@ export async function prepareLinuxLaunch(spec: LaunchSpec, env: Record<string, s
       );
     }
     description.push(...limitLines(limits, nproc, cg));
-    description.push(`node heap: ${nodeHeapMiB(limits.memoryMiB)} MiB (--max-old-space-size) for runtime node`);
+    description.push(
+      `node heap: ${nodeHeapMiB(limits.memoryMiB)} MiB (--max-old-space-size) for runtime node${spec.brief ? '; WebAssembly by the baseline compiler only (--liftoff-only: a brief session)' : ''}`,
+    );
     description.push(`environment (names only): ${envNames.sort().join(', ')}`);
 
     return {

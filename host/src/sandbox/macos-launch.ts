@@ -64,7 +64,13 @@ export async function prepareMacosLaunch(spec: LaunchSpec, env: Record<string, s
       sessionDir = '/private/tmp/travsr-sbx-XXXXXX';
     }
     const tmpDir = posix.join(sessionDir, 'tmp');
-    const command = entrypointArgv(manifest, { pluginRoot: pluginDir, nodePath, memoryMiB: limits.memoryMiB, platform: 'darwin' });
+    const command = entrypointArgv(manifest, {
+      pluginRoot: pluginDir,
+      nodePath,
+      memoryMiB: limits.memoryMiB,
+      platform: 'darwin',
+      brief: spec.brief,
+    });
     // External tools: their directories first on PATH; what they need readable (a toolchain
     // such as ~/go, or the file alone) goes into the profile's TOOL_DIR slots.
     const tools = spec.tools ?? [];

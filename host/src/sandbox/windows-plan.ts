@@ -93,7 +93,13 @@ export function prepareWindowsLaunch(spec: LaunchSpec, env: Record<string, strin
   const { manifest, limits, tier } = spec;
   const nodePath = spec.nodePath ?? 'C:\\Program Files\\nodejs\\node.exe';
   const tmpDir = win32.join('%LOCALAPPDATA%', 'Travsr', 'sandbox', 'session', 'tmp');
-  const argv = entrypointArgv(manifest, { pluginRoot: spec.pluginDir, nodePath, memoryMiB: limits.memoryMiB, platform: 'win32' });
+  const argv = entrypointArgv(manifest, {
+    pluginRoot: spec.pluginDir,
+    nodePath,
+    memoryMiB: limits.memoryMiB,
+    platform: 'win32',
+    brief: spec.brief,
+  });
   const [file, ...args] = argv as [string, ...string[]];
   const runEnv: Record<string, string> = {
     ...env,

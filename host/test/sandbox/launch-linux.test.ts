@@ -219,6 +219,14 @@ describe('Linux command', () => {
     }
   });
 
+  it('a brief session: the sandboxed node compiles WebAssembly with the baseline compiler only, and the trace says so', async () => {
+    const cmd = await launch({ brief: true });
+    const r = await execa(cmd.file, cmd.args, { env: cmd.env, extendEnv: false, reject: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { execArgv: string[] }).execArgv).toContain('--liftoff-only');
+    expect(cmd.description.join('\n')).toMatch(/--liftoff-only: a brief session/);
+  });
+
   it('unsandboxed (allowed): runs the entrypoint directly, in the repository, with the minimal environment and the limits', async () => {
     const cmd = await launch({
       tier: 'unsandboxed',

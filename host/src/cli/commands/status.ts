@@ -2,7 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
 import { hookStatus } from '../../git/index.js';
 import { registeredPlugins } from '../../catalog/registered-plugins.js';
-import { GraphStore } from '../../store/index.js';
+import { errorCode } from '@travsr/protocol';
+import { GraphStore, StoreErrorCode } from '../../store/index.js';
 import { openWorkspace } from '../../workspace/workspace.js';
 import { indexRunState } from '../../workspace/index-run-state.js';
 import { runnablePhases } from '../../catalog/list-languages.js';
@@ -18,7 +19,13 @@ export default class Status extends TravsrCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Status);
-    const ws = await openWorkspace(args.path);
+    // Read-only: status writes nothing, and a read-only connection leaves the write-ahead log to
+    // the next writer instead of checkpointing it on close. A store that needs migrating first is
+    // opened for writing.
+    const ws = await openWorkspace(args.path, { readonly: true }).catch((e: unknown) => {
+      if (errorCode(e) === StoreErrorCode.Outdated) return openWorkspace(args.path);
+      throw e;
+    });
     try {
       const store = ws.store;
       const counts = store.counts();
