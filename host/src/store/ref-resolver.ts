@@ -61,13 +61,19 @@ export class RefResolver {
       // its old matches); elsewhere only nodes with a ref that can be matched: a file with its
       // Phase B graph has no matches left to redo (they were dropped when it got there), and
       // in a repository analyzed at Phase B a common name is named by thousands of refs.
+      // A file in scope at Phase B with no match left has nothing to redo (the usual case of a
+      // compiler-resolved language: its refs are kept, never matched).
+      const redo = this.ctx.stmt(
+        `SELECT 1 FROM files f WHERE f.path = ? AND (f.phase IS NOT 'B' OR EXISTS (SELECT 1 FROM edges e WHERE e.origin_path = f.path AND e.derived = 1))`,
+      );
+      const paths = (scope.paths ?? []).filter((p) => redo.get(p) !== undefined);
       const srcs = this.ctx
         .stmt(
           `SELECT src FROM refs WHERE path IN (SELECT value FROM json_each(?))
            UNION
            SELECT r.src FROM refs r WHERE r.target_name IN (SELECT value FROM json_each(?)) AND ${MATCHABLE}`,
         )
-        .all(JSON.stringify(scope.paths ?? []), JSON.stringify(scope.names ?? [])) as { src: number }[];
+        .all(JSON.stringify(paths), JSON.stringify(scope.names ?? [])) as { src: number }[];
       const dropDerived = this.ctx.stmt('DELETE FROM edges WHERE derived = 1 AND src = ?');
       const refsOf = this.ctx.stmt(
         `SELECT r.id, r.path, r.src, r.kind, r.target_name FROM refs r WHERE r.src = ? AND ${MATCHABLE} ORDER BY r.id`,
