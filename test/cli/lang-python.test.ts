@@ -137,20 +137,25 @@ async function lastPythonSession(): Promise<{ requests: (string | undefined)[]; 
   };
 }
 
-/** Every edge of the graph as `kind src-qualified-name -> dst-qualified-name`, sorted. */
-async function exportedEdges(): Promise<string[]> {
+/** The repository's graph, as `travsr graph export` writes it. */
+async function exportGraph(): Promise<{ nodes: Map<string, ExportNode>; edges: ExportEdge[] }> {
   const r = await travsr(['graph', 'export', repo.root, '--format', 'jsonl']);
   expect(r.code, r.stderr).toBe(0);
   const lines = r.stdout
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as ExportNode | ExportEdge);
-  const byId = new Map(lines.filter((l): l is ExportNode => l.type === 'node').map((n) => [n.id, n]));
-  const q = (id: string) => byId.get(id)?.qualified_name ?? id;
-  return lines
-    .filter((l): l is ExportEdge => l.type === 'edge')
-    .map((e) => `${e.kind} ${q(e.src)} -> ${q(e.dst)}`)
-    .sort();
+  return {
+    nodes: new Map(lines.filter((l): l is ExportNode => l.type === 'node').map((n) => [n.id, n])),
+    edges: lines.filter((l): l is ExportEdge => l.type === 'edge'),
+  };
+}
+
+/** Every edge of the graph as `kind src-qualified-name -> dst-qualified-name`, sorted. */
+async function exportedEdges(): Promise<string[]> {
+  const g = await exportGraph();
+  const q = (id: string) => g.nodes.get(id)?.qualified_name ?? id;
+  return g.edges.map((e) => `${e.kind} ${q(e.src)} -> ${q(e.dst)}`).sort();
 }
 
 beforeAll(async () => {
@@ -158,14 +163,7 @@ beforeAll(async () => {
   repo.write(FILES).commit('shop');
   init = await travsr(['init', repo.root, '--no-hook', '--json'], { timeoutMs: 180_000 });
   expect(init.code, init.stderr).toBe(0);
-  const exported = await travsr(['graph', 'export', repo.root, '--format', 'jsonl']);
-  expect(exported.code, exported.stderr).toBe(0);
-  const lines = exported.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as ExportNode | ExportEdge);
-  nodes = new Map(lines.filter((l): l is ExportNode => l.type === 'node').map((n) => [n.id, n]));
-  edges = lines.filter((l): l is ExportEdge => l.type === 'edge');
+  ({ nodes, edges } = await exportGraph());
 }, 240_000);
 afterAll(() => repo?.dispose());
 
