@@ -87,6 +87,29 @@ describe('moduleInterface', () => {
     expect(changed(BASE, render)).not.toContain('slugify');
   });
 
+  it('carries a member change to whatever reads an attribute of that name, whichever class it is on', () => {
+    const before = [
+      'class A:',
+      '    def get(self):',
+      '        return 1',
+      '',
+      'class B:',
+      '    def get(self):',
+      '        return "b"',
+      '',
+      'def use(x):',
+      '    return x.get()',
+      '',
+      'def other(x):',
+      '    return x.put()',
+      '',
+    ].join('\n');
+    const after = before.replace('        return 1', '        return B()');
+    expect(changed(before, after)).toEqual(expect.arrayContaining(['A.get', 'use']));
+    expect(changed(before, after)).not.toContain('other');
+    expect(changed(before, after)).not.toContain('B.get');
+  });
+
   it('changes at an instance attribute when its value changes', () => {
     expect(changed(BASE, BASE.replace('self.kind = kind', 'self.kind = Part()'))).toEqual(expect.arrayContaining(['Builder.kind']));
   });

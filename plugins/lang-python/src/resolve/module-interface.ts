@@ -330,27 +330,42 @@ function effectiveDigests(own: ReadonlyMap<string, string>, deps: ReadonlyMap<st
     if (list) list.push(i);
     else members.set(last, [i]);
   });
+  // Nodes: the keys, then one node per `.x` depended on, whose successors are the members named x
+  // (so that a module with many keys reading `.get` and many `get` members stays linear).
+  const labels = [...keys];
+  const ownOf = keys.map((k) => own.get(k)!);
   const successors: number[][] = [];
   const absent: string[][] = [];
+  const attributeNode = new Map<string, number>();
+  const attribute = (name: string): number | undefined => {
+    let v = attributeNode.get(name);
+    if (v === undefined) {
+      const list = members.get(name);
+      if (!list) return undefined;
+      v = labels.length;
+      labels.push(`.${name}`);
+      ownOf.push('');
+      successors[v] = list;
+      absent[v] = [];
+      attributeNode.set(name, v);
+    }
+    return v;
+  };
   keys.forEach((key, i) => {
     const out: number[] = [];
     const missing: string[] = [];
     for (const d of deps.get(key) ?? []) {
-      if (d.startsWith('.')) {
-        const list = members.get(d.slice(1));
-        if (list) for (const m of list) if (m !== i) out.push(m);
-      } else {
-        const j = idOf.get(d);
-        if (j === undefined) missing.push(d);
-        else if (j !== i) out.push(j);
-      }
+      const j = d.startsWith('.') ? attribute(d.slice(1)) : idOf.get(d);
+      if (j === undefined) {
+        if (!d.startsWith('.')) missing.push(d);
+      } else if (j !== i) out.push(j);
     }
-    successors.push(out);
-    absent.push(missing);
+    successors[i] = out;
+    absent[i] = missing;
   });
 
   // Tarjan's strongly connected components, iteratively; components come out successors first.
-  const n = keys.length;
+  const n = labels.length;
   const index = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const onStack = new Uint8Array(n);
@@ -398,12 +413,12 @@ function effectiveDigests(own: ReadonlyMap<string, string>, deps: ReadonlyMap<st
         for (const x of successors[m]!) if (componentOf[x] !== c) outside.add(componentOf[x]!);
         for (const a of absent[m]!) missing.add(a);
       }
-      if (inside.length === 1 && outside.size === 0 && missing.size === 0) componentDigest.push(own.get(keys[inside[0]!]!)!);
+      if (inside.length === 1 && outside.size === 0 && missing.size === 0) componentDigest.push(ownOf[inside[0]!]!);
       else
         componentDigest.push(
           digest(
             [
-              ...inside.map((m) => `${keys[m]}=${own.get(keys[m]!)}`).sort(),
+              ...inside.map((m) => `${labels[m]}=${ownOf[m]}`).sort(),
               ...[...outside].map((o) => `>${componentDigest[o]}`).sort(),
               ...[...missing].map((a) => `-${a}`).sort(),
             ].join('\n'),
