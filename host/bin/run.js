@@ -18,7 +18,17 @@ if (args.length === 1 && args[0] === '--version') {
       { code: 'TRAVSR_STALE_BUNDLE' },
     );
   }
-  // oclif itself is in the bundle (see src/cli/execute.ts); the commands share its copy.
-  const { execute } = await import('../dist/bundle/execute.js');
-  await execute({ dir: import.meta.url });
+  // The post-commit hook's `hook-run` starts without oclif (src/cli/hook-run-entry.ts); what
+  // that entry does not take (--help, an unknown flag) goes on to oclif like any command.
+  let exitCode;
+  if (args[0] === 'hook-run') {
+    const { runHookRunEntry } = await import('../dist/bundle/hook-run-entry.js');
+    exitCode = await runHookRunEntry(args.slice(1));
+  }
+  if (exitCode !== undefined) process.exitCode = exitCode;
+  else {
+    // oclif itself is in the bundle (see src/cli/execute.ts); the commands share its copy.
+    const { execute } = await import('../dist/bundle/execute.js');
+    await execute({ dir: import.meta.url });
+  }
 }

@@ -25,6 +25,8 @@ const BUNDLE_STAMP = '.bundled';
 const EXTERNAL = ['better-sqlite3', 'esbuild', 'msgpackr-extract', '@travsr/sdk/testing', 'typescript', 'ts-node', 'tsx'];
 /** The module bin/run.js imports: oclif's `execute`, bundled with the commands. */
 const EXECUTE = join(hostDir, 'dist', 'cli', 'execute.js');
+/** The lean entry of `hook-run` (no oclif), which bin/run.js tries first for that command. */
+const HOOK_RUN_ENTRY = join(hostDir, 'dist', 'cli', 'hook-run-entry.js');
 
 function commandModules(dir) {
   const out = [];
@@ -48,6 +50,7 @@ const result = await build({
   entryPoints: [
     ...entryPoints.map((file) => ({ in: file, out: join('commands', relative(commandsDir, file)).replace(/\.js$/, '') })),
     { in: EXECUTE, out: 'execute' },
+    { in: HOOK_RUN_ENTRY, out: 'hook-run-entry' },
   ],
   outdir: outDir,
   chunkNames: 'chunks/[name]-[hash]',

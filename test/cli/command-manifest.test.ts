@@ -3,6 +3,7 @@
 // the manifest would not exist for users, so the manifest must list exactly the command modules
 // under host/src/cli/commands, each with the id its path gives.
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -54,5 +55,17 @@ describe('the command manifest', () => {
     const index = await travsr(['index', '--help']);
     expect(index.code, index.stderr).toBe(0);
     expect(index.stdout).toMatch(/USAGE\s+\$ travsr index/);
+  });
+
+  it('hook-run starts without oclif, and leaves what it does not take to it (help, usage errors)', async () => {
+    const help = await travsr(['hook-run', '--help']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/USAGE\s+\$ travsr hook-run/);
+    const bad = await travsr(['hook-run', '--bogus']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Nonexistent flag: --bogus/);
+    const outside = await travsr(['hook-run', tmpdir()]);
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toMatch(/^Error \[NOT_INITIALIZED\]: /m);
   });
 });

@@ -85,6 +85,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
             if (!textUnchanged.has(j.path) || firstPhase(j.path) !== phase || scope.affected(j.path)) return true;
             ctx.summary.dependents--;
             ctx.summary.dependentsUnaffected++;
+            ps.files--;
             return false;
           });
     const requests = new RequestQueue(run, files, phasesOf, failedHere, ctx.batchSize, reached);

@@ -1,7 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
-import { formatSummary } from '../../indexer/index-summary.js';
-import { reindexCommits } from '../../workspace/commit-reindex.js';
+import { hookRun } from '../hook-run-action.js';
 
 export default class HookRun extends TravsrCommand {
   static override summary = 'Reindex what the last commit(s) changed (run by the post-commit hook)';
@@ -18,15 +17,9 @@ export default class HookRun extends TravsrCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(HookRun);
-    try {
-      const r = await reindexCommits(args.path);
-      if (r.kind === 'no-commits') this.log('nothing to reindex: the repository has no commits');
-      else if (r.kind === 'up-to-date') this.log(`already indexed at ${r.head.slice(0, 12)}`);
-      else this.log(flags.json ? JSON.stringify(r.summary, null, 2) : formatSummary(r.summary));
-    } catch (e) {
-      if (!flags['from-hook']) throw e;
-      const code = (e as { code?: string }).code;
-      this.logToStderr(`travsr hook-run: ${code ? `[${code}] ` : ''}${(e as Error).message}`);
-    }
+    await hookRun(
+      { path: args.path, fromHook: flags['from-hook'], json: flags.json },
+      { log: (line) => this.log(line), logToStderr: (line) => this.logToStderr(line) },
+    );
   }
 }
