@@ -83,6 +83,7 @@ export async function incremental(state, title) {
       wallMs: r.wallMs,
       analyzed: s.analyzed,
       dependents: s.dependents,
+      unaffected: s.dependentsUnaffected ?? 0,
       plugin: s.plugins.find((p) => p.languages.includes('python') && p.files > 0),
       hostCpuMs: r.hostCpuMs,
       pluginCpuMs: r.pluginCpuMs,
@@ -100,7 +101,7 @@ export async function incremental(state, title) {
     ...runs.map((r, i) =>
       row(
         title,
-        `django commit ${i + 1}: ${r.change} in ${r.path}: hook-run wall (durationMs ${Math.round(r.durationMs)}; CPU host ${cpu(r.hostCpuMs)}, plugin ${cpu(r.pluginCpuMs)} ms; ${r.analyzed} re-analyzed, ${r.dependents} dependents)`,
+        `django commit ${i + 1}: ${r.change} in ${r.path}: hook-run wall (durationMs ${Math.round(r.durationMs)}; CPU host ${cpu(r.hostCpuMs)}, plugin ${cpu(r.pluginCpuMs)} ms; ${r.analyzed} re-analyzed, ${r.dependents} dependents, ${r.unaffected} dependents unaffected)`,
         r.wallMs,
         'ms',
       ),
