@@ -17,9 +17,10 @@ export interface ClaimOptions {
   changed?: ReadonlySet<string> | undefined;
   /**
    * With `changed`, an incremental run that need not walk the whole tree: the files it deleted
-   * and the files stored before it. The walk then goes only toward the changed files, and every
-   * other file stored as analyzed (or failed) that a plugin claims counts as claimed, as the
-   * last walk found it. A changed or deleted ignore file walks the whole tree again.
+   * and the files stored before it. The walk then goes only toward the changed and deleted
+   * files, and every other file stored as analyzed (or failed) that a plugin claims counts as
+   * claimed, as the last walk found it. A changed or deleted ignore file walks the whole tree
+   * again.
    */
   known?: { deleted: ReadonlySet<string>; stored: ReadonlyMap<string, Pick<FileRow, 'status'>> } | undefined;
 }
@@ -53,7 +54,9 @@ export async function claimTree(
     languageMap,
     reportUnclaimed: true,
     ...(changed ? { inspect: (path: string) => changed.has(path) } : {}),
-    ...(known && changed ? { only: changed } : {}),
+    // The deleted paths too: one the commit removed but the working tree still has (`git rm
+    // --cached`) is claimed as a full walk would find it.
+    ...(known && changed ? { only: new Set([...changed, ...known.deleted]) } : {}),
   })) {
     if (entry.kind === 'file') {
       const m = entry.match ?? languageMap.match(entry.path);

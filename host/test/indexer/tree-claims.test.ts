@@ -51,6 +51,7 @@ describe('claimTree', () => {
       'src/new.lua': 'return 2\n',
       'src/ignored.lua': 'return 3\n',
       'lib/deep/b.lua': 'return 4\n',
+      'lib/untracked.lua': 'return 5\n', // deleted by the commit, still in the working tree
       '.gitignore': 'src/ignored.lua\n',
     });
     const stored = new Map<string, { status: 'ok' | 'failed' | 'skipped' }>([
@@ -68,13 +69,13 @@ describe('claimTree', () => {
         exclude: [],
         followSymlinks: false,
         changed: new Set(['src/new.lua', 'src/ignored.lua']),
-        known: { deleted: new Set(['src/gone.lua']), stored },
+        known: { deleted: new Set(['src/gone.lua', 'lib/untracked.lua']), stored },
       },
       s,
     );
     // src/a.lua is neither stored nor changed: not walked to. The ignore rules still hold for what is.
-    expect([...c.claimed.keys()].sort()).toEqual(['lib/deep/b.lua', 'src/new.lua']);
-    expect(s.filesSeen).toBe(2);
+    expect([...c.claimed.keys()].sort()).toEqual(['lib/deep/b.lua', 'lib/untracked.lua', 'src/new.lua']);
+    expect(s.filesSeen).toBe(3);
 
     // A changed ignore file can change what the whole tree claims: the whole tree is walked.
     const again = await claimTree(
@@ -83,6 +84,6 @@ describe('claimTree', () => {
       { maxFileBytes: 100, exclude: [], followSymlinks: false, changed: new Set(['.gitignore']), known: { deleted: new Set(), stored } },
       summary(),
     );
-    expect([...again.claimed.keys()].sort()).toEqual(['lib/deep/b.lua', 'src/a.lua', 'src/new.lua']);
+    expect([...again.claimed.keys()].sort()).toEqual(['lib/deep/b.lua', 'lib/untracked.lua', 'src/a.lua', 'src/new.lua']);
   });
 });
