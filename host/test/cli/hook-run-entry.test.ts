@@ -17,10 +17,10 @@ describe('runHookRunEntry', () => {
     const dir = mkdtempSync(join(tmpdir(), 'travsr-hook-entry-')); // no .travsr/: NOT_INITIALIZED
     const writes: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => {
+    process.stderr.write = (chunk: string) => {
       writes.push(String(chunk));
       return true;
-    }) as typeof process.stderr.write;
+    };
     try {
       expect(await runHookRunEntry([dir])).toBe(1);
       expect(await runHookRunEntry([dir, '--from-hook'])).toBe(0);
