@@ -98,8 +98,10 @@ export async function planChanges(input: PlanInput): Promise<ChangePlan> {
     for (const dep of causes.keys()) {
       if (jobs.has(dep) || !claimed.has(dep) || toRemove.has(dep) || skipped.has(dep)) continue;
       const prev = stored.get(dep);
-      // Gone from the working tree since it was stored (a deletion not committed yet): nothing to analyze.
-      if (!prev || !statSync(join(repoRoot, dep), { throwIfNoEntry: false })?.isFile()) continue;
+      if (!prev) continue;
+      // Gone from the working tree since it was stored (a deletion not committed yet): nothing to
+      // analyze. A full run's walk only claims what is there.
+      if (mode.kind === 'incremental' && !statSync(join(repoRoot, dep), { throwIfNoEntry: false })?.isFile()) continue;
       jobs.set(dep, { path: dep, language: claimed.get(dep)!.language, sha256: prev.sha256, lines: prev.lines ?? 0 });
       summary.dependents++;
       if (prev.status === 'ok') textUnchanged.add(dep);

@@ -21,7 +21,6 @@ export type InterfaceChange = { names: ReadonlySet<string> } | 'anything';
  */
 export class DependentScope {
   private readonly after = new Map<string, Readonly<Record<string, string>> | undefined>();
-  private readonly changes = new Map<string, InterfaceChange>();
   private readonly reaches = new Map<string, ReadonlySet<string> | 'anything'>();
 
   constructor(
@@ -34,18 +33,22 @@ export class DependentScope {
   /** A changed file's analysis arrived (its first phase in this run, status ok), with its interface if it sent one. */
   record(path: string, iface: Readonly<Record<string, string>> | undefined): void {
     this.after.set(path, iface);
-    this.changes.delete(path);
     this.reaches.delete(path);
   }
 
   /** What the change of `path` changed of its interface (anything, when that cannot be told). */
   changeOf(path: string): InterfaceChange {
-    let change = this.changes.get(path);
-    if (!change) {
-      change = this.compare(path);
-      this.changes.set(path, change);
+    if (!this.after.has(path)) return 'anything';
+    const now = this.after.get(path);
+    const before = this.plan.interfacesBefore.get(path);
+    if (!now || !before || this.plan.stored.get(path)?.plugin !== this.label) return 'anything';
+    const names = new Set<string>();
+    for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
+      if (before[key] === now[key]) continue;
+      if (key === '') return 'anything';
+      names.add(refTargetName(key));
     }
-    return change;
+    return { names };
   }
 
   /** Whether dependent `path` must be analyzed again. */
@@ -71,19 +74,5 @@ export class DependentScope {
       this.reaches.set(path, reach);
     }
     return reach;
-  }
-
-  private compare(path: string): InterfaceChange {
-    if (!this.after.has(path)) return 'anything';
-    const now = this.after.get(path);
-    const before = this.plan.interfacesBefore.get(path);
-    if (!now || !before || this.plan.stored.get(path)?.plugin !== this.label) return 'anything';
-    const names = new Set<string>();
-    for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
-      if (before[key] === now[key]) continue;
-      if (key === '') return 'anything';
-      names.add(refTargetName(key));
-    }
-    return { names };
   }
 }

@@ -99,8 +99,9 @@ export class PythonAnalyzer {
     if (this.keepModules) program.add(file.path, ir);
     const nodes = emitDefinitions(ir, ctx.graph, name);
     emitRefs(ir, ctx.graph, nodes);
-    // What importers can see of it: the host re-resolves only the dependents an edit reaches.
-    ctx.graph.interface(moduleInterface(ir));
+    // What importers can see of it: the host re-resolves only the dependents an edit reaches (at
+    // Phase B; a session without it has no dependents to spare).
+    if (this.keepModules) ctx.graph.interface(moduleInterface(ir));
     if (ir.parseError) ctx.graph.diagnostic(ir.parseError);
     return ctx.graph.build();
   }
