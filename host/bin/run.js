@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 // `travsr --version` answers without loading oclif (about 150 ms of start-up), in oclif's format.
@@ -18,12 +21,21 @@ if (args.length === 1 && args[0] === '--version') {
       { code: 'TRAVSR_STALE_BUNDLE' },
     );
   }
-  // The post-commit hook's `hook-run` starts without oclif (src/cli/hook-run-entry.ts); what
-  // that entry does not take (--help, an unknown flag) goes on to oclif like any command.
+  // `hook-run` (after every commit) and `status` start without oclif (src/cli/lean-entry.ts, whose
+  // LEAN_COMMAND_NAMES these are), from V8's code cache in ~/.travsr/cache/v8 (src/cli/code-cache.ts;
+  // TRAVSR_CODE_CACHE=0: none); what that entry does not take (--help, an unknown flag) goes on to
+  // oclif like any command.
   let exitCode;
-  if (args[0] === 'hook-run') {
-    const { runHookRunEntry } = await import('../dist/bundle/hook-run-entry.js');
-    exitCode = await runHookRunEntry(args.slice(1));
+  if (args[0] === 'hook-run' || args[0] === 'status') {
+    const { requireWithCodeCache } = await import('../dist/cli/code-cache.js');
+    const home = process.env.TRAVSR_HOME || join(homedir(), '.travsr');
+    const lean = requireWithCodeCache(fileURLToPath(new URL('../dist/bundle/lean.cjs', import.meta.url)), {
+      dir: join(home, 'cache', 'v8'),
+      enabled: process.env.TRAVSR_CODE_CACHE !== '0',
+      variant: args[0],
+    });
+    exitCode = await lean.exports.runLeanEntry(args);
+    if (exitCode === 0) lean.saveCache();
   }
   if (exitCode !== undefined) process.exitCode = exitCode;
   else {

@@ -25,8 +25,13 @@ const BUNDLE_STAMP = '.bundled';
 const EXTERNAL = ['better-sqlite3', 'esbuild', 'msgpackr-extract', '@travsr/sdk/testing', 'typescript', 'ts-node', 'tsx'];
 /** The module bin/run.js imports: oclif's `execute`, bundled with the commands. */
 const EXECUTE = join(hostDir, 'dist', 'cli', 'execute.js');
-/** The lean entry of `hook-run` (no oclif), which bin/run.js tries first for that command. */
-const HOOK_RUN_ENTRY = join(hostDir, 'dist', 'cli', 'hook-run-entry.js');
+/**
+ * The lean entry (`hook-run` and `status` without oclif), which bin/run.js tries first for those
+ * commands: one CommonJS file, `lean.cjs`, which bin/run.js compiles from V8's code cache
+ * (src/cli/code-cache.ts) — Node 20 caches no compiled code for ES modules.
+ */
+const LEAN_ENTRY = join(hostDir, 'dist', 'cli', 'lean-entry.js');
+const LEAN_BUNDLE = 'lean.cjs';
 
 function commandModules(dir) {
   const out = [];
@@ -50,7 +55,6 @@ const result = await build({
   entryPoints: [
     ...entryPoints.map((file) => ({ in: file, out: join('commands', relative(commandsDir, file)).replace(/\.js$/, '') })),
     { in: EXECUTE, out: 'execute' },
-    { in: HOOK_RUN_ENTRY, out: 'hook-run-entry' },
   ],
   outdir: outDir,
   chunkNames: 'chunks/[name]-[hash]',
@@ -69,8 +73,37 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
+// The lean entry, whole in one CommonJS file. Its modules find their package's files by
+// walking up from import.meta.url, which here is the bundle's own URL.
+const lean = await build({
+  entryPoints: [LEAN_ENTRY],
+  outfile: join(outDir, LEAN_BUNDLE),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: EXTERNAL,
+  define: { 'import.meta.url': '__travsrImportMetaUrl' },
+  banner: { js: "const __travsrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  sourcemap: 'linked',
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+// Node 20 cannot serve import() from a script compiled from a code cache ("A dynamic import
+// callback was not specified"): the first run would work and every later one fail.
+const dynamic = Object.entries(lean.metafile.inputs).flatMap(([file, input]) =>
+  input.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => `${i.path} (from ${file})`),
+);
+if (dynamic.length > 0) {
+  console.error(
+    `bundle-cli: ${LEAN_BUNDLE} would load ${dynamic.join(', ')} with import(), which fails when bin/run.js runs it from V8's code cache; import it statically (or require it)`,
+  );
+  process.exit(1);
+}
+for (const [file, o] of Object.entries(lean.metafile.outputs)) result.metafile.outputs[file] = o;
 const bytes = Object.entries(result.metafile.outputs)
-  .filter(([file]) => file.endsWith('.js'))
+  .filter(([file]) => /\.c?js$/.test(file))
   .reduce((n, [, o]) => n + o.bytes, 0);
 writeFileSync(join(outDir, BUNDLE_STAMP), `${new Date().toISOString()}\n`);
 const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length;

@@ -57,7 +57,7 @@ describe('the command manifest', () => {
     expect(index.stdout).toMatch(/USAGE\s+\$ travsr index/);
   });
 
-  it('hook-run starts without oclif, and leaves what it does not take to it (help, usage errors)', async () => {
+  it('hook-run and status start without oclif, and leave what they do not take to it (help, usage errors)', async () => {
     const help = await travsr(['hook-run', '--help']);
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/USAGE\s+\$ travsr hook-run/);
@@ -67,5 +67,14 @@ describe('the command manifest', () => {
     const outside = await travsr(['hook-run', tmpdir()]);
     expect(outside.code).toBe(1);
     expect(outside.stderr).toMatch(/^Error \[NOT_INITIALIZED\]: /m);
+    const statusHelp = await travsr(['status', '--help']);
+    expect(statusHelp.code, statusHelp.stderr).toBe(0);
+    expect(statusHelp.stdout).toMatch(/USAGE\s+\$ travsr status/);
+    const statusBad = await travsr(['status', '--bogus']);
+    expect(statusBad.code).toBe(2);
+    expect(statusBad.stderr).toMatch(/Nonexistent flag: --bogus/);
+    const statusOutside = await travsr(['status', tmpdir()]);
+    expect(statusOutside.code).toBe(1);
+    expect(statusOutside.stderr).toMatch(/^Error \[NOT_INITIALIZED\]: /m);
   });
 });

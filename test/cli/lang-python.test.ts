@@ -3,6 +3,7 @@
 // Phase B both run, calls across modules are resolved with `phase-b` provenance, and a call the
 // resolver cannot prove gets no edge — not even a name-matched one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLangToml, writeLangToml } from '../../host/src/catalog/lang-toml.js';
 import { GraphStore } from '../../host/src/store/index.js';
@@ -268,6 +269,8 @@ describe('travsr init on a Python repository', () => {
     expect(s.dependents).toBeGreaterThanOrEqual(1);
     expect(s.analyzed).toBe(s.dependents + 1);
     expect((await lastPythonSession()).requests).toEqual(['analyze 1 file(s), phase A', `analyze ${s.dependents + 1} file(s), phase B`]);
+    // The first hook-run left V8's code of its bundle, which this one ran from (bin/run.js).
+    expect(readdirSync(join(process.env.TRAVSR_HOME!, 'cache', 'v8')).filter((f) => f.startsWith('lean.cjs-hook-run-'))).toHaveLength(1);
     const incremental = await exportedEdges();
     expect(incremental.some((e) => e.endsWith('shop.models.Account.deposit'))).toBe(false);
     const rebuilt = await travsr(['index', repo.root, '--rebuild', '--json'], { timeoutMs: 180_000 });

@@ -111,6 +111,30 @@ describe('PluginSupervisor', () => {
     expect(err.message).toMatch(/allow-unsandboxed text/);
   });
 
+  it('says when the process is launched, before the handshake ends, and when a start fails before that', async () => {
+    const sup = new PluginSupervisor({
+      ...base(),
+      timeouts: { ...base().timeouts, handshakeMs: 1000 },
+      plugin: await loadPluginDir(plugins.dir('slow-hello')),
+    });
+    await sup.launched(); // nothing under way
+    const start = sup.start().catch((e: unknown) => e);
+    await sup.launched();
+    // The process runs and is still in its handshake: slow-hello never answers.
+    expect(sup.state).toBe('starting');
+    expect(sup.current).toBeUndefined();
+    expect(await start).toMatchObject({ code: 'PLUGIN_HANDSHAKE_FAILED' });
+
+    const refused = new PluginSupervisor({
+      ...base(),
+      grant: { tier: 'unsandboxed', allowUnsandboxed: false },
+      plugin: await loadPluginDir(plugins.dir('ok')),
+    });
+    const failing = refused.start().catch((e: unknown) => e);
+    await refused.launched();
+    expect(await failing).toMatchObject({ code: 'CONSTRAINT_REFUSED' });
+  });
+
   it('times out a handshake that never comes', async () => {
     const sup = new PluginSupervisor({
       ...base(),

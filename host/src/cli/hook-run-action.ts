@@ -18,7 +18,7 @@ export interface HookRunOutput {
 
 /**
  * The body of `travsr hook-run`, shared by the oclif command and the lean entry the post-commit
- * hook starts (`hook-run-entry.ts`): reindexes what the commits since the last indexed one
+ * hook starts (`lean-entry.ts`): reindexes what the commits since the last indexed one
  * changed and prints the summary. Throws what went wrong, unless `fromHook`.
  *
  * @example

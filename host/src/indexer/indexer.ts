@@ -128,12 +128,14 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   // 1. Walk: what is in the tree, and which plugin claims each file. An incremental run opens
   // only the files the commit changed: the others were inspected (size, binary, generated) when
   // they were last indexed. The plugins that claim a changed file start now, while the tree is
-  // walked (one that turns out to have nothing to do is stopped at the end).
+  // walked (one that turns out to have nothing to do is stopped at the end): the walk waits
+  // until their processes run, which takes the host a few milliseconds when nothing else does.
   const changedSet = mode.kind === 'incremental' ? new Set(mode.changed) : undefined;
   for (const path of changedSet ?? []) {
     const m = languageMap.match(path);
     if (m) sessions.warm(m.plugin);
   }
+  await sessions.launched();
   const stored = new Map(store.listFiles().map((f) => [f.path, f]));
   const claims = await claimTree(
     repoRoot,
@@ -163,8 +165,14 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   });
   const { jobs, toRemove } = plan;
 
-  const touched = [...jobs.keys(), ...toRemove];
-  const namesBefore = new Set(store.definedNames(touched));
+  // The names whose candidates this run can change (step 5): those defined in the files it
+  // changes or removes. A dependent read again from the same text by the same plugin defines
+  // what it defined: in a one-file commit's run, most of the files sent.
+  const labels = new Map(req.plugins.map((p) => [p.plugin.manifest.id, p.plugin.label]));
+  const sameDefinitions = (path: string) =>
+    plan.textUnchanged.has(path) && plan.stored.get(path)?.plugin === labels.get(claims.claimed.get(path)?.plugin ?? '');
+  const redefined = [...jobs.keys()].filter((path) => !sameDefinitions(path));
+  const namesBefore = new Set(store.definedNames([...redefined, ...toRemove]));
   // Before the first change: whatever this run is going to analyze is pending until its last
   // phase is stored (or the run completes), so a kill leaves it to the next run.
   store.markFilesPending(indexRun.id, [...jobs.keys()]);
@@ -206,7 +214,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   if (mode.kind === 'full' || wasInterrupted) {
     summary.refs = store.resolveRefs();
   } else {
-    const namesAfter = store.definedNames([...jobs.keys()]);
+    const namesAfter = store.definedNames(redefined);
     summary.refs = store.resolveRefs({ paths: [...jobs.keys()], names: [...new Set([...namesBefore, ...namesAfter])] });
   }
   const size = store.graphSize();

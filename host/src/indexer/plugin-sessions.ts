@@ -85,6 +85,15 @@ export class PluginSessions {
   }
 
   /**
+   * Resolves once every session started so far has its process running or has failed to
+   * start: an incremental run waits for it before walking, so that the launch — the sandbox,
+   * then the plugin's own start-up on the other core — is not held back by the host's work.
+   */
+  async launched(): Promise<void> {
+    await Promise.all([...this.started.values()].map((s) => s.supervisor.launched()));
+  }
+
+  /**
    * Starts stopping a plugin's session and returns at once: the plugin's exit (and its cache
    * check and trace) overlaps what the run does next. {@link stopAll} waits for it.
    */

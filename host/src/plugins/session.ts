@@ -83,6 +83,11 @@ export interface SessionOptions {
   cacheMaxMiB?: number;
   /** A session of a few files (an incremental run after a small commit): see {@link LaunchSpec.brief}. */
   brief?: boolean;
+  /**
+   * Called once, when the plugin's process has started (before the handshake) or its start
+   * failed before that: what a caller that only needs the launch under way waits for.
+   */
+  onLaunched?: () => void;
 }
 
 /** What the caller of {@link PluginSession.analyze} receives as files stream in. */
@@ -187,12 +192,22 @@ export class PluginSession {
     try {
       await s.boot();
     } catch (e) {
+      s.saidLaunched();
       const err = s.failure ?? toPluginError(e, s.label);
       s.fail(err);
       await s.ended;
       throw err;
     }
     return s;
+  }
+
+  private launchedSaid = false;
+
+  /** Calls {@link SessionOptions.onLaunched} (once). */
+  private saidLaunched(): void {
+    if (this.launchedSaid) return;
+    this.launchedSaid = true;
+    this.opts.onLaunched?.();
   }
 
   /** `id@version` of the plugin. */
@@ -291,6 +306,7 @@ export class PluginSession {
       );
     }
     const proc = this.proc;
+    this.saidLaunched();
     void proc.exited.then((info) => this.onExit(info));
     proc.stderr.on('data', (chunk: Buffer) => {
       this.active?.watchdog?.alive();

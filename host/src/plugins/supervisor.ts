@@ -65,6 +65,7 @@ export type SupervisorState = 'idle' | 'starting' | 'ready' | 'busy' | 'backoff'
 export class PluginSupervisor {
   private session: PluginSession | undefined;
   private starting: Promise<PluginSession> | undefined;
+  private launching: Promise<void> | undefined;
   private readonly crashes: number[] = [];
   private stateValue: SupervisorState = 'idle';
   private healthTimer: NodeJS.Timeout | undefined;
@@ -102,6 +103,14 @@ export class PluginSupervisor {
   /** Starts the plugin now instead of on first use. */
   async start(): Promise<void> {
     await this.ensureSession();
+  }
+
+  /**
+   * Resolves once the session being started has its process running (its handshake may still
+   * be under way) or has failed to start; at once when no start is under way. Never rejects.
+   */
+  launched(): Promise<void> {
+    return this.launching ?? Promise.resolve();
   }
 
   /**
@@ -206,6 +215,8 @@ export class PluginSupervisor {
     if (this.session && this.session.state === 'ready') return this.session;
     if (this.starting) return this.starting;
     const delay = this.backoffDelay();
+    let sayLaunched = () => {};
+    this.launching = new Promise<void>((resolve) => (sayLaunched = resolve));
     this.starting = (async () => {
       if (delay > 0) {
         this.stateValue = 'backoff';
@@ -230,6 +241,7 @@ export class PluginSupervisor {
         ...(this.opts.launch ? { launch: this.opts.launch } : {}),
         ...(this.opts.cacheMaxMiB !== undefined ? { cacheMaxMiB: this.opts.cacheMaxMiB } : {}),
         ...(this.opts.brief ? { brief: true } : {}),
+        onLaunched: sayLaunched,
       };
       try {
         const session = await PluginSession.start(sessionOpts);
@@ -244,7 +256,9 @@ export class PluginSupervisor {
         this.recordFailure(e);
         throw e;
       } finally {
+        sayLaunched();
         this.starting = undefined;
+        this.launching = undefined;
       }
     })();
     return this.starting;
