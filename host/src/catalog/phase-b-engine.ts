@@ -38,8 +38,17 @@ export function engineOfProvenance(provenance: string, manifest?: ToolsOf): Phas
  * merged an indexer's edges into its own.
  */
 export function enginesOfEdges(provenances: Readonly<Record<string, number>> | undefined, manifest?: ToolsOf): PhaseBEngine[] {
-  const engines = new Set<PhaseBEngine>();
-  for (const [provenance, edges] of Object.entries(provenances ?? {})) if (edges > 0) engines.add(engineOfProvenance(provenance, manifest));
+  return enginesOfProvenances(
+    Object.entries(provenances ?? {})
+      .filter(([, edges]) => edges > 0)
+      .map(([provenance]) => provenance),
+    manifest,
+  );
+}
+
+/** {@link enginesOfEdges} from the provenances present (`GraphStore.phaseBProvenances`), native first. */
+export function enginesOfProvenances(provenances: readonly string[], manifest?: ToolsOf): PhaseBEngine[] {
+  const engines = new Set<PhaseBEngine>(provenances.map((p) => engineOfProvenance(p, manifest)));
   return [...engines].sort((a, b) => (a === 'native' ? -1 : b === 'native' ? 1 : a < b ? -1 : 1));
 }
 

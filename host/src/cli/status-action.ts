@@ -5,7 +5,7 @@ import { GraphStore, StoreErrorCode } from '../store/index.js';
 import { openWorkspace } from '../workspace/workspace.js';
 import { indexRunState } from '../workspace/index-run-state.js';
 import { runnablePhases } from '../catalog/list-languages.js';
-import { enginesOfEdges, expectedPhaseBEngine } from '../catalog/phase-b-engine.js';
+import { enginesOfProvenances, expectedPhaseBEngine } from '../catalog/phase-b-engine.js';
 
 /** What `travsr status` was asked for. */
 export interface StatusRequest {
@@ -34,24 +34,20 @@ export async function showStatus(req: StatusRequest, out: { log(line: string): v
   });
   try {
     const store = ws.store;
+    // git is asked about the hook while the store is read.
+    const hookAsked = ws.git ? hookStatus(ws.root) : undefined;
+    hookAsked?.catch(() => undefined);
     const counts = store.counts();
-    const files = store.listFiles();
-    const failed = files.filter((f) => f.status === 'failed').map((f) => ({ path: f.path, plugin: f.plugin, reason: f.reason }));
-    const skipped = files.filter((f) => f.status === 'skipped').map((f) => ({ path: f.path, reason: f.reason }));
+    const { failed, skipped, byLanguage } = store.fileSummary();
     // Grammars lag behind languages: say per language how many files parsed with errors.
     const parseErrors: Record<string, { files: number; of: number }> = {};
     // Which phases ran: a file's stored phase is its last one (B after A).
     const phaseBFiles: Record<string, { phaseB: number; of: number }> = {};
-    for (const f of files) {
-      if (f.status !== 'ok' || !f.language) continue;
-      const entry = (parseErrors[f.language] ??= { files: 0, of: 0 });
-      entry.of++;
-      if (f.diagnostics.some((d) => d.code === 'PARSE_ERRORS')) entry.files++;
-      const phases = (phaseBFiles[f.language] ??= { phaseB: 0, of: 0 });
-      phases.of++;
-      if (f.phase === 'B') phases.phaseB++;
+    for (const [language, f] of Object.entries(byLanguage)) {
+      parseErrors[language] = { files: f.parseErrors, of: f.analyzed };
+      phaseBFiles[language] = { phaseB: f.phaseB, of: f.analyzed };
     }
-    const provenance = store.phaseBProvenance();
+    const provenances = store.phaseBProvenances();
     const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
     // The plugin serving a language: the preferred one when several could.
     const servingPlugin = (language: string) => {
@@ -61,7 +57,7 @@ export async function showStatus(req: StatusRequest, out: { log(line: string): v
         plugins.find((x) => x.plugin.manifest.languages.includes(language));
       return p && { id: p.plugin.manifest.id, version: p.plugin.manifest.version, manifest: p.plugin.manifest };
     };
-    const hook = ws.git ? await hookStatus(ws.root) : undefined;
+    const hook = await hookAsked;
     const run = indexRunState(ws.root, store);
     const status = {
       root: ws.root,
@@ -93,7 +89,7 @@ export async function showStatus(req: StatusRequest, out: { log(line: string): v
         .map((language) => {
           const p = servingPlugin(language);
           const ran = phaseBFiles[language] ?? { phaseB: 0, of: 0 };
-          const phaseB = ran.phaseB === 0 ? [] : enginesOfEdges(provenance[language], p?.manifest);
+          const phaseB = ran.phaseB === 0 ? [] : enginesOfProvenances(provenances[language] ?? [], p?.manifest);
           const expected = p ? expectedPhaseBEngine(p.manifest) : undefined;
           return {
             language,

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { VName } from '@travsr/protocol';
+import { PROVENANCES, type VName } from '@travsr/protocol';
 import { hasForeignHeader } from '../paths/sqlite-header.js';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { rebuildAdvice, StoreError, StoreErrorCode, translateSqliteError } from './errors.js';
@@ -21,6 +21,7 @@ import type {
   EdgeTuple,
   FileGraphInput,
   FileRow,
+  FileSummary,
   GraphCounts,
   GraphExport,
   GraphStoreOpenOptions,
@@ -58,6 +59,9 @@ interface RawEdge {
  * store.close();
  * ```
  */
+/** The provenances of plugins' Phase B edges (name matches and manual edges are not). */
+const PHASE_B_PROVENANCES = PROVENANCES.filter((p) => p !== 'phase-a' && p !== 'manual');
+
 export class GraphStore {
   /** The schema version this code writes (the number of migrations). */
   static readonly LATEST_SCHEMA_VERSION = GRAPH_MIGRATIONS.length;
@@ -423,6 +427,57 @@ export class GraphStore {
       const out: Record<string, Record<string, number>> = {};
       for (const r of rows) (out[r.language] ??= {})[r.provenance] = r.edges;
       return out;
+    });
+  }
+
+  /**
+   * The provenances of each language's Phase B edges (those of the files whose last phase is B),
+   * as {@link phaseBProvenance} has them but without counting: for each language and provenance
+   * the first file that has one such edge settles it, so `travsr status` reads a few index
+   * entries instead of every edge.
+   */
+  phaseBProvenances(): Record<string, string[]> {
+    return this.read(() => {
+      const languages = (
+        this.ctx.stmt("SELECT DISTINCT language FROM files WHERE phase = 'B' AND language IS NOT NULL ORDER BY language").all() as {
+          language: string;
+        }[]
+      ).map((r) => r.language);
+      const has = this.ctx.stmt(
+        `SELECT 1 FROM files f WHERE f.language = ? AND f.phase = 'B'
+           AND EXISTS (SELECT 1 FROM edges e WHERE e.origin_path = f.path AND e.derived = 0 AND e.provenance = ?) LIMIT 1`,
+      );
+      const out: Record<string, string[]> = {};
+      for (const language of languages)
+        for (const provenance of PHASE_B_PROVENANCES)
+          if (has.get(language, provenance) !== undefined) (out[language] ??= []).push(provenance);
+      return out;
+    });
+  }
+
+  /**
+   * What `travsr status` says of the files, read with a few aggregates instead of every row:
+   * per language the analyzed files, those whose last phase is B and those with parse errors
+   * (a `PARSE_ERRORS` diagnostic); and the failed and skipped files, sorted by path.
+   */
+  fileSummary(): FileSummary {
+    return this.read(() => {
+      const rows = this.ctx
+        .stmt(
+          `SELECT language, count(*) AS analyzed, sum(phase = 'B') AS phaseB,
+             sum(diagnostics <> '[]' AND EXISTS (SELECT 1 FROM json_each(diagnostics) d WHERE d.value ->> 'code' = 'PARSE_ERRORS')) AS parseErrors
+           FROM files WHERE status = 'ok' AND language IS NOT NULL GROUP BY language ORDER BY language`,
+        )
+        .all() as { language: string; analyzed: number; phaseB: number; parseErrors: number }[];
+      return {
+        byLanguage: Object.fromEntries(
+          rows.map((r) => [r.language, { analyzed: r.analyzed, phaseB: r.phaseB, parseErrors: r.parseErrors }]),
+        ),
+        failed: this.ctx
+          .stmt("SELECT path, plugin, reason FROM files WHERE status = 'failed' ORDER BY path")
+          .all() as FileSummary['failed'],
+        skipped: this.ctx.stmt("SELECT path, reason FROM files WHERE status = 'skipped' ORDER BY path").all() as FileSummary['skipped'],
+      };
     });
   }
 

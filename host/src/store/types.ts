@@ -134,6 +134,14 @@ export interface LanguageCounts {
   skipped: number;
 }
 
+/** What `travsr status` says of the files ({@link GraphStore.fileSummary}). */
+export interface FileSummary {
+  /** Per language, over its analyzed (status ok) files. */
+  byLanguage: Record<string, { analyzed: number; phaseB: number; parseErrors: number }>;
+  failed: { path: string; plugin: string | null; reason: string | null }[];
+  skipped: { path: string; reason: string | null }[];
+}
+
 /** Totals for `travsr status`. */
 export interface GraphCounts {
   files: number;
