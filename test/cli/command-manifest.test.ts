@@ -58,23 +58,16 @@ describe('the command manifest', () => {
   });
 
   it('hook-run and status start without oclif, and leave what they do not take to it (help, usage errors)', async () => {
-    const help = await travsr(['hook-run', '--help']);
-    expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toMatch(/USAGE\s+\$ travsr hook-run/);
-    const bad = await travsr(['hook-run', '--bogus']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/Nonexistent flag: --bogus/);
-    const outside = await travsr(['hook-run', tmpdir()]);
-    expect(outside.code).toBe(1);
-    expect(outside.stderr).toMatch(/^Error \[NOT_INITIALIZED\]: /m);
-    const statusHelp = await travsr(['status', '--help']);
-    expect(statusHelp.code, statusHelp.stderr).toBe(0);
-    expect(statusHelp.stdout).toMatch(/USAGE\s+\$ travsr status/);
-    const statusBad = await travsr(['status', '--bogus']);
-    expect(statusBad.code).toBe(2);
-    expect(statusBad.stderr).toMatch(/Nonexistent flag: --bogus/);
-    const statusOutside = await travsr(['status', tmpdir()]);
-    expect(statusOutside.code).toBe(1);
-    expect(statusOutside.stderr).toMatch(/^Error \[NOT_INITIALIZED\]: /m);
+    for (const command of ['hook-run', 'status']) {
+      const help = await travsr([command, '--help']);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`USAGE\\s+\\$ travsr ${command}`));
+      const bad = await travsr([command, '--bogus']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/Nonexistent flag: --bogus/);
+      const outside = await travsr([command, tmpdir()]);
+      expect(outside.code).toBe(1);
+      expect(outside.stderr).toMatch(/^Error \[NOT_INITIALIZED\]: /m);
+    }
   });
 });
