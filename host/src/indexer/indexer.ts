@@ -7,7 +7,7 @@ import { LanguageMap } from './walk/index.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { emptySummary, type IndexSummary } from './index-summary.js';
 import { PluginSessions } from './plugin-sessions.js';
-import { claimTree } from './tree-claims.js';
+import { claimTree, type ClaimOptions } from './tree-claims.js';
 import { forEachLimit, planChanges, type Job } from './change-plan.js';
 import { analyzeWithPlugin, type PluginRunContext } from './plugin-run.js';
 import { RunFailures } from './run-failures.js';
@@ -60,6 +60,8 @@ export interface IndexRequest {
   batchSize?: number;
   timeouts?: Partial<PluginTimeouts>;
   commit?: string;
+  /** A full run's walk, made moments before by the caller (see `ClaimOptions.listing`): `travsr init` walks once. */
+  listing?: ClaimOptions['listing'];
 }
 
 /**
@@ -146,6 +148,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
       followSymlinks: settings.followSymlinks,
       changed: changedSet,
       known: mode.kind === 'incremental' ? { deleted: new Set(mode.deleted), stored } : undefined,
+      listing: mode.kind === 'full' ? req.listing : undefined,
     },
     summary,
   );

@@ -1,6 +1,6 @@
 import type { IndexSummary } from './index-summary.js';
 import type { FileRow } from '../store/index.js';
-import { IGNORE_FILE_NAMES, walkRepository, type LanguageMap } from './walk/index.js';
+import { IGNORE_FILE_NAMES, walkRepository, type LanguageMap, type WalkEntry } from './walk/index.js';
 
 /** What the walk found: the files a plugin claims, and the claimed paths it left out, with why. */
 export interface TreeClaims {
@@ -23,6 +23,14 @@ export interface ClaimOptions {
    * again.
    */
   known?: { deleted: ReadonlySet<string>; stored: ReadonlyMap<string, Pick<FileRow, 'status'>> } | undefined;
+  /**
+   * What a walk of the tree made moments before yielded (`travsr init`'s, which found the
+   * languages to register plugins for), and its language map: taken instead of walking again.
+   * The walk must have had the same ignore, size and symlink settings and `reportUnclaimed`, and
+   * its map must claim every file this run's map claims (so each of those was inspected); a file
+   * only the listing's map claims counts as unclaimed, as this run's own walk would have said.
+   */
+  listing?: { entries: readonly WalkEntry[]; map: LanguageMap } | undefined;
 }
 
 /**
@@ -47,19 +55,29 @@ export async function claimTree(
       if (m) claimed.set(path, { language: m.language, plugin: m.plugin });
     }
   }
-  for await (const entry of walkRepository(repoRoot, {
-    maxFileBytes: options.maxFileBytes,
-    exclude: options.exclude,
-    followSymlinks: options.followSymlinks,
-    languageMap,
-    reportUnclaimed: true,
-    ...(changed ? { inspect: (path: string) => changed.has(path) } : {}),
-    // The deleted paths too: one the commit removed but the working tree still has (`git rm
-    // --cached`) is claimed as a full walk would find it.
-    ...(known && changed ? { only: new Set([...changed, ...known.deleted]) } : {}),
-  })) {
+  const listing = options.listing;
+  const entries =
+    listing?.entries ??
+    walkRepository(repoRoot, {
+      maxFileBytes: options.maxFileBytes,
+      exclude: options.exclude,
+      followSymlinks: options.followSymlinks,
+      languageMap,
+      reportUnclaimed: true,
+      ...(changed ? { inspect: (path: string) => changed.has(path) } : {}),
+      // The deleted paths too: one the commit removed but the working tree still has (`git rm
+      // --cached`) is claimed as a full walk would find it.
+      ...(known && changed ? { only: new Set([...changed, ...known.deleted]) } : {}),
+    });
+  const unclaimed = (path: string) => {
+    const ext = extensionOf(path);
+    summary.unclaimed[ext] = (summary.unclaimed[ext] ?? 0) + 1;
+  };
+  for await (const entry of entries) {
     if (entry.kind === 'file') {
-      const m = entry.match ?? languageMap.match(entry.path);
+      // A listing's match is its own map's: this run's decides.
+      const m = listing ? languageMap.match(entry.path) : (entry.match ?? languageMap.match(entry.path));
+      if (!m && listing) unclaimed(entry.path);
       if (m) {
         claimed.set(entry.path, { language: m.language, plugin: m.plugin });
         if (m.candidates.length > 1 && !summary.choices.some((c) => c.language === m.language && c.plugin === m.plugin)) {
@@ -67,11 +85,13 @@ export async function claimTree(
         }
       }
     } else if (entry.reason === 'no-plugin') {
-      const ext = extensionOf(entry.path);
-      summary.unclaimed[ext] = (summary.unclaimed[ext] ?? 0) + 1;
+      unclaimed(entry.path);
     } else if (languageMap.match(entry.path)) {
       skipped.set(entry.path, { reason: entry.reason, detail: entry.detail });
       summary.skipped[entry.reason] = (summary.skipped[entry.reason] ?? 0) + 1;
+    } else if (listing?.map.match(entry.path)) {
+      // Looked at only because the listing's map claims it: this run's walk would have said no plugin claims it.
+      unclaimed(entry.path);
     }
   }
   summary.filesSeen = claimed.size;

@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptySummary, type IndexSummary } from '../../src/indexer/index-summary.js';
 import { claimTree } from '../../src/indexer/tree-claims.js';
-import { LanguageMap } from '../../src/indexer/walk/index.js';
+import { LanguageMap, walkRepository, type WalkEntry } from '../../src/indexer/walk/index.js';
 import { makeTree } from './walk/temp-tree.js';
 
 // Step 1 of an index run: which plugin claims each file, and what the summary says of the rest.
 
 const luaManifest = JSON.parse(readFileSync(new URL('../../../plugins/example-lua/travsr-plugin.json', import.meta.url), 'utf8'));
 const map = () => LanguageMap.fromPlugins([{ id: 'example-lua', manifest: luaManifest }]);
+const dataManifest = JSON.parse(readFileSync(new URL('../../../plugins/lang-data/travsr-plugin.json', import.meta.url), 'utf8'));
 
 const summary = (): IndexSummary => emptySummary('full', '');
 
@@ -31,6 +32,37 @@ describe('claimTree', () => {
       'src/bin.lua': 'binary',
     });
     expect(s).toMatchObject({ filesSeen: 1, skipped: { 'too-large': 1, binary: 1 }, unclaimed: { '.md': 1, '.txt': 1 } });
+  });
+
+  it('with a listing from a walk with a broader map (init), claims and counts what its own walk would', async () => {
+    const root = makeTree({
+      'src/a.lua': 'return 1\n',
+      'src/big.lua': 'x'.repeat(200),
+      'src/bin.lua': Buffer.from('a\0b'),
+      'data/big.json': `[${'1,'.repeat(100)}1]`,
+      'data/bin.json': Buffer.from('{\0}'),
+      'data/ok.json': '{}',
+      'README.md': '# hi\n',
+      'ignored/x.lua': 'return 2\n',
+      '.gitignore': 'ignored/\n',
+    });
+    const settings = { maxFileBytes: 100, exclude: [], followSymlinks: false };
+    const walked = summary();
+    const expected = await claimTree(root, map(), settings, walked);
+
+    const broader = LanguageMap.fromPlugins([
+      { id: 'example-lua', manifest: luaManifest },
+      { id: 'lang-data', manifest: dataManifest },
+    ]);
+    const entries: WalkEntry[] = [];
+    for await (const e of walkRepository(root, { ...settings, languageMap: broader, reportUnclaimed: true })) entries.push(e);
+    expect(entries.some((e) => e.path === 'data/ok.json' && e.kind === 'file')).toBe(true); // the broader map claimed it
+
+    const replayed = summary();
+    const c = await claimTree(root, map(), { ...settings, listing: { entries, map: broader } }, replayed);
+    expect([...c.claimed]).toEqual([...expected.claimed]);
+    expect([...c.skipped]).toEqual([...expected.skipped]);
+    expect(replayed).toEqual(walked);
   });
 
   it('with `changed`, only those files are opened: the others are claimed as listed', async () => {

@@ -5,8 +5,8 @@ import { TravsrCommand } from '../base-command.js';
 import { gitPath, installPostCommitHook } from '../../git/index.js';
 import { formatSummary } from '../../indexer/index-summary.js';
 import { loadConfig } from '../../config/index.js';
-import { loadBuiltinPlugins, registerPlugins } from '../../catalog/registered-plugins.js';
-import { LanguageMap, walkRepository } from '../../indexer/walk/index.js';
+import { loadBuiltinPlugins, registeredPlugins, registerPlugins } from '../../catalog/registered-plugins.js';
+import { LanguageMap, walkRepository, type WalkEntry } from '../../indexer/walk/index.js';
 import { loadPluginDir } from '../../plugins/plugin-dir.js';
 import { indexWorkspace } from '../../workspace/index-workspace.js';
 import { openWorkspace } from '../../workspace/workspace.js';
@@ -48,19 +48,28 @@ export default class Init extends TravsrCommand {
           ws.logger.log('warn', (e as Error).message);
         }
       }
+      // Plugins registered already (from a registry, say) claim files too: the walk below is the
+      // index's, so it inspects every file that any of them might claim.
+      const { plugins: registered } = await registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
+      const known = new Set(available.map((p) => p.manifest.id));
       const map = LanguageMap.fromPlugins(
-        available.map((p) => ({ id: p.manifest.id, manifest: p.manifest })),
+        [...available, ...registered.map((r) => r.plugin).filter((p) => !known.has(p.manifest.id))].map((p) => ({
+          id: p.manifest.id,
+          manifest: p.manifest,
+        })),
         { prefer: ws.settings.prefer },
       );
+      // One walk: it finds the languages here, and the index below takes what it found.
       const languages = new Set<string>();
-      // Names and ignore rules are enough to know the languages: no file is opened here (the
-      // index below inspects each file once).
+      const entries: WalkEntry[] = [];
       for await (const entry of walkRepository(ws.root, {
         maxFileBytes: ws.settings.maxFileBytes,
         exclude: ws.settings.exclude,
+        followSymlinks: ws.settings.followSymlinks,
         languageMap: map,
-        inspect: () => false,
+        reportUnclaimed: true,
       })) {
+        entries.push(entry);
         if (entry.kind === 'file' && entry.match) languages.add(entry.match.language);
       }
       // First-party plugins are registered in lang.toml; plugins from `plugins.dirs` stay development plugins.
@@ -76,7 +85,7 @@ export default class Init extends TravsrCommand {
         steps.push(`post-commit hook ${hook.action} (${hook.path})`);
       }
 
-      const summary = await indexWorkspace(ws, { kind: 'full' }, { progress: !flags.json });
+      const summary = await indexWorkspace(ws, { kind: 'full' }, { progress: !flags.json, extra: { listing: { entries, map } } });
       if (flags.json) {
         this.log(JSON.stringify({ root: ws.root, corpus: ws.settings.corpus, languages: [...languages].sort(), steps, summary }, null, 2));
         return;
