@@ -149,6 +149,14 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
       changed: changedSet,
       known: mode.kind === 'incremental' ? { deleted: new Set(mode.deleted), stored } : undefined,
       listing: mode.kind === 'full' ? req.listing : undefined,
+      // A full run starts a plugin at its first new file (one the store has never seen, or any
+      // file in a rebuild): that file is analyzed whatever its hash, so the start overlaps the walk.
+      onClaimed:
+        mode.kind === 'full'
+          ? (path, plugin) => {
+              if (mode.rebuild === true || !stored.has(path)) sessions.warm(plugin);
+            }
+          : undefined,
     },
     summary,
   );

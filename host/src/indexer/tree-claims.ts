@@ -31,6 +31,8 @@ export interface ClaimOptions {
    * only the listing's map claims counts as unclaimed, as this run's own walk would have said.
    */
   listing?: { entries: readonly WalkEntry[]; map: LanguageMap } | undefined;
+  /** Called for each file as it is claimed (the run starts a plugin that will surely have work). */
+  onClaimed?: ((path: string, plugin: string) => void) | undefined;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function claimTree(
       if (!m && listing) unclaimed(entry.path);
       if (m) {
         claimed.set(entry.path, { language: m.language, plugin: m.plugin });
+        options.onClaimed?.(entry.path, m.plugin);
         if (m.candidates.length > 1 && !summary.choices.some((c) => c.language === m.language && c.plugin === m.plugin)) {
           summary.choices.push({ language: m.language, plugin: m.plugin, candidates: [...m.candidates], rule: m.rule });
         }

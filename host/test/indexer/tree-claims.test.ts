@@ -25,7 +25,14 @@ describe('claimTree', () => {
 
   it('claims the files a plugin serves; counts what it leaves out by reason, and unclaimed files by extension', async () => {
     const s = summary();
-    const c = await claimTree(tree(), map(), { maxFileBytes: 100, exclude: [], followSymlinks: false }, s);
+    const seen: string[] = [];
+    const c = await claimTree(
+      tree(),
+      map(),
+      { maxFileBytes: 100, exclude: [], followSymlinks: false, onClaimed: (path, plugin) => seen.push(`${plugin} ${path}`) },
+      s,
+    );
+    expect(seen).toEqual(['example-lua src/a.lua']); // as each is claimed: the run starts the plugin then
     expect([...c.claimed]).toEqual([['src/a.lua', { language: 'lua', plugin: 'example-lua' }]]);
     expect(Object.fromEntries([...c.skipped].map(([p, v]) => [p, v.reason]))).toEqual({
       'src/big.lua': 'too-large',
