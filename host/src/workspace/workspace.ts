@@ -8,6 +8,7 @@ import { stderrLogger, type Logger } from '../log/logger.js';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { GraphStore } from '../store/index.js';
 import { deriveCorpus } from './corpus.js';
+import { initializedGitRoot } from './initialized-root.js';
 
 /** Error about the repository a command works on. */
 export class WorkspaceError extends TravsrError {
@@ -43,7 +44,8 @@ export async function openWorkspace(
 ): Promise<Workspace> {
   const abs = resolve(dir);
   if (!existsSync(abs)) throw new WorkspaceError('NOT_A_DIRECTORY', `${abs} does not exist`);
-  const gitRoot = await findRepoRoot(abs);
+  // An initialized repository is found without git; `init` (and anything unusual) asks git.
+  const gitRoot = (opts.create ? undefined : initializedGitRoot(abs)) ?? (await findRepoRoot(abs));
   const root = gitRoot ?? abs;
   const travsrDir = repoTravsrDir(root);
   if (!existsSync(travsrDir)) {
