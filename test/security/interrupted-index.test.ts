@@ -127,26 +127,30 @@ async function killWhen(root: string, args: string[], reached: (s: KillState) =>
   });
   let exited = false;
   void child.finally(() => (exited = true));
-  const reader = new Database(dbPath, { readonly: true, fileMustExist: true });
+  // The state is read under the write lock and the process killed before letting go of it: the
+  // run cannot commit past the state the test saw, however loaded the machine (a read, then a
+  // lock, let a fast run finish in between).
+  const writer = new Database(dbPath, { fileMustExist: true });
+  writer.pragma('busy_timeout = 60000');
   try {
-    while (!reached(readState(reader, since))) {
+    for (;;) {
+      writer.exec('BEGIN IMMEDIATE');
+      const state = readState(writer, since);
+      if (reached(state)) {
+        try {
+          child.kill('SIGKILL');
+          const result = await child;
+          expect(result.signal).toBe('SIGKILL');
+          return state;
+        } finally {
+          writer.exec('ROLLBACK');
+        }
+      }
+      writer.exec('ROLLBACK');
       if (exited) throw new Error(`travsr ${args.join(' ')} finished before the kill point: ${String((await child).stderr)}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   } finally {
-    reader.close();
-  }
-  const writer = new Database(dbPath);
-  writer.pragma('busy_timeout = 60000');
-  writer.exec('BEGIN IMMEDIATE');
-  try {
-    const state = readState(writer, since);
-    child.kill('SIGKILL');
-    const result = await child;
-    expect(result.signal).toBe('SIGKILL');
-    return state;
-  } finally {
-    writer.exec('ROLLBACK');
     writer.close();
   }
 }
