@@ -26,7 +26,9 @@ describe('GraphStore.fileSummary and phaseBProvenances', () => {
     );
     store.replaceFile(analysis('g.go', { language: 'go', phase: 'B', nodes: [g, h], edges: [edge(g.vname, h.vname, 'calls', 'scip')] }));
     store.replaceFile(analysis('h.go', { language: 'go', phase: 'B', nodes: [h] }));
-    store.replaceFile(analysis('x.go', { language: 'go', status: 'failed', reason: 'plugin crashed' }));
+    store.replaceFile(
+      analysis('x.go', { language: 'go', status: 'failed', diagnostics: [{ severity: 'error', message: 'plugin crashed' }] }),
+    );
     store.markSkipped('big.py', 'sha-big', 'larger than index.maxFileBytes', 'python');
 
     const summary = store.fileSummary();
@@ -38,7 +40,7 @@ describe('GraphStore.fileSummary and phaseBProvenances', () => {
     expect(summary.failed).toEqual(
       rows.filter((f) => f.status === 'failed').map((f) => ({ path: f.path, plugin: f.plugin, reason: f.reason })),
     );
-    expect(summary.failed.map((f) => f.path)).toEqual(['x.go']);
+    expect(summary.failed).toEqual([{ path: 'x.go', plugin: 'lang-typescript@0.1.0', reason: 'plugin crashed' }]);
     expect(summary.skipped).toEqual([{ path: 'big.py', reason: 'larger than index.maxFileBytes' }]);
 
     expect(store.phaseBProvenances()).toEqual({ go: ['scip'], python: ['phase-b'] });
