@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,10 +26,12 @@ if (args.length === 1 && args[0] === '--version') {
   // oclif like any command.
   let exitCode;
   if (args[0] === 'hook-run' || args[0] === 'status') {
-    const { requireWithCodeCache } = await import('../dist/cli/code-cache.js');
-    const home = process.env.TRAVSR_HOME || join(homedir(), '.travsr');
+    const [{ requireWithCodeCache }, { travsrHome }] = await Promise.all([
+      import('../dist/cli/code-cache.js'),
+      import('../dist/paths/travsr-home.js'),
+    ]);
     const lean = requireWithCodeCache(fileURLToPath(new URL('../dist/bundle/lean.cjs', import.meta.url)), {
-      dir: join(home, 'cache', 'v8'),
+      dir: join(travsrHome(), 'cache', 'v8'),
       enabled: process.env.TRAVSR_CODE_CACHE !== '0',
       variant: args[0],
     });

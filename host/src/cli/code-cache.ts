@@ -77,7 +77,7 @@ export function requireWithCodeCache(file: string, opts: CodeCacheOptions): Cach
     dirname: string,
   ) => void;
   init.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
-  let saved = cacheUsed || cacheFile === undefined;
+  let saved = cacheUsed;
   return {
     get exports() {
       return mod.exports;

@@ -30,6 +30,14 @@ export interface ChangePlan {
   interfacesBefore: Map<string, Record<string, string>>;
 }
 
+/**
+ * Whether `path` is a dependent read again from the text and by the plugin (`id@version`) of its
+ * stored graph: its Phase A output, definitions included, is what is stored.
+ */
+export function rereadsStoredGraph(plan: Pick<ChangePlan, 'textUnchanged' | 'stored'>, path: string, plugin: string | undefined): boolean {
+  return plan.textUnchanged.has(path) && plan.stored.get(path)?.plugin === plugin;
+}
+
 /** Inputs of {@link planChanges}. */
 export interface PlanInput {
   store: GraphStore;

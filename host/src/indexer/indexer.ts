@@ -8,7 +8,7 @@ import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { emptySummary, type IndexSummary } from './index-summary.js';
 import { PluginSessions } from './plugin-sessions.js';
 import { claimTree, type ClaimOptions } from './tree-claims.js';
-import { forEachLimit, planChanges, type Job } from './change-plan.js';
+import { forEachLimit, planChanges, rereadsStoredGraph, type Job } from './change-plan.js';
 import { analyzeWithPlugin, type PluginRunContext } from './plugin-run.js';
 import { RunFailures } from './run-failures.js';
 
@@ -180,9 +180,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   // changes or removes. A dependent read again from the same text by the same plugin defines
   // what it defined: in a one-file commit's run, most of the files sent.
   const labels = new Map(req.plugins.map((p) => [p.plugin.manifest.id, p.plugin.label]));
-  const sameDefinitions = (path: string) =>
-    plan.textUnchanged.has(path) && plan.stored.get(path)?.plugin === labels.get(claims.claimed.get(path)?.plugin ?? '');
-  const redefined = [...jobs.keys()].filter((path) => !sameDefinitions(path));
+  const redefined = [...jobs.keys()].filter((path) => !rereadsStoredGraph(plan, path, labels.get(claims.claimed.get(path)?.plugin ?? '')));
   const namesBefore = new Set(store.definedNames([...redefined, ...toRemove]));
   // Before the first change: whatever this run is going to analyze is pending until its last
   // phase is stored (or the run completes), so a kill leaves it to the next run.

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/logger.js';
 import { PluginError, PluginErrorCode, errorCode } from '../plugins/errors.js';
 import type { GraphStore } from '../store/index.js';
-import type { ChangePlan, Job } from './change-plan.js';
+import { rereadsStoredGraph, type ChangePlan, type Job } from './change-plan.js';
 import type { IndexSummary, PluginSummary } from './index-summary.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { runPhases, type PluginSessions, type StartedPlugin } from './plugin-sessions.js';
@@ -50,7 +50,7 @@ export interface PluginRunContext {
  */
 export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPlugin, files: readonly Job[]): Promise<void> {
   const { store, sessions, texts, failures } = ctx;
-  const { stored, textUnchanged } = ctx.plan;
+  const { textUnchanged } = ctx.plan;
   const m = reg.plugin.manifest;
   const phases = runPhases(m, ctx.semantic);
   const ps: PluginSummary = {
@@ -73,8 +73,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
     // A dependent whose text and plugin are those of its stored graph has the same Phase A
     // output as before: only the later phases, which read other files, can change (with no
     // later phase, name matching alone brings its references up to date).
-    const phasesOf = (path: string): readonly ('A' | 'B')[] =>
-      textUnchanged.has(path) && stored.get(path)?.plugin === reg.plugin.label ? run.slice(1) : run;
+    const phasesOf = (path: string): readonly ('A' | 'B')[] => (rereadsStoredGraph(ctx.plan, path, reg.plugin.label) ? run.slice(1) : run);
     const firstPhase = (path: string) => phasesOf(path)[0];
     // Those dependents go to their first phase only if what their causes changed reaches them.
     const scope = new DependentScope(store, ctx.plan, reg.plugin.label);
