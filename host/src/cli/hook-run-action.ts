@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { daemonPaths } from '../daemon/daemon-paths.js';
 import { formatSummary } from '../indexer/index-summary.js';
 import { reindexCommits } from '../workspace/commit-reindex.js';
 
@@ -28,6 +31,7 @@ export interface HookRunOutput {
  */
 export async function hookRun(req: HookRunRequest, out: HookRunOutput): Promise<void> {
   try {
+    if (await notifiedDaemon(req, out)) return;
     const r = await reindexCommits(req.path);
     if (r.kind === 'no-commits') out.log('nothing to reindex: the repository has no commits');
     else if (r.kind === 'up-to-date') out.log(`already indexed at ${r.head.slice(0, 12)}`);
@@ -36,5 +40,40 @@ export async function hookRun(req: HookRunRequest, out: HookRunOutput): Promise<
     if (!req.fromHook) throw e;
     const code = (e as { code?: unknown }).code;
     out.logToStderr(`travsr hook-run: ${typeof code === 'string' ? `[${code}] ` : ''}${(e as Error).message}`);
+  }
+}
+
+/**
+ * When the daemon runs and manages the repository, the commit is its business: it is told
+ * (the hook returns at once; run by hand, `hook-run` waits until the graph is at the commit)
+ * and true is returned. Without a daemon (no socket: nothing is loaded), or one that cannot be
+ * used (another build, a socket that is not private: said on stderr), false: the caller
+ * reindexes in this process, as always.
+ */
+async function notifiedDaemon(req: HookRunRequest, out: HookRunOutput): Promise<boolean> {
+  if (process.env.TRAVSR_DAEMON === '0' || !existsSync(daemonPaths().socket)) return false;
+  const { connectDaemon } = await import('../daemon/daemon-client.js');
+  let client: Awaited<ReturnType<typeof connectDaemon>>;
+  try {
+    client = await connectDaemon({ timeoutMs: 1_000 });
+  } catch (e) {
+    out.logToStderr(`travsr hook-run: not using the daemon: ${(e as Error).message}`);
+    return false;
+  }
+  if (!client) return false;
+  try {
+    const r = await client.notify(resolve(req.path), !req.fromHook);
+    if (!r.accepted) return false;
+    out.log(
+      req.fromHook
+        ? `the daemon (pid ${client.hello.pid}) updates the graph`
+        : `the daemon (pid ${client.hello.pid}) brought the graph to HEAD`,
+    );
+    return true;
+  } catch (e) {
+    out.logToStderr(`travsr hook-run: the daemon did not take the commit (${(e as Error).message}); reindexing here`);
+    return false;
+  } finally {
+    client.close();
   }
 }

@@ -27,6 +27,12 @@ export interface ConfigTypes {
   'sandbox.tier': DefaultSandboxTier;
   'log.level': ConfigLogLevel;
   'hook.enabled': boolean;
+  'daemon.debounce': number;
+  'daemon.maxWatchedDirectories': number;
+  'daemon.scanInterval': number;
+  'daemon.cacheEntries': number;
+  'daemon.cacheMax': number;
+  'daemon.toolWorkers': number;
 }
 
 /** A configuration key, as written with dots (`index.workers`); in TOML the part before the dot is a table. */
@@ -280,6 +286,67 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     expected: 'a boolean (true or false)',
     defaultValue: () => true,
     defaultText: 'true',
+  },
+  'daemon.debounce': {
+    trust: 'ordinary',
+    kind: 'integer',
+    env: 'TRAVSR_DAEMON_DEBOUNCE',
+    description: 'ms of quiet after a saved file before the daemon updates the graph (edits in a burst become one update)',
+    expected: 'an integer ≥ 0 (ms)',
+    min: 0,
+    defaultValue: () => 40,
+    defaultText: '40',
+  },
+  'daemon.maxWatchedDirectories': {
+    trust: 'ordinary',
+    kind: 'integer',
+    env: 'TRAVSR_DAEMON_MAX_WATCHED_DIRECTORIES',
+    description:
+      'Directories of one repository the daemon watches with the OS (one watch each); a larger tree, or one past the OS limit, is scanned every daemon.scanInterval instead',
+    expected: 'an integer ≥ 0',
+    min: 0,
+    defaultValue: () => 20_000,
+    defaultText: '20000',
+  },
+  'daemon.scanInterval': {
+    trust: 'ordinary',
+    kind: 'integer',
+    env: 'TRAVSR_DAEMON_SCAN_INTERVAL',
+    description: 'ms between two scans of a repository the daemon cannot watch',
+    expected: 'an integer ≥ 100 (ms)',
+    min: 100,
+    defaultValue: () => 2_000,
+    defaultText: '2000',
+  },
+  'daemon.cacheEntries': {
+    trust: 'ordinary',
+    kind: 'integer',
+    env: 'TRAVSR_DAEMON_CACHE_ENTRIES',
+    description: "Tool answers the daemon's query cache keeps (0: no cache)",
+    expected: 'an integer ≥ 0',
+    min: 0,
+    defaultValue: () => 2_000,
+    defaultText: '2000',
+  },
+  'daemon.cacheMax': {
+    trust: 'ordinary',
+    kind: 'integer',
+    env: 'TRAVSR_DAEMON_CACHE_MAX',
+    description: "MiB the daemon's query cache may hold",
+    expected: 'an integer ≥ 0 (MiB)',
+    min: 0,
+    defaultValue: () => 64,
+    defaultText: '64',
+  },
+  'daemon.toolWorkers': {
+    trust: 'ordinary',
+    kind: 'integer',
+    env: 'TRAVSR_DAEMON_TOOL_WORKERS',
+    description: 'Tool calls the daemon runs at once (worker threads, each with the graphs loaded)',
+    expected: 'an integer ≥ 1',
+    min: 1,
+    defaultValue: () => 2,
+    defaultText: '2',
   },
 };
 

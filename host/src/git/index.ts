@@ -5,6 +5,7 @@
 export { GitError, GitErrorCode, HookError, HookErrorCode } from './errors.js';
 export { findRepoRoot, isGitRepo, headCommit, gitDir, gitCommonDir, gitPath, resolveCommit } from './repo.js';
 export { readCommitDiff, changedSince, diffCommits } from './commit-diff.js';
+export { dirtyFiles } from './working-tree.js';
 export type { CommitDiff, CommitDiffRange, RenamedFile, SubmoduleChange } from './commit-diff.js';
 export { installPostCommitHook, uninstallPostCommitHook, hookStatus, postCommitHookPath } from './hook-installer.js';
 export type { InstallHookOptions, InstallHookResult, UninstallHookResult, HookStatus } from './hook-installer.js';

@@ -35,16 +35,28 @@ export async function reindexCommits(path: string): Promise<CommitReindex> {
     if (asked.status === 'rejected') throw asked.reason;
     const head = asked.value;
     if (!head) return { kind: 'no-commits' };
-    const last = ws.store.getMeta('last_indexed_commit');
-    if (last === head && ws.store.lastIndexRun()?.state !== 'running') return { kind: 'up-to-date', head };
-    const diff = await commitChange(ws, last, head);
-    const changed = [...diff.added, ...diff.modified, ...diff.renamed.map((r) => r.to), ...(diff.typeChanged ?? [])];
-    const deleted = [...diff.deleted, ...diff.renamed.map((r) => r.from)];
-    const summary = await indexWorkspace(ws, { kind: 'incremental', changed, deleted }, { progress: false, commit: head });
+    const change = await commitChangeList(ws, head);
+    if (!change) return { kind: 'up-to-date', head };
+    const summary = await indexWorkspace(ws, { kind: 'incremental', ...change }, { progress: false, commit: head });
     return { kind: 'indexed', head, summary };
   } finally {
     ws.close();
   }
+}
+
+/**
+ * The files to index again to bring the graph from the last indexed commit to `head`: changed
+ * (added, modified, renamed to, type changed) and deleted (or renamed from); undefined when the
+ * graph is at `head` already and no run was left unfinished.
+ */
+export async function commitChangeList(ws: Workspace, head: string): Promise<{ changed: string[]; deleted: string[] } | undefined> {
+  const last = ws.store.getMeta('last_indexed_commit');
+  if (last === head && ws.store.lastIndexRun()?.state !== 'running') return undefined;
+  const diff = await commitChange(ws, last, head);
+  return {
+    changed: [...diff.added, ...diff.modified, ...diff.renamed.map((r) => r.to), ...(diff.typeChanged ?? [])],
+    deleted: [...diff.deleted, ...diff.renamed.map((r) => r.from)],
+  };
 }
 
 /** The change from the last indexed commit to `head`; the change `head` made when there is none (or it is gone). */

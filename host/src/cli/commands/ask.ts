@@ -1,6 +1,5 @@
 import { Args, Flags } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
-import { FULL_ACCESS } from '../../retrieval/access-policy.js';
 
 export default class Ask extends TravsrCommand {
   static override summary = 'Ask the graph: the code that answers a question, cut to a token budget (get_context)';
@@ -21,19 +20,11 @@ over the snippets within --budget tokens (cl100k_base). --json prints
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Ask);
-    // Loaded here, not at start-up: retrieval and the tokenizer are for this command only.
-    const [{ openServedGraphs }, { runTool }] = await Promise.all([
-      import('../../tools/served-graphs.js'),
-      import('../../tools/tool-runner.js'),
-    ]);
-    const served = await openServedGraphs([flags.repo]);
-    try {
-      const r = runTool(served.host, 'get_context', { query: args.question, token_budget: flags.budget }, FULL_ACCESS);
-      if (r.isError) this.error(r.text, { exit: 1 });
-      if (flags.json) this.log(JSON.stringify({ ...r.structured, trace_id: r.traceId }, null, 2));
-      else this.log(r.text);
-    } finally {
-      served.close();
-    }
+    const { runToolLocalOrDaemon } = await import('../shared/local-or-daemon-tool.js');
+    const { stderrLogger } = await import('../../log/logger.js');
+    const r = await runToolLocalOrDaemon(flags.repo, 'get_context', { query: args.question, token_budget: flags.budget }, stderrLogger());
+    if (r.isError) this.error(r.text, { exit: 1 });
+    if (flags.json) this.log(JSON.stringify({ ...r.structured, trace_id: r.traceId }, null, 2));
+    else this.log(r.text);
   }
 }

@@ -86,6 +86,22 @@ export default class Init extends TravsrCommand {
       }
 
       const summary = await indexWorkspace(ws, { kind: 'full' }, { progress: !flags.json, extra: { listing: { entries, map } } });
+      // The daemon manages every initialized repository: from its next start, and now when it runs.
+      const { rememberRepo } = await import('../../workspace/known-repos.js');
+      rememberRepo(ws.root);
+      const { connectDaemon } = await import('../../daemon/daemon-client.js');
+      const daemon = await connectDaemon().catch((e: unknown) => {
+        ws.logger.log('warn', `the daemon was not told about ${ws.root}: ${(e as Error).message}`);
+        return undefined;
+      });
+      if (daemon) {
+        try {
+          const added = await daemon.addRepo(ws.root);
+          if (added.changed) steps.push(`the running daemon (pid ${daemon.hello.pid}) follows it now`);
+        } finally {
+          daemon.close();
+        }
+      }
       if (flags.json) {
         this.log(JSON.stringify({ root: ws.root, corpus: ws.settings.corpus, languages: [...languages].sort(), steps, summary }, null, 2));
         return;

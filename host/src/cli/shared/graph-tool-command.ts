@@ -1,6 +1,5 @@
 import { Args, Flags, type Command } from '@oclif/core';
 import { TravsrCommand } from '../base-command.js';
-import { FULL_ACCESS } from '../../retrieval/access-policy.js';
 import type { ToolName } from '../../tools/tool-definitions.js';
 
 /** Flags shared by the `graph` query commands. */
@@ -18,19 +17,11 @@ export async function runGraphTool(
   args: Record<string, unknown>,
   json: boolean,
 ): Promise<void> {
-  // Loaded here, not at start-up: every other command would pay for retrieval and the tokenizer.
-  const [{ openServedGraphs }, { runTool }] = await Promise.all([
-    import('../../tools/served-graphs.js'),
-    import('../../tools/tool-runner.js'),
-  ]);
-  const served = await openServedGraphs([repo]);
-  try {
-    const r = runTool(served.host, tool, args, FULL_ACCESS);
-    if (r.isError) cmd.error(r.text, { exit: 1 });
-    cmd.log(json ? JSON.stringify(r.structured, null, 2) : r.text);
-  } finally {
-    served.close();
-  }
+  const { runToolLocalOrDaemon } = await import('./local-or-daemon-tool.js');
+  const { stderrLogger } = await import('../../log/logger.js');
+  const r = await runToolLocalOrDaemon(repo, tool, args, stderrLogger());
+  if (r.isError) cmd.error(r.text, { exit: 1 });
+  cmd.log(json ? JSON.stringify(r.structured, null, 2) : r.text);
 }
 
 /** What differs between `graph callers`, `graph deps` and `graph blast-radius`. */

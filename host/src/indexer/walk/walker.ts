@@ -45,6 +45,11 @@ export interface WalkOptions {
    * only these paths are yielded. An incremental run knows which files a commit changed.
    */
   only?: ReadonlySet<string>;
+  /**
+   * Called with each directory the walk enters (repository-relative, '' for the root; its
+   * absolute path): the directories the ignore rules leave in, which a file watcher watches.
+   */
+  onDirectory?: (path: string, absPath: string) => void;
 }
 
 type Entry =
@@ -84,6 +89,7 @@ interface Settings {
   inspect: ((path: string) => boolean) | undefined;
   /** With `only`: the paths yielded, and the directories that lead to them. */
   only: { files: ReadonlySet<string>; directories: ReadonlySet<string> } | undefined;
+  onDirectory: ((path: string, absPath: string) => void) | undefined;
 }
 
 /**
@@ -145,6 +151,7 @@ function resolveOptions(options: WalkOptions): Settings {
     concurrency,
     inspect: options.inspect,
     only: options.only ? { files: options.only, directories: directoriesLeadingTo(options.only) } : undefined,
+    onDirectory: options.onDirectory,
   };
 }
 
@@ -272,6 +279,7 @@ class TreeWalk {
     const dirents: Dirent[] = [];
     const dir = await opendir(absPath, { bufferSize: 256 });
     for await (const dirent of dir) dirents.push(dirent);
+    this.settings.onDirectory?.(path, absPath);
 
     const prefix = path === '' ? '' : `${path}/`;
     const entries: Entry[] = [];

@@ -3,6 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { DEFAULT_SESSION_LIMITS } from '../../../mcp/session-quota.js';
 import { TokenStore } from '../../../mcp/token-store.js';
 import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
+import type { McpServerFactory } from '../../../mcp/server.js';
 
 export default class Mcp extends TravsrCommand {
   static override summary = 'Serve the graph over the Model Context Protocol (stdio by default, or HTTP)';
@@ -53,7 +54,18 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
       import('../../../tools/tool-pool.js'),
       import('../../../mcp/server.js'),
     ]);
-    const served = await openServedGraphs(flags.repo && flags.repo.length > 0 ? flags.repo : ['.']);
+    const repos = flags.repo && flags.repo.length > 0 ? flags.repo : ['.'];
+    if (!flags.http) {
+      // A running daemon that manages these repositories answers with its warm graphs and cache.
+      const { mcpThroughDaemon } = await import('../../../mcp/daemon-executor.js');
+      const daemon = await mcpThroughDaemon(repos, (m) => this.logToStderr(`travsr mcp: ${m}`));
+      if (daemon) {
+        await this.serveStdio(mcpServerFactory(daemon.execute));
+        daemon.close();
+        return;
+      }
+    }
+    const served = await openServedGraphs(repos);
     const pool = new ToolPool({
       graphs: served.host.graphs.map((g) => ({ root: g.repoRoot, corpus: g.corpus })),
       size: flags.workers,
@@ -62,20 +74,7 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     });
     const factory = mcpServerFactory((name, args, policy, signal) => pool.run(name, args, policy, signal));
     if (!flags.http) {
-      // stdout carries the protocol: nothing else may be printed there.
-      const server = factory(FULL_ACCESS);
-      const { McpStdioTransport } = await import('../../../mcp/stdio-transport.js');
-      // Bad lines are answered on stdout as JSON-RPC errors, and said on stderr for whoever reads the client's logs.
-      const transport = new McpStdioTransport(process.stdin, process.stdout, {
-        onRefused: (message) => this.logToStderr(`travsr mcp: ${message}`),
-      });
-      const closed = new Promise<void>((resolve) => {
-        transport.onclose = () => resolve();
-        process.stdin.on('end', () => resolve());
-      });
-      await server.connect(transport);
-      await closed;
-      await server.close();
+      await this.serveStdio(factory);
       await pool.close();
       served.close();
       return;
@@ -102,5 +101,22 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     await http.close();
     await pool.close();
     served.close();
+  }
+  /** Serves one MCP session on stdin/stdout with full access until the client closes it. */
+  private async serveStdio(factory: McpServerFactory): Promise<void> {
+    // stdout carries the protocol: nothing else may be printed there.
+    const server = factory(FULL_ACCESS);
+    const { McpStdioTransport } = await import('../../../mcp/stdio-transport.js');
+    // Bad lines are answered on stdout as JSON-RPC errors, and said on stderr for whoever reads the client's logs.
+    const transport = new McpStdioTransport(process.stdin, process.stdout, {
+      onRefused: (message) => this.logToStderr(`travsr mcp: ${message}`),
+    });
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      process.stdin.on('end', () => resolve());
+    });
+    await server.connect(transport);
+    await closed;
+    await server.close();
   }
 }

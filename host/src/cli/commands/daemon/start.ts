@@ -1,0 +1,29 @@
+import { resolve } from 'node:path';
+import { Flags } from '@oclif/core';
+import { TravsrCommand } from '../../base-command.js';
+
+export default class DaemonStart extends TravsrCommand {
+  static override summary = 'Start the daemon in the background (one per user; a running one of another build is restarted)';
+  static override examples = ['<%= config.bin %> daemon start', '<%= config.bin %> daemon start --repo ~/src/api'];
+  static override flags = {
+    repo: Flags.directory({ multiple: true, exists: true, description: 'manage only this repository (repeatable)' }),
+    json: Flags.boolean({ default: false, description: 'print JSON' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(DaemonStart);
+    const { startDetachedDaemon } = await import('../../../daemon/daemon-control.js');
+    const out = await startDetachedDaemon({ serveArgs: (flags.repo ?? []).flatMap((r) => ['--repo', resolve(r)]) });
+    const status = await out.client.status();
+    out.client.close();
+    if (flags.json) {
+      this.log(
+        JSON.stringify({ outcome: out.kind, pid: status.daemon.pid, endpoint: status.endpoint, repos: status.repos.map((r) => r.root) }),
+      );
+      return;
+    }
+    this.log(
+      `${out.kind === 'started' ? 'daemon started' : 'daemon already running'} (pid ${status.daemon.pid}) on ${status.endpoint}, managing ${status.repos.length} repositor${status.repos.length === 1 ? 'y' : 'ies'}`,
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import { resolve } from 'node:path';
+import { errorCode } from '@travsr/protocol';
+import type { Logger } from '../../log/logger.js';
+import { FULL_ACCESS } from '../../retrieval/access-policy.js';
+import type { ToolName } from '../../tools/tool-definitions.js';
+import type { ToolResult } from '../../tools/tool-runner.js';
+
+/** A tool's answer and where it was computed. */
+export interface AnsweredTool extends ToolResult {
+  /** `daemon`: by the running daemon (warm graph, query cache); `local`: in this process. */
+  via: 'daemon' | 'local';
+  cached: boolean;
+}
+
+/**
+ * Runs a tool for the CLI (`ask`, `graph …`) with full access: through the running daemon
+ * when there is one that manages the repository (its graph is loaded, answers are cached),
+ * otherwise in this process, as without a daemon. A daemon of another build, or one whose
+ * socket is not private, is not used (said on stderr); `TRAVSR_DAEMON=0` never uses one.
+ */
+export async function runToolLocalOrDaemon(
+  repo: string,
+  tool: ToolName,
+  args: Record<string, unknown>,
+  logger: Logger,
+): Promise<AnsweredTool> {
+  const viaDaemon = process.env.TRAVSR_DAEMON === '0' ? undefined : await tryDaemon(repo, tool, args, logger);
+  if (viaDaemon) return viaDaemon;
+  // Loaded here, not at start-up: retrieval and the tokenizer are for query commands only.
+  const [{ openServedGraphs }, { runTool }] = await Promise.all([
+    import('../../tools/served-graphs.js'),
+    import('../../tools/tool-runner.js'),
+  ]);
+  const served = await openServedGraphs([repo]);
+  try {
+    return { ...runTool(served.host, tool, args, FULL_ACCESS), via: 'local', cached: false };
+  } finally {
+    served.close();
+  }
+}
+
+async function tryDaemon(repo: string, tool: ToolName, args: Record<string, unknown>, logger: Logger): Promise<AnsweredTool | undefined> {
+  const { connectDaemon } = await import('../../daemon/daemon-client.js');
+  let client: Awaited<ReturnType<typeof connectDaemon>>;
+  try {
+    client = await connectDaemon();
+  } catch (e) {
+    logger.log('warn', `not using the daemon: ${(e as Error).message}`);
+    return undefined;
+  }
+  if (!client) return undefined;
+  try {
+    const r = await client.callTool({ tool, argumentsJson: JSON.stringify(args), repos: [resolve(repo)], fullAccess: true });
+    return {
+      text: r.text,
+      structured: JSON.parse(r.structuredJson) as Record<string, unknown>,
+      traceId: r.traceId,
+      isError: r.isError,
+      via: 'daemon',
+      cached: r.cached,
+    };
+  } catch (e) {
+    // Not one of the daemon's repositories (or the daemon went away): answered here instead.
+    if (errorCode(e) !== 'DAEMON_CALL_FAILED' && errorCode(e) !== 'DAEMON_NOT_RUNNING') throw e;
+    logger.log('debug', `answered without the daemon: ${(e as Error).message}`);
+    return undefined;
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,136 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+
+/**
+ * The daemon's gRPC service, `travsr.daemon.v1.Daemon`, loaded from the `.proto` file the
+ * protocol package ships (`protocol/daemon/travsr_daemon.proto`, specified in
+ * `protocol/DAEMON.md`). Messages are plain objects with camelCase fields; 64-bit integers are
+ * numbers; absent fields have their proto3 defaults.
+ */
+export const DAEMON_SERVICE_NAME = 'travsr.daemon.v1.Daemon';
+
+/** The `.proto` file of the control plane. */
+export function daemonProtoPath(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@travsr/protocol/package.json')), 'daemon', 'travsr_daemon.proto');
+}
+
+let loaded: grpc.ServiceDefinition | undefined;
+
+/** The service definition (parsed once per process). */
+export function daemonServiceDefinition(): grpc.ServiceDefinition {
+  if (loaded) return loaded;
+  const pkg = protoLoader.loadSync(daemonProtoPath(), { longs: Number, enums: String, defaults: true, oneofs: true });
+  const def = pkg[DAEMON_SERVICE_NAME] as grpc.ServiceDefinition | undefined;
+  if (!def) throw new Error(`${daemonProtoPath()} defines no service ${DAEMON_SERVICE_NAME}: the protocol package is incomplete`);
+  return (loaded = def);
+}
+
+/** The client constructor of the service. */
+export function daemonClientConstructor(): grpc.ServiceClientConstructor {
+  return grpc.makeGenericClientConstructor(daemonServiceDefinition(), 'Daemon');
+}
+
+/** Metadata key of the token every call carries. */
+export const TOKEN_METADATA = 'travsr-token';
+
+// The messages, as the loader gives them (see the .proto for each field's meaning).
+
+export interface HelloRequest {
+  version: string;
+  build: string;
+}
+export interface HelloReply {
+  version: string;
+  build: string;
+  pid: number;
+  startedAt: number;
+  hostDir: string;
+}
+export interface RepoStatus {
+  root: string;
+  corpus: string;
+  graphVersion: number;
+  watchMode: string;
+  watchNote: string;
+  watchedDirectories: number;
+  dirtyFiles: string[];
+  dirtyCount: number;
+  queuedFiles: number;
+  phaseBOwedFiles: number;
+  updateState: string;
+  lastError: string;
+  lastUpdateFiles: number;
+  lastUpdateMs: number;
+  lastUpdateAt: number;
+  updates: number;
+  warmPlugins: string[];
+}
+export interface CacheStatus {
+  hits: number;
+  misses: number;
+  entries: number;
+  bytes: number;
+}
+export interface StatusReply {
+  daemon: HelloReply;
+  repos: RepoStatus[];
+  cache: CacheStatus;
+  rss: number;
+  endpoint: string;
+}
+export interface IndexRequestMessage {
+  repo: string;
+  mode: string;
+}
+export interface IndexEvent {
+  progress?: { stage: string; done: number; total: number; plugin: string } | null;
+  summaryJson?: string;
+  event?: 'progress' | 'summaryJson';
+}
+export interface ToolDefinitionMessage {
+  name: string;
+  title: string;
+  description: string;
+  inputSchemaJson: string;
+}
+export interface CallToolRequest {
+  tool: string;
+  argumentsJson: string;
+  repos: string[];
+  corpora: string[];
+  fullAccess: boolean;
+  timeoutMs: number;
+  groups: string[];
+}
+export interface CallToolReply {
+  text: string;
+  structuredJson: string;
+  traceId: string;
+  isError: boolean;
+  cached: boolean;
+  graphVersions: Record<string, number>;
+}
+export interface GraphChange {
+  root: string;
+  graphVersion: number;
+  stage: string;
+  files: string[];
+  at: number;
+}
+export interface NotifyRequest {
+  repo: string;
+  event: string;
+  wait: boolean;
+}
+export interface NotifyReply {
+  accepted: boolean;
+  message: string;
+}
+export interface RepoReply {
+  root: string;
+  changed: boolean;
+  message: string;
+}

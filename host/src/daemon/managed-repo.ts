@@ -1,0 +1,112 @@
+import { dirtyFiles } from '../git/index.js';
+import { openWorkspace, type Workspace } from '../workspace/workspace.js';
+import type { RepoStatus } from './daemon-service.js';
+import { RepoUpdater, type UpdateEvent } from './repo-updater.js';
+import { TreeWatcher } from './tree-watcher.js';
+
+/** Dirty files listed in a status at most (the count is always whole). */
+const DIRTY_LISTED = 1000;
+
+/**
+ * One repository the daemon manages: its workspace (configuration and graph store, open for
+ * the daemon's life), the watcher of its working tree and the updater that turns what the
+ * watcher sees into index runs. Opening it catches up with whatever changed while no daemon
+ * watched: a full run, which re-analyzes only files whose content hash moved.
+ */
+export class ManagedRepo {
+  private constructor(
+    readonly ws: Workspace,
+    readonly watcher: TreeWatcher,
+    readonly updater: RepoUpdater,
+  ) {}
+
+  /** The repository root. */
+  get root(): string {
+    return this.ws.root;
+  }
+
+  /** The corpus of the repository's nodes. */
+  get corpus(): string {
+    return this.ws.settings.corpus;
+  }
+
+  /**
+   * Opens an initialized repository, starts watching it and queues the catch-up run.
+   * `onUpdate` hears every update (for the graph-change stream and the query cache).
+   */
+  static async open(path: string, onUpdate: (repo: ManagedRepo, e: UpdateEvent) => void): Promise<ManagedRepo> {
+    const ws = await openWorkspace(path);
+    try {
+      const values = ws.config.values;
+      // The updater reports to the repository it belongs to, made just below.
+      const owner: { repo?: ManagedRepo } = {};
+      const updater = new RepoUpdater(ws, {
+        debounceMs: values['daemon.debounce'].value,
+        maxDelayMs: Math.max(500, values['daemon.debounce'].value * 10),
+        onUpdate: (e) => {
+          if (owner.repo) onUpdate(owner.repo, e);
+        },
+      });
+      const watcher = new TreeWatcher(ws.root, {
+        exclude: ws.settings.exclude,
+        followSymlinks: ws.settings.followSymlinks,
+        maxDirectories: values['daemon.maxWatchedDirectories'].value,
+        scanIntervalMs: values['daemon.scanInterval'].value,
+        onChange: (paths) => updater.changed(paths),
+        onLost: () => updater.full(),
+        onMode: (mode, note) => {
+          if (mode === 'scanning')
+            ws.logger.log('warn', `daemon: ${ws.root} is scanned every ${values['daemon.scanInterval'].value} ms: ${note ?? ''}`);
+        },
+      });
+      const repo = new ManagedRepo(ws, watcher, updater);
+      owner.repo = repo;
+      // Watching starts before the catch-up run, so nothing saved in between is missed.
+      await watcher.start();
+      updater.full();
+      return repo;
+    } catch (e) {
+      ws.close();
+      throw e;
+    }
+  }
+
+  /** What `daemon status` shows of this repository. */
+  async status(): Promise<RepoStatus> {
+    let dirty: string[] = [];
+    if (this.ws.git) {
+      try {
+        dirty = await dirtyFiles(this.ws.root);
+      } catch {
+        dirty = []; // git failing here is said by the next update
+      }
+    }
+    const u = this.updater;
+    return {
+      root: this.root,
+      corpus: this.corpus,
+      graphVersion: this.ws.store.graphVersion(),
+      watchMode: this.watcher.mode,
+      watchNote: this.watcher.note ?? '',
+      watchedDirectories: this.watcher.watchedDirectories,
+      dirtyFiles: dirty.slice(0, DIRTY_LISTED),
+      dirtyCount: dirty.length,
+      queuedFiles: u.queued,
+      phaseBOwedFiles: 0,
+      updateState: u.state,
+      lastError: u.lastError ?? '',
+      lastUpdateFiles: u.last?.files ?? 0,
+      lastUpdateMs: u.last?.ms ?? 0,
+      lastUpdateAt: u.last?.at ?? 0,
+      updates: u.updates,
+      warmPlugins: [],
+    };
+  }
+
+  /** Stops watching, waits for the update under way, closes the store. */
+  async close(): Promise<void> {
+    this.watcher.close();
+    await this.updater.close();
+    this.ws.close();
+  }
+}

@@ -1,0 +1,142 @@
+// The daemon end to end, with the built CLI and a real lang-python sidecar: it starts once per
+// user, follows edits of the working tree before any commit, takes the post-commit hook's
+// commit, answers `ask`, `graph` and `mcp --stdio` from its warm graphs and query cache, and stops.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonPaths } from '../../host/src/daemon/daemon-paths.js';
+import { daemonClient, eventually, repoStatus, stopTestDaemon } from '../helpers/daemon.js';
+import { GitRepo } from '../helpers/git-repo.js';
+import { travsr } from '../helpers/run-cli.js';
+
+const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
+let repo: GitRepo;
+
+beforeAll(async () => {
+  repo = new GitRepo('travsr-daemon-');
+  repo
+    .write({
+      'pkg/__init__.py': '',
+      'pkg/util.py': 'def helper():\n    return 1\n',
+      'pkg/app.py': 'from pkg.util import helper\n\n\ndef main():\n    return helper()\n',
+    })
+    .commit('one');
+  const init = await travsr(['init', repo.root]);
+  expect(init.code, init.stderr).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  await stopTestDaemon();
+  repo.dispose();
+});
+
+/** `graph callers <symbol> --json` names of the callers, answered by whoever answers. */
+async function callerNames(symbol: string): Promise<string[]> {
+  const r = await travsr(['graph', 'callers', symbol, '--repo', repo.root, '--json']);
+  if (r.code !== 0) return [];
+  return ((JSON.parse(r.stdout) as { nodes?: { qualifiedName: string }[] }).nodes ?? []).map((n) => n.qualifiedName);
+}
+
+describe('the daemon', () => {
+  it('starts once per user: a second start finds it, a second daemon is refused', async () => {
+    const first = await travsr(['daemon', 'start']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^daemon started \(pid \d+\) on unix:.*daemon\.sock, managing 1 repository$/m);
+    const again = await travsr(['daemon', 'start']);
+    expect(again.stdout).toMatch(/^daemon already running/m);
+    const second = await travsr(['serve']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/Error \[DAEMON_RUNNING\]: a Travsr daemon is running already \(pid \d+/);
+    const status = JSON.parse((await travsr(['daemon', 'status', '--json'])).stdout) as {
+      running: boolean;
+      repos: { root: string; watchMode: string }[];
+    };
+    expect(status).toMatchObject({ running: true, repos: [{ root: repo.root, watchMode: 'watching' }] });
+  }, 120_000);
+
+  it('follows an edit of the working tree before any commit, and says which files are dirty', async () => {
+    repo.write({ 'pkg/util.py': 'def helper():\n    return other()\n\n\ndef other():\n    return 2\n' });
+    await eventually(async () => (await callerNames('pkg.util.other')).includes('pkg.util.helper'), 'the new call in the graph');
+    const s = await repoStatus(repo.root);
+    expect(s.dirtyFiles).toEqual(['pkg/util.py']);
+    const text = (await travsr(['daemon', 'status'])).stdout;
+    expect(text).toMatch(/dirty \(in the graph, not committed\): 1 file: pkg\/util\.py/);
+    expect(text).toMatch(/query cache: \d+ answers .*hit rate/);
+  }, 120_000);
+
+  it('takes the commit of the post-commit hook: the hook only tells the daemon', async () => {
+    repo.write({ 'pkg/extra.py': 'from pkg.util import other\n\n\ndef extra():\n    return other()\n' });
+    repo.git('add', '-A');
+    const hook = await execa('git', ['commit', '-m', 'two'], { cwd: repo.root, reject: false, env: gitEnv(), all: true });
+    expect(hook.exitCode, hook.all).toBe(0);
+    expect(readFileSync(join(repo.root, '.travsr', 'hook.log'), 'utf8')).toMatch(/the daemon \(pid \d+\) updates the graph\n$/);
+    await eventually(async () => (await callerNames('pkg.util.other')).includes('pkg.extra.extra'), 'the committed file in the graph');
+    await eventually(async () => (await repoStatus(repo.root)).dirtyCount === 0, 'no dirty file after the commit');
+  }, 120_000);
+
+  it('answers ask and graph through the daemon, the second time from its cache', async () => {
+    const c = await daemonClient();
+    const before = (await c.status()).cache;
+    const a = await travsr(['ask', 'which function returns other', '--repo', repo.root, '--json', '--budget', '2000']);
+    expect(a.code, a.stderr).toBe(0);
+    const b = await travsr(['ask', 'which function returns other', '--repo', repo.root, '--json', '--budget', '2000']);
+    expect(JSON.parse(b.stdout)).toMatchObject({ files: expect.arrayContaining([expect.objectContaining({ path: 'pkg/util.py' })]) });
+    const after = (await c.status()).cache;
+    c.close();
+    expect(after.misses).toBeGreaterThan(before.misses);
+    expect(after.hits).toBeGreaterThan(before.hits);
+  }, 120_000);
+
+  it('serves `mcp --stdio` through the daemon', async () => {
+    const c = await daemonClient();
+    const before = (await c.status()).cache;
+    const mcp = execa(process.execPath, [BIN, 'mcp', '--stdio', '--repo', repo.root], {
+      env: { TRAVSR_HOME: process.env.TRAVSR_HOME! },
+      reject: false,
+      stdin: 'pipe',
+    });
+    const lines: string[] = [];
+    mcp.stdout.on('data', (d: Buffer) => lines.push(...d.toString('utf8').split('\n').filter(Boolean)));
+    const send = (m: unknown) => mcp.stdin.write(`${JSON.stringify(m)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_callers', arguments: { symbol: 'pkg.util.other' } } });
+    const answer = await eventually(
+      () => lines.map((l) => JSON.parse(l) as { id?: number; result?: { content: { text: string }[] } }).find((m) => m.id === 2),
+      'the tool answer',
+    );
+    mcp.stdin.end();
+    await mcp;
+    expect(answer.result!.content[0]!.text).toMatch(/pkg\.extra\.extra/);
+    const after = (await c.status()).cache;
+    c.close();
+    expect(after.hits + after.misses).toBeGreaterThan(before.hits + before.misses);
+  }, 120_000);
+
+  it('stops, removing its socket; commands then answer without it', async () => {
+    const r = await travsr(['daemon', 'stop']);
+    expect(r.stdout).toMatch(/^daemon stopped \(pid \d+\)$/m);
+    expect(existsSync(daemonPaths().socket)).toBe(false);
+    expect(existsSync(daemonPaths().pidFile)).toBe(false);
+    expect((await travsr(['daemon', 'status'])).stdout).toMatch(/no daemon is running/);
+    expect(await callerNames('pkg.util.other')).toContain('pkg.extra.extra');
+    expect((await travsr(['daemon', 'logs', '-n', '200'])).stdout).toMatch(/daemon: stopped/);
+  }, 120_000);
+});
+
+function gitEnv(): Record<string, string> {
+  return {
+    ...(process.env as Record<string, string>),
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 'test@example.org',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 'test@example.org',
+  };
+}
