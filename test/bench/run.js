@@ -3,7 +3,7 @@
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
 //                                       incremental, store, structural, ts-accuracy, py-accuracy, retrieval,
-//                                       context, localization, install, ignore-depth, startup)
+//                                       context, localization, install, ignore-depth, startup, daemon)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ import * as localization from './localization.js';
 import * as install from './plugin-install.js';
 import * as ignoreDepth from './ignore-depth.js';
 import * as startup from './cli-startup.js';
+import * as daemon from './daemon-latency.js';
 
 const BENCHMARKS = [
   frames,
@@ -43,6 +44,7 @@ const BENCHMARKS = [
   install,
   ignoreDepth,
   startup,
+  daemon,
 ];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */

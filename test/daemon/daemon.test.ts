@@ -61,6 +61,8 @@ describe('the daemon', () => {
     await eventually(async () => (await callerNames('pkg.util.other')).includes('pkg.util.helper'), 'the new call in the graph');
     const s = await repoStatus(repo.root);
     expect(s.dirtyFiles).toEqual(['pkg/util.py']);
+    // The plugin that served the edit has a session started for the next one.
+    await eventually(async () => (await repoStatus(repo.root)).warmPlugins.includes('lang-python'), 'a lang-python session kept ready');
     const text = (await travsr(['daemon', 'status'])).stdout;
     expect(text).toMatch(/dirty \(in the graph, not committed\): 1 file: pkg\/util\.py/);
     expect(text).toMatch(/query cache: \d+ answers .*hit rate/);

@@ -33,6 +33,8 @@ export interface ConfigTypes {
   'daemon.cacheEntries': number;
   'daemon.cacheMax': number;
   'daemon.toolWorkers': number;
+  'daemon.warmPlugins': boolean;
+  'daemon.pluginIdle': number;
 }
 
 /** A configuration key, as written with dots (`index.workers`); in TOML the part before the dot is a table. */
@@ -347,6 +349,26 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     min: 1,
     defaultValue: () => 2,
     defaultText: '2',
+  },
+  'daemon.warmPlugins': {
+    trust: 'ordinary',
+    kind: 'boolean',
+    env: 'TRAVSR_DAEMON_WARM_PLUGINS',
+    description:
+      'Whether the daemon keeps a started session of each plugin an update used ready for the next one (an edit then skips the sandbox and plugin start-up; each waiting session holds its process memory)',
+    expected: 'a boolean (true or false)',
+    defaultValue: () => true,
+    defaultText: 'true',
+  },
+  'daemon.pluginIdle': {
+    trust: 'ordinary',
+    kind: 'integer',
+    env: 'TRAVSR_DAEMON_PLUGIN_IDLE',
+    description: 'Seconds a plugin session the daemon keeps ready may wait unused before it is stopped',
+    expected: 'an integer ≥ 1 (s)',
+    min: 1,
+    defaultValue: () => 600,
+    defaultText: '600',
   },
 };
 

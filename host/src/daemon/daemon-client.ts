@@ -224,7 +224,8 @@ export async function probeDaemon(paths: DaemonPaths, timeoutMs: number): Promis
     c.close();
     return c.hello;
   } catch (e) {
-    if ((e as DaemonError).code === DaemonErrorCode.Unauthenticated) return { version: '', build: '', pid: 0, startedAt: 0, hostDir: '' };
+    if ((e as DaemonError).code === DaemonErrorCode.Unauthenticated)
+      return { version: '', build: '', pid: 0, startedAt: 0, hostDir: '', repos: [] };
     return undefined;
   }
 }

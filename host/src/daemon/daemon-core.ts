@@ -5,7 +5,6 @@ import type { Logger } from '../log/logger.js';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TOOL_DEFINITIONS } from '../tools/tool-definitions.js';
 import { ToolPool } from '../tools/tool-pool.js';
-import type { ToolResult } from '../tools/tool-runner.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import { indexWorkspace } from '../workspace/index-workspace.js';
 import { forgetRepo, knownRepos, rememberRepo } from '../workspace/known-repos.js';
@@ -21,7 +20,7 @@ import type {
 } from './daemon-service.js';
 import { DaemonError, DaemonErrorCode } from './errors.js';
 import { ManagedRepo } from './managed-repo.js';
-import { QueryCache } from './query-cache.js';
+import { QueryCache, type CachedAnswer } from './query-cache.js';
 import type { UpdateEvent } from './repo-updater.js';
 
 /** Options of a {@link DaemonCore}. */
@@ -193,8 +192,9 @@ export class DaemonCore {
     const timeout = req.timeoutMs > 0 ? AbortSignal.timeout(req.timeoutMs) : undefined;
     const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const result = await this.tools_().run(req.tool, args, policy, signals.length > 0 ? AbortSignal.any(signals) : undefined);
-    this.cache.set(key, result, versions);
-    return reply(result, false, versions);
+    const answer = { result, structuredJson: JSON.stringify(result.structured) };
+    this.cache.set(key, answer, versions);
+    return reply(answer, false, versions);
   }
 
   /** Listens to graph changes; returns the function that stops listening. */
@@ -290,10 +290,10 @@ export class DaemonCore {
   }
 }
 
-function reply(r: ToolResult, cached: boolean, versions: ReadonlyMap<string, number>): CallToolReply {
+function reply({ result: r, structuredJson }: CachedAnswer, cached: boolean, versions: ReadonlyMap<string, number>): CallToolReply {
   return {
     text: r.text,
-    structuredJson: JSON.stringify(r.structured),
+    structuredJson,
     traceId: r.traceId,
     isError: r.isError,
     cached,

@@ -248,6 +248,7 @@ function handlers(
     pid: process.pid,
     startedAt: core.startedAt,
     hostDir: hostPackageDir(),
+    repos: core.roots(),
   });
   /** A unary handler: authorized, errors turned into gRPC statuses. */
   const unary =

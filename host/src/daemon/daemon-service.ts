@@ -48,6 +48,7 @@ export interface HelloReply {
   pid: number;
   startedAt: number;
   hostDir: string;
+  repos: string[];
 }
 export interface RepoStatus {
   root: string;

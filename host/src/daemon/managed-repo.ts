@@ -1,6 +1,7 @@
 import { dirtyFiles } from '../git/index.js';
 import { openWorkspace, type Workspace } from '../workspace/workspace.js';
 import type { RepoStatus } from './daemon-service.js';
+import { SpareSessions } from '../indexer/spare-sessions.js';
 import { RepoUpdater, type UpdateEvent } from './repo-updater.js';
 import { TreeWatcher } from './tree-watcher.js';
 
@@ -18,6 +19,7 @@ export class ManagedRepo {
     readonly ws: Workspace,
     readonly watcher: TreeWatcher,
     readonly updater: RepoUpdater,
+    readonly spares: SpareSessions,
   ) {}
 
   /** The repository root. */
@@ -40,7 +42,9 @@ export class ManagedRepo {
       const values = ws.config.values;
       // The updater reports to the repository it belongs to, made just below.
       const owner: { repo?: ManagedRepo } = {};
+      const spares = new SpareSessions({ idleMs: values['daemon.pluginIdle'].value * 1000 });
       const updater = new RepoUpdater(ws, {
+        ...(values['daemon.warmPlugins'].value ? { spares } : {}),
         debounceMs: values['daemon.debounce'].value,
         maxDelayMs: Math.max(500, values['daemon.debounce'].value * 10),
         onUpdate: (e) => {
@@ -59,7 +63,7 @@ export class ManagedRepo {
             ws.logger.log('warn', `daemon: ${ws.root} is scanned every ${values['daemon.scanInterval'].value} ms: ${note ?? ''}`);
         },
       });
-      const repo = new ManagedRepo(ws, watcher, updater);
+      const repo = new ManagedRepo(ws, watcher, updater, spares);
       owner.repo = repo;
       // Watching starts before the catch-up run, so nothing saved in between is missed.
       await watcher.start();
@@ -99,7 +103,7 @@ export class ManagedRepo {
       lastUpdateMs: u.last?.ms ?? 0,
       lastUpdateAt: u.last?.at ?? 0,
       updates: u.updates,
-      warmPlugins: [],
+      warmPlugins: this.spares.plugins(),
     };
   }
 
@@ -107,6 +111,7 @@ export class ManagedRepo {
   async close(): Promise<void> {
     this.watcher.close();
     await this.updater.close();
+    await this.spares.close();
     this.ws.close();
   }
 }

@@ -1,5 +1,11 @@
 import type { ToolResult } from '../tools/tool-runner.js';
 
+/** A tool answer as the daemon sends it: its structured content serialized once. */
+export interface CachedAnswer {
+  result: ToolResult;
+  structuredJson: string;
+}
+
 /** What {@link QueryCache.stats} reports. */
 export interface QueryCacheStats {
   hits: number;
@@ -10,7 +16,7 @@ export interface QueryCacheStats {
 }
 
 interface Entry {
-  result: ToolResult;
+  answer: CachedAnswer;
   bytes: number;
   /** Root → graph version the answer was computed at. */
   versions: ReadonlyMap<string, number>;
@@ -46,7 +52,7 @@ export class QueryCache {
   }
 
   /** The cached answer of `key`, counted as a hit or a miss. */
-  get(key: string): ToolResult | undefined {
+  get(key: string): CachedAnswer | undefined {
     const e = this.entries.get(key);
     if (!e) {
       this.misses++;
@@ -56,16 +62,16 @@ export class QueryCache {
     // Most recently used last.
     this.entries.delete(key);
     this.entries.set(key, e);
-    return e.result;
+    return e.answer;
   }
 
   /** Keeps an answer (not an error) computed at `versions`. */
-  set(key: string, result: ToolResult, versions: ReadonlyMap<string, number>): void {
-    if (result.isError) return;
-    const bytes = 2 * (result.text.length + JSON.stringify(result.structured).length) + key.length * 2;
+  set(key: string, answer: CachedAnswer, versions: ReadonlyMap<string, number>): void {
+    if (answer.result.isError) return;
+    const bytes = 2 * (answer.result.text.length + answer.structuredJson.length + key.length);
     if (bytes > this.limits.maxBytes) return;
     this.remove(key);
-    this.entries.set(key, { result, bytes, versions });
+    this.entries.set(key, { answer, bytes, versions });
     this.bytes += bytes;
     for (const [k] of this.entries) {
       if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;

@@ -2,7 +2,8 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode } from '@travsr/protocol';
 import { headCommit } from '../git/index.js';
-import type { IndexMode, IndexProgress } from '../indexer/indexer.js';
+import type { IndexMode } from '../indexer/indexer.js';
+import type { SpareSessions } from '../indexer/spare-sessions.js';
 import type { IndexSummary } from '../indexer/index-summary.js';
 import { commitChangeList } from '../workspace/commit-reindex.js';
 import { indexWorkspace } from '../workspace/index-workspace.js';
@@ -28,6 +29,8 @@ export interface RepoUpdaterOptions {
   /** Longest a change waits while changes keep coming (ms): a long burst is still updated. */
   maxDelayMs: number;
   onUpdate(e: UpdateEvent): void;
+  /** Plugin sessions kept ready for the next update. */
+  spares?: SpareSessions;
 }
 
 /** What the updater is doing. */
@@ -163,17 +166,19 @@ export class RepoUpdater {
           files = [...change.changed, ...change.deleted];
           mode = { kind: 'incremental', changed: change.changed, deleted: change.deleted };
         }
-        let phaseASaid = false;
-        const onProgress = (p: IndexProgress) => {
-          if (phaseASaid || p.stage !== 'analyze' || p.done < p.total) return;
-          phaseASaid = true;
-          this.opts.onUpdate({ stage: 'phase-a', cause, files, graphVersion: this.ws.store.graphVersion(), ms: performance.now() - t0 });
-        };
+        const onFirstPhase = (_plugin: string, stored: readonly string[]) =>
+          this.opts.onUpdate({
+            stage: 'phase-a',
+            cause,
+            files: stored,
+            graphVersion: this.ws.store.graphVersion(),
+            ms: performance.now() - t0,
+          });
         const summary = await indexWorkspace(this.ws, mode, {
           progress: false,
           lockWaitMs: LOCK_WAIT_MS,
           ...(head ? { commit: head } : {}),
-          extra: { onProgress },
+          extra: { onFirstPhase, ...(this.opts.spares ? { spares: this.opts.spares } : {}) },
         });
         const ms = Math.round(performance.now() - t0);
         this.updates++;

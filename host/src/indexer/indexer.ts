@@ -7,6 +7,7 @@ import { LanguageMap } from './walk/index.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { emptySummary, type IndexSummary } from './index-summary.js';
 import { PluginSessions } from './plugin-sessions.js';
+import type { SpareSessions } from './spare-sessions.js';
 import { claimTree, type ClaimOptions } from './tree-claims.js';
 import { forEachLimit, planChanges, rereadsStoredGraph, type Job } from './change-plan.js';
 import { analyzeWithPlugin, type PluginRunContext } from './plugin-run.js';
@@ -62,6 +63,15 @@ export interface IndexRequest {
   commit?: string;
   /** A full run's walk, made moments before by the caller (see `ClaimOptions.listing`): `travsr init` walks once. */
   listing?: ClaimOptions['listing'];
+  /**
+   * Called when a plugin's first phase is stored for all its files and a later phase follows,
+   * after the names those files define or use are matched (as step 5 does at the end): the
+   * graph answers at Phase A quality from then on, while Phase B runs. The daemon listens;
+   * without a listener the run does not stop between phases.
+   */
+  onFirstPhase?: (pluginId: string, paths: readonly string[]) => void;
+  /** Plugin sessions started ahead (the daemon's): a brief run takes them and leaves fresh ones. */
+  spares?: SpareSessions;
 }
 
 /**
@@ -86,6 +96,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     onTrace: req.onTrace,
     timeouts: req.timeouts,
     workers: settings.workers,
+    spares: req.spares,
   });
   try {
     return await indexWith(req, sessions);
@@ -209,6 +220,20 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     signal: req.signal,
     batchSize: req.batchSize ?? 256,
     onAnalyzed: (plugin) => req.onProgress?.({ stage: 'analyze', done: ++analyzedCount, total: jobs.size, plugin }),
+    onPhaseStored: req.onFirstPhase
+      ? (pluginId, phase) => {
+          // The files read again (changed, or a dependent another plugin version reads): a
+          // dependent re-read from the same text has the refs it had.
+          const paths = (byPlugin.get(pluginId) ?? []).map((j) => j.path).filter((p) => !plan.textUnchanged.has(p));
+          if (phase !== 'A' || paths.length === 0) return Promise.resolve();
+          // Step 5 for this plugin's files now (the run's end does it again for everything).
+          const mine = new Set(paths);
+          const names = new Set([...namesBefore, ...store.definedNames(redefined.filter((p) => mine.has(p)))]);
+          store.resolveRefs({ paths, names: [...names] });
+          req.onFirstPhase?.(pluginId, paths);
+          return Promise.resolve();
+        }
+      : undefined,
   };
   const runPlugin = (reg: RegisteredPlugin) => analyzeWithPlugin(context, reg, byPlugin.get(reg.plugin.manifest.id) ?? []);
   const active = req.plugins.filter((p) => byPlugin.has(p.plugin.manifest.id));

@@ -39,6 +39,11 @@ export interface PluginRunContext {
   batchSize: number;
   /** A file was analyzed (its first phase stored), for the progress line. */
   onAnalyzed: (pluginId: string) => void;
+  /**
+   * Every file of the plugin's `phase` is stored and a later phase follows: awaited before the
+   * later phase is asked for. Only when the run's caller listens (`IndexRequest.onFirstPhase`).
+   */
+  onPhaseStored?: ((pluginId: string, phase: 'A' | 'B') => Promise<void>) | undefined;
 }
 
 /**
@@ -67,6 +72,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
   ctx.summary.plugins.push(ps);
   if (files.length === 0) return;
   const { supervisor: sup, capabilities } = sessions.start(m.id)!;
+  sessions.noteFile(m.id, files[0]!);
   const failedHere = new Set<string>();
   try {
     const run = await phasesToRun(ctx, reg, phases, capabilities, ps);
@@ -109,7 +115,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
     if (next && ctx.signal?.aborted) throw cancelled();
     let inFlight = next ? send(next) : undefined;
     while (inFlight) {
-      const { batch, delivered, jobOf, writes, fail, outcome, release } = inFlight;
+      const { phase, batch, delivered, jobOf, writes, fail, outcome, release } = inFlight;
       try {
         const out = await outcome;
         release?.();
@@ -121,6 +127,14 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
         if (next && ctx.signal?.aborted) {
           writes.flush();
           throw cancelled();
+        }
+        if (next && next.phase !== phase && ctx.onPhaseStored) {
+          // Someone waits for this phase (the daemon answers at Phase A quality before Phase B
+          // is done): it is stored, and said, before the next phase is asked for.
+          writes.flush();
+          await ctx.onPhaseStored(m.id, phase);
+          inFlight = send(next);
+          continue;
         }
         const following = next ? send(next) : undefined;
         if (following) await new Promise((resolve) => setImmediate(resolve));

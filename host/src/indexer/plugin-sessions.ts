@@ -6,6 +6,7 @@ import type { Trace } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { pluginOptionsFor } from './plugin-options.js';
+import type { SpareSessions } from './spare-sessions.js';
 
 /** A plugin's supervisor and the answer of its session's start (what `capabilities()` resolves to). */
 export interface StartedPlugin {
@@ -27,6 +28,8 @@ export interface PluginSessionSettings {
   timeouts?: Partial<PluginTimeouts> | undefined;
   /** Sessions {@link PluginSessions.warm} may have started at once (`index.workers`). */
   workers: number;
+  /** Sessions started ahead for brief runs (the daemon's): taken instead of starting one, and replaced at the end. */
+  spares?: SpareSessions | undefined;
 }
 
 /**
@@ -44,7 +47,15 @@ export class PluginSessions {
    */
   brief = false;
 
+  /** A file each plugin analyzed in this run: what a spare session's first request reads. */
+  private readonly samples = new Map<string, { path: string; language: string }>();
+
   constructor(private readonly settings: PluginSessionSettings) {}
+
+  /** Notes a file the plugin analyzes in this run (the last one noted warms its spare session). */
+  noteFile(pluginId: string, file: { path: string; language: string }): void {
+    this.samples.set(pluginId, { path: file.path, language: file.language });
+  }
 
   /**
    * Starts the plugin ahead of its work, unless `workers` sessions are started already (the
@@ -61,27 +72,56 @@ export class PluginSessions {
     if (known) return known;
     const reg = this.settings.plugins.find((p) => p.plugin.manifest.id === pluginId);
     if (!reg) return undefined;
-    const s = this.settings;
-    const options = pluginOptionsFor(pluginId, s.pluginOptions);
-    const supervisor = new PluginSupervisor({
-      plugin: reg.plugin,
-      repoRoot: s.repoRoot,
-      corpus: s.corpus,
-      ...(options ? { pluginOptions: options } : {}),
-      ...(s.pluginCacheMaxMiB !== undefined ? { cacheMaxMiB: s.pluginCacheMaxMiB } : {}),
-      grant: { tier: reg.tier, allowUnsandboxed: reg.allowUnsandboxed, networkAllow: reg.networkAllow },
-      ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
-      logger: s.logger,
-      onTrace: s.onTrace ?? persistentTraceSink(s.repoRoot, s.logger),
-      phases: runPhases(reg.plugin.manifest, s.semantic),
-      ...(s.timeouts ? { timeouts: s.timeouts } : {}),
-      ...(this.brief ? { brief: true } : {}),
-    });
+    const { key, make } = this.supervisorFor(reg, this.brief);
+    const spare = this.brief ? this.settings.spares?.take(pluginId, key) : undefined;
+    const supervisor = spare ?? make();
     const capabilities = supervisor.capabilities();
     capabilities.catch(() => undefined);
     const started = { supervisor, capabilities };
     this.started.set(pluginId, started);
     return started;
+  }
+
+  /**
+   * How this run starts `reg`'s supervisor, and the key of those settings (a spare session
+   * started with other settings is not used).
+   */
+  private supervisorFor(reg: RegisteredPlugin, brief: boolean): { key: string; make: () => PluginSupervisor } {
+    const s = this.settings;
+    const pluginId = reg.plugin.manifest.id;
+    const options = pluginOptionsFor(pluginId, s.pluginOptions);
+    const phases = runPhases(reg.plugin.manifest, s.semantic);
+    const key = JSON.stringify([
+      reg.plugin.dir,
+      reg.plugin.label,
+      reg.treeHash ?? '',
+      reg.tier,
+      reg.allowUnsandboxed,
+      reg.networkAllow,
+      s.repoRoot,
+      s.corpus,
+      options ?? {},
+      s.pluginCacheMaxMiB ?? null,
+      phases,
+      s.timeouts ?? {},
+      brief,
+    ]);
+    const make = () =>
+      new PluginSupervisor({
+        plugin: reg.plugin,
+        repoRoot: s.repoRoot,
+        corpus: s.corpus,
+        ...(options ? { pluginOptions: options } : {}),
+        ...(s.pluginCacheMaxMiB !== undefined ? { cacheMaxMiB: s.pluginCacheMaxMiB } : {}),
+        grant: { tier: reg.tier, allowUnsandboxed: reg.allowUnsandboxed, networkAllow: reg.networkAllow },
+        ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
+        logger: s.logger,
+        onTrace: s.onTrace ?? persistentTraceSink(s.repoRoot, s.logger),
+        phases,
+        ...(s.timeouts ? { timeouts: s.timeouts } : {}),
+        ...(brief ? { brief: true } : {}),
+      });
+    return { key, make };
   }
 
   /**
@@ -106,9 +146,28 @@ export class PluginSessions {
       );
   }
 
-  /** Stops every session started (those whose files turned out unchanged too) and waits until each has ended. */
+  /**
+   * Stops every session started (those whose files turned out unchanged too) and waits until
+   * each has ended. After a brief run with spares, a fresh session of each plugin it started is
+   * launched for the next run.
+   */
   async stopAll(): Promise<void> {
     for (const id of this.started.keys()) this.release(id);
+    // The next brief run (an edit) finds these plugins started, whatever this run was.
+    const spares = this.settings.spares;
+    if (spares)
+      for (const id of this.started.keys()) {
+        const reg = this.settings.plugins.find((p) => p.plugin.manifest.id === id);
+        if (!reg) continue;
+        const { key, make } = this.supervisorFor(reg, true);
+        const sample = this.samples.get(id);
+        spares.prepare(
+          id,
+          key,
+          make,
+          sample ? (sup) => sup.analyze({ phase: 'A', files: [sample] }, { onFile: () => undefined }) : undefined,
+        );
+      }
     await Promise.all(this.stopping.values());
   }
 }

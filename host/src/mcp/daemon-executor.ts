@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { errorCode } from '@travsr/protocol';
 import { connectDaemon } from '../daemon/daemon-client.js';
+import { initializedGitRoot } from '../workspace/initialized-root.js';
 import type { ToolResult } from '../tools/tool-runner.js';
 import type { ToolExecutor } from './server.js';
 
@@ -27,12 +27,10 @@ export async function mcpThroughDaemon(repos: readonly string[], say: (message: 
     return undefined;
   }
   if (!client) return undefined;
-  const roots = repos.map((r) => resolve(r));
-  try {
-    const status = await client.status(roots);
-    if (status.repos.length !== roots.length) throw new Error('not every repository is managed');
-  } catch (e) {
-    say(`answering without the daemon: ${errorCode(e) === 'DAEMON_CALL_FAILED' ? (e as Error).message : String(e)}`);
+  const roots = repos.map((r) => initializedGitRoot(resolve(r)) ?? resolve(r));
+  const unmanaged = roots.filter((r) => !client.hello.repos.includes(r));
+  if (unmanaged.length > 0) {
+    say(`answering without the daemon: it does not manage ${unmanaged.join(', ')} (\`travsr daemon add\`)`);
     client.close();
     return undefined;
   }

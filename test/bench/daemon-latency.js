@@ -1,0 +1,387 @@
+// Benchmark `daemon` (issue 15): with a running daemon over effect@3's sources (TypeScript) and
+// Django 3.2 (Python): the time from saving a one-function edit to a get_callers answer that
+// shows it — at Phase A quality (the call name-matched) and at Phase B quality (resolved) —; warm
+// get_context through the daemon, a query-cache hit, the first answer of `travsr mcp --stdio`
+// through the daemon (process start included), and the daemon's RSS.
+//   TRAVSR_BENCH_DAEMON=effect, =django or =burst runs one part; TRAVSR_BENCH_DAEMON_EDITS (default 12).
+import { appendFileSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { log, percentile, prng, repoRoot, row, sandboxAvailable, skipRow, tempDir } from './common.js';
+import { corpusRepo, packedPackage, sourceStats } from './ts-accuracy-corpus.js';
+import { PY_CORPORA, corpusCopy, pythonCorpus, pythonStats } from './py-accuracy-corpus.js';
+import { benchTravsrHome, runTravsr } from './travsr-cli.js';
+import { burst, writePackage } from './daemon-burst.js';
+
+export const name = 'daemon';
+export const title = 'daemon: edit to answer, warm queries, cache, mcp start';
+
+const dist = (p) => pathToFileURL(join(repoRoot, 'host', 'dist', p)).href;
+const BIN = join(repoRoot, 'host', 'bin', 'run.js');
+const EDITS = Number(process.env.TRAVSR_BENCH_DAEMON_EDITS ?? 12);
+const QUERIES = 30;
+const MiB = 1024 * 1024;
+
+const LANGUAGES = {
+  effect: {
+    top: /^export function (\w+)/,
+    ext: '.ts',
+    added: (n, callee) => `\nexport function travsrBench${n}(value: unknown) {\n  return ${callee}(value as never)\n}\n`,
+    name: (n) => `travsrBench${n}`,
+  },
+  django: {
+    top: /^def (\w+)\(/,
+    ext: '.py',
+    added: (n, callee) => `\n\ndef travsr_bench_${n}(value):\n    return ${callee}(value)\n`,
+    name: (n) => `travsr_bench_${n}`,
+  },
+};
+
+/** Files with a top-level function to call, each with that function's node id: where the edits go. */
+function editTargets(repo, lang, count) {
+  const db = new Database(join(repo, '.travsr', 'graph.db'), { readonly: true });
+  const rows = db
+    .prepare(
+      "SELECT node_id, name, path, start_line FROM nodes WHERE kind = 'function' AND tombstoned_at IS NULL ORDER BY path, start_line",
+    )
+    .all();
+  db.close();
+  const byFile = new Map();
+  for (const r of rows) {
+    if (byFile.has(r.path) || !r.path.endsWith(lang.ext)) continue;
+    const lines = readFileSync(join(repo, r.path), 'utf8').split('\n');
+    if (lines.length < 100 || lines.length > 1500) continue;
+    const m = lang.top.exec(lines[r.start_line - 1] ?? '');
+    if (m && m[1] === r.name) byFile.set(r.path, { path: r.path, callee: r.name, calleeId: r.node_id });
+  }
+  const all = [...byFile.values()];
+  const rand = prng(11);
+  return Array.from({ length: Math.min(count, all.length) }, () => all.splice(Math.floor(rand() * all.length), 1)[0]);
+}
+
+async function waitIdle(client, repo) {
+  for (;;) {
+    const s = (await client.status([repo])).repos[0];
+    if (s.updateState === 'idle' && s.queuedFiles === 0) return s;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** One edit: appends a caller of `target.callee`; resolves when get_callers shows it name-matched and resolved. */
+async function timeEdit(client, repo, lang, target, n) {
+  const caller = lang.name(n);
+  const ask = async () => {
+    const r = await client.callTool({
+      tool: 'get_callers',
+      argumentsJson: JSON.stringify({ symbol: target.calleeId, depth: 1 }),
+      repos: [repo],
+      fullAccess: true,
+    });
+    const nodes = JSON.parse(r.structuredJson).nodes ?? [];
+    return nodes.find((x) => x.name === caller);
+  };
+  let phaseA;
+  let phaseB;
+  let wake;
+  const watch = client.watchGraph([repo], () => wake?.());
+  await new Promise((r) => setTimeout(r, 50));
+  const t0 = performance.now();
+  appendFileSync(join(repo, target.path), lang.added(n, target.callee));
+  const deadline = t0 + 60_000;
+  while (phaseB === undefined && performance.now() < deadline) {
+    await new Promise((r) => {
+      wake = r;
+      setTimeout(r, 250);
+    });
+    const found = await ask();
+    const at = performance.now() - t0;
+    if (found && phaseA === undefined) phaseA = at;
+    if (found?.via?.certainty === 'resolved') phaseB = at;
+  }
+  watch.stop();
+  return { phaseA, phaseB };
+}
+
+/** Time from spawning `travsr mcp --stdio` to the answer of its first tool call. */
+function mcpFirstAnswer(repo, home) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [BIN, 'mcp', '--stdio', '--repo', repo], {
+      env: { ...process.env, TRAVSR_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let buf = '';
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      buf += d;
+      for (const line of buf.split('\n').slice(0, -1)) {
+        const m = JSON.parse(line);
+        if (m.id === 2) {
+          const ms = performance.now() - t0;
+          child.stdin.end();
+          resolve({ ms, viaDaemon: !/not using the daemon|answering without the daemon/.test(err) });
+        }
+      }
+      buf = buf.slice(buf.lastIndexOf('\n') + 1);
+    });
+    child.on('error', reject);
+    const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'get_context', arguments: { query: 'how are errors handled', token_budget: 2000 } },
+    });
+  });
+}
+
+function questions(repo, n) {
+  const db = new Database(join(repo, '.travsr', 'graph.db'), { readonly: true });
+  const names = db
+    .prepare("SELECT name FROM nodes WHERE kind IN ('function','method') AND tombstoned_at IS NULL")
+    .all()
+    .map((r) => r.name);
+  db.close();
+  const rand = prng(5);
+  const words = (s) =>
+    s
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/_/g, ' ')
+      .toLowerCase();
+  return Array.from(
+    { length: n },
+    () => `how does ${words(names[Math.floor(rand() * names.length)])} handle ${words(names[Math.floor(rand() * names.length)])}?`,
+  );
+}
+
+async function measure(label, key, repo) {
+  const lang = LANGUAGES[key];
+  const home = benchTravsrHome();
+  const rows = [];
+  const bench = `daemon ${label}`;
+  log(`daemon: indexing ${label}…`);
+  // No TRAVSR_CORPUS: the daemon derives the corpus from the repository, as `init` does.
+  const init = await runTravsr(['init', repo, '--no-hook'], { home, timeoutMs: 900_000 });
+  if (init.code !== 0) throw new Error(`travsr init exited with ${init.code}: ${init.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  // Edits are picked before the daemon runs, from the index `init` made.
+  const targets = editTargets(repo, lang, EDITS);
+  const start = await runTravsr(['daemon', 'start', '--repo', repo], { home });
+  if (start.code !== 0) throw new Error(`travsr daemon start exited with ${start.code}: ${start.stderr.trim()}`);
+  const { connectDaemon } = await import(dist('daemon/daemon-client.js'));
+  const { daemonPaths } = await import(dist('daemon/daemon-paths.js'));
+  const client = await connectDaemon({ paths: daemonPaths({ TRAVSR_HOME: home }) });
+  try {
+    await waitIdle(client, repo);
+    const idle = (await client.status()).rss;
+    // The first edit starts the plugins' sessions; the daemon keeps fresh ones ready from then on.
+    const a = [];
+    const b = [];
+    for (const [i, t] of targets.entries()) {
+      const r = await timeEdit(client, repo, lang, t, i);
+      await waitIdle(client, repo);
+      if (i === 0) {
+        log(
+          `daemon: ${label}: first edit (cold plugins) Phase A ${Math.round(r.phaseA ?? -1)} ms, Phase B ${Math.round(r.phaseB ?? -1)} ms`,
+        );
+        continue;
+      }
+      if (r.phaseA !== undefined) a.push(r.phaseA);
+      if (r.phaseB !== undefined) b.push(r.phaseB);
+      // A developer saves every few seconds, not back to back: the ready sessions start meanwhile.
+      await new Promise((res) => setTimeout(res, 1500));
+    }
+    const edits = targets.length - 1;
+    rows.push(
+      row(
+        bench,
+        `edit → get_callers at Phase A, p50 (${a.length}/${edits} edits)`,
+        percentile(a, 50),
+        'ms',
+        '≤ 300',
+        percentile(a, 50) <= 300 ? 'pass' : 'FAIL',
+      ),
+    );
+    rows.push(row(bench, 'edit → get_callers at Phase A, p95', percentile(a, 95), 'ms'));
+    rows.push(
+      row(
+        bench,
+        `edit → get_callers at Phase B (resolved), p50 (${b.length}/${edits} edits)`,
+        percentile(b, 50),
+        'ms',
+        '≤ 2000',
+        b.length > 0 && percentile(b, 50) <= 2000 ? 'pass' : 'FAIL',
+      ),
+    );
+    rows.push(row(bench, 'edit → get_callers at Phase B, p95', percentile(b, 95), 'ms'));
+    const qs = questions(repo, QUERIES);
+    const call = async (q) => {
+      const t = performance.now();
+      const r = await client.callTool({
+        tool: 'get_context',
+        argumentsJson: JSON.stringify({ query: q, token_budget: 4000 }),
+        repos: [repo],
+        fullAccess: true,
+      });
+      if (r.isError) throw new Error(r.text);
+      return { ms: performance.now() - t, cached: r.cached };
+    };
+    await call('warm up: how are errors handled'); // each worker thread loads the snapshot once
+    await call('warm up: where is the configuration read');
+    const warm = [];
+    for (const q of qs) warm.push((await call(q)).ms);
+    const hits = [];
+    for (const q of qs) {
+      const r = await call(q);
+      if (r.cached) hits.push(r.ms);
+    }
+    rows.push(
+      row(
+        bench,
+        `warm get_context through the daemon, p50 (${QUERIES} questions)`,
+        percentile(warm, 50),
+        'ms',
+        '≤ 20',
+        percentile(warm, 50) <= 20 ? 'pass' : 'FAIL',
+      ),
+    );
+    rows.push(row(bench, 'warm get_context, p95', percentile(warm, 95), 'ms'));
+    rows.push(
+      row(
+        bench,
+        `query-cache hit, p50 (${hits.length}/${QUERIES} hits)`,
+        percentile(hits, 50),
+        'ms',
+        '≤ 2',
+        hits.length === QUERIES && percentile(hits, 50) <= 2 ? 'pass' : 'FAIL',
+      ),
+    );
+    const mcp = [];
+    let allViaDaemon = true;
+    for (let i = 0; i < 5; i++) {
+      const r = await mcpFirstAnswer(repo, home);
+      mcp.push(r.ms);
+      allViaDaemon &&= r.viaDaemon;
+    }
+    rows.push(
+      row(
+        bench,
+        `first answer of mcp --stdio through the daemon, p50 (process start included${allViaDaemon ? '' : '; NOT via the daemon'})`,
+        percentile(mcp, 50),
+        'ms',
+        '≤ 300',
+        allViaDaemon && percentile(mcp, 50) <= 300 ? 'pass' : 'FAIL',
+      ),
+    );
+    const afterEdits = (await client.status()).rss;
+    log(`daemon: ${label}: rebuilding through the daemon…`);
+    await client.index(repo, 'rebuild');
+    const afterIndex = (await client.status()).rss;
+    rows.push(row(bench, 'daemon RSS idle (repository open, catch-up done)', idle / MiB, 'MiB'));
+    rows.push(row(bench, `daemon RSS after ${targets.length} edits and the queries`, afterEdits / MiB, 'MiB'));
+    rows.push(row(bench, 'daemon RSS after a rebuild through the daemon', afterIndex / MiB, 'MiB'));
+    return rows;
+  } finally {
+    client.close();
+    await runTravsr(['daemon', 'stop'], { home });
+  }
+}
+
+/** 1,000 random edits, renames, deletes over 60 s under the daemon; then its graph against a rebuild. */
+async function burstRows() {
+  const repo = tempDir('daemon-burst');
+  const home = benchTravsrHome();
+  execFileSync('git', ['init', '-q', repo]);
+  writePackage(repo, 80, 3);
+  const init = await runTravsr(['init', repo, '--no-hook'], { home });
+  if (init.code !== 0) throw new Error(`travsr init exited with ${init.code}: ${init.stderr.trim()}`);
+  await runTravsr(['daemon', 'start', '--repo', repo], { home });
+  const { connectDaemon } = await import(dist('daemon/daemon-client.js'));
+  const { daemonPaths } = await import(dist('daemon/daemon-paths.js'));
+  const client = await connectDaemon({ paths: daemonPaths({ TRAVSR_HOME: home }) });
+  try {
+    await waitIdle(client, repo);
+    log('daemon: burst of 1,000 operations over 60 s…');
+    const done = await burst(repo, 1000, 60_000, 9);
+    const t0 = performance.now();
+    await waitIdle(client, repo);
+    await new Promise((r) => setTimeout(r, 1000));
+    await waitIdle(client, repo);
+    const quietMs = performance.now() - t0;
+    const updates = (await client.status([repo])).repos[0].updates;
+    const exportOf = async () =>
+      (await runTravsr(['graph', 'export', repo], { home, env: { TRAVSR_DAEMON: '0' } })).stdout.split('\n').filter(Boolean).sort();
+    const live = await exportOf();
+    client.close();
+    await runTravsr(['daemon', 'stop'], { home });
+    await runTravsr(['index', repo, '--rebuild'], { home, env: { TRAVSR_DAEMON: '0' } });
+    const rebuilt = await exportOf();
+    const equal = live.length === rebuilt.length && live.every((l, i) => l === rebuilt[i]);
+    const ops = Object.entries(done)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ');
+    return [
+      row(
+        'daemon burst',
+        `1,000 operations in 60 s (${ops}) → graph equals a rebuild (${live.length} export lines, ${updates} updates)`,
+        equal ? 'yes' : 'NO',
+        '',
+        'yes',
+        equal ? 'pass' : 'FAIL',
+      ),
+      row('daemon burst', 'quiet after the burst ended', quietMs, 'ms'),
+    ];
+  } finally {
+    client.close();
+    await runTravsr(['daemon', 'stop'], { home });
+  }
+}
+
+export async function run() {
+  if (!sandboxAvailable()) return [skipRow(title, 'bwrap is not usable here: the plugins cannot run')];
+  const only = process.env.TRAVSR_BENCH_DAEMON;
+  const rows = [];
+  if (!only || only === 'burst') {
+    try {
+      rows.push(...(await burstRows()));
+    } catch (e) {
+      rows.push(skipRow('daemon burst', `failed: ${e.message}`, 'error'));
+    }
+  }
+  if (!only || only === 'effect') {
+    try {
+      const pkg = packedPackage('effect@3');
+      const repo = corpusRepo(pkg, 'effect-daemon');
+      const stats = sourceStats(join(repo, 'src'));
+      rows.push(...(await measure(`effect@${pkg.version} (${stats.lines.toLocaleString('en-US')} lines)`, 'effect', repo)));
+    } catch (e) {
+      rows.push(skipRow('daemon effect', `failed: ${e.message}`, 'error'));
+    }
+  }
+  if (!only || only === 'django') {
+    try {
+      const corpus = PY_CORPORA.find((c) => c.name === 'django');
+      const dir = pythonCorpus(corpus);
+      const repo = corpusCopy(dir, 'django-daemon');
+      const stats = pythonStats(repo);
+      rows.push(...(await measure(`Django (${stats.lines.toLocaleString('en-US')} lines)`, 'django', repo)));
+    } catch (e) {
+      rows.push(skipRow('daemon django', `failed: ${e.message}`, 'error'));
+    }
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = await run();
+  for (const r of rows) console.log(JSON.stringify(r));
+}
