@@ -20,12 +20,12 @@ if (args.length === 1 && args[0] === '--version') {
       { code: 'TRAVSR_STALE_BUNDLE' },
     );
   }
-  // `hook-run` (after every commit) and `status` start without oclif (src/cli/lean-entry.ts, whose
+  // `hook-run` (after every commit), `status` and `mcp` through a running daemon start without oclif (src/cli/lean-entry.ts, whose
   // LEAN_COMMAND_NAMES these are), from V8's code cache in ~/.travsr/cache/v8 (src/cli/code-cache.ts;
   // TRAVSR_CODE_CACHE=0: none); what that entry does not take (--help, an unknown flag) goes on to
   // oclif like any command.
   let exitCode;
-  if (args[0] === 'hook-run' || args[0] === 'status') {
+  if (args[0] === 'hook-run' || args[0] === 'status' || args[0] === 'mcp') {
     const [{ requireWithCodeCache }, { travsrHome }] = await Promise.all([
       import('../dist/cli/code-cache.js'),
       import('../dist/paths/travsr-home.js'),

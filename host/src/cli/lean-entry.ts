@@ -1,5 +1,6 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { format } from 'node:util';
+import { daemonPaths } from '../daemon/daemon-paths.js';
 import { terminalText } from '../log/terminal-text.js';
 import { hookRun } from './hook-run-action.js';
 import { showStatus } from './status-action.js';
@@ -10,10 +11,13 @@ interface LeanOutput {
   logToStderr(line: string): void;
 }
 
-/** A command the lean entry runs: what it takes of the arguments (undefined: leave it to oclif) and its body. */
+/**
+ * A command the lean entry runs: what it takes of the arguments (undefined: leave it to oclif)
+ * and its body, which may still leave the command to oclif (`'oclif'`) before it has done anything.
+ */
 interface LeanCommand<R> {
   parse(args: readonly string[]): R | undefined;
-  run(req: R, out: LeanOutput): Promise<void>;
+  run(req: R, out: LeanOutput): Promise<void | 'oclif'>;
 }
 
 /**
@@ -48,10 +52,36 @@ const statusCommand: LeanCommand<{ path: string; json: boolean }> = {
   run: (req, out) => showStatus(req, out),
 };
 
+/**
+ * `mcp [--stdio] [--repo DIR]…` while a daemon runs: an agent's client starts it and waits for
+ * its first answer. Anything else (`--http`, no daemon socket, a daemon that cannot answer for
+ * these repositories) is oclif's, which serves in-process.
+ */
+const mcpCommand: LeanCommand<{ repos: string[] }> = {
+  parse(args) {
+    if (process.env.TRAVSR_DAEMON === '0' || !existsSync(daemonPaths().socket)) return undefined;
+    const repos: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--stdio') continue;
+      if (a === '--repo' && i + 1 < args.length) repos.push(args[++i]!);
+      else if (a.startsWith('--repo=')) repos.push(a.slice('--repo='.length));
+      else return undefined;
+    }
+    if (!repos.every((r) => statSync(r, { throwIfNoEntry: false })?.isDirectory())) return undefined;
+    return { repos: repos.length > 0 ? repos : ['.'] };
+  },
+  async run(req, out) {
+    const { relayMcpStdio } = await import('../daemon/mcp-relay.js');
+    return (await relayMcpStdio(req.repos, (m) => out.logToStderr(`travsr mcp: ${m}`))) ? undefined : 'oclif';
+  },
+};
+
 /** The commands that start without oclif: what the post-commit hook runs, and what agents and people run most. */
 const LEAN_COMMANDS: Record<string, LeanCommand<never>> = {
   'hook-run': hookRunCommand as LeanCommand<never>,
   status: statusCommand as LeanCommand<never>,
+  mcp: mcpCommand as LeanCommand<never>,
 };
 
 /** The commands {@link runLeanEntry} takes (bin/run.js lists them too, so that other commands never load this entry). */
@@ -88,7 +118,7 @@ export async function runLeanEntry(args: readonly string[]): Promise<number | un
     logToStderr: (line) => process.stderr.write(`${terminalText(format(line))}\n`),
   };
   try {
-    await lean.run(req, out);
+    if ((await lean.run(req, out)) === 'oclif') return undefined;
     return 0;
   } catch (e) {
     const code = (e as { code?: unknown }).code;

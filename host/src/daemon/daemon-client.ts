@@ -127,6 +127,15 @@ export class DaemonClient {
     return { stop: () => stream.cancel() };
   }
 
+  /** An MCP session hosted by the daemon for `roots`: write the client's messages, read the server's. */
+  mcpSession(roots: readonly string[]): grpc.ClientDuplexStream<{ json: string }, { json: string }> {
+    const md = this.metadata();
+    md.set('travsr-repos', JSON.stringify(roots));
+    return (
+      this.client as unknown as Record<string, (md: grpc.Metadata) => grpc.ClientDuplexStream<{ json: string }, { json: string }>>
+    ).McpSession!.call(this.client, md);
+  }
+
   close(): void {
     this.client.close();
   }

@@ -20,6 +20,7 @@ import {
   type StatusReply,
 } from './daemon-service.js';
 import { DaemonError, DaemonErrorCode } from './errors.js';
+import { hostMcpSession, type McpMessage } from './mcp-host.js';
 
 /** Options of {@link startDaemon}. */
 export interface DaemonServerOptions extends Omit<DaemonCoreOptions, 'logger'> {
@@ -308,6 +309,21 @@ function handlers(
     AddRepo: unary<{ repo: string }, unknown>((req) => core.addRepo(req.repo)),
     RemoveRepo: unary<{ repo: string }, unknown>((req) => core.removeRepo(req.repo)),
     ReloadConfig: unary(async () => ({ repos: await core.reloadConfig() })),
+    McpSession: (call: grpc.ServerDuplexStream<McpMessage, McpMessage>) => {
+      if (!authorized(call as unknown as Call, tokens)) return call.destroy(UNAUTHENTICATED as grpc.ServiceError);
+      let roots: string[];
+      try {
+        const asked = JSON.parse(String(call.metadata.get('travsr-repos')[0] ?? '[]')) as unknown;
+        roots = Array.isArray(asked) ? asked.map((r) => core.repoOf(String(r))?.root ?? '') : [];
+      } catch {
+        roots = [];
+      }
+      if (roots.includes(''))
+        return call.destroy(
+          grpcError(new DaemonError(DaemonErrorCode.InvalidOption, 'the MCP session names a repository the daemon does not manage')),
+        );
+      hostMcpSession(core, roots, call, logger);
+    },
     Shutdown: unary(() => {
       logger.log('info', 'daemon: shutdown requested');
       setImmediate(requestStop);

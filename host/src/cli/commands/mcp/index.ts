@@ -2,8 +2,6 @@ import { Flags } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
 import { DEFAULT_SESSION_LIMITS } from '../../../mcp/session-quota.js';
 import { TokenStore } from '../../../mcp/token-store.js';
-import { FULL_ACCESS } from '../../../retrieval/access-policy.js';
-import type { McpServerFactory } from '../../../mcp/server.js';
 
 export default class Mcp extends TravsrCommand {
   static override summary = 'Serve the graph over the Model Context Protocol (stdio by default, or HTTP)';
@@ -57,13 +55,8 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     const repos = flags.repo && flags.repo.length > 0 ? flags.repo : ['.'];
     if (!flags.http) {
       // A running daemon that manages these repositories answers with its warm graphs and cache.
-      const { mcpThroughDaemon } = await import('../../../mcp/daemon-executor.js');
-      const daemon = await mcpThroughDaemon(repos, (m) => this.logToStderr(`travsr mcp: ${m}`));
-      if (daemon) {
-        await this.serveStdio(mcpServerFactory(daemon.execute));
-        daemon.close();
-        return;
-      }
+      const { relayMcpStdio } = await import('../../../daemon/mcp-relay.js');
+      if (await relayMcpStdio(repos, (m) => this.logToStderr(`travsr mcp: ${m}`))) return;
     }
     const served = await openServedGraphs(repos);
     const pool = new ToolPool({
@@ -74,7 +67,8 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     });
     const factory = mcpServerFactory((name, args, policy, signal) => pool.run(name, args, policy, signal));
     if (!flags.http) {
-      await this.serveStdio(factory);
+      const { serveStdioSession } = await import('../../../mcp/stdio-session.js');
+      await serveStdioSession(factory, (message) => this.logToStderr(`travsr mcp: ${message}`));
       await pool.close();
       served.close();
       return;
@@ -101,22 +95,5 @@ corpora it may read — unless --no-auth on a loopback address. Several --repo s
     await http.close();
     await pool.close();
     served.close();
-  }
-  /** Serves one MCP session on stdin/stdout with full access until the client closes it. */
-  private async serveStdio(factory: McpServerFactory): Promise<void> {
-    // stdout carries the protocol: nothing else may be printed there.
-    const server = factory(FULL_ACCESS);
-    const { McpStdioTransport } = await import('../../../mcp/stdio-transport.js');
-    // Bad lines are answered on stdout as JSON-RPC errors, and said on stderr for whoever reads the client's logs.
-    const transport = new McpStdioTransport(process.stdin, process.stdout, {
-      onRefused: (message) => this.logToStderr(`travsr mcp: ${message}`),
-    });
-    const closed = new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
-      process.stdin.on('end', () => resolve());
-    });
-    await server.connect(transport);
-    await closed;
-    await server.close();
   }
 }
