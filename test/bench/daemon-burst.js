@@ -4,18 +4,7 @@
 // operations over 60 s.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-
-/** A seeded pseudo-random generator (mulberry32): the same seed gives the same burst. */
-export function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './common.js';
 
 /** A module of `pkg/` whose functions call functions of other modules (by import) and its own. */
 function moduleText(name, others, rand, version) {
@@ -37,7 +26,7 @@ function moduleText(name, others, rand, version) {
 
 /** Writes the starting package: `files` modules. */
 export function writePackage(root, files, seed) {
-  const rand = seeded(seed);
+  const rand = prng(seed);
   const names = Array.from({ length: files }, (_, i) => `m${i}`);
   mkdirSync(join(root, 'pkg'), { recursive: true });
   writeFileSync(join(root, 'pkg', '__init__.py'), '');
@@ -50,7 +39,7 @@ export function writePackage(root, files, seed) {
  * Returns how many of each were done.
  */
 export async function burst(root, operations, durationMs, seed) {
-  const rand = seeded(seed);
+  const rand = prng(seed);
   const done = { edit: 0, add: 0, rename: 0, delete: 0, directory: 0 };
   let next = 1000;
   const modules = () =>

@@ -69,6 +69,11 @@ async function waitIdle(client, repo) {
   }
 }
 
+/** A row with a target: `value ≤ limit` passes (and nothing measured fails). */
+function targetRow(bench, metric, value, unit, limit, ok = true) {
+  return row(bench, metric, value, unit, `≤ ${limit}`, ok && Number.isFinite(value) && value <= limit ? 'pass' : 'FAIL');
+}
+
 /** One edit: appends a caller of `target.callee`; resolves when get_callers shows it name-matched and resolved. */
 async function timeEdit(client, repo, lang, target, n) {
   const caller = lang.name(n);
@@ -201,26 +206,10 @@ async function measure(label, key, repo) {
       await new Promise((res) => setTimeout(res, 1500));
     }
     const edits = targets.length - 1;
-    rows.push(
-      row(
-        bench,
-        `edit → get_callers at Phase A, p50 (${a.length}/${edits} edits)`,
-        percentile(a, 50),
-        'ms',
-        '≤ 300',
-        percentile(a, 50) <= 300 ? 'pass' : 'FAIL',
-      ),
-    );
+    rows.push(targetRow(bench, `edit → get_callers at Phase A, p50 (${a.length}/${edits} edits)`, percentile(a, 50), 'ms', 300));
     rows.push(row(bench, 'edit → get_callers at Phase A, p95', percentile(a, 95), 'ms'));
     rows.push(
-      row(
-        bench,
-        `edit → get_callers at Phase B (resolved), p50 (${b.length}/${edits} edits)`,
-        percentile(b, 50),
-        'ms',
-        '≤ 2000',
-        b.length > 0 && percentile(b, 50) <= 2000 ? 'pass' : 'FAIL',
-      ),
+      targetRow(bench, `edit → get_callers at Phase B (resolved), p50 (${b.length}/${edits} edits)`, percentile(b, 50), 'ms', 2000),
     );
     rows.push(row(bench, 'edit → get_callers at Phase B, p95', percentile(b, 95), 'ms'));
     const qs = questions(repo, QUERIES);
@@ -244,26 +233,10 @@ async function measure(label, key, repo) {
       const r = await call(q);
       if (r.cached) hits.push(r.ms);
     }
-    rows.push(
-      row(
-        bench,
-        `warm get_context through the daemon, p50 (${QUERIES} questions)`,
-        percentile(warm, 50),
-        'ms',
-        '≤ 20',
-        percentile(warm, 50) <= 20 ? 'pass' : 'FAIL',
-      ),
-    );
+    rows.push(targetRow(bench, `warm get_context through the daemon, p50 (${QUERIES} questions)`, percentile(warm, 50), 'ms', 20));
     rows.push(row(bench, 'warm get_context, p95', percentile(warm, 95), 'ms'));
     rows.push(
-      row(
-        bench,
-        `query-cache hit, p50 (${hits.length}/${QUERIES} hits)`,
-        percentile(hits, 50),
-        'ms',
-        '≤ 2',
-        hits.length === QUERIES && percentile(hits, 50) <= 2 ? 'pass' : 'FAIL',
-      ),
+      targetRow(bench, `query-cache hit, p50 (${hits.length}/${QUERIES} hits)`, percentile(hits, 50), 'ms', 2, hits.length === QUERIES),
     );
     const mcp = [];
     let allViaDaemon = true;
@@ -379,9 +352,4 @@ export async function run() {
     }
   }
   return rows;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const rows = await run();
-  for (const r of rows) console.log(JSON.stringify(r));
 }
