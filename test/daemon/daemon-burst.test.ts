@@ -46,4 +46,35 @@ describe('a burst of changes under the daemon', () => {
     expect(live).toEqual(rebuilt);
     repo.dispose();
   }, 240_000);
+
+  it('takes a branch switch of hundreds of files as one or two updates', async () => {
+    const repo = new GitRepo('travsr-switch-');
+    writePackage(repo.root, 10, 2);
+    repo.commit('start');
+    repo.git('checkout', '-q', '-b', 'wide');
+    writePackage(repo.root, 300, 5); // rewrites the 10 modules and adds 290
+    repo.commit('wide');
+    repo.git('checkout', '-q', 'main');
+    expect((await travsr(['init', repo.root, '--no-hook'])).code).toBe(0);
+    expect((await travsr(['daemon', 'start'])).code).toBe(0);
+    const before = await eventually(async () => {
+      const s = await repoStatus(repo.root);
+      return s.updateState === 'idle' && s.queuedFiles === 0 ? s : undefined;
+    }, 'the start-up catch-up');
+    repo.git('checkout', '-q', 'wide');
+    const after = await eventually(async () => {
+      const s = await repoStatus(repo.root);
+      return s.updateState === 'idle' && s.queuedFiles === 0 && s.updates > before.updates ? s : undefined;
+    }, 'the update after the switch');
+    await new Promise((r) => setTimeout(r, 1_000));
+    const settled = await repoStatus(repo.root);
+    expect(settled.updates - before.updates).toBeLessThanOrEqual(2);
+    expect(after.lastUpdateFiles).toBeGreaterThan(0);
+    const live = await exported(repo.root);
+    await stopTestDaemon();
+    expect((await travsr(['index', repo.root, '--rebuild'], { env: { TRAVSR_DAEMON: '0' } })).code).toBe(0);
+    expect(live).toEqual(await exported(repo.root));
+    expect(live.filter((l) => l.includes('pkg/m299.py')).length).toBeGreaterThan(0);
+    repo.dispose();
+  }, 240_000);
 });
