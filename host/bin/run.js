@@ -30,7 +30,9 @@ if (args.length === 1 && args[0] === '--version') {
       import('../dist/cli/code-cache.js'),
       import('../dist/paths/travsr-home.js'),
     ]);
-    const lean = requireWithCodeCache(fileURLToPath(new URL('../dist/bundle/lean.cjs', import.meta.url)), {
+    // `mcp` relays to the daemon: its build of the entry holds the gRPC client too.
+    const bundle = args[0] === 'mcp' ? '../dist/bundle/lean-mcp.cjs' : '../dist/bundle/lean.cjs';
+    const lean = requireWithCodeCache(fileURLToPath(new URL(bundle, import.meta.url)), {
       dir: join(travsrHome(), 'cache', 'v8'),
       enabled: process.env.TRAVSR_CODE_CACHE !== '0',
       variant: args[0],

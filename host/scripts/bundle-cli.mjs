@@ -32,6 +32,7 @@ const EXECUTE = join(hostDir, 'dist', 'cli', 'execute.js');
  */
 const LEAN_ENTRY = join(hostDir, 'dist', 'cli', 'lean-entry.js');
 const LEAN_BUNDLE = 'lean.cjs';
+const LEAN_MCP_BUNDLE = 'lean-mcp.cjs';
 
 function commandModules(dir) {
   const out = [];
@@ -74,33 +75,43 @@ const result = await build({
   logLevel: 'warning',
 });
 // The lean entry, whole in one CommonJS file. Its modules find their package's files by
-// walking up from import.meta.url, which here is the bundle's own URL.
-const lean = await build({
-  entryPoints: [LEAN_ENTRY],
-  outfile: join(outDir, LEAN_BUNDLE),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  external: EXTERNAL,
-  define: { 'import.meta.url': '__travsrImportMetaUrl' },
-  banner: { js: "const __travsrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  sourcemap: 'linked',
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-});
-// Node 20 cannot serve import() from a script compiled from a code cache ("A dynamic import
-// callback was not specified"): the first run would work and every later one fail.
-const dynamic = Object.entries(lean.metafile.inputs).flatMap(([file, input]) =>
-  input.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => `${i.path} (from ${file})`),
-);
-if (dynamic.length > 0) {
-  console.error(
-    `bundle-cli: ${LEAN_BUNDLE} would load ${dynamic.join(', ')} with import(), which fails when bin/run.js runs it from V8's code cache; import it statically (or require it)`,
+// walking up from import.meta.url, which here is the bundle's own URL. Two builds of it:
+// `lean.cjs` for `hook-run` and `status`, which leaves gRPC to node_modules (loaded only when a
+// daemon runs: a smaller file to read and deserialize at every start), and `lean-mcp.cjs` for
+// `mcp` through the daemon, with gRPC inside (compiled from the code cache with the rest).
+const GRPC = ['@grpc/grpc-js', '@grpc/proto-loader'];
+async function buildLean(outfile, external) {
+  const built = await build({
+    entryPoints: [LEAN_ENTRY],
+    outfile: join(outDir, outfile),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external,
+    define: { 'import.meta.url': '__travsrImportMetaUrl' },
+    banner: { js: "const __travsrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    sourcemap: 'linked',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  // Node 20 cannot serve import() from a script compiled from a code cache ("A dynamic import
+  // callback was not specified"): the first run would work and every later one fail.
+  const dynamic = Object.entries(built.metafile.inputs).flatMap(([file, input]) =>
+    input.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => `${i.path} (from ${file})`),
   );
-  process.exit(1);
+  if (dynamic.length > 0) {
+    console.error(
+      `bundle-cli: ${outfile} would load ${dynamic.join(', ')} with import(), which fails when bin/run.js runs it from V8's code cache; import it statically (or require it)`,
+    );
+    process.exit(1);
+  }
+  return built;
 }
+const lean = await buildLean(LEAN_BUNDLE, [...EXTERNAL, ...GRPC]);
+const leanMcp = await buildLean(LEAN_MCP_BUNDLE, EXTERNAL);
+for (const [file, o] of Object.entries(leanMcp.metafile.outputs)) result.metafile.outputs[file] = o;
 for (const [file, o] of Object.entries(lean.metafile.outputs)) result.metafile.outputs[file] = o;
 const bytes = Object.entries(result.metafile.outputs)
   .filter(([file]) => /\.c?js$/.test(file))
