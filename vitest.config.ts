@@ -29,6 +29,8 @@ const inProcess = [
 const freshProcess = [
   // msgpackr's native decoder loads once per process, after a number of decoded bytes.
   'protocol/test/frame/native-decoder.test.ts',
+  // Sets a V8 flag (--liftoff-only) for the whole process.
+  'plugins/lang-structural/test/grammar-state.test.ts',
   // git-fixture.ts sets the git environment once, when first imported.
   'host/test/git/commit-diff.test.ts',
   'host/test/git/hook-installer.test.ts',
