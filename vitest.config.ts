@@ -10,21 +10,60 @@ import { defineConfig } from 'vitest/config';
  */
 const workers = Number(process.env.TRAVSR_TEST_WORKERS) || availableParallelism();
 
+/**
+ * The packages' own tests run in-process, and nearly all of them leave no state behind: they
+ * share their forks (`isolate: false`), which saves starting a fork and importing the modules
+ * again for each of some 180 files (about a second each). test/restore-process-state.ts puts
+ * back process.env, the working directory and spies after every file. Files that depend on
+ * the state of a fresh process, or set some for the whole process, keep a fork of their own.
+ * Vitest queues the projects by name, each longest file first: 'fork-per-file', which holds
+ * the long end-to-end files, goes first, and the many short shared-fork files fill the end.
+ */
+const inProcess = [
+  'protocol/test/**/*.test.ts',
+  'sdk/test/**/*.test.ts',
+  'registry/test/**/*.test.ts',
+  'host/test/**/*.test.ts',
+  'plugins/*/test/**/*.test.ts',
+];
+const freshProcess = [
+  // msgpackr's native decoder loads once per process, after a number of decoded bytes.
+  'protocol/test/frame/native-decoder.test.ts',
+  // Sets a V8 flag (--liftoff-only) for the whole process.
+  'plugins/lang-structural/test/grammar-state.test.ts',
+  // git-fixture.ts sets the git environment once, when first imported.
+  'host/test/git/commit-diff.test.ts',
+  'host/test/git/hook-installer.test.ts',
+  'host/test/git/repo.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: [
-      'protocol/test/**/*.test.ts',
-      'sdk/test/**/*.test.ts',
-      'registry/test/**/*.test.ts',
-      'host/test/**/*.test.ts',
-      'plugins/*/test/**/*.test.ts',
-      'test/**/*.test.ts',
-    ],
     exclude: ['**/node_modules/**', 'test/bench/**'],
     setupFiles: ['test/setup-env.ts'],
     pool: 'forks',
     maxWorkers: workers,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared-fork',
+          include: inProcess,
+          exclude: ['**/node_modules/**', ...freshProcess],
+          isolate: false,
+          setupFiles: ['test/restore-process-state.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'fork-per-file',
+          include: ['test/**/*.test.ts', ...freshProcess],
+          exclude: ['**/node_modules/**', 'test/bench/**'],
+        },
+      },
+    ],
   },
 });

@@ -421,10 +421,9 @@ describe('per-repository locks at index time', () => {
     const url = await serve(dir);
     const a = await sandbox('lock-a');
     const b = { home: a.home, repo: (await sandbox('lock-b')).repo };
-    for (const s of [a, b]) {
-      await useRegistry(s, url);
-      writeFileSync(join(s.repo, 'main.lua'), 'local function greet() return 1 end\nreturn greet\n');
-    }
+    // One user (one TRAVSR_HOME) with two repositories: the registry is configured once, for both.
+    await useRegistry(a, url);
+    for (const s of [a, b]) writeFileSync(join(s.repo, 'main.lua'), 'local function greet() return 1 end\nreturn greet\n');
 
     const inA = await lang(a, ['install', 'example-lua@0.1.0']);
     expect(inA.code, inA.stderr).toBe(0);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -13,9 +13,11 @@ const GIT_ENV = {
 /** A real git repository in a temp directory, driven the way a developer would. */
 export class GitRepo {
   readonly root: string;
-  constructor(prefix = 'travsr-git-') {
+  /** A new repository, or with `copyOf` a byte copy of one (work tree, .git, .travsr) in a directory of its own. */
+  constructor(prefix = 'travsr-git-', copyOf?: GitRepo) {
     this.root = mkdtempSync(join(tmpdir(), prefix));
-    this.git('init', '-q', '-b', 'main');
+    if (copyOf) cpSync(copyOf.root, this.root, { recursive: true });
+    else this.git('init', '-q', '-b', 'main');
   }
   git(...args: string[]): string {
     return execFileSync('git', args, {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
 
@@ -15,8 +15,8 @@ let repo: GitRepo;
 let db: string;
 let exported: string[];
 
-async function exportLines(): Promise<string[]> {
-  const r = await travsr(['graph', 'export', repo.root], { env: ENV });
+async function exportLines(root = repo.root): Promise<string[]> {
+  const r = await travsr(['graph', 'export', root], { env: ENV });
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.split('\n').filter(Boolean).sort();
 }
@@ -59,19 +59,26 @@ async function rebuildRecovers(damaged: Buffer): Promise<void> {
   expect(await exportLines()).toEqual(exported);
 }
 
-beforeEach(async () => {
-  repo = new GitRepo('travsr-corrupt-');
-  repo
+// One initialized repository, indexed once; each test damages a byte copy of it (cheaper than
+// another `travsr init`, and the same files: the graph holds no absolute path).
+let initialized: GitRepo;
+beforeAll(async () => {
+  initialized = new GitRepo('travsr-corrupt-');
+  initialized
     .write({
       'src/a.ts': 'import { b } from "./b";\nexport function a() {\n  return b();\n}\n',
       'src/b.ts': 'export function b() {\n  return 1;\n}\n',
     })
     .commit('two files');
-  const init = await travsr(['init', repo.root, '--no-hook'], { env: ENV });
+  const init = await travsr(['init', initialized.root, '--no-hook'], { env: ENV });
   expect(init.code, init.stderr).toBe(0);
-  db = join(repo.root, '.travsr', 'graph.db');
-  exported = await exportLines();
+  exported = await exportLines(initialized.root);
 }, 180_000);
+afterAll(() => initialized?.dispose());
+beforeEach(() => {
+  repo = new GitRepo('travsr-corrupt-', initialized);
+  db = join(repo.root, '.travsr', 'graph.db');
+});
 afterEach(() => repo?.dispose());
 
 describe('finding 10: STORE_CORRUPT suggests travsr index --rebuild, which fails the same way (only deleting the file works)', () => {
