@@ -43,6 +43,11 @@ if (args.length === 1 && args[0] === '--version') {
   if (exitCode !== undefined) process.exitCode = exitCode;
   else {
     // oclif itself is in the bundle (see src/cli/execute.ts); the commands share its copy.
+    // NODE_ENV=development or test (common in a developer's shell) would put oclif in its
+    // development mode, where it looks for TypeScript sources and loads every command instead of
+    // reading the command manifest: about 0.4 s more per command. It means the user's project,
+    // not this built tool.
+    if (process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test') delete process.env.NODE_ENV;
     const { execute } = await import('../dist/bundle/execute.js');
     await execute({ dir: import.meta.url });
   }
