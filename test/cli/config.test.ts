@@ -114,6 +114,14 @@ describe('travsr config', () => {
       'sandbox.tier',
       'log.level',
       'hook.enabled',
+      'daemon.debounce',
+      'daemon.maxWatchedDirectories',
+      'daemon.scanInterval',
+      'daemon.cacheEntries',
+      'daemon.cacheMax',
+      'daemon.toolWorkers',
+      'daemon.warmPlugins',
+      'daemon.pluginIdle',
     ]);
     expect(out.values['index.exclude']).toEqual({
       value: ['vendor/**', '*.gen.ts'],

@@ -81,6 +81,14 @@ describe('resolveConfig defaults and types', () => {
       'sandbox.tier': 'standard',
       'log.level': 'warn',
       'hook.enabled': true,
+      'daemon.debounce': 40,
+      'daemon.maxWatchedDirectories': 20000,
+      'daemon.scanInterval': 2000,
+      'daemon.cacheEntries': 2000,
+      'daemon.cacheMax': 64,
+      'daemon.toolWorkers': 2,
+      'daemon.warmPlugins': true,
+      'daemon.pluginIdle': 600,
     });
   });
 
@@ -136,6 +144,14 @@ describe('resolveConfig defaults and types', () => {
         TRAVSR_SANDBOX_TIER: 'elevated',
         TRAVSR_LOG_LEVEL: 'info',
         TRAVSR_HOOK_ENABLED: 'off',
+        TRAVSR_DAEMON_DEBOUNCE: '100',
+        TRAVSR_DAEMON_MAX_WATCHED_DIRECTORIES: '50',
+        TRAVSR_DAEMON_SCAN_INTERVAL: '500',
+        TRAVSR_DAEMON_CACHE_ENTRIES: '10',
+        TRAVSR_DAEMON_CACHE_MAX: '8',
+        TRAVSR_DAEMON_TOOL_WORKERS: '1',
+        TRAVSR_DAEMON_WARM_PLUGINS: 'false',
+        TRAVSR_DAEMON_PLUGIN_IDLE: '30',
       },
       cwd: '/here',
       home: '/home/u',
@@ -160,6 +176,14 @@ describe('resolveConfig defaults and types', () => {
       'sandbox.tier': 'elevated',
       'log.level': 'info',
       'hook.enabled': false,
+      'daemon.debounce': 100,
+      'daemon.maxWatchedDirectories': 50,
+      'daemon.scanInterval': 500,
+      'daemon.cacheEntries': 10,
+      'daemon.cacheMax': 8,
+      'daemon.toolWorkers': 1,
+      'daemon.warmPlugins': false,
+      'daemon.pluginIdle': 30,
     });
     for (const k of CONFIG_KEYS) expect(v[k].source).toBe('env');
   });
