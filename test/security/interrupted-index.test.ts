@@ -130,11 +130,24 @@ async function killWhen(root: string, args: string[], reached: (s: KillState) =>
   // The state is read under the write lock and the process killed before letting go of it: the
   // run cannot commit past the state the test saw, however loaded the machine (a read, then a
   // lock, let a fast run finish in between).
+  // No busy timeout: SQLite's own wait backs off up to 100 ms between tries, time in which the
+  // run can store its last batches and complete; the lock is asked for again at once instead.
   const writer = new Database(dbPath, { fileMustExist: true });
-  writer.pragma('busy_timeout = 60000');
+  writer.pragma('busy_timeout = 0');
+  const lock = async () => {
+    for (;;) {
+      try {
+        writer.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+  };
   try {
     for (;;) {
-      writer.exec('BEGIN IMMEDIATE');
+      await lock();
       const state = readState(writer, since);
       if (reached(state)) {
         try {
@@ -148,7 +161,7 @@ async function killWhen(root: string, args: string[], reached: (s: KillState) =>
       }
       writer.exec('ROLLBACK');
       if (exited) throw new Error(`travsr ${args.join(' ')} finished before the kill point: ${String((await child).stderr)}`);
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 2));
     }
   } finally {
     writer.close();
