@@ -216,9 +216,12 @@ export async function connectDaemon(opts: ConnectOptions = {}): Promise<DaemonCl
   return client;
 }
 
+/** What {@link probeDaemon} says of a daemon that answered but refused the token: alive, identity unknown. */
+export const ANSWERED_WITHOUT_TOKEN: HelloReply = Object.freeze({ version: '', build: '', pid: 0, startedAt: 0, hostDir: '', repos: [] });
+
 /**
- * Whether a daemon answers on the socket (whatever its build and token): its Hello, or a
- * placeholder when it answered but refused the token; undefined when nothing answers.
+ * Whether a daemon answers on the socket (whatever its build and token): its Hello, or
+ * {@link ANSWERED_WITHOUT_TOKEN} when it answered but refused the token; undefined when nothing answers.
  */
 export async function probeDaemon(paths: DaemonPaths, timeoutMs: number): Promise<HelloReply | undefined> {
   if (!existsSync(paths.socket)) return undefined;

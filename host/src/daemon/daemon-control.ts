@@ -4,7 +4,7 @@ import { errorCode } from '@travsr/protocol';
 import { hostPackagePath } from '../paths/host-package.js';
 import { connectDaemon, type DaemonClient } from './daemon-client.js';
 import { daemonPaths, ensurePrivateDirectory, type DaemonPaths } from './daemon-paths.js';
-import { recordedDaemonPid } from './daemon-server.js';
+import { processAlive, recordedDaemonPid } from './daemon-server.js';
 import { DaemonError, DaemonErrorCode } from './errors.js';
 
 /** Options of {@link startDetachedDaemon}. */
@@ -84,7 +84,7 @@ export async function stopDaemon(opts: { paths?: DaemonPaths; timeoutMs?: number
   }
   if (pid === undefined) return { kind: 'not-running' };
   const deadline = Date.now() + timeoutMs;
-  while (alive(pid)) {
+  while (processAlive(pid)) {
     if (Date.now() > deadline) {
       signal(pid, 'SIGKILL');
       break;
@@ -92,15 +92,6 @@ export async function stopDaemon(opts: { paths?: DaemonPaths; timeoutMs?: number
     await new Promise((r) => setTimeout(r, 50));
   }
   return { kind: 'stopped', pid };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {

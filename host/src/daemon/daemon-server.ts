@@ -141,10 +141,10 @@ async function claimPidFile(paths: DaemonPaths): Promise<void> {
       if (errorCode(e) !== 'EEXIST') throw e;
     }
     const other = readPid(paths.pidFile);
-    if (other && other.pid !== process.pid && alive(other.pid)) {
+    if (other && other.pid !== process.pid && processAlive(other.pid)) {
       // Running, or starting: wait a moment for it to answer.
       const hello = await probeDaemon(paths, 3_000);
-      if (hello || alive(other.pid))
+      if (hello || processAlive(other.pid))
         throw new DaemonError(
           DaemonErrorCode.AlreadyRunning,
           `a Travsr daemon is running already (pid ${other.pid}${hello ? `, version ${hello.version}` : ', not answering yet'}); one daemon per user serves every repository: stop it with \`travsr daemon stop\` first`,
@@ -167,10 +167,11 @@ function readPid(file: string): PidRecord | undefined {
 /** The pid of the daemon recorded in the pid file, when that process is alive. */
 export function recordedDaemonPid(paths: DaemonPaths): number | undefined {
   const r = readPid(paths.pidFile);
-  return r && alive(r.pid) ? r.pid : undefined;
+  return r && processAlive(r.pid) ? r.pid : undefined;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` exists (one of another user counts: it exists, we may not signal it). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
