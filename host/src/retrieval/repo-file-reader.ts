@@ -6,6 +6,11 @@ import { join, sep } from 'node:path';
 export type RepoFileRefusal =
   /** Absolute, empty, `.`/`..` components, or a NUL byte: not a path inside the repository. */
   | 'INVALID_PATH'
+  /**
+   * Under `.travsr/` or a `.git/` directory: never indexed, never shown. (Opening and closing the
+   * graph database with a plain descriptor would also drop this process's SQLite locks on it.)
+   */
+  | 'INTERNAL_PATH'
   /** The file or one of its directories does not exist (any more). */
   | 'NOT_FOUND'
   /** The file or one of its directories is a symbolic link; the indexer skips links, so do the tools. */
@@ -83,6 +88,8 @@ export class RepoFileReader {
   read(path: string, indexedSha256: string | undefined): RepoFileRead {
     const parts = splitRepoPath(path);
     if (!parts) return refuse('INVALID_PATH', `${JSON.stringify(path)} is not a path inside the repository`);
+    if (parts[0] === '.travsr' || parts.includes('.git'))
+      return refuse('INTERNAL_PATH', `${path} is under .travsr/ or .git/, which are not part of the indexed sources`);
     const root = this.realRoot();
     if (root === null) return refuse('NOT_FOUND', `the repository root ${this.repoRoot} is not readable`);
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, linkSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { opensPath, RepoFileReader, splitRepoPath } from '../../src/retrieval/repo-file-reader.js';
 
@@ -75,6 +75,12 @@ describe('RepoFileReader', () => {
     'src/g.ts\0x',
   ])('refuses %j as not a path inside the repository', (path) => {
     expect(read(path)).toMatchObject({ ok: false, refusal: 'INVALID_PATH' });
+  });
+
+  it.each(['.travsr/graph.db', 'src/.git/config', '.git/HEAD'])('refuses %j, under .travsr/ or .git/, before opening it', (path) => {
+    mkdirSync(join(repo, dirname(path)), { recursive: true });
+    writeFileSync(join(repo, path), 'SQLite format 3\0');
+    expect(read(path)).toMatchObject({ ok: false, refusal: 'INTERNAL_PATH' });
   });
 
   it('marks a file whose content changed (same size) as changed', () => {
