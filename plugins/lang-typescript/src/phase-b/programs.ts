@@ -138,13 +138,20 @@ export class ProgramCache {
     // Imports of a referenced project land on its sources, not on declaration files that were never built.
     host.useSourceOfProjectReferenceRedirect = () => true;
     host.jsDocParsingMode = PARSE_MODE;
+    // The stamp of each file as it was before its text was read: a file written while the
+    // program builds (seconds on a large project) then no longer matches, and the next request
+    // rebuilds. Stamped after the build, it would match the new text the program never read.
+    const readStamps = new Map<string, string>();
     host.getSourceFile = (fileName, languageVersionOrOptions, onError) => {
       const o = typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
       const key = `${fileName}\0${o.languageVersion}\0${String(o.impliedNodeFormat)}\0${String(o.jsDocParsingMode)}\0${moduleDetection}`;
       const stamp = stat(fileName);
       if (stamp === undefined) return undefined;
       const hit = this.sources.get(key);
-      if (hit && hit.stamp === stamp) return hit.sf;
+      if (hit && hit.stamp === stamp) {
+        readStamps.set(fileName, hit.stamp);
+        return hit.sf;
+      }
       const text = ts.sys.readFile(fileName);
       if (text === undefined) {
         onError?.(`cannot read ${fileName}`);
@@ -155,6 +162,7 @@ export class ProgramCache {
       const sf = adopted ?? ts.createSourceFile(fileName, text, languageVersionOrOptions, false);
       this.sources.set(key, { sf, stamp });
       this.newest.set(fileName, sf);
+      readStamps.set(fileName, stamp);
       return sf;
     };
     let takenOver = 0;
@@ -168,13 +176,15 @@ export class ProgramCache {
     const checker = program.getTypeChecker();
     const stamps = new Map<string, string>();
     const prefix = this.root.endsWith('/') ? this.root : `${this.root}/`;
+    const oldStamps = oldProgram ? [...this.programs.values()].find((b) => b.program === oldProgram)?.stamps : undefined;
     for (const sf of program.getSourceFiles()) {
       if (!sf.fileName.startsWith(prefix)) continue;
-      const s = stat(sf.fileName);
+      // A file TypeScript reused from the old program without asking the host keeps the old stamp.
+      const s = readStamps.get(sf.fileName) ?? oldStamps?.get(sf.fileName) ?? stat(sf.fileName);
       if (s !== undefined) stamps.set(sf.fileName, s);
     }
     if (project.configPath) {
-      const s = stat(project.configPath);
+      const s = project.configStamp ?? stat(project.configPath); // as it was when the options were read
       if (s !== undefined) stamps.set(project.configPath, s);
     }
     return { project, program, checker, stamps, takenOver, lastUsed: ++this.clock };
