@@ -1086,7 +1086,7 @@ return errors === 0;
 }
 
 export const HelloResultSchema = validate12;
-const schema13 = {"additionalProperties":false,"type":"object","required":["protocolVersion","plugin","sdk","capabilities","maxFrameBytes"],"properties":{"protocolVersion":{"maxLength":16,"type":"string"},"plugin":{"additionalProperties":false,"type":"object","required":["id","version"],"properties":{"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"}}},"sdk":{"additionalProperties":false,"type":"object","required":["name","version"],"properties":{"name":{"maxLength":64,"type":"string"},"version":{"maxLength":64,"type":"string"}}},"capabilities":{"additionalProperties":false,"type":"object","required":["phases","cancellation","progress"],"properties":{"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"cancellation":{"type":"boolean"},"progress":{"type":"boolean"}}},"maxFrameBytes":{"minimum":65536,"type":"integer"}}};
+const schema13 = {"additionalProperties":false,"type":"object","required":["protocolVersion","plugin","sdk","capabilities","maxFrameBytes"],"properties":{"protocolVersion":{"maxLength":16,"type":"string"},"plugin":{"additionalProperties":false,"type":"object","required":["id","version"],"properties":{"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"}}},"sdk":{"additionalProperties":false,"type":"object","required":["name","version"],"properties":{"name":{"maxLength":64,"type":"string"},"version":{"maxLength":64,"type":"string"}}},"capabilities":{"additionalProperties":false,"type":"object","required":["phases","cancellation","progress"],"properties":{"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"cancellation":{"type":"boolean"},"progress":{"type":"boolean"},"incremental":{"type":"boolean"}}},"maxFrameBytes":{"minimum":65536,"type":"integer"}}};
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$", "u");
 const pattern1 = new RegExp("^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$", "u");
 
@@ -1314,7 +1314,7 @@ return false;
 else {
 const _errs20 = errors;
 for(const key3 in data7){
-if(!(((key3 === "phases") || (key3 === "cancellation")) || (key3 === "progress"))){
+if(!((((key3 === "phases") || (key3 === "cancellation")) || (key3 === "progress")) || (key3 === "incremental"))){
 validate12.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1411,6 +1411,19 @@ var valid3 = _errs27 === errors;
 else {
 var valid3 = true;
 }
+if(valid3){
+if(data7.incremental !== undefined){
+const _errs29 = errors;
+if(typeof data7.incremental !== "boolean"){
+validate12.errors = [{instancePath:instancePath+"/capabilities/incremental",schemaPath:"#/properties/capabilities/properties/incremental/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+}
 }
 }
 }
@@ -1428,21 +1441,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.maxFrameBytes !== undefined){
-let data12 = data.maxFrameBytes;
-const _errs29 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+let data13 = data.maxFrameBytes;
+const _errs31 = errors;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 validate12.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs29){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 65536 || isNaN(data12)){
+if(errors === _errs31){
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 65536 || isNaN(data13)){
 validate12.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 65536},message:"must be >= 65536"}];
 return false;
 }
 }
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
@@ -1894,7 +1907,7 @@ return errors === 0;
 }
 
 export const AnalyzeParamsSchema = validate15;
-const schema16 = {"additionalProperties":false,"type":"object","required":["phase","files"],"properties":{"phase":{"type":"string","enum":["A","B"]},"files":{"maxItems":1000000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["path","language"],"properties":{"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}}}}}};
+const schema16 = {"additionalProperties":false,"type":"object","required":["phase","files"],"properties":{"phase":{"type":"string","enum":["A","B"]},"files":{"maxItems":1000000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["path","language"],"properties":{"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}}}},"changed":{"maxItems":1000000,"type":"array","items":{"minLength":1,"maxLength":4096,"type":"string"}}}};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1909,7 +1922,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "phase") || (key0 === "files"))){
+if(!(((key0 === "phase") || (key0 === "files")) || (key0 === "changed"))){
 validate15.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -2049,6 +2062,58 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.changed !== undefined){
+let data5 = data.changed;
+const _errs13 = errors;
+if(errors === _errs13){
+if(Array.isArray(data5)){
+if(data5.length > 1000000){
+validate15.errors = [{instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/maxItems",keyword:"maxItems",params:{limit: 1000000},message:"must NOT have more than 1000000 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 4096){
+validate15.errors = [{instancePath:instancePath+"/changed/" + i1,schemaPath:"#/properties/changed/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data6) < 1){
+validate15.errors = [{instancePath:instancePath+"/changed/" + i1,schemaPath:"#/properties/changed/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/changed/" + i1,schemaPath:"#/properties/changed/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs15 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -2422,7 +2487,7 @@ return errors === 0;
 
 export const GraphFileParamsSchema = validate21;
 const schema22 = {"additionalProperties":false,"type":"object","required":["requestId","path","language","phase","status","nodes","edges","diagnostics"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"phase":{"type":"string","enum":["A","B"]},"status":{"type":"string","enum":["ok","failed"]},"nodes":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["vname","kind","name"],"properties":{"vname":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["file","module","namespace","package","class","interface","struct","enum","trait","type","function","method","constructor","property","field","variable","constant","macro","key"]},"name":{"maxLength":1024,"type":"string"},"qualifiedName":{"maxLength":4096,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}},"skeleton":{"maxLength":16384,"type":"string"}}}},"edges":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","dst","kind","confidence","provenance"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"dst":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"confidence":{"minimum":0,"maximum":1,"type":"number"},"provenance":{"type":"string","enum":["phase-a","phase-b","scip","lsif","manual"]}}}},"refs":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","kind","name"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"name":{"minLength":1,"maxLength":1024,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"diagnostics":{"maxItems":10000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["severity","message"],"properties":{"severity":{"type":"string","enum":["error","warning","info"]},"message":{"maxLength":4096,"type":"string"},"code":{"maxLength":128,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"interface":{"maxProperties":1000000,"type":"object","patternProperties":{"^(.*)$":{"minLength":1,"maxLength":128,"type":"string"}}}}};
-const func35 = Object.prototype.hasOwnProperty;
+const func37 = Object.prototype.hasOwnProperty;
 const pattern9 = new RegExp("^(.*)$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2438,7 +2503,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func35.call(schema22.properties, key0))){
+if(!(func37.call(schema22.properties, key0))){
 validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4477,7 +4542,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func35.call(schema25.properties, key0))){
+if(!(func37.call(schema25.properties, key0))){
 validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;

@@ -130,6 +130,12 @@ export interface AnalyzerContext extends SessionInfo {
   /** Aborted when the host cancels the request or shuts the plugin down. */
   signal: AbortSignal;
   log: LogFunction;
+  /**
+   * Repository paths written, created or deleted since this session's previous request, as
+   * the host saw them (`analyze.params.changed`); empty when it sent none. Sent only to an
+   * {@link AnalyzerDefinition.incremental} plugin whose session serves another run.
+   */
+  changed: readonly string[];
 }
 
 /**
@@ -207,6 +213,14 @@ export interface AnalyzerDefinition {
   maxFrameBytes?: number;
   /** Files larger than this are reported failed instead of read. Default 8 MiB. */
   maxFileBytes?: number;
+  /**
+   * True when one session may serve several index runs over a repository that changes in
+   * between (`capabilities.incremental`): the daemon then keeps the session warm instead of
+   * starting one per run. Every request must be answered from the files as they are on disk
+   * when it comes: drop or re-check what was derived from {@link AnalyzerContext.changed}.
+   * Default false (a session serves one run, and may cache whatever it reads).
+   */
+  incremental?: boolean;
   /**
    * Called on `initialize`, before any `analyze`. A throw answers `initialize` with an error.
    * Return {@link SessionCapabilities} to say a phase cannot run in this session (a tool it

@@ -187,6 +187,8 @@ export class AnalyzerSession {
   private readonly ownMaxFrameBytes: number;
   private readonly maxFileBytes: number;
   private state: SessionState = 'awaiting-hello';
+  /** `analyze.params.changed` of the request being served. */
+  private changed: readonly string[] = [];
   private info: SessionInfo = { root: '', corpus: '', options: {}, phases: [] };
   private readonly stopAll = new AbortController();
   private readonly inflight = new Set<Promise<unknown>>();
@@ -269,7 +271,7 @@ export class AnalyzerSession {
       protocolVersion: chosen,
       plugin: { id: this.def.id, version: this.def.version },
       sdk: { name: SDK_NAME, version: SDK_VERSION },
-      capabilities: { phases: [...this.phases], cancellation: true, progress: true },
+      capabilities: { phases: [...this.phases], cancellation: true, progress: true, ...(this.def.incremental ? { incremental: true } : {}) },
       maxFrameBytes: this.ownMaxFrameBytes,
     };
   }
@@ -370,6 +372,7 @@ export class AnalyzerSession {
     const emitter = new FileEmitter(this.conn, rc.id, phase, (line) => this.io.stderr(`${this.def.id}: ${line}`));
     const progress = new ProgressReporter(this.conn, rc.id, params.files.length);
     const useProgram = this.def.analyze !== undefined && (phase === 'B' || this.def.analyzeFile === undefined);
+    this.changed = params.changed ?? [];
     if (useProgram) await this.analyzeProgram(params.files, phase, signal, emitter, progress);
     else await this.analyzeEachFile(params.files, phase, signal, emitter, progress);
     if (signal.aborted) throw cancelled('analyze');
@@ -378,7 +381,7 @@ export class AnalyzerSession {
   }
 
   private context(phase: Phase, signal: AbortSignal) {
-    return { ...this.info, phase, signal, log: this.logFn };
+    return { ...this.info, phase, signal, log: this.logFn, changed: this.changed };
   }
 
   /** A builder for a file of a request: its edges default to the request's phase (`phase-a` / `phase-b`). */

@@ -122,6 +122,7 @@ describe('travsr config', () => {
       'daemon.toolWorkers',
       'daemon.warmPlugins',
       'daemon.pluginIdle',
+      'daemon.pluginMemory',
     ]);
     expect(out.values['index.exclude']).toEqual({
       value: ['vendor/**', '*.gen.ts'],

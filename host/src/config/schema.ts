@@ -35,6 +35,7 @@ export interface ConfigTypes {
   'daemon.toolWorkers': number;
   'daemon.warmPlugins': boolean;
   'daemon.pluginIdle': number;
+  'daemon.pluginMemory': number;
 }
 
 /** A configuration key, as written with dots (`index.workers`); in TOML the part before the dot is a table. */
@@ -369,6 +370,17 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     min: 1,
     defaultValue: () => 600,
     defaultText: '600',
+  },
+  'daemon.pluginMemory': {
+    trust: 'ordinary',
+    kind: 'integer',
+    env: 'TRAVSR_DAEMON_PLUGIN_MEMORY',
+    description:
+      'MiB of resident memory the plugin sessions the daemon keeps warm between updates may use together (an incremental plugin, e.g. lang-typescript with its programs); a session that would pass it is stopped, and the next update starts a fresh one',
+    expected: 'an integer ≥ 64 (MiB)',
+    min: 64,
+    defaultValue: () => 2048,
+    defaultText: '2048',
   },
 };
 

@@ -42,7 +42,15 @@ export class ManagedRepo {
       const values = ws.config.values;
       // The updater reports to the repository it belongs to, made just below.
       const owner: { repo?: ManagedRepo } = {};
-      const spares = new SpareSessions({ idleMs: values['daemon.pluginIdle'].value * 1000 });
+      const spares = new SpareSessions({
+        idleMs: values['daemon.pluginIdle'].value * 1000,
+        memoryBytes: values['daemon.pluginMemory'].value * 1024 * 1024,
+        onEvicted: (plugin, rss) =>
+          ws.logger.log(
+            'info',
+            `daemon: ${plugin}'s session (${Math.round(rss / 1048576)} MiB) would pass daemon.pluginMemory: stopped instead of kept for the next update`,
+          ),
+      });
       const updater = new RepoUpdater(ws, {
         ...(values['daemon.warmPlugins'].value ? { spares } : {}),
         debounceMs: values['daemon.debounce'].value,

@@ -118,6 +118,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   const wasInterrupted = indexRun.interrupted.length > 0 || pendingBefore.size > 0;
   const mode: IndexMode = req.mode.kind === 'incremental' && wasInterrupted ? { kind: 'full' } : req.mode;
   sessions.brief = mode.kind === 'incremental' && mode.changed.length <= BRIEF_RUN_FILES;
+  if (mode.kind === 'incremental') sessions.changedPaths = [...mode.changed, ...mode.deleted];
   const languageMap = LanguageMap.fromPlugins(
     req.plugins.map((p) => ({ id: p.plugin.manifest.id, manifest: p.plugin.manifest })),
     { prefer: settings.prefer },

@@ -46,6 +46,8 @@ export class PluginSessions {
    * from now on are brief (`LaunchSpec.brief`). Set it before the first start.
    */
   brief = false;
+  /** Paths this run changes or deletes: what a session kept from an earlier run is told ({@link SpareSessions.keep}). */
+  changedPaths: readonly string[] = [];
 
   /** A file each plugin analyzed in this run: what a spare session's first request reads. */
   private readonly samples = new Map<string, { path: string; language: string }>();
@@ -74,6 +76,7 @@ export class PluginSessions {
     if (!reg) return undefined;
     const { key, make } = this.supervisorFor(reg, this.brief);
     const spare = this.brief ? this.settings.spares?.take(pluginId, key) : undefined;
+    spare?.beginRun(this.changedPaths);
     const supervisor = spare ?? make();
     const capabilities = supervisor.capabilities();
     capabilities.catch(() => undefined);
@@ -139,11 +142,17 @@ export class PluginSessions {
    */
   release(pluginId: string): void {
     const s = this.started.get(pluginId);
+    if (s && this.keeps(s)) return; // kept for the next run by stopAll
     if (s && !this.stopping.has(pluginId))
       this.stopping.set(
         pluginId,
         s.supervisor.stop().catch(() => undefined),
       );
+  }
+
+  /** True when this brief run's session of a plugin is to serve the next run (its plugin is incremental and healthy). */
+  private keeps(s: StartedPlugin): boolean {
+    return this.brief && this.settings.spares !== undefined && s.supervisor.incremental && s.supervisor.state === 'ready';
   }
 
   /**
@@ -152,11 +161,20 @@ export class PluginSessions {
    * launched for the next run.
    */
   async stopAll(): Promise<void> {
-    for (const id of this.started.keys()) this.release(id);
-    // The next brief run (an edit) finds these plugins started, whatever this run was.
     const spares = this.settings.spares;
+    // An incremental plugin's session of a brief run serves the next run too.
+    const kept = new Set<string>();
+    for (const [id, s] of this.started)
+      if (spares && this.keeps(s) && !this.stopping.has(id)) {
+        const reg = this.settings.plugins.find((p) => p.plugin.manifest.id === id);
+        if (reg && spares.keep(id, this.supervisorFor(reg, true).key, s.supervisor)) kept.add(id);
+        else this.stopping.set(id, Promise.resolve()); // stopped by keep()
+      }
+    for (const id of this.started.keys()) if (!kept.has(id)) this.release(id);
+    // The next brief run (an edit) finds these plugins started, whatever this run was.
     if (spares)
       for (const id of this.started.keys()) {
+        if (kept.has(id)) continue;
         const reg = this.settings.plugins.find((p) => p.plugin.manifest.id === id);
         if (!reg) continue;
         const { key, make } = this.supervisorFor(reg, true);

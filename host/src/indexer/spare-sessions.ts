@@ -1,3 +1,4 @@
+import { processTreeRss } from '../plugins/process-memory.js';
 import type { PluginSupervisor } from '../plugins/supervisor.js';
 
 interface Spare {
@@ -8,19 +9,33 @@ interface Spare {
 }
 
 /**
- * Plugin sessions started ahead of the next index run of one repository, for the daemon: when
- * a brief run (a few edited files) ends, a fresh session of each plugin it used is launched —
- * sandbox, process start, handshake — and waits; the next brief run takes it instead of paying
- * the start-up while the user waits. Each session serves one run (the plugin starts from the
- * repository as it is when it is asked, as in any session) and is replaced after it. A spare
- * unused for `idleMs` is stopped; one started with other settings than a run asks for is
- * stopped and not used.
+ * Plugin sessions ready for the next index run of one repository, for the daemon. When a
+ * brief run (a few edited files) ends, each plugin it used gets a session for the next one:
+ *
+ * - an incremental plugin (`capabilities.incremental`) keeps its session — its process, its
+ *   caches, lang-typescript its programs — as long as the sessions kept stay within the
+ *   memory budget; the next run tells it which paths changed ({@link keep});
+ * - any other plugin gets a fresh session, launched now — sandbox, process start, handshake —
+ *   and warmed ({@link prepare}): a session of such a plugin serves one run, since it may
+ *   cache what it read.
+ *
+ * The next brief run takes the session instead of paying the start-up while the user waits.
+ * A session unused for `idleMs` is stopped; one started with other settings than a run asks
+ * for is stopped and not used.
  */
 export class SpareSessions {
   private readonly ready = new Map<string, Spare>();
   private closed = false;
 
-  constructor(private readonly opts: { idleMs: number }) {}
+  constructor(
+    private readonly opts: {
+      idleMs: number;
+      /** Resident memory (bytes) the sessions kept may use together; past it a session is stopped instead. */
+      memoryBytes?: number;
+      /** Where a session that is stopped for memory is told. */
+      onEvicted?: (pluginId: string, rssBytes: number) => void;
+    },
+  ) {}
 
   /** The plugins with a session waiting. */
   plugins(): string[] {
@@ -52,6 +67,11 @@ export class SpareSessions {
       .capabilities()
       .then(() => warm?.(supervisor))
       .catch(() => undefined);
+    this.wait(pluginId, key, supervisor);
+  }
+
+  /** Puts a session in wait for the next run, stopped after `idleMs` unused. */
+  private wait(pluginId: string, key: string, supervisor: PluginSupervisor): void {
     const timer = setTimeout(() => {
       if (this.ready.get(pluginId)?.supervisor !== supervisor) return;
       this.ready.delete(pluginId);
@@ -59,6 +79,30 @@ export class SpareSessions {
     }, this.opts.idleMs);
     timer.unref();
     this.ready.set(pluginId, { key, supervisor, timer });
+  }
+
+  /**
+   * Keeps the session a run used (its plugin is incremental) for the next run. False when it
+   * was not kept — the sessions waiting and this one would pass the memory budget, or the
+   * sessions are closed —: then it is stopped, and the caller prepares a fresh one.
+   */
+  keep(pluginId: string, key: string, supervisor: PluginSupervisor): boolean {
+    const budget = this.opts.memoryBytes;
+    if (!this.closed && !this.ready.has(pluginId) && budget !== undefined && supervisor.pid !== undefined) {
+      const rss = processTreeRss(supervisor.pid) ?? 0;
+      const others = [...this.ready.values()].reduce((sum, s) => sum + (s.supervisor.pid ? (processTreeRss(s.supervisor.pid) ?? 0) : 0), 0);
+      if (rss + others > budget) {
+        this.opts.onEvicted?.(pluginId, rss);
+        void supervisor.stop().catch(() => undefined);
+        return false;
+      }
+    }
+    if (this.closed || this.ready.has(pluginId)) {
+      void supervisor.stop().catch(() => undefined);
+      return false;
+    }
+    this.wait(pluginId, key, supervisor);
+    return true;
   }
 
   /** Stops every waiting session. */

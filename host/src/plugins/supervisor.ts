@@ -76,6 +76,8 @@ export class PluginSupervisor {
   private readonly logger: Logger;
   /** Sessions started so far (the first launch included). */
   launches = 0;
+  /** Paths changed since the session's last request, for the next one (`analyze.params.changed`). */
+  private readonly pendingChanged = new Set<string>();
   /** Time spent in analyze requests so far, for {@link PluginTimeouts.analyzeTotalMs}. */
   private analyzeSpentMs = 0;
   private budgetSpent: PluginError | undefined;
@@ -98,6 +100,30 @@ export class PluginSupervisor {
   /** The current session, when one is running. */
   get current(): PluginSession | undefined {
     return this.session;
+  }
+
+  /**
+   * True when the running session's plugin announced `capabilities.incremental`: the session
+   * may serve another index run (the daemon keeps it warm) instead of one only.
+   */
+  get incremental(): boolean {
+    return this.session?.helloResult?.capabilities.incremental === true;
+  }
+
+  /** Process id of the running session (the sandbox's, when there is one). */
+  get pid(): number | undefined {
+    return this.session?.pid;
+  }
+
+  /**
+   * A new index run takes this supervisor over: the paths it changes go with its first
+   * request (incremental sessions only; a session started after them reads them anyway), and
+   * the run's analyze time ({@link PluginTimeouts}) counts from zero again.
+   */
+  beginRun(changed: readonly string[]): void {
+    for (const p of changed) this.pendingChanged.add(p);
+    this.analyzeSpentMs = 0;
+    this.budgetSpent = undefined;
   }
 
   /** Starts the plugin now instead of on first use. */
@@ -135,8 +161,10 @@ export class PluginSupervisor {
       const session = await this.ensureSession();
       this.stateValue = 'busy';
       const t0 = performance.now();
+      const changed = this.incremental && this.pendingChanged.size > 0 ? [...this.pendingChanged].sort() : undefined;
+      this.pendingChanged.clear();
       try {
-        return await session.analyze(params, handlers, { ...options, ...budget });
+        return await session.analyze(changed ? { ...params, changed } : params, handlers, { ...options, ...budget });
       } catch (e) {
         await this.afterFailure(session, e);
         throw e;

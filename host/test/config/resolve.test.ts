@@ -89,6 +89,7 @@ describe('resolveConfig defaults and types', () => {
       'daemon.toolWorkers': 2,
       'daemon.warmPlugins': true,
       'daemon.pluginIdle': 600,
+      'daemon.pluginMemory': 2048,
     });
   });
 
@@ -152,6 +153,7 @@ describe('resolveConfig defaults and types', () => {
         TRAVSR_DAEMON_TOOL_WORKERS: '1',
         TRAVSR_DAEMON_WARM_PLUGINS: 'false',
         TRAVSR_DAEMON_PLUGIN_IDLE: '30',
+        TRAVSR_DAEMON_PLUGIN_MEMORY: '512',
       },
       cwd: '/here',
       home: '/home/u',
@@ -184,6 +186,7 @@ describe('resolveConfig defaults and types', () => {
       'daemon.toolWorkers': 1,
       'daemon.warmPlugins': false,
       'daemon.pluginIdle': 30,
+      'daemon.pluginMemory': 512,
     });
     for (const k of CONFIG_KEYS) expect(v[k].source).toBe('env');
   });

@@ -30,10 +30,14 @@ await runAnalyzer({
   version: manifest.version,
   languages: manifest.languages,
   phases: manifest.phases,
+  // Programs are checked against the files' stamps at every request, and the projects read
+  // again when a source file comes or goes: one session may serve many runs (the daemon's).
+  incremental: true,
   initialize(session) {
     if (session.phases.includes('B')) client(session).start();
   },
   async *analyze(files, ctx) {
+    worker?.noteChanged(ctx.changed);
     if (ctx.phase === 'B') {
       yield* client(ctx).phaseB(files, ctx.signal);
       return;

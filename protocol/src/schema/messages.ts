@@ -88,6 +88,12 @@ export const CapabilitiesSchema = Type.Object(
     phases: Type.Array(stringEnum(['A', 'B'] as const), { minItems: 1, maxItems: 2, uniqueItems: true }),
     cancellation: Type.Boolean(),
     progress: Type.Boolean(),
+    /**
+     * One session may serve several index runs over a repository that changes in between (a
+     * daemon keeps it): the plugin notices changed files itself, and `analyze.params.changed`
+     * lists them. Without it a session serves one run.
+     */
+    incremental: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -156,6 +162,11 @@ export const AnalyzeParamsSchema = Type.Object(
   {
     phase: stringEnum(['A', 'B'] as const),
     files: Type.Array(AnalyzeFileSchema, { maxItems: 1_000_000 }),
+    /**
+     * Repository paths written, created or deleted since the session's previous analyze request
+     * (sent only to a plugin announcing `capabilities.incremental`, on the first request of a run).
+     */
+    changed: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 1_000_000 })),
   },
   { additionalProperties: false },
 );

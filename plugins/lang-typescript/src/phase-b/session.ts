@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalyzeFile, LogLevel } from '@travsr/sdk';
 import { FileGraphBuilder, type FileResult } from '@travsr/sdk';
@@ -32,6 +32,7 @@ export class PhaseBSession {
   private readonly inferredRoots = new Set<string>();
   private inferred: Project | undefined;
   private readonly resolvers = new WeakMap<BuiltProgram, EdgeResolver>();
+  private projectsChanged = false;
 
   constructor(
     root: string,
@@ -62,9 +63,25 @@ export class PhaseBSession {
     return sf;
   }
 
-  /** Re-reads the projects when a tsconfig changed, appeared or disappeared. */
+  /**
+   * Paths changed since the previous request (a session kept across index runs): a file
+   * created or deleted may change what a project's `include` names, so the projects are read
+   * again at the next request. Edited files need nothing: the programs see them by their stamps.
+   */
+  noteChanged(paths: readonly string[]): void {
+    for (const p of paths) {
+      if (!isSourcePath(p)) continue;
+      const abs = join(this.root, p);
+      const known = this.projects.ownerOf(abs) !== undefined || this.inferredRoots.has(abs);
+      if (!known || !existsSync(abs)) this.projectsChanged = true;
+    }
+  }
+
+  /** Re-reads the projects when a tsconfig changed, appeared or disappeared, or a source file was created or deleted. */
   refreshProjects(): boolean {
-    if (!this.projects.isStale()) return false;
+    const forced = this.projectsChanged;
+    this.projectsChanged = false;
+    if (!forced && !this.projects.isStale()) return false;
     this.projects = new ProjectMap(this.root);
     this.inferred = undefined;
     this.inferredRoots.clear();

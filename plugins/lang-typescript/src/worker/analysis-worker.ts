@@ -56,7 +56,10 @@ export class AnalysisWorker {
   private receive(m: ToWorker): void {
     if (m.t === 'phase-a') this.requests.push({ id: m.id, phase: 'A', files: m.files, next: 0 });
     else if (m.t === 'phase-b') this.requests.push({ id: m.id, phase: 'B', files: m.files });
-    else {
+    else if (m.t === 'changed') {
+      this.session.noteChanged(m.paths);
+      for (const p of m.paths) this.prefetched.delete(p);
+    } else {
       const i = this.requests.findIndex((r) => r.id === m.id);
       if (i >= 0) this.requests.splice(i, 1);
     }

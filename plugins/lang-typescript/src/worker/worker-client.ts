@@ -64,6 +64,11 @@ export class WorkerClient {
     s.wake?.();
   }
 
+  /** Tells a running worker which paths changed since the previous request (a new one reads everything anyway). */
+  noteChanged(paths: readonly string[]): void {
+    if (paths.length > 0) this.post({ t: 'changed', paths: [...paths] });
+  }
+
   /** Phase A on the worker of files this thread read: it parses them once, for both phases. */
   phaseA(files: readonly PhaseAFile[], signal: AbortSignal): AsyncIterable<FileResult> {
     return this.request((id) => ({ t: 'phase-a', id, files: [...files] }), signal);

@@ -25,7 +25,9 @@ export type ToWorker =
   | { t: 'phase-a'; id: number; files: PhaseAFile[] }
   /** A Phase B request: one result per file, in any order, then `done`. */
   | { t: 'phase-b'; id: number; files: AnalyzeFile[] }
-  | { t: 'cancel'; id: number };
+  | { t: 'cancel'; id: number }
+  /** Repository paths written, created or deleted since the previous request (`analyze.params.changed`). */
+  | { t: 'changed'; paths: string[] };
 
 /** Worker → main thread. */
 export type FromWorker =

@@ -153,6 +153,13 @@ const AnalyzeParamsSchema = {
   properties: {
     phase: { type: 'string', enum: ['A', 'B'], [TYPEBOX_KIND]: 'Unsafe' },
     files: { maxItems: 1000000, type: 'array', items: AnalyzeFileSchema, [TYPEBOX_KIND]: 'Array' },
+    changed: {
+      maxItems: 1000000,
+      type: 'array',
+      items: { minLength: 1, maxLength: 4096, type: 'string', [TYPEBOX_KIND]: 'String' },
+      [TYPEBOX_KIND]: 'Array',
+      [TYPEBOX_OPTIONAL]: 'Optional',
+    },
   },
   [TYPEBOX_KIND]: 'Object',
 } as unknown as typeof messages.AnalyzeParamsSchema;
@@ -197,6 +204,7 @@ const CapabilitiesSchema = {
     },
     cancellation: { type: 'boolean', [TYPEBOX_KIND]: 'Boolean' },
     progress: { type: 'boolean', [TYPEBOX_KIND]: 'Boolean' },
+    incremental: { type: 'boolean', [TYPEBOX_KIND]: 'Boolean', [TYPEBOX_OPTIONAL]: 'Optional' },
   },
   [TYPEBOX_KIND]: 'Object',
 } as unknown as typeof messages.CapabilitiesSchema;
