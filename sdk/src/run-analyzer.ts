@@ -271,7 +271,12 @@ export class AnalyzerSession {
       protocolVersion: chosen,
       plugin: { id: this.def.id, version: this.def.version },
       sdk: { name: SDK_NAME, version: SDK_VERSION },
-      capabilities: { phases: [...this.phases], cancellation: true, progress: true, ...(this.def.incremental ? { incremental: true } : {}) },
+      capabilities: {
+        phases: [...this.phases],
+        cancellation: true,
+        progress: true,
+        ...(this.def.incremental ? { incremental: true } : {}),
+      },
       maxFrameBytes: this.ownMaxFrameBytes,
     };
   }

@@ -82,14 +82,18 @@ async function callersOfArea(): Promise<Map<string, string>> {
 
 describe.runIf(process.platform === 'linux')('an incremental plugin under the daemon', () => {
   it('serves the next edit from the same warm session, and sees that edit', async () => {
-    repo.write({ 'src/app.ts': `${readFileSync(`${repo.root}/src/app.ts`, 'utf8')}\nexport function first(): number {\n  return area(2);\n}\n` });
+    repo.write({
+      'src/app.ts': `${readFileSync(`${repo.root}/src/app.ts`, 'utf8')}\nexport function first(): number {\n  return area(2);\n}\n`,
+    });
     await eventually(async () => (await callersOfArea()).get('first') === 'resolved', 'first() resolved as a caller of area');
     const session = await eventually(() => {
       const p = pluginProcesses(daemonPid);
       return p.length > 0 ? p : undefined;
     }, 'the lang-typescript session kept for the next update');
 
-    repo.write({ 'src/app.ts': `${readFileSync(`${repo.root}/src/app.ts`, 'utf8')}\nexport function second(): number {\n  return area(3);\n}\n` });
+    repo.write({
+      'src/app.ts': `${readFileSync(`${repo.root}/src/app.ts`, 'utf8')}\nexport function second(): number {\n  return area(3);\n}\n`,
+    });
     await eventually(async () => (await callersOfArea()).get('second') === 'resolved', 'second() resolved as a caller of area');
     expect((await callersOfArea()).get('first')).toBe('resolved');
     expect(pluginProcesses(daemonPid)).toEqual(session);

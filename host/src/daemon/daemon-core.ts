@@ -185,6 +185,7 @@ export class DaemonCore {
     } catch (e) {
       throw new DaemonError(DaemonErrorCode.CallFailed, `the arguments of ${req.tool} are not JSON: ${(e as Error).message}`);
     }
+    for (const r of repos) this.forwardChanges(r);
     const versions = new Map(repos.map((r) => [r.root, r.ws.store.graphVersion()]));
     const key = QueryCache.key({ tool: req.tool, args, corpora: policy.corpora, groups: policy.groups, versions });
     const hit = this.cache.get(key);
@@ -256,6 +257,7 @@ export class DaemonCore {
       );
     }
     if (e.stage === 'failed') return;
+    this.forwardChanges(repo);
     this.cache.dropStale(repo.root, e.graphVersion);
     const change: GraphChange = {
       root: repo.root,
@@ -265,6 +267,12 @@ export class DaemonCore {
       at: Date.now(),
     };
     for (const l of this.listeners) l(change);
+  }
+
+  /** Tells the tool workers what the repository's updates changed since the last time (their snapshots are patched). */
+  private forwardChanges(repo: ManagedRepo): void {
+    const changes = repo.ws.store.takeGraphChanges();
+    if (changes && changes.to > changes.from) this.pool?.noteChanges(repo.root, changes);
   }
 
   /** The tool workers, over the repositories managed now. */

@@ -39,6 +39,8 @@ export class ManagedRepo {
   static async open(path: string, onUpdate: (repo: ManagedRepo, e: UpdateEvent) => void): Promise<ManagedRepo> {
     const ws = await openWorkspace(path);
     try {
+      // Its writes record what they change: the tool workers patch their snapshots instead of reading the graph again.
+      ws.store.trackGraphChanges();
       const values = ws.config.values;
       // The updater reports to the repository it belongs to, made just below.
       const owner: { repo?: ManagedRepo } = {};

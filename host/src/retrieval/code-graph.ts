@@ -1,4 +1,5 @@
 import type { GraphStore } from '../store/index.js';
+import type { GraphChangeLog } from './graph-change-log.js';
 import { GraphSnapshot } from './graph-snapshot.js';
 import { indexCompleteness, type Completeness } from './index-completeness.js';
 import { SourceReader } from './source-snippets.js';
@@ -14,6 +15,8 @@ export class CodeGraph {
   private completenessCache: { version: number; value: Completeness } | undefined;
   private shaCache: { version: number; value: Map<string, string> } | undefined;
   readonly sources: SourceReader;
+  /** What changed between graph versions, when someone reports it (the daemon): the snapshot is then patched, not reloaded. */
+  changes: GraphChangeLog | undefined;
 
   constructor(
     /** The repository root (snippets are read from its working tree). */
@@ -29,7 +32,9 @@ export class CodeGraph {
   snapshot(): GraphSnapshot {
     const version = this.store.graphVersion();
     if (!this.snap || this.snap.graphVersion !== version) {
-      this.snap = GraphSnapshot.load(this.store);
+      const log = this.changes;
+      this.snap =
+        this.snap && log ? GraphSnapshot.refresh(this.store, this.snap, (a, b) => log.between(a, b)) : GraphSnapshot.load(this.store);
       this.sources.clear();
     }
     return this.snap;

@@ -6,6 +6,7 @@ import { hasForeignHeader } from '../paths/sqlite-header.js';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { rebuildAdvice, StoreError, StoreErrorCode, translateSqliteError } from './errors.js';
 import { FileGraphWriter } from './file-graph-writer.js';
+import { GraphChangeTracker } from './graph-change-tracker.js';
 import { FileTextIndex, type DefinitionHit, type FileHit, type FileSearchOptions } from './file-text-index.js';
 import { exportGraph } from './graph-export.js';
 import { MigrationRunner } from './migration-runner.js';
@@ -19,6 +20,8 @@ import { SymbolIndex, type SynonymPair } from './symbol-index.js';
 import type {
   EdgeRow,
   EdgeTuple,
+  GraphChanges,
+  OriginEdgeTuple,
   FileGraphInput,
   FileRow,
   FileSummary,
@@ -72,6 +75,7 @@ export class GraphStore {
   private readonly writer: FileGraphWriter;
   private readonly resolver: RefResolver;
   private readonly runs: IndexRunLedger;
+  private changeTracker: GraphChangeTracker | undefined;
   private closed = false;
 
   private constructor(
@@ -630,6 +634,52 @@ export class GraphStore {
   /** Every edge as [src, dst, kind, confidence] (store ids), for loading the graph into memory. */
   edgeColumns(): EdgeTuple[] {
     return this.read(() => this.ctx.stmt('SELECT src, dst, kind, confidence FROM edges').raw(true).all() as EdgeTuple[]);
+  }
+
+  /**
+   * Edges as [origin_path, src, dst, kind, confidence], in the order they were stored (rowid):
+   * every edge, or those made by the analysis of `origins`. For snapshots kept per origin file.
+   */
+  originEdgeColumns(origins?: readonly string[]): OriginEdgeTuple[] {
+    return this.read(
+      () =>
+        (origins === undefined
+          ? this.ctx.stmt('SELECT origin_path, src, dst, kind, confidence FROM edges').raw(true).all()
+          : this.ctx
+              .stmt(
+                'SELECT origin_path, src, dst, kind, confidence FROM edges WHERE origin_path IN (SELECT value FROM json_each(?)) ORDER BY rowid',
+              )
+              .raw(true)
+              .all(JSON.stringify(origins))) as OriginEdgeTuple[],
+    );
+  }
+
+  /** The live nodes of these paths, as {@link liveNodeColumns} gives them, ordered by id. */
+  liveNodeColumnsOf(paths: readonly string[]): LiveNodeTuple[] {
+    return this.read(
+      () =>
+        this.ctx
+          .stmt(
+            `SELECT id, kind, name, qualified_name, path, start_line, end_line, corpus, acl
+             FROM nodes WHERE path IN (SELECT value FROM json_each(?)) AND tombstoned_at IS NULL ORDER BY id`,
+          )
+          .raw(true)
+          .all(JSON.stringify(paths)) as LiveNodeTuple[],
+    );
+  }
+
+  /**
+   * Starts recording which paths this connection's writes change ({@link takeGraphChanges}):
+   * temporary triggers, nothing is written to the file and other connections are unaffected.
+   * The daemon does it, so its tool workers patch their snapshots after an edit.
+   */
+  trackGraphChanges(): void {
+    this.read(() => (this.changeTracker ??= new GraphChangeTracker(this.ctx)).start());
+  }
+
+  /** The changes recorded since the last call ({@link GraphChanges}); undefined when not tracking. */
+  takeGraphChanges(): GraphChanges | undefined {
+    return this.changeTracker ? this.read(() => this.changeTracker!.take()) : undefined;
   }
 
   /**

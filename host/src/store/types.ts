@@ -221,3 +221,19 @@ export type LiveNodeTuple = [number, string, string, string | null, string, numb
 
 /** An edge for in-memory loading: [src, dst, kind, confidence]. */
 export type EdgeTuple = [number, number, string, number];
+
+/** An edge with the file whose analysis made it: [origin_path, src, dst, kind, confidence]. */
+export type OriginEdgeTuple = [string, number, number, string, number];
+
+/**
+ * What {@link GraphStore.takeGraphChanges} reports: the paths whose live nodes (by path) or
+ * edges (by origin path) changed, each with the graph version it changed at — a change at
+ * version `v` is seen by a reader at any version above `v`. Complete for `from ≤ v < to`: a
+ * writer on another connection moved the version in between when `from` equals `to`.
+ */
+export interface GraphChanges {
+  from: number;
+  /** The graph version when they were taken. */
+  to: number;
+  changes: [version: number, path: string][];
+}

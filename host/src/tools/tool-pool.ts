@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TraceRecorder, type Trace } from '../traces/trace.js';
 import type { ToolResult } from './tool-runner.js';
-import type { ToolWorkerCall, ToolWorkerData, ToolWorkerReply } from './tool-worker.js';
+import type { GraphChanges } from '../store/index.js';
+import type { ToolWorkerCall, ToolWorkerChanges, ToolWorkerData, ToolWorkerReply } from './tool-worker.js';
 import { hostPackagePath } from '../paths/host-package.js';
 
 // The compiled worker (tsc's output; also when this module runs from source in the tests, or
@@ -62,6 +63,16 @@ export class ToolPool {
       this.queue.push(pending);
       this.dispatch();
     });
+  }
+
+  /**
+   * Tells every worker what changed in a repository's graph (the daemon's writer records it):
+   * their snapshots are then patched at the next call instead of read whole. A worker started
+   * later loads its snapshot whole once.
+   */
+  noteChanges(root: string, changes: GraphChanges): void {
+    const note: ToolWorkerChanges = { t: 'changes', root, changes };
+    for (const slot of this.slots) slot.worker.postMessage(note);
   }
 
   /** Terminates every worker; calls still queued are answered with an error. */

@@ -4,7 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CodeGraph } from '../retrieval/code-graph.js';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
-import { GraphStore } from '../store/index.js';
+import { GraphChangeLog } from '../retrieval/graph-change-log.js';
+import { GraphStore, type GraphChanges } from '../store/index.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import { runTool, type ToolHost, type ToolResult } from './tool-runner.js';
 import { join } from 'node:path';
@@ -22,6 +23,13 @@ export interface ToolWorkerCall {
   policy: AccessPolicy;
 }
 
+/** The graph changes of one repository, from the daemon's writer (see {@link ToolPool.noteChanges}). */
+export interface ToolWorkerChanges {
+  t: 'changes';
+  root: string;
+  changes: GraphChanges;
+}
+
 /** A worker's answer. */
 export type ToolWorkerReply = { id: number; result: ToolResult } | { id: number; crash: string };
 
@@ -32,7 +40,12 @@ if (parentPort) {
     (g) => new CodeGraph(g.root, GraphStore.open(join(g.root, '.travsr', 'graph.db'), { readonly: true }), g.corpus),
   );
   const host: ToolHost = { graphs, saveTrace: persistentTraceSink(data.graphs[0]?.root) };
-  port.on('message', (call: ToolWorkerCall) => {
+  port.on('message', (call: ToolWorkerCall | ToolWorkerChanges) => {
+    if ('t' in call) {
+      const cg = graphs.find((g) => g.repoRoot === call.root);
+      if (cg) (cg.changes ??= new GraphChangeLog()).add(call.changes);
+      return;
+    }
     try {
       port.postMessage({ id: call.id, result: runTool(host, call.name, call.args, call.policy) } satisfies ToolWorkerReply);
     } catch (e) {

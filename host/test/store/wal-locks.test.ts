@@ -41,11 +41,15 @@ describe('a process with the graph open keeps its locks', () => {
       expect(hasForeignHeader(db)).toBe(false);
       // Another process reads the database and closes its connection (the last one closing checkpoints and deletes the -wal).
       // (Python's sqlite3, like the sqlite3 shell, checkpoints when it closes the last connection.)
-      execFileSync('python3', ['-c', 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("SELECT count(*) FROM meta").fetchone(); c.close()', db]);
+      execFileSync('python3', [
+        '-c',
+        'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("SELECT count(*) FROM meta").fetchone(); c.close()',
+        db,
+      ]);
       expect(existsSync(`${db}-wal`)).toBe(true);
       store.setMeta('probe', 'after');
       const seen = inOtherProcess(
-        "const d = new Database(process.argv[1], { readonly: true }); process.stdout.write(d.prepare(\"SELECT value FROM meta WHERE key = 'probe'\").get().value)",
+        'const d = new Database(process.argv[1], { readonly: true }); process.stdout.write(d.prepare("SELECT value FROM meta WHERE key = \'probe\'").get().value)',
         db,
       );
       expect(seen).toBe('after');

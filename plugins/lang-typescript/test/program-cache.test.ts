@@ -8,11 +8,12 @@ import { ProgramCache } from '../src/phase-b/programs.js';
 import { readProject } from '../src/phase-b/projects.js';
 
 const libDir = dirname(createRequire(import.meta.url).resolve('typescript/lib/lib.d.ts'));
-const readFile = ts.sys.readFile;
+const readFile = ts.sys.readFile.bind(ts.sys);
+const originalReadFile = Object.getOwnPropertyDescriptor(ts.sys, 'readFile')!;
 const dirs: string[] = [];
 
 afterEach(() => {
-  ts.sys.readFile = readFile;
+  Object.defineProperty(ts.sys, 'readFile', originalReadFile);
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -51,7 +52,7 @@ describe('ProgramCache', () => {
       return text;
     };
     const first = cache.get(p);
-    ts.sys.readFile = readFile;
+    Object.defineProperty(ts.sys, 'readFile', originalReadFile);
     expect(first.built.program.getSourceFile(a)?.text).not.toContain('edited');
     const next = cache.get(p);
     expect(next.reused).toBe(false);

@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GraphChangeLog } from '../../src/retrieval/graph-change-log.js';
+import { GraphSnapshot } from '../../src/retrieval/graph-snapshot.js';
+import { GraphStore } from '../../src/store/graph-store.js';
+import { analysis, def, edge, ref, tempDbPath, vn } from '../store/graph-fixtures.js';
+
+const stores: GraphStore[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+});
+
+/** Everything a query can see of a snapshot, in dense order. */
+function view(s: GraphSnapshot) {
+  const g = s.graph;
+  return {
+    version: s.graphVersion,
+    ids: Array.from({ length: s.nodeCount }, (_, i) => s.storeIdOf(i)),
+    names: [...s.names],
+    paths: [...s.paths],
+    kinds: [...s.kinds],
+    lines: [...s.startLines, ...s.endLines],
+    out: [...g.outOffsets, ...g.outTargets, ...g.outKinds, ...g.outConfidence],
+    in: [...g.inOffsets, ...g.inSources, ...g.inKinds, ...g.inConfidence],
+  };
+}
+
+/** A small deterministic random generator. */
+function prng(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+const FILES = ['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts', 'f.ts'];
+const NAMES = ['run', 'load', 'save', 'parse', 'emit'];
+
+/** One random edit: a file analyzed anew (definitions, calls into other files, refs to match by name) or removed. */
+function edit(store: GraphStore, rand: () => number): void {
+  const path = FILES[Math.floor(rand() * FILES.length)]!;
+  if (rand() < 0.15) {
+    store.removeFile(path);
+  } else {
+    const names = NAMES.filter(() => rand() < 0.6);
+    const nodes = names.map((n) => def(path, `${path}#${n}`));
+    const edges = names.flatMap((n) => {
+      const other = FILES[Math.floor(rand() * FILES.length)]!;
+      return rand() < 0.5 ? [edge(vn(path, `${path}#${n}`), vn(other, `${other}#${NAMES[Math.floor(rand() * NAMES.length)]}`))] : [];
+    });
+    // The same call twice: the second insert is an upsert of the first (ON CONFLICT DO UPDATE).
+    if (edges.length > 0 && rand() < 0.5) edges.push({ ...edges[0]!, confidence: 0.5 });
+    const refs = names.filter(() => rand() < 0.5).map((n) => ref(vn(path, `${path}#${n}`), NAMES[Math.floor(rand() * NAMES.length)]!));
+    store.replaceFile({ ...analysis(path, { nodes, edges, refs }), sha256: `sha-${rand()}` });
+  }
+  store.resolveRefs({ paths: [path], names: NAMES });
+}
+
+describe('GraphSnapshot.refresh', () => {
+  it('patched with the paths the writer recorded, equals the snapshot loaded whole, edit after edit', () => {
+    const db = tempDbPath('travsr-snapshot-refresh-');
+    const writer = GraphStore.open(db);
+    stores.push(writer);
+    const rand = prng(7);
+    for (let i = 0; i < 10; i++) edit(writer, rand);
+    writer.trackGraphChanges();
+    const reader = GraphStore.open(db, { readonly: true });
+    stores.push(reader);
+    const log = new GraphChangeLog();
+    let snap = GraphSnapshot.load(reader);
+    let patched = 0;
+    for (let round = 0; round < 60; round++) {
+      for (let k = Math.floor(rand() * 3); k >= 0; k--) edit(writer, rand);
+      log.add(writer.takeGraphChanges()!);
+      let asked = false;
+      const next = GraphSnapshot.refresh(reader, snap, (a, b) => {
+        asked = true;
+        return log.between(a, b);
+      });
+      if (asked && next !== snap) patched++;
+      expect(view(next)).toEqual(view(GraphSnapshot.load(reader)));
+      snap = next;
+    }
+    expect(patched).toBeGreaterThan(50);
+  });
+
+  it('loads whole when another connection wrote: its changes were not recorded', () => {
+    const db = tempDbPath('travsr-snapshot-refresh-');
+    const writer = GraphStore.open(db);
+    const other = GraphStore.open(db);
+    stores.push(writer, other);
+    const rand = prng(3);
+    edit(writer, rand);
+    writer.trackGraphChanges();
+    const log = new GraphChangeLog();
+    const snap = GraphSnapshot.load(writer);
+    edit(writer, rand);
+    edit(other, rand);
+    edit(writer, rand);
+    const changes = writer.takeGraphChanges()!;
+    expect(changes.from).toBe(changes.to); // what is known starts now
+    log.add(changes);
+    let known: ReadonlySet<string> | undefined = new Set();
+    const next = GraphSnapshot.refresh(writer, snap, (a, b) => (known = log.between(a, b)));
+    expect(known).toBeUndefined();
+    expect(view(next)).toEqual(view(GraphSnapshot.load(writer)));
+  });
+});
+
+describe('GraphChangeLog', () => {
+  it('knows the paths of contiguous reports, and starts again after a gap', () => {
+    const log = new GraphChangeLog();
+    log.add({
+      from: 5,
+      to: 8,
+      changes: [
+        [5, 'a'],
+        [6, 'b'],
+        [7, 'a'],
+      ],
+    });
+    log.add({ from: 8, to: 10, changes: [[9, 'c']] });
+    expect(log.between(5, 10)).toEqual(new Set(['a', 'b', 'c']));
+    expect(log.between(6, 8)).toEqual(new Set(['b', 'a']));
+    expect(log.between(8, 9)).toEqual(new Set());
+    expect(log.between(4, 10)).toBeUndefined();
+    expect(log.between(5, 11)).toBeUndefined();
+    log.add({ from: 12, to: 13, changes: [[12, 'd']] });
+    expect(log.between(9, 13)).toBeUndefined();
+    expect(log.between(12, 13)).toEqual(new Set(['d']));
+  });
+});
