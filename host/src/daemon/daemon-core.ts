@@ -185,7 +185,6 @@ export class DaemonCore {
     } catch (e) {
       throw new DaemonError(DaemonErrorCode.CallFailed, `the arguments of ${req.tool} are not JSON: ${(e as Error).message}`);
     }
-    for (const r of repos) this.forwardChanges(r);
     const versions = new Map(repos.map((r) => [r.root, r.ws.store.graphVersion()]));
     const key = QueryCache.key({ tool: req.tool, args, corpora: policy.corpora, groups: policy.groups, versions });
     const hit = this.cache.get(key);
@@ -232,7 +231,11 @@ export class DaemonCore {
   private async open(root: string): Promise<ManagedRepo> {
     const pending = this.opening.get(root);
     if (pending) return pending;
-    const opening = ManagedRepo.open(root, (repo, e) => this.publish(repo, e));
+    const opening = ManagedRepo.open(
+      root,
+      (repo, e) => this.publish(repo, e),
+      (r, changes) => this.pool?.noteChanges(r, changes),
+    );
     this.opening.set(root, opening);
     try {
       const repo = await opening;
@@ -257,22 +260,22 @@ export class DaemonCore {
       );
     }
     if (e.stage === 'failed') return;
-    this.forwardChanges(repo);
     this.cache.dropStale(repo.root, e.graphVersion);
     const change: GraphChange = {
       root: repo.root,
       graphVersion: e.graphVersion,
-      stage: e.stage === 'phase-a' ? 'phase-a' : e.cause === 'full' ? 'full' : e.cause === 'commit' ? 'commit' : 'phase-b',
+      stage:
+        e.stage === 'phase-a' || e.stage === 'phase-b'
+          ? e.stage
+          : e.cause === 'full'
+            ? 'full'
+            : e.cause === 'commit'
+              ? 'commit'
+              : 'phase-b',
       files: [...e.files].slice(0, 1000),
       at: Date.now(),
     };
     for (const l of this.listeners) l(change);
-  }
-
-  /** Tells the tool workers what the repository's updates changed since the last time (their snapshots are patched). */
-  private forwardChanges(repo: ManagedRepo): void {
-    const changes = repo.ws.store.takeGraphChanges();
-    if (changes && changes.to > changes.from) this.pool?.noteChanges(repo.root, changes);
   }
 
   /** The tool workers, over the repositories managed now. */

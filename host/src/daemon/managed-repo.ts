@@ -1,4 +1,5 @@
 import { dirtyFiles } from '../git/index.js';
+import type { GraphChanges } from '../store/index.js';
 import { openWorkspace, type Workspace } from '../workspace/workspace.js';
 import type { RepoStatus } from './daemon-service.js';
 import { SpareSessions } from '../indexer/spare-sessions.js';
@@ -34,13 +35,18 @@ export class ManagedRepo {
 
   /**
    * Opens an initialized repository, starts watching it and queues the catch-up run.
-   * `onUpdate` hears every update (for the graph-change stream and the query cache).
+   * `onUpdate` hears every update (for the graph-change stream and the query cache);
+   * `onGraphChanges` what each committed write changed (for the tool workers' snapshots).
    */
-  static async open(path: string, onUpdate: (repo: ManagedRepo, e: UpdateEvent) => void): Promise<ManagedRepo> {
+  static async open(
+    path: string,
+    onUpdate: (repo: ManagedRepo, e: UpdateEvent) => void,
+    onGraphChanges?: (root: string, changes: GraphChanges) => void,
+  ): Promise<ManagedRepo> {
     const ws = await openWorkspace(path);
     try {
       // Its writes record what they change: the tool workers patch their snapshots instead of reading the graph again.
-      ws.store.trackGraphChanges();
+      ws.store.trackGraphChanges(onGraphChanges && ((c) => onGraphChanges(ws.root, c)));
       const values = ws.config.values;
       // The updater reports to the repository it belongs to, made just below.
       const owner: { repo?: ManagedRepo } = {};

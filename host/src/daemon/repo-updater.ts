@@ -11,8 +11,11 @@ import type { Workspace } from '../workspace/workspace.js';
 
 /** What one update did, for the graph-change stream and `daemon status`. */
 export interface UpdateEvent {
-  /** `phase-a`: the first phase of every file is stored; `done`: the update is complete; `failed`. */
-  stage: 'phase-a' | 'done' | 'failed';
+  /**
+   * `phase-a`: the first phase of every file is stored; `phase-b`: the changed files' Phase B is
+   * stored (their dependents' may follow); `done`: the update is complete; `failed`.
+   */
+  stage: 'phase-a' | 'phase-b' | 'done' | 'failed';
   /** `watch` (edits), `commit` (the hook), `full` (start-up catch-up, or events the OS lost). */
   cause: 'watch' | 'commit' | 'full';
   files: readonly string[];
@@ -174,11 +177,19 @@ export class RepoUpdater {
             graphVersion: this.ws.store.graphVersion(),
             ms: performance.now() - t0,
           });
+        const onChangedResolved = (_plugin: string, stored: readonly string[]) =>
+          this.opts.onUpdate({
+            stage: 'phase-b',
+            cause,
+            files: stored,
+            graphVersion: this.ws.store.graphVersion(),
+            ms: performance.now() - t0,
+          });
         const summary = await indexWorkspace(this.ws, mode, {
           progress: false,
           lockWaitMs: LOCK_WAIT_MS,
           ...(head ? { commit: head } : {}),
-          extra: { onFirstPhase, ...(this.opts.spares ? { spares: this.opts.spares } : {}) },
+          extra: { onFirstPhase, onChangedResolved, ...(this.opts.spares ? { spares: this.opts.spares } : {}) },
         });
         const ms = Math.round(performance.now() - t0);
         this.updates++;

@@ -70,6 +70,12 @@ export interface IndexRequest {
    * without a listener the run does not stop between phases.
    */
   onFirstPhase?: (pluginId: string, paths: readonly string[]) => void;
+  /**
+   * Called when a later phase (Phase B) of the files whose text changed is stored, before their
+   * dependents' (the changed files then go in a request of their own): an edit's resolved
+   * calls answer while the files that depend on it are analyzed again. The daemon listens.
+   */
+  onChangedResolved?: (pluginId: string, paths: readonly string[]) => void;
   /** Plugin sessions started ahead (the daemon's): a brief run takes them and leaves fresh ones. */
   spares?: SpareSessions;
 }
@@ -221,6 +227,14 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     signal: req.signal,
     batchSize: req.batchSize ?? 256,
     onAnalyzed: (plugin) => req.onProgress?.({ stage: 'analyze', done: ++analyzedCount, total: jobs.size, plugin }),
+    onAheadStored: req.onChangedResolved
+      ? (pluginId, phase, paths) => {
+          if (phase !== 'B') return;
+          // Their name matches, which the resolved graph replaces, go now (step 5 again at the end).
+          store.resolveRefs({ paths: [...paths], names: [] });
+          req.onChangedResolved?.(pluginId, paths);
+        }
+      : undefined,
     onPhaseStored: req.onFirstPhase
       ? (pluginId, phase) => {
           // The files read again (changed, or a dependent another plugin version reads): a

@@ -44,6 +44,12 @@ export interface PluginRunContext {
    * later phase is asked for. Only when the run's caller listens (`IndexRequest.onFirstPhase`).
    */
   onPhaseStored?: ((pluginId: string, phase: 'A' | 'B') => Promise<void>) | undefined;
+  /**
+   * The later phase of the files whose text changed is stored, ahead of their dependents'
+   * (they go in a request of their own when this is set). Only when the run's caller listens
+   * (`IndexRequest.onChangedResolved`).
+   */
+  onAheadStored?: ((pluginId: string, phase: 'A' | 'B', paths: readonly string[]) => void) | undefined;
 }
 
 /**
@@ -93,7 +99,15 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
             ps.files--;
             return false;
           });
-    const requests = new RequestQueue(run, files, phasesOf, failedHere, ctx.batchSize, reached);
+    const requests = new RequestQueue(
+      run,
+      files,
+      phasesOf,
+      failedHere,
+      ctx.batchSize,
+      reached,
+      ctx.onAheadStored ? (path) => !textUnchanged.has(path) : undefined,
+    );
     const batchRun: PluginBatchRun = {
       store,
       supervisor: sup,
@@ -109,7 +123,11 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
       onFirstPhase: (path, iface) => scope.record(path, iface),
       signal: ctx.signal,
     };
-    const send = (request: BatchRequest): InFlight => sendBatch(batchRun, request);
+    let aheadInFlight = false;
+    const send = (request: BatchRequest): InFlight => {
+      aheadInFlight = request.ahead === true;
+      return sendBatch(batchRun, request);
+    };
     const cancelled = () => new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
     let next = requests.next();
     if (next && ctx.signal?.aborted) throw cancelled();
@@ -127,6 +145,15 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
         if (next && ctx.signal?.aborted) {
           writes.flush();
           throw cancelled();
+        }
+        if (aheadInFlight && ctx.onAheadStored) {
+          // Someone waits for the changed files' resolved graph: stored and said before their dependents'.
+          writes.flush();
+          ctx.onAheadStored(
+            m.id,
+            phase,
+            batch.map((j) => j.path),
+          );
         }
         if (next && next.phase !== phase && ctx.onPhaseStored) {
           // Someone waits for this phase (the daemon answers at Phase A quality before Phase B

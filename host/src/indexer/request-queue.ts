@@ -4,6 +4,8 @@ import type { Job } from './change-plan.js';
 export interface BatchRequest {
   phase: 'A' | 'B';
   batch: Job[];
+  /** The files asked for ahead of the phase's others (see {@link RequestQueue} `ahead`), and others follow. */
+  ahead?: boolean;
 }
 
 /**
@@ -23,10 +25,16 @@ export class RequestQueue {
     private readonly batchSize: number,
     /** Narrows a phase's files once they are chosen (the dependents a change turned out not to reach). */
     private readonly narrow: (phase: 'A' | 'B', files: Job[]) => Job[] = (_, files) => files,
+    /**
+     * Files that go in a request of their own, ahead of the others of a later phase: the files
+     * an edit changed, whose resolved graph someone waits for, before their dependents.
+     */
+    private readonly ahead?: (path: string) => boolean,
   ) {}
 
   /** The next request, or undefined when every phase is done. */
   next(): BatchRequest | undefined {
+    let aheadCount = 0;
     while (this.queue.length === 0) {
       if (this.phaseAt + 1 >= this.phases.length) return undefined;
       const phase = this.phases[++this.phaseAt]!;
@@ -34,8 +42,16 @@ export class RequestQueue {
         phase,
         this.files.filter((f) => !this.failed.has(f.path) && this.phasesOf(f.path).includes(phase)),
       );
+      if (this.ahead && this.phaseAt > 0) {
+        const first = this.queue.filter((j) => this.ahead!(j.path));
+        if (first.length > 0 && first.length < this.queue.length) {
+          this.queue = [...first, ...this.queue.filter((j) => !this.ahead!(j.path))];
+          aheadCount = first.length;
+        }
+      }
     }
-    return { phase: this.phases[this.phaseAt]!, batch: this.queue.splice(0, Math.max(1, this.batchSize)) };
+    const size = aheadCount > 0 ? Math.min(aheadCount, Math.max(1, this.batchSize)) : Math.max(1, this.batchSize);
+    return { phase: this.phases[this.phaseAt]!, batch: this.queue.splice(0, size), ...(aheadCount > 0 ? { ahead: true } : {}) };
   }
 
   /** Puts files back at the head of the current phase (for a restarted plugin). */

@@ -12,6 +12,8 @@ import { SourceReader } from './source-snippets.js';
  */
 export class CodeGraph {
   private snap: GraphSnapshot | undefined;
+  private pin: GraphSnapshot | undefined;
+  private pinning = false;
   private completenessCache: { version: number; value: Completeness } | undefined;
   private shaCache: { version: number; value: Map<string, string> } | undefined;
   readonly sources: SourceReader;
@@ -28,8 +30,31 @@ export class CodeGraph {
     this.sources = new SourceReader(repoRoot);
   }
 
-  /** The current snapshot, reloaded if the graph changed since the last call. */
+  /**
+   * Runs `fn` (one tool call) on one snapshot: every {@link snapshot} inside gives the same one,
+   * however the graph moves meanwhile (a daemon writes while it answers), so one answer is
+   * built on one graph and the snapshot is brought up to date once.
+   */
+  pinned<T>(fn: () => T): T {
+    if (this.pinning) return fn();
+    this.pinning = true;
+    try {
+      return fn();
+    } finally {
+      this.pinning = false;
+      this.pin = undefined;
+    }
+  }
+
+  /** The current snapshot, reloaded if the graph changed since the last call (the pinned one inside {@link pinned}). */
   snapshot(): GraphSnapshot {
+    if (this.pin) return this.pin;
+    if (this.pinning) {
+      this.pinning = false;
+      this.pin = this.snapshot();
+      this.pinning = true;
+      return this.pin;
+    }
     const version = this.store.graphVersion();
     if (!this.snap || this.snap.graphVersion !== version) {
       const log = this.changes;

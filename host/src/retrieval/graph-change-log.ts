@@ -15,6 +15,9 @@ export class GraphChangeLog {
   private readonly versions: number[] = [];
   private readonly paths: string[] = [];
 
+  /** `pull`: takes the reports that are waiting (a worker's port), when the log does not reach far enough. */
+  constructor(private readonly pull?: () => void) {}
+
   /** Adds a report. */
   add(c: GraphChanges): void {
     if (c.from !== this.to) {
@@ -32,6 +35,7 @@ export class GraphChangeLog {
 
   /** The paths that changed at versions `a` ≤ v < `b`; undefined when the log does not cover them all. */
   between(a: number, b: number): Set<string> | undefined {
+    if (b > this.to) this.pull?.();
     if (a < this.from || b > this.to || a > b) return undefined;
     const out = new Set<string>();
     for (let i = this.versions.length - 1; i >= 0 && this.versions[i]! >= a; i--) if (this.versions[i]! < b) out.add(this.paths[i]!);

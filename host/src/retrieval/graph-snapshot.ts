@@ -37,7 +37,8 @@ export class GraphSnapshot {
     readonly graphVersion: number,
     readonly graph: CsrGraph,
     private readonly storeIds: Int32Array,
-    private readonly denseById: Map<number, number>,
+    /** Dense index + 1 by store id (0: not live); store ids are the table's small integer keys. */
+    private readonly denseById: Int32Array,
     /** Per node: kind, name, qualified name, file path, 1-based lines (0 = unknown), corpus, acl. */
     readonly kinds: readonly string[],
     readonly names: readonly string[],
@@ -87,7 +88,9 @@ export class GraphSnapshot {
   private static build(version: number, rows: readonly LiveNodeTuple[], groups: ReadonlyMap<string, EdgeGroup>): GraphSnapshot {
     const n = rows.length;
     const storeIds = new Int32Array(n);
-    const denseById = new Map<number, number>();
+    let maxId = 0;
+    for (const r of rows) if (r[0] > maxId) maxId = r[0];
+    const denseById = new Int32Array(maxId + 1);
     const kinds = new Array<string>(n);
     const names = new Array<string>(n);
     const qualifiedNames = new Array<string | null>(n);
@@ -105,7 +108,7 @@ export class GraphSnapshot {
     };
     rows.forEach((r, i) => {
       storeIds[i] = r[0];
-      denseById.set(r[0], i);
+      denseById[r[0]] = i + 1;
       kinds[i] = same(r[1]);
       names[i] = r[2];
       qualifiedNames[i] = r[3];
@@ -125,12 +128,12 @@ export class GraphSnapshot {
     for (const origin of [...groups.keys()].sort()) {
       const g = groups.get(origin)!;
       for (let i = 0; i < g.src.length; i++) {
-        const s = denseById.get(g.src[i]!);
-        const d = denseById.get(g.dst[i]!);
+        const s = denseById[g.src[i]!] ?? 0;
+        const d = denseById[g.dst[i]!] ?? 0;
         const k = g.kind[i]!;
-        if (s === undefined || d === undefined || k === UNKNOWN_KIND) continue; // an edge of a tombstoned node
-        src[m] = s;
-        dst[m] = d;
+        if (s === 0 || d === 0 || k === UNKNOWN_KIND) continue; // an edge of a tombstoned node
+        src[m] = s - 1;
+        dst[m] = d - 1;
         kind[m] = k;
         confidence[m] = g.confidence[i]!;
         m++;
@@ -172,7 +175,8 @@ export class GraphSnapshot {
 
   /** The dense index of store id `id`, or undefined when it is not live. */
   denseOf(id: number): number | undefined {
-    return this.denseById.get(id);
+    const d = Number.isInteger(id) && id >= 0 ? (this.denseById[id] ?? 0) : 0;
+    return d === 0 ? undefined : d - 1;
   }
 
   /** The edge kind of a CSR kind index. */

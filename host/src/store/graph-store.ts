@@ -76,6 +76,7 @@ export class GraphStore {
   private readonly resolver: RefResolver;
   private readonly runs: IndexRunLedger;
   private changeTracker: GraphChangeTracker | undefined;
+  private changeListener: ((changes: GraphChanges) => void) | undefined;
   private closed = false;
 
   private constructor(
@@ -671,10 +672,12 @@ export class GraphStore {
   /**
    * Starts recording which paths this connection's writes change ({@link takeGraphChanges}):
    * temporary triggers, nothing is written to the file and other connections are unaffected.
-   * The daemon does it, so its tool workers patch their snapshots after an edit.
+   * With `listener`, each write's changes are taken and given to it as soon as the write is
+   * committed. The daemon does it, so its tool workers patch their snapshots after an edit.
    */
-  trackGraphChanges(): void {
+  trackGraphChanges(listener?: (changes: GraphChanges) => void): void {
     this.read(() => (this.changeTracker ??= new GraphChangeTracker(this.ctx)).start());
+    if (listener) this.changeListener = listener;
   }
 
   /** The changes recorded since the last call ({@link GraphChanges}); undefined when not tracking. */
@@ -861,7 +864,12 @@ export class GraphStore {
         `the graph store ${this.path} was opened read-only and cannot be written; open it without { readonly: true }`,
         this.path,
       );
-    return this.read(fn);
+    const result = this.read(fn);
+    if (this.changeListener && !this.db.inTransaction) {
+      const changes = this.read(() => this.changeTracker!.take());
+      if (changes.to > changes.from || changes.changes.length > 0) this.changeListener(changes);
+    }
+    return result;
   }
 
   // One IMMEDIATE transaction (a savepoint when nested); constraint violations become

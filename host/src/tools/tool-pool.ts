@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TraceRecorder, type Trace } from '../traces/trace.js';
 import type { ToolResult } from './tool-runner.js';
@@ -29,6 +29,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** Where graph changes go to this worker ({@link ToolPool.noteChanges}). */
+  changes: MessagePort;
   busy: Pending | undefined;
   timer: NodeJS.Timeout | undefined;
 }
@@ -72,7 +74,7 @@ export class ToolPool {
    */
   noteChanges(root: string, changes: GraphChanges): void {
     const note: ToolWorkerChanges = { t: 'changes', root, changes };
-    for (const slot of this.slots) slot.worker.postMessage(note);
+    for (const slot of this.slots) slot.changes.postMessage(note);
   }
 
   /** Terminates every worker; calls still queued are answered with an error. */
@@ -83,6 +85,7 @@ export class ToolPool {
       this.slots.map(async (s) => {
         if (s.timer) clearTimeout(s.timer);
         if (s.busy) s.busy.resolve(this.failure(s.busy.call.name, 'TOOL_FAILED', 'the server is shutting down'));
+        s.changes.close();
         await s.worker.terminate();
       }),
     );
@@ -90,11 +93,18 @@ export class ToolPool {
 
   /** Starts a worker for `slot` (a new slot when none is given), its messages bound to that slot. */
   private spawn(existing?: Slot): Slot {
+    // Changes come on a channel of their own: a worker about to patch its snapshot takes the
+    // ones waiting there at once, without waiting for its event loop.
+    const channel = new MessageChannel();
     const worker = new Worker(WORKER_FILE, {
-      workerData: { graphs: this.opts.graphs } satisfies ToolWorkerData,
+      workerData: { graphs: this.opts.graphs, changes: channel.port2 } satisfies ToolWorkerData,
+      transferList: [channel.port2],
     });
-    const slot: Slot = existing ?? { worker, busy: undefined, timer: undefined };
+    channel.port1.unref();
+    existing?.changes.close();
+    const slot: Slot = existing ?? { worker, changes: channel.port1, busy: undefined, timer: undefined };
     slot.worker = worker;
+    slot.changes = channel.port1;
     worker.on('message', (reply: ToolWorkerReply) => {
       const p = slot.busy;
       if (slot.worker !== worker || !p || p.call.id !== reply.id) return;

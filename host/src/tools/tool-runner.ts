@@ -57,7 +57,11 @@ export function runTool(host: ToolHost, name: string, args: unknown, policy: Acc
     if (!validate) throw new ToolError('UNKNOWN_TOOL', `there is no tool ${name}; list the tools to see the ${validators.size} there are`);
     const a = args ?? {};
     if (!validate(a)) throw new ToolError('INVALID_ARGUMENTS', `bad arguments for ${name}: ${describeErrors(validate.errors ?? [])}`);
-    const out = dispatch(host, name as ToolName, a as never, policy);
+    // One snapshot per graph for the whole call, however the graphs move meanwhile.
+    const out = host.graphs.reduceRight<() => ReturnType<typeof dispatch>>(
+      (inner, g) => () => g.pinned(inner),
+      () => dispatch(host, name as ToolName, a as never, policy),
+    )();
     recorder.count('resultTokens', countTokens(out.text));
     const trace = recorder.finish();
     host.saveTrace(trace);

@@ -1,7 +1,7 @@
 // A tool-call worker thread: opens the served graphs read-only and answers tool calls one at a
 // time. The pool (tool-pool.ts) kills and replaces a worker whose call timed out or was
 // cancelled, so a slow query never holds the server.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CodeGraph } from '../retrieval/code-graph.js';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { GraphChangeLog } from '../retrieval/graph-change-log.js';
@@ -13,6 +13,8 @@ import { join } from 'node:path';
 /** What a worker is started with. */
 export interface ToolWorkerData {
   graphs: { root: string; corpus: string }[];
+  /** Where the graphs' changes come ({@link ToolWorkerChanges}), when someone reports them (the daemon). */
+  changes?: MessagePort;
 }
 
 /** A call sent to a worker. */
@@ -40,12 +42,18 @@ if (parentPort) {
     (g) => new CodeGraph(g.root, GraphStore.open(join(g.root, '.travsr', 'graph.db'), { readonly: true }), g.corpus),
   );
   const host: ToolHost = { graphs, saveTrace: persistentTraceSink(data.graphs[0]?.root) };
-  port.on('message', (call: ToolWorkerCall | ToolWorkerChanges) => {
-    if ('t' in call) {
-      const cg = graphs.find((g) => g.repoRoot === call.root);
-      if (cg) (cg.changes ??= new GraphChangeLog()).add(call.changes);
-      return;
-    }
+  const changes = data.changes;
+  if (changes) {
+    const apply = (m: ToolWorkerChanges) => graphs.find((g) => g.repoRoot === m.root)?.changes?.add(m.changes);
+    // A snapshot about to be patched past what the log knows takes the reports waiting on the port first.
+    const pull = () => {
+      for (let m = receiveMessageOnPort(changes); m; m = receiveMessageOnPort(changes)) apply(m.message as ToolWorkerChanges);
+    };
+    for (const g of graphs) g.changes = new GraphChangeLog(pull);
+    changes.on('message', apply);
+    changes.unref();
+  }
+  port.on('message', (call: ToolWorkerCall) => {
     try {
       port.postMessage({ id: call.id, result: runTool(host, call.name, call.args, call.policy) } satisfies ToolWorkerReply);
     } catch (e) {

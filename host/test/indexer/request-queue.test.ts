@@ -35,4 +35,30 @@ describe('RequestQueue', () => {
     expect(q.abandonPhase().map((j) => j.path)).toEqual(['c.py']);
     expect(q.next()).toBeUndefined();
   });
+
+  it('asks for the later phase of the changed files in a request of their own, ahead of their dependents', () => {
+    const files = ['dep1.py', 'edited.py', 'dep2.py'].map(job);
+    const changed = (p: string) => p === 'edited.py';
+    const q = new RequestQueue(['A', 'B'], files, (p) => (changed(p) ? ['A', 'B'] : ['B']), new Set(), 10, undefined, changed);
+    expect(q.next()).toMatchObject({ phase: 'A', batch: [{ path: 'edited.py' }] });
+    expect(q.next()).toMatchObject({ phase: 'B', ahead: true, batch: [{ path: 'edited.py' }] });
+    const rest = q.next();
+    expect(rest?.ahead).toBeUndefined();
+    expect(paths(rest)).toEqual(['dep1.py', 'dep2.py']);
+    expect(q.next()).toBeUndefined();
+  });
+
+  it('asks for nothing ahead when the changed files are the whole phase', () => {
+    const q = new RequestQueue(
+      ['A', 'B'],
+      ['a.py'].map(job),
+      () => ['A', 'B'],
+      new Set(),
+      10,
+      undefined,
+      () => true,
+    );
+    q.next();
+    expect(q.next()).toEqual({ phase: 'B', batch: [job('a.py')] });
+  });
 });

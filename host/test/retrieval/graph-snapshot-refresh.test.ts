@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { CodeGraph } from '../../src/retrieval/code-graph.js';
 import { GraphChangeLog } from '../../src/retrieval/graph-change-log.js';
 import { GraphSnapshot } from '../../src/retrieval/graph-snapshot.js';
 import { GraphStore } from '../../src/store/graph-store.js';
@@ -125,5 +126,46 @@ describe('GraphChangeLog', () => {
     log.add({ from: 12, to: 13, changes: [[12, 'd']] });
     expect(log.between(9, 13)).toBeUndefined();
     expect(log.between(12, 13)).toEqual(new Set(['d']));
+  });
+});
+
+describe('CodeGraph.pinned', () => {
+  it('gives one snapshot for the whole call however the graph moves, and the current one after', () => {
+    const db = tempDbPath('travsr-snapshot-pin-');
+    const writer = GraphStore.open(db);
+    const reader = GraphStore.open(db, { readonly: true });
+    stores.push(writer, reader);
+    const rand = prng(5);
+    edit(writer, rand);
+    const cg = new CodeGraph('/nowhere', reader, 'c');
+    const [first, second] = cg.pinned(() => {
+      const a = cg.snapshot();
+      edit(writer, rand);
+      return [a, cg.snapshot()];
+    });
+    expect(second).toBe(first);
+    expect(cg.snapshot().graphVersion).toBe(writer.graphVersion());
+    expect(cg.snapshot().graphVersion).toBeGreaterThan(first.graphVersion);
+  });
+});
+
+describe('GraphStore.trackGraphChanges with a listener', () => {
+  it('hands each committed write its changes, contiguous, once the outer transaction commits', () => {
+    const writer = GraphStore.open(tempDbPath('travsr-snapshot-listen-'));
+    stores.push(writer);
+    const heard: { from: number; to: number; paths: string[] }[] = [];
+    writer.trackGraphChanges((c) => heard.push({ from: c.from, to: c.to, paths: [...new Set(c.changes.map(([, p]) => p))] }));
+    const rand = prng(11);
+    edit(writer, rand);
+    const before = heard.length;
+    writer.transaction(() => {
+      writer.replaceFile(analysis('x.ts', { nodes: [def('x.ts', 'x.ts#one')] }));
+      writer.replaceFile(analysis('y.ts', { nodes: [def('y.ts', 'y.ts#two')] }));
+      expect(heard.length).toBe(before); // nothing while the transaction is open
+    });
+    const last = heard[heard.length - 1]!;
+    expect(last.paths).toEqual(expect.arrayContaining(['x.ts', 'y.ts']));
+    for (let i = 1; i < heard.length; i++) expect(heard[i]!.from).toBe(heard[i - 1]!.to);
+    expect(last.to).toBe(writer.graphVersion());
   });
 });
