@@ -62,7 +62,10 @@ export class SourceReader {
       startLine,
       endLine: last,
       text,
-      tokens: countTokens(text),
+      // Counted when asked for: get_context counts the rendered item instead.
+      get tokens() {
+        return countTokens(text);
+      },
       truncated,
       stale: file.changed,
     };

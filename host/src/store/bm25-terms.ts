@@ -18,6 +18,22 @@ export interface TermIndex {
   bm25: string;
 }
 
+// Counting an FTS5 table reads all of it: the count is kept until the database changes.
+const counts = new WeakMap<StoreContext, Map<string, { at: string; n: number }>>();
+
+/** Rows of `table`, counted again only after a commit (of any connection) since the last count. */
+function rowCount(ctx: StoreContext, table: string): number {
+  // data_version moves with other connections' commits, total_changes() with this one's.
+  const at = `${String(ctx.db.pragma('data_version', { simple: true }))}:${String((ctx.stmt('SELECT total_changes() AS c').get() as { c: number }).c)}`;
+  let byTable = counts.get(ctx);
+  if (!byTable) counts.set(ctx, (byTable = new Map()));
+  const hit = byTable.get(table);
+  if (hit?.at === at) return hit.n;
+  const n = (ctx.stmt(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  byTable.set(table, { at, n });
+  return n;
+}
+
 /**
  * Okapi BM25 (FTS5's, k1 = 1.2, b = 0.75) of `query` over an FTS5 table, summed over the
  * query's distinct identifier tokens, each weighted by how often the query repeats it (an
@@ -31,7 +47,7 @@ export function bm25ByTerms(ctx: StoreContext, index: TermIndex, query: string, 
   const repeats = new Map<string, number>();
   for (const t of all) repeats.set(t, (repeats.get(t) ?? 0) + 1);
   const terms = [...repeats.keys()];
-  const docs = (ctx.stmt(`SELECT count(*) AS n FROM ${index.table}`).get() as { n: number }).n;
+  const docs = rowCount(ctx, index.table);
   if (docs === 0) return [];
   const df = new Map(
     (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analysis, def, tempStore } from './graph-fixtures.js';
+import { GraphStore } from '../../src/store/graph-store.js';
+import { analysis, def, tempDbPath, tempStore } from './graph-fixtures.js';
 
 describe('file text search (file_fts)', () => {
   it('ranks files by BM25 over their content and path, split like identifiers', () => {
@@ -16,6 +17,22 @@ describe('file text search (file_fts)', () => {
     expect(store.searchFiles('')).toEqual([]);
     expect(store.searchFiles('nothing matches this')).toEqual([]);
     store.close();
+  });
+
+  it('counts the documents again after a write, of this connection or another (a term in most files ranks nothing)', () => {
+    const db = tempDbPath();
+    const writer = GraphStore.open(db);
+    const reader = GraphStore.open(db, { readonly: true });
+    for (let i = 0; i < 8; i++) writer.replaceFile(analysis(`f${i}.py`, { text: i < 5 ? 'common word' : 'other' }));
+    // 5 of 8 files: more than half, dropped.
+    expect(reader.searchFiles('common')).toEqual([]);
+    expect(writer.searchFiles('common')).toEqual([]);
+    for (let i = 8; i < 12; i++) writer.replaceFile(analysis(`f${i}.py`, { text: 'other' }));
+    // 5 of 12: kept, for the reader (another connection wrote) and the writer (its own writes).
+    expect(reader.searchFiles('common')).toHaveLength(5);
+    expect(writer.searchFiles('common')).toHaveLength(5);
+    reader.close();
+    writer.close();
   });
 
   it('follows the file: reindexed text replaces the old, a removed or skipped file leaves the index', () => {
