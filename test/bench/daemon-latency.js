@@ -48,8 +48,13 @@ function editTargets(repo, lang, count) {
     )
     .all();
   db.close();
+  // An overloaded function has one node per signature, and a call resolves to the one it
+  // matches: the edit would call another node than the one asked about. One definition per name.
+  const defined = new Map();
+  for (const r of rows) defined.set(`${r.path}\0${r.name}`, (defined.get(`${r.path}\0${r.name}`) ?? 0) + 1);
   const byFile = new Map();
   for (const r of rows) {
+    if (defined.get(`${r.path}\0${r.name}`) !== 1) continue;
     if (byFile.has(r.path) || !r.path.endsWith(lang.ext)) continue;
     const lines = readFileSync(join(repo, r.path), 'utf8').split('\n');
     if (lines.length < 100 || lines.length > 1500) continue;
