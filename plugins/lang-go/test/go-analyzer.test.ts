@@ -37,6 +37,7 @@ function programContext(root: string, options: Record<string, unknown>, logs: st
     phases: ['A', 'B'],
     phase: 'B',
     signal: new AbortController().signal,
+    changed: [],
     log: (_level, message) => void logs.push(message),
     async readFile(file: AnalyzeFile) {
       const text = readFileSync(join(root, file.path), 'utf8');
