@@ -143,6 +143,12 @@ export class PluginSessions {
   release(pluginId: string): void {
     const s = this.started.get(pluginId);
     if (s && this.keeps(s)) return; // kept for the next run by stopAll
+    this.stop(pluginId);
+  }
+
+  /** Starts stopping a plugin's session (once). */
+  private stop(pluginId: string): void {
+    const s = this.started.get(pluginId);
     if (s && !this.stopping.has(pluginId))
       this.stopping.set(
         pluginId,
@@ -168,9 +174,8 @@ export class PluginSessions {
       if (spares && this.keeps(s) && !this.stopping.has(id)) {
         const reg = this.settings.plugins.find((p) => p.plugin.manifest.id === id);
         if (reg && spares.keep(id, this.supervisorFor(reg, true).key, s.supervisor)) kept.add(id);
-        else this.stopping.set(id, Promise.resolve()); // stopped by keep()
       }
-    for (const id of this.started.keys()) if (!kept.has(id)) this.release(id);
+    for (const id of this.started.keys()) if (!kept.has(id)) this.stop(id);
     // The next brief run (an edit) finds these plugins started, whatever this run was.
     if (spares)
       for (const id of this.started.keys()) {

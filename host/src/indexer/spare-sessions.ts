@@ -83,23 +83,20 @@ export class SpareSessions {
 
   /**
    * Keeps the session a run used (its plugin is incremental) for the next run. False when it
-   * was not kept — the sessions waiting and this one would pass the memory budget, or the
-   * sessions are closed —: then it is stopped, and the caller prepares a fresh one.
+   * was not kept — the sessions waiting and this one would pass the memory budget, one waits
+   * already, or the sessions are closed —: the caller then stops it and prepares a fresh one.
    */
   keep(pluginId: string, key: string, supervisor: PluginSupervisor): boolean {
+    if (this.closed || this.ready.has(pluginId)) return false;
     const budget = this.opts.memoryBytes;
-    if (!this.closed && !this.ready.has(pluginId) && budget !== undefined && supervisor.pid !== undefined) {
-      const rss = processTreeRss(supervisor.pid) ?? 0;
-      const others = [...this.ready.values()].reduce((sum, s) => sum + (s.supervisor.pid ? (processTreeRss(s.supervisor.pid) ?? 0) : 0), 0);
+    if (budget !== undefined && supervisor.pid !== undefined) {
+      const rssOf = (s: PluginSupervisor) => (s.pid === undefined ? 0 : (processTreeRss(s.pid) ?? 0));
+      const rss = rssOf(supervisor);
+      const others = [...this.ready.values()].reduce((sum, s) => sum + rssOf(s.supervisor), 0);
       if (rss + others > budget) {
         this.opts.onEvicted?.(pluginId, rss);
-        void supervisor.stop().catch(() => undefined);
         return false;
       }
-    }
-    if (this.closed || this.ready.has(pluginId)) {
-      void supervisor.stop().catch(() => undefined);
-      return false;
     }
     this.wait(pluginId, key, supervisor);
     return true;

@@ -48,13 +48,11 @@ export class CodeGraph {
 
   /** The current snapshot, reloaded if the graph changed since the last call (the pinned one inside {@link pinned}). */
   snapshot(): GraphSnapshot {
-    if (this.pin) return this.pin;
-    if (this.pinning) {
-      this.pinning = false;
-      this.pin = this.snapshot();
-      this.pinning = true;
-      return this.pin;
-    }
+    return this.pinning ? (this.pin ??= this.current()) : this.current();
+  }
+
+  /** The snapshot of the store's current graph version. */
+  private current(): GraphSnapshot {
     const version = this.store.graphVersion();
     if (!this.snap || this.snap.graphVersion !== version) {
       const log = this.changes;

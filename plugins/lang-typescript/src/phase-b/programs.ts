@@ -70,7 +70,7 @@ export class ProgramCache {
       old.lastUsed = ++this.clock;
       return { built: old, reused: true };
     }
-    const built = this.build(project, old?.program);
+    const built = this.build(project, old);
     this.programs.set(project.id, built);
     this.evict();
     return { built, reused: false };
@@ -129,7 +129,8 @@ export class ProgramCache {
     return true;
   }
 
-  private build(project: Project, oldProgram: ts.Program | undefined): BuiltProgram {
+  private build(project: Project, old: BuiltProgram | undefined): BuiltProgram {
+    const oldProgram = old?.program;
     const options = project.options;
     const host = ts.createCompilerHost(options, false) as ts.CompilerHost & { useSourceOfProjectReferenceRedirect?: () => boolean };
     const moduleDetection = String(options.moduleDetection ?? '');
@@ -176,11 +177,10 @@ export class ProgramCache {
     const checker = program.getTypeChecker();
     const stamps = new Map<string, string>();
     const prefix = this.root.endsWith('/') ? this.root : `${this.root}/`;
-    const oldStamps = oldProgram ? [...this.programs.values()].find((b) => b.program === oldProgram)?.stamps : undefined;
     for (const sf of program.getSourceFiles()) {
       if (!sf.fileName.startsWith(prefix)) continue;
       // A file TypeScript reused from the old program without asking the host keeps the old stamp.
-      const s = readStamps.get(sf.fileName) ?? oldStamps?.get(sf.fileName) ?? stat(sf.fileName);
+      const s = readStamps.get(sf.fileName) ?? old?.stamps.get(sf.fileName) ?? stat(sf.fileName);
       if (s !== undefined) stamps.set(sf.fileName, s);
     }
     if (project.configPath) {
