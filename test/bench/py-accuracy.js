@@ -8,7 +8,8 @@
 //    the same files in the same run: wall time, peak RSS of host and plugin (targets: ≤ 10 s,
 //    ≥ 5× faster, plugin ≤ 600 MiB).
 // 3. Incremental: one-file commits on the initialised Django repository, each reindexed by
-//    `travsr hook-run` (target < 1 s end to end).
+//    `travsr hook-run` (target < 1 s end to end); then with the daemon managing the repository,
+//    save + commit until its graph is at the commit with Phase B stored.
 // TRAVSR_BENCH_PY=accuracy, =speed or =incremental runs one part.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -68,14 +68,46 @@ describe('the daemon', () => {
     expect(text).toMatch(/query cache: \d+ answers .*hit rate/);
   }, 120_000);
 
-  it('takes the commit of the post-commit hook: the hook only tells the daemon', async () => {
+  it('takes a commit by itself: the post-commit hook starts nothing, and a commit without the hook is followed too', async () => {
+    const pid = readFileSync(join(repo.root, '.travsr', 'daemon.pid'), 'utf8').trim();
     repo.write({ 'pkg/extra.py': 'from pkg.util import other\n\n\ndef extra():\n    return other()\n' });
     repo.git('add', '-A');
     const hook = await execa('git', ['commit', '-m', 'two'], { cwd: repo.root, reject: false, env: gitEnv(), all: true });
     expect(hook.exitCode, hook.all).toBe(0);
-    expect(readFileSync(join(repo.root, '.travsr', 'hook.log'), 'utf8')).toMatch(/the daemon \(pid \d+\) updates the graph\n$/);
+    expect(readFileSync(join(repo.root, '.travsr', 'hook.log'), 'utf8')).toMatch(
+      new RegExp(`post-commit [0-9a-f]+: the daemon \\(pid ${pid}\\) follows HEAD\n$`),
+    );
     await eventually(async () => (await callerNames('pkg.util.other')).includes('pkg.extra.extra'), 'the committed file in the graph');
     await eventually(async () => (await repoStatus(repo.root)).dirtyCount === 0, 'no dirty file after the commit');
+    // git reset moves HEAD back with no hook at all: the daemon's graph follows the working tree it leaves.
+    const reset = await execa('git', ['reset', '-q', '--hard', 'HEAD~1'], { cwd: repo.root, reject: false, env: gitEnv(), all: true });
+    expect(reset.exitCode, reset.all).toBe(0);
+    await eventually(async () => !(await callerNames('pkg.util.other')).includes('pkg.extra.extra'), 'the reset in the graph');
+    const again = await execa('git', ['cherry-pick', 'HEAD@{1}'], {
+      cwd: repo.root,
+      reject: false,
+      env: { ...gitEnv(), TRAVSR_HOOK_DISABLE: '1' },
+      all: true,
+    });
+    expect(again.exitCode, again.all).toBe(0);
+    await eventually(async () => (await callerNames('pkg.util.other')).includes('pkg.extra.extra'), 'the commit made without the hook');
+    // A commit of a file the daemon has already indexed changes nothing in the tree: only HEAD says it.
+    repo.write({ 'pkg/more.py': 'def more():\n    return 3\n' });
+    await eventually(async () => (await repoStatus(repo.root)).dirtyFiles.includes('pkg/more.py'), 'the saved file in the graph');
+    repo.git('add', '-A');
+    const quiet = await execa('git', ['commit', '-q', '-m', 'three'], {
+      cwd: repo.root,
+      reject: false,
+      env: { ...gitEnv(), TRAVSR_HOOK_DISABLE: '1' },
+      all: true,
+    });
+    expect(quiet.exitCode, quiet.all).toBe(0);
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    await eventually(
+      async () =>
+        (JSON.parse((await travsr(['status', repo.root, '--json'])).stdout) as { lastIndexedCommit: string }).lastIndexedCommit === head,
+      'the graph at the commit made without the hook',
+    );
   }, 120_000);
 
   it('answers ask and graph through the daemon, the second time from its cache', async () => {
@@ -127,6 +159,7 @@ describe('the daemon', () => {
     expect(r.stdout).toMatch(/^daemon stopped \(pid \d+\)$/m);
     expect(existsSync(daemonPaths().socket)).toBe(false);
     expect(existsSync(daemonPaths().pidFile)).toBe(false);
+    expect(existsSync(join(repo.root, '.travsr', 'daemon.pid'))).toBe(false); // the hook runs travsr again
     expect((await travsr(['daemon', 'status'])).stdout).toMatch(/no daemon is running/);
     expect(await callerNames('pkg.util.other')).toContain('pkg.extra.extra');
     expect((await travsr(['daemon', 'logs', '-n', '200'])).stdout).toMatch(/daemon: stopped/);

@@ -135,6 +135,21 @@ describe('PluginSupervisor', () => {
     expect(await failing).toMatchObject({ code: 'CONSTRAINT_REFUSED' });
   });
 
+  it('stopped while it starts, it stays stopped: a request queued behind the start launches nothing', async () => {
+    const sup = new PluginSupervisor({ ...base(), plugin: await loadPluginDir(plugins.dir('ok')) });
+    // What a spare session does: its start, then a warm-up request once the start is done.
+    const warm = sup
+      .capabilities()
+      .then(() => sup.analyze({ phase: 'A', files: [{ path: 'a.txt', language: 'text' }] }, { onFile: () => {} }))
+      .catch((e: unknown) => e);
+    await sup.launched();
+    await sup.stop(); // the run that took the session had nothing for it
+    expect(await warm).toMatchObject({ code: 'PLUGIN_STOPPED' });
+    expect(sup.state).toBe('stopped');
+    expect(sup.launches).toBe(1);
+    expect(sup.pid).toBeUndefined();
+  });
+
   it('times out a handshake that never comes', async () => {
     const sup = new PluginSupervisor({
       ...base(),

@@ -64,7 +64,8 @@ export async function startDetachedDaemon(opts: StartOptions = {}): Promise<Star
 }
 
 /** What {@link stopDaemon} did. */
-export type StopOutcome = { kind: 'not-running' } | { kind: 'stopped'; pid: number };
+/** What `stopDaemon` did; `killed`: the process had not ended `timeoutMs` after it was asked to, and was sent SIGKILL. */
+export type StopOutcome = { kind: 'not-running' } | { kind: 'stopped'; pid: number; killed: boolean };
 
 /**
  * `travsr daemon stop`: asks the daemon to shut down (it stores the update under way) and
@@ -87,11 +88,11 @@ export async function stopDaemon(opts: { paths?: DaemonPaths; timeoutMs?: number
   while (processAlive(pid)) {
     if (Date.now() > deadline) {
       signal(pid, 'SIGKILL');
-      break;
+      return { kind: 'stopped', pid, killed: true };
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { kind: 'stopped', pid };
+  return { kind: 'stopped', pid, killed: false };
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {

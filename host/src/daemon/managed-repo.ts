@@ -1,9 +1,12 @@
-import { dirtyFiles } from '../git/index.js';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DAEMON_PID_FILE, dirtyFiles, gitCommonDir, gitDir } from '../git/index.js';
 import type { GraphChanges } from '../store/index.js';
 import { openWorkspace, type Workspace } from '../workspace/workspace.js';
 import type { RepoStatus } from './daemon-service.js';
 import { SpareSessions } from '../indexer/spare-sessions.js';
 import { RepoUpdater, type UpdateEvent } from './repo-updater.js';
+import { HeadWatcher } from './head-watcher.js';
 import { TreeWatcher } from './tree-watcher.js';
 
 /** Dirty files listed in a status at most (the count is always whole). */
@@ -11,9 +14,10 @@ const DIRTY_LISTED = 1000;
 
 /**
  * One repository the daemon manages: its workspace (configuration and graph store, open for
- * the daemon's life), the watcher of its working tree and the updater that turns what the
- * watcher sees into index runs. Opening it catches up with whatever changed while no daemon
- * watched: a full run, which re-analyzes only files whose content hash moved.
+ * the daemon's life), the watchers of its working tree and of its HEAD, and the updater that
+ * turns what they see into index runs. Opening it catches up with whatever changed while no
+ * daemon watched: a full run, which re-analyzes only files whose content hash moved. While it
+ * is open, `.travsr/daemon.pid` tells the post-commit hook that the daemon has the commits.
  */
 export class ManagedRepo {
   private constructor(
@@ -21,6 +25,7 @@ export class ManagedRepo {
     readonly watcher: TreeWatcher,
     readonly updater: RepoUpdater,
     readonly spares: SpareSessions,
+    private readonly head: HeadWatcher | undefined,
   ) {}
 
   /** The repository root. */
@@ -79,10 +84,16 @@ export class ManagedRepo {
             ws.logger.log('warn', `daemon: ${ws.root} is scanned every ${values['daemon.scanInterval'].value} ms: ${note ?? ''}`);
         },
       });
-      const repo = new ManagedRepo(ws, watcher, updater, spares);
+      // A commit, checkout or reset is seen without the hook: git's own files say HEAD moved.
+      const head = ws.git
+        ? new HeadWatcher({ gitDir: await gitDir(ws.root), commonDir: await gitCommonDir(ws.root), onMoved: () => updater.commit() })
+        : undefined;
+      const repo = new ManagedRepo(ws, watcher, updater, spares, head);
       owner.repo = repo;
       // Watching starts before the catch-up run, so nothing saved in between is missed.
       await watcher.start();
+      head?.start();
+      if (head) claimPidFile(join(ws.root, '.travsr', DAEMON_PID_FILE), ws);
       updater.full();
       return repo;
     } catch (e) {
@@ -126,8 +137,33 @@ export class ManagedRepo {
   /** Stops watching, waits for the update under way, closes the store. */
   async close(): Promise<void> {
     this.watcher.close();
+    if (this.head) {
+      this.head.close();
+      releasePidFile(join(this.ws.root, '.travsr', DAEMON_PID_FILE));
+    }
     await this.updater.close();
     await this.spares.close();
     this.ws.close();
+  }
+}
+
+/** Writes the hook's pid file; without it the hook still works (it notifies the daemon), so a failure is only said. */
+function claimPidFile(path: string, ws: Workspace): void {
+  try {
+    writeFileSync(path, `${process.pid}\n`);
+  } catch (e) {
+    ws.logger.log(
+      'warn',
+      `daemon: cannot write ${path} (${(e as Error).message}): the post-commit hook will start travsr to tell the daemon`,
+    );
+  }
+}
+
+/** Removes the hook's pid file when it names this process (another daemon may have taken the repository since). */
+function releasePidFile(path: string): void {
+  try {
+    if (readFileSync(path, 'utf8').trim() === String(process.pid)) rmSync(path, { force: true });
+  } catch {
+    // Gone already: nothing to release.
   }
 }

@@ -8,6 +8,14 @@ export const HOOK_BLOCK_END = '# <<< travsr <<<';
 /** Seconds a foreground hook run may take before it is stopped, unless TRAVSR_HOOK_TIMEOUT says otherwise. */
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 30;
 
+/**
+ * A file in a repository's `.travsr/` holding the pid of the daemon that follows its HEAD
+ * (`travsr daemon`, `HeadWatcher`). While that process lives, the post-commit hook has nothing
+ * to do and returns at once; the daemon writes the file when it starts managing the
+ * repository and removes it when it stops.
+ */
+export const DAEMON_PID_FILE = 'daemon.pid';
+
 /** Hook logs above this size are moved to `hook.log.1` before the next run writes. */
 const LOG_ROTATE_BYTES = 1024 * 1024;
 
@@ -25,7 +33,9 @@ export function shQuote(word: string): string {
  * stops it after TRAVSR_HOOK_TIMEOUT seconds (default 30, 0 for no limit), ignores its exit status and never
  * exits the surrounding script: everything runs in a subshell, so a foreign hook around the
  * block behaves as before. Failures leave one line on the commit's stderr (foreground only)
- * and the details in the log.
+ * and the details in the log. While a daemon that follows the repository's HEAD runs (its pid
+ * in `.travsr/daemon.pid`, the process's arguments naming `serve`), the block only logs that the
+ * daemon has the commit: no Node process starts. `TRAVSR_DAEMON=0` runs the command anyway.
  *
  * @throws HookError `HOOK_COMMAND_INVALID` when `command` is empty or holds NUL or line breaks.
  */
@@ -61,6 +71,21 @@ export function renderHookBlock(command: readonly string[]): string {
   travsr_log=.travsr/hook.log
   travsr_size=$(wc -c 2>/dev/null <"$travsr_log" | tr -d ' ')
   [ "\${travsr_size:-0}" -gt ${LOG_ROTATE_BYTES} ] 2>/dev/null && mv -f "$travsr_log" "$travsr_log.1"
+  # A running daemon follows HEAD by itself: nothing to start.
+  travsr_daemon=$(cat .travsr/${DAEMON_PID_FILE} 2>/dev/null)
+  case $travsr_daemon in ''|*[!0-9]*) travsr_daemon= ;; esac
+  if [ -n "$travsr_daemon" ] && [ "\${TRAVSR_DAEMON:-}" != 0 ]; then
+    if [ -r "/proc/$travsr_daemon/cmdline" ]; then
+      travsr_args=$(tr '\\000' ' ' <"/proc/$travsr_daemon/cmdline" 2>/dev/null)
+    else
+      travsr_args=$(ps -p "$travsr_daemon" -o args= 2>/dev/null)
+    fi
+    case $travsr_args in
+      *' serve'*)
+        echo "$(date -u '+%Y-%m-%dT%H:%M:%SZ') post-commit $(git rev-parse --short HEAD 2>/dev/null): the daemon (pid $travsr_daemon) follows HEAD" >>"$travsr_log"
+        exit 0 ;;
+    esac
+  fi
   travsr_limit=\${TRAVSR_HOOK_TIMEOUT:-${DEFAULT_HOOK_TIMEOUT_SECONDS}}
   case $travsr_limit in ''|*[!0-9]*) travsr_limit=${DEFAULT_HOOK_TIMEOUT_SECONDS} ;; esac
   travsr_run() {

@@ -9,4 +9,4 @@ export { dirtyFiles } from './working-tree.js';
 export type { CommitDiff, CommitDiffRange, RenamedFile, SubmoduleChange } from './commit-diff.js';
 export { installPostCommitHook, uninstallPostCommitHook, hookStatus, postCommitHookPath } from './hook-installer.js';
 export type { InstallHookOptions, InstallHookResult, UninstallHookResult, HookStatus } from './hook-installer.js';
-export { HOOK_BLOCK_BEGIN, HOOK_BLOCK_END, DEFAULT_HOOK_TIMEOUT_SECONDS } from './hook-script.js';
+export { HOOK_BLOCK_BEGIN, HOOK_BLOCK_END, DEFAULT_HOOK_TIMEOUT_SECONDS, DAEMON_PID_FILE } from './hook-script.js';

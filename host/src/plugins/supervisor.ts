@@ -229,6 +229,15 @@ export class PluginSupervisor {
     if (this.stateValue === 'disabled') this.stateValue = 'idle';
   }
 
+  /** Through a method, so the compiler does not narrow the state across the awaits that can change it. */
+  private stopped(): boolean {
+    return this.stateValue === 'stopped';
+  }
+
+  private stoppedError(): PluginError {
+    return new PluginError(PluginErrorCode.Stopped, `${this.opts.plugin.label} was stopped`, this.opts.plugin.label);
+  }
+
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
@@ -236,9 +245,7 @@ export class PluginSupervisor {
   }
 
   private async ensureSession(): Promise<PluginSession> {
-    if (this.stateValue === 'stopped') {
-      throw new PluginError(PluginErrorCode.Stopped, `${this.opts.plugin.label} was stopped`, this.opts.plugin.label);
-    }
+    if (this.stopped()) throw this.stoppedError();
     if (this.stateValue === 'disabled') throw this.disabledError();
     if (this.session && this.session.state === 'ready') return this.session;
     if (this.starting) return this.starting;
@@ -250,6 +257,7 @@ export class PluginSupervisor {
         this.stateValue = 'backoff';
         this.logger.log('info', `[${this.opts.plugin.label}] restarting in ${delay} ms after ${this.recentCrashes()} crash(es)`);
         await new Promise((r) => setTimeout(r, delay));
+        if (this.stopped()) throw this.stoppedError();
       }
       this.stateValue = 'starting';
       this.launches++;
@@ -273,6 +281,12 @@ export class PluginSupervisor {
       };
       try {
         const session = await PluginSession.start(sessionOpts);
+        // stop() came while the session started: it must not come back to life as 'ready'
+        // (a request queued behind the start would then launch another process nobody stops).
+        if (this.stopped()) {
+          await session.stop();
+          throw this.stoppedError();
+        }
         this.session = session;
         this.stateValue = 'ready';
         this.scheduleHealth();
@@ -281,7 +295,7 @@ export class PluginSupervisor {
         });
         return session;
       } catch (e) {
-        this.recordFailure(e);
+        if (!this.stopped()) this.recordFailure(e);
         throw e;
       } finally {
         sayLaunched();

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOOK_BLOCK_BEGIN, HOOK_BLOCK_END } from '../../src/git/hook-script.js';
@@ -120,6 +121,39 @@ describe('installPostCommitHook', () => {
 
     expect(existsSync(join(repo.root, 'marker.json'))).toBe(false);
     expect(existsSync(join(repo.root, '.travsr', 'hook.log'))).toBe(false);
+  });
+
+  it('starts nothing while a daemon that follows HEAD runs (its pid in .travsr/daemon.pid), and runs when that process is gone or not a daemon', async () => {
+    const repo = await repoWithCommit();
+    await installPostCommitHook(repo.root, { command: MARKER });
+    mkdirSync(join(repo.root, '.travsr'), { recursive: true });
+    const pidFile = join(repo.root, '.travsr', 'daemon.pid');
+    // A process whose arguments name `serve`, as the daemon's do (`node run.js serve`).
+    const daemon = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'serve'], { stdio: 'ignore' });
+    try {
+      writeFileSync(pidFile, `${daemon.pid}\n`);
+      await repo.commit('second');
+      expect(existsSync(join(repo.root, 'marker.json'))).toBe(false);
+      expect(hookLog(repo.root)).toMatch(new RegExp(`post-commit [0-9a-f]+: the daemon \\(pid ${daemon.pid}\\) follows HEAD\n$`));
+      // TRAVSR_DAEMON=0: the command runs even so.
+      repo.write('b.txt', 'b\n');
+      await repo.commit('third', { TRAVSR_DAEMON: '0' });
+      expect(existsSync(join(repo.root, 'marker.json'))).toBe(true);
+    } finally {
+      daemon.kill();
+    }
+    rmSync(join(repo.root, 'marker.json'));
+    // A live process that is not a daemon (pid reused after a crash), then a dead one: the command runs.
+    writeFileSync(pidFile, `${process.pid}\n`);
+    repo.write('c.txt', 'c\n');
+    await repo.commit('fourth');
+    expect(existsSync(join(repo.root, 'marker.json'))).toBe(true);
+    rmSync(join(repo.root, 'marker.json'));
+    if (daemon.exitCode === null && daemon.signalCode === null) await new Promise((r) => daemon.once('exit', r));
+    writeFileSync(pidFile, `${daemon.pid}\n`);
+    repo.write('d.txt', 'd\n');
+    await repo.commit('fifth');
+    expect(existsSync(join(repo.root, 'marker.json'))).toBe(true);
   });
 
   it('with TRAVSR_HOOK_BACKGROUND=1 the commit returns while the command still runs', async () => {

@@ -11,6 +11,11 @@ export default class DaemonStop extends TravsrCommand {
     const { stopDaemon } = await import('../../../daemon/daemon-control.js');
     const out = await stopDaemon();
     if (flags.json) this.log(JSON.stringify(out));
-    else this.log(out.kind === 'stopped' ? `daemon stopped (pid ${out.pid})` : 'no daemon was running');
+    else if (out.kind === 'not-running') this.log('no daemon was running');
+    else if (!out.killed) this.log(`daemon stopped (pid ${out.pid})`);
+    else
+      this.log(
+        `daemon killed (pid ${out.pid}): it had not exited 30 s after it was asked to stop; its last lines are in \`travsr daemon logs\`, and the next start catches up with every change`,
+      );
   }
 }
