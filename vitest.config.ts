@@ -35,6 +35,7 @@ const freshProcess = [
   'host/test/git/commit-diff.test.ts',
   'host/test/git/hook-installer.test.ts',
   'host/test/git/repo.test.ts',
+  'host/test/daemon/head-watcher.test.ts',
 ];
 
 export default defineConfig({

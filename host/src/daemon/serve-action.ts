@@ -60,4 +60,24 @@ export async function serveDaemon(opts: ServeOptions): Promise<void> {
   process.once('SIGTERM', onSignal);
   await daemon.stopped;
   logger.log('info', 'daemon: stopped');
+  exitWhenLingering(logger);
+}
+
+/** How long the process may outlive a completed stop before it is ended. */
+const LINGER_MS = 3_000;
+
+/**
+ * Everything is closed and stored once the daemon has stopped, so the process ends by itself.
+ * Should something still hold it (a handle nobody closed: a bug), the log says what, and the
+ * process exits instead of keeping `daemon stop` waiting until it kills it.
+ */
+function exitWhenLingering(logger: Logger): void {
+  const timer = setTimeout(() => {
+    logger.log(
+      'warn',
+      `daemon: still running ${LINGER_MS} ms after it stopped, held by ${process.getActiveResourcesInfo().join(', ')}; exiting`,
+    );
+    process.exit(0);
+  }, LINGER_MS);
+  timer.unref();
 }

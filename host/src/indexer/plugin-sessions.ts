@@ -41,6 +41,8 @@ export interface PluginSessionSettings {
 export class PluginSessions {
   private readonly started = new Map<string, StartedPlugin>();
   private readonly stopping = new Map<string, Promise<void>>();
+  /** {@link stopAll} has begun: nothing starts any more. */
+  private ended = false;
   /**
    * The run analyzes a few files (an incremental run after a small commit): sessions started
    * from now on are brief (`LaunchSpec.brief`). Set it before the first start.
@@ -68,10 +70,18 @@ export class PluginSessions {
     this.start(pluginId);
   }
 
-  /** Starts the plugin (once); undefined for a plugin this run does not have. */
+  /**
+   * Starts the plugin (once); undefined for a plugin this run does not have, or once the run
+   * is stopping its sessions (a session started then would outlive the run: nobody would stop
+   * its process).
+   */
   start(pluginId: string): StartedPlugin | undefined {
     const known = this.started.get(pluginId);
     if (known) return known;
+    if (this.ended) {
+      this.settings.logger.log('debug', `${pluginId}: not started, the index run has ended`);
+      return undefined;
+    }
     const reg = this.settings.plugins.find((p) => p.plugin.manifest.id === pluginId);
     if (!reg) return undefined;
     const { key, make } = this.supervisorFor(reg, this.brief);
@@ -167,6 +177,7 @@ export class PluginSessions {
    * launched for the next run.
    */
   async stopAll(): Promise<void> {
+    this.ended = true;
     const spares = this.settings.spares;
     // An incremental plugin's session of a brief run serves the next run too.
     const kept = new Set<string>();
