@@ -40,8 +40,20 @@ export interface ToolHost {
   logger?: Logger;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
-const validators = new Map<string, ValidateFunction>(Object.values(TOOL_DEFINITIONS).map((d) => [d.name, ajv.compile(d.inputSchema)]));
+// The tools' schemas are ours and checked against the meta-schema by the tests
+// (tool-definitions.test.ts), so a process does not compile the meta-schema, and compiles a
+// tool's schema the first time the tool is called: a CLI call runs one tool.
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, validateSchema: false });
+const validators = new Map<string, ValidateFunction>();
+
+/** The argument validator of tool `name`, compiled on first use; undefined for no such tool. */
+function validatorOf(name: string): ValidateFunction | undefined {
+  let v = validators.get(name);
+  if (v) return v;
+  const def = Object.values(TOOL_DEFINITIONS).find((d) => d.name === name);
+  if (def) validators.set(name, (v = ajv.compile(def.inputSchema)));
+  return v;
+}
 
 /**
  * Runs tool `name` with `args` as `policy` allows: validates the arguments against the
@@ -53,8 +65,12 @@ export function runTool(host: ToolHost, name: string, args: unknown, policy: Acc
   const recorder = new TraceRecorder('tool-call', name);
   recorder.trace.details.arguments = redact(args);
   try {
-    const validate = validators.get(name);
-    if (!validate) throw new ToolError('UNKNOWN_TOOL', `there is no tool ${name}; list the tools to see the ${validators.size} there are`);
+    const validate = validatorOf(name);
+    if (!validate)
+      throw new ToolError(
+        'UNKNOWN_TOOL',
+        `there is no tool ${name}; list the tools to see the ${Object.keys(TOOL_DEFINITIONS).length} there are`,
+      );
     const a = args ?? {};
     if (!validate(a)) throw new ToolError('INVALID_ARGUMENTS', `bad arguments for ${name}: ${describeErrors(validate.errors ?? [])}`);
     // One snapshot per graph for the whole call, however the graphs move meanwhile.
