@@ -21,6 +21,8 @@ import {
 } from './daemon-service.js';
 import { DaemonError, DaemonErrorCode } from './errors.js';
 import { hostMcpSession, type McpMessage } from './mcp-host.js';
+import { startHostedMcpHttp, type HostedMcpHttpOptions } from './mcp-http-host.js';
+import type { McpHttpServer } from '../mcp/http-server.js';
 
 /** Options of {@link startDaemon}. */
 export interface DaemonServerOptions extends Omit<DaemonCoreOptions, 'logger'> {
@@ -30,6 +32,8 @@ export interface DaemonServerOptions extends Omit<DaemonCoreOptions, 'logger'> {
   listen?: string;
   /** The token TCP clients present (required with `listen`). */
   tcpToken?: string;
+  /** Also serve MCP over HTTP (`travsr mcp --http`'s server, answered by the daemon). */
+  mcpHttp?: HostedMcpHttpOptions;
 }
 
 /** A daemon that runs in this process. */
@@ -37,6 +41,8 @@ export interface RunningDaemon {
   core: DaemonCore;
   /** What the daemon serves: `unix:<socket>` (and the TCP address). */
   endpoints: string[];
+  /** The MCP endpoint served over HTTP, when asked for. */
+  mcpHttpUrl?: string;
   /** Resolves when a Shutdown call or {@link stop} ended it. */
   stopped: Promise<void>;
   stop(): Promise<void>;
@@ -60,6 +66,7 @@ export async function startDaemon(opts: DaemonServerOptions): Promise<RunningDae
   const socket = checkedSocketPath(paths);
   await claimPidFile(paths);
   let server: grpc.Server | undefined;
+  let mcpHttp: McpHttpServer | undefined;
   const core = new DaemonCore(opts);
   try {
     await removeStaleSocket(paths);
@@ -70,7 +77,14 @@ export async function startDaemon(opts: DaemonServerOptions): Promise<RunningDae
     const tokens = [token, ...(opts.tcpToken ? [opts.tcpToken] : [])];
     server.addService(
       daemonServiceDefinition(),
-      handlers(core, tokens, paths, () => stopRequested?.(), logger),
+      handlers(
+        core,
+        tokens,
+        paths,
+        () => stopRequested?.(),
+        logger,
+        () => mcpHttp?.url,
+      ),
     );
     // The repositories are open (watched, their catch-up queued) before anyone can connect.
     await core.start();
@@ -83,6 +97,7 @@ export async function startDaemon(opts: DaemonServerOptions): Promise<RunningDae
       endpoints.push(opts.listen);
       logger.log('warn', `daemon: also serving on TCP ${opts.listen}; every call must carry the token`);
     }
+    if (opts.mcpHttp) mcpHttp = await startHostedMcpHttp(core, opts.mcpHttp, logger);
     logger.log('info', `daemon ${HOST_VERSION} (pid ${process.pid}) serving ${endpoints.join(', ')}`);
     logger.log('info', `daemon: managing ${core.roots().length} repositories${core.roots().length ? `: ${core.roots().join(', ')}` : ''}`);
     const srv = server;
@@ -97,14 +112,16 @@ export async function startDaemon(opts: DaemonServerOptions): Promise<RunningDae
         ]);
         clearTimeout(grace);
         srv.forceShutdown();
+        await mcpHttp?.close();
         await core.close();
         releaseFiles(paths, socket);
         stopRequested?.();
       })());
     void stopped.then(() => stop());
-    return { core, endpoints, stopped: stopped.then(() => stop()), stop };
+    return { core, endpoints, ...(mcpHttp ? { mcpHttpUrl: mcpHttp.url } : {}), stopped: stopped.then(() => stop()), stop };
   } catch (e) {
     server?.forceShutdown();
+    await mcpHttp?.close();
     await core.close();
     releaseFiles(paths, socket);
     throw e;
@@ -243,6 +260,7 @@ function handlers(
   paths: DaemonPaths,
   requestStop: () => void,
   logger: Logger,
+  mcpHttpUrl: () => string | undefined,
 ): grpc.UntypedServiceImplementation {
   const hello = (): HelloReply => ({
     version: HOST_VERSION,
@@ -272,6 +290,7 @@ function handlers(
       cache: core.cacheStatus(),
       rss: process.memoryUsage.rss(),
       endpoint: `unix:${paths.socket}`,
+      mcpHttpUrl: mcpHttpUrl() ?? '',
     })),
     Index: (call: grpc.ServerWritableStream<IndexRequestMessage, unknown>) => {
       if (!authorized(call, tokens)) return call.destroy(UNAUTHENTICATED as grpc.ServiceError);

@@ -81,6 +81,8 @@ export interface StatusReply {
   cache: CacheStatus;
   rss: number;
   endpoint: string;
+  /** The MCP endpoint served over HTTP; '' when none. */
+  mcpHttpUrl: string;
 }
 export interface IndexRequestMessage {
   repo: string;

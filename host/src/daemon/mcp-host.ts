@@ -1,11 +1,33 @@
 import { PassThrough, Writable } from 'node:stream';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../log/logger.js';
-import { mcpServerFactory } from '../mcp/server.js';
+import { mcpServerFactory, type ToolExecutor } from '../mcp/server.js';
 import { McpStdioTransport } from '../mcp/stdio-transport.js';
 import { FULL_ACCESS } from '../retrieval/access-policy.js';
 import type { ToolResult } from '../tools/tool-runner.js';
 import type { DaemonCore } from './daemon-core.js';
+
+/**
+ * Runs an MCP session's tool calls on the daemon: its warm graphs (those of `roots()`, read at
+ * each call) and its query cache, within the caller's access policy.
+ */
+export function daemonToolExecutor(core: DaemonCore, roots: () => readonly string[]): ToolExecutor {
+  return async (name, args, policy, signal): Promise<ToolResult> => {
+    const r = await core.callTool(
+      {
+        tool: name,
+        argumentsJson: JSON.stringify(args ?? {}),
+        repos: [...roots()],
+        fullAccess: policy.corpora === '*',
+        corpora: policy.corpora === '*' ? [] : [...policy.corpora],
+        groups: [...policy.groups],
+        timeoutMs: 0,
+      },
+      signal,
+    );
+    return { text: r.text, structured: JSON.parse(r.structuredJson) as Record<string, unknown>, traceId: r.traceId, isError: r.isError };
+  };
+}
 
 /** One message of an MCP session relayed over the control plane. */
 export interface McpMessage {
@@ -43,21 +65,7 @@ export function hostMcpSession(
   call.on('end', () => input.end());
   call.on('cancelled', () => input.end());
   call.on('error', () => input.end());
-  const server = mcpServerFactory(async (name, args, policy, signal): Promise<ToolResult> => {
-    const r = await core.callTool(
-      {
-        tool: name,
-        argumentsJson: JSON.stringify(args ?? {}),
-        repos: [...roots],
-        fullAccess: policy.corpora === '*',
-        corpora: policy.corpora === '*' ? [] : [...policy.corpora],
-        groups: [...policy.groups],
-        timeoutMs: 0,
-      },
-      signal,
-    );
-    return { text: r.text, structured: JSON.parse(r.structuredJson) as Record<string, unknown>, traceId: r.traceId, isError: r.isError };
-  })(FULL_ACCESS);
+  const server = mcpServerFactory(daemonToolExecutor(core, () => roots))(FULL_ACCESS);
   const transport = new McpStdioTransport(input, output, { onRefused: (m) => logger.log('info', `daemon: mcp session: ${m}`) });
   input.on('end', () => {
     void server.close().finally(() => call.end());

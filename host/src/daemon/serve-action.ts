@@ -5,6 +5,7 @@ import { terminalText } from '../log/terminal-text.js';
 import { daemonPaths } from './daemon-paths.js';
 import { startDaemon, type RunningDaemon } from './daemon-server.js';
 import { DaemonError, DaemonErrorCode } from './errors.js';
+import { parseAddress } from './mcp-http-host.js';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -24,6 +25,10 @@ export interface ServeOptions {
   repos?: readonly string[];
   listen?: string;
   tokenFile?: string;
+  /** Also serve MCP over HTTP at this `host:port`. */
+  mcpHttp?: string;
+  /** With `mcpHttp` on a loopback address: no bearer tokens. */
+  mcpNoAuth?: boolean;
 }
 
 /**
@@ -42,12 +47,15 @@ export async function serveDaemon(opts: ServeOptions): Promise<void> {
       throw new DaemonError(DaemonErrorCode.InvalidOption, `cannot read the token file ${opts.tokenFile}: ${(e as Error).message}`);
     }
   }
+  // A bad address is said before the daemon claims anything.
+  if (opts.mcpHttp !== undefined) parseAddress(opts.mcpHttp);
   const daemon: RunningDaemon = await startDaemon({
     paths: daemonPaths(),
     logger,
     ...(opts.repos && opts.repos.length > 0 ? { repos: opts.repos } : {}),
     ...(opts.listen !== undefined ? { listen: opts.listen } : {}),
     ...(tcpToken !== undefined ? { tcpToken } : {}),
+    ...(opts.mcpHttp !== undefined ? { mcpHttp: { address: opts.mcpHttp, noAuth: opts.mcpNoAuth === true } } : {}),
     toolWorkers: v['daemon.toolWorkers'].value,
     toolTimeoutMs: 30_000,
     cache: { maxEntries: v['daemon.cacheEntries'].value, maxBytes: v['daemon.cacheMax'].value * 1024 * 1024 },

@@ -9,7 +9,7 @@ export function formatDaemonStatus(s: StatusReply, clientBuild: string): string[
   const lookups = s.cache.hits + s.cache.misses;
   const lines = [
     `daemon: pid ${d.pid}, version ${d.version} (build ${d.build}${d.build === clientBuild ? '' : `; this travsr is build ${clientBuild}: run \`travsr daemon restart\``}), up ${uptime} s, ${(s.rss / MiB).toFixed(0)} MiB resident`,
-    `endpoint: ${s.endpoint}`,
+    `endpoint: ${s.endpoint}${s.mcpHttpUrl ? `; MCP over HTTP at ${s.mcpHttpUrl}` : ''}`,
     `query cache: ${s.cache.entries} answers (${(s.cache.bytes / MiB).toFixed(1)} MiB), hit rate ${lookups === 0 ? '—' : `${((100 * s.cache.hits) / lookups).toFixed(1)}% (${s.cache.hits} of ${lookups})`}`,
   ];
   if (s.repos.length === 0) lines.push('repositories: none (`travsr init <repo>` or `travsr daemon add <repo>`)');

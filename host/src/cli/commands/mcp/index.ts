@@ -8,7 +8,8 @@ export default class Mcp extends TravsrCommand {
   static override description = `stdio (the default) is for one local client that starts the server itself (Claude Desktop,
 Claude Code, Cursor: see \`travsr connect\`); it answers with full access. --http serves Streamable HTTP at /mcp and
 the older HTTP+SSE transport at /sse: every request needs a bearer token (\`travsr mcp token add\`) that names the
-corpora it may read — unless --no-auth on a loopback address. Several --repo serve several corpora (federated).`;
+corpora it may read — unless --no-auth on a loopback address. Several --repo serve several corpora (federated).
+With a daemon running, stdio is answered by the daemon; for HTTP answered by it, start it with --mcp-http instead.`;
   static override examples = [
     '<%= config.bin %> mcp --stdio --repo .',
     '<%= config.bin %> mcp --http --port 7433 --repo ~/src/api --repo ~/src/web',

@@ -1,0 +1,86 @@
+// The daemon serving MCP over HTTP (`travsr daemon start --mcp-http`): the same server as
+// `travsr mcp --http` (tokens, Streamable HTTP), every tool call answered by the daemon's warm
+// graph and query cache, and a clear refusal of a bad address before anything starts.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonClient, stopTestDaemon } from '../helpers/daemon.js';
+import { GitRepo } from '../helpers/git-repo.js';
+import { travsr } from '../helpers/run-cli.js';
+
+let repo: GitRepo;
+let token: string;
+let url: string;
+
+beforeAll(async () => {
+  repo = new GitRepo('travsr-daemon-http-');
+  repo
+    .write({
+      'pkg/__init__.py': '',
+      'pkg/util.py': 'def helper():\n    return 1\n',
+      'pkg/app.py': 'from pkg.util import helper\n\n\ndef main():\n    return helper()\n',
+    })
+    .commit('one');
+  const init = await travsr(['init', repo.root, '--no-hook']);
+  expect(init.code, init.stderr).toBe(0);
+  const added = await travsr(['mcp', 'token', 'add', 'agent', '--all-corpora', '--json']);
+  expect(added.code, added.stderr).toBe(0);
+  token = (JSON.parse(added.stdout) as { token: string }).token;
+}, 120_000);
+
+afterAll(async () => {
+  await stopTestDaemon();
+  repo.dispose();
+});
+
+async function connect(bearer: string): Promise<Client> {
+  const client = new Client({ name: 'travsr-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }),
+  );
+  return client;
+}
+
+describe('the daemon serving MCP over HTTP', () => {
+  it('refuses an address that is not host:port, saying what to give, and starts nothing', async () => {
+    const r = await travsr(['serve', '--mcp-http', 'localhost']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\[DAEMON_INVALID_OPTION\]: --mcp-http "localhost" is not host:port; give e\.g\. 127\.0\.0\.1:7433/);
+    expect((await travsr(['daemon', 'status'])).stdout).toMatch(/no daemon is running/);
+  }, 60_000);
+
+  it('answers tool calls with a token from its warm graph, the second time from its cache; no token is refused', async () => {
+    const start = await travsr(['daemon', 'start', '--mcp-http', '127.0.0.1:0', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    url = (JSON.parse(start.stdout) as { mcpHttpUrl: string }).mcpHttpUrl;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect((await travsr(['daemon', 'status'])).stdout).toContain(`MCP over HTTP at ${url}`);
+
+    const c = await daemonClient();
+    const before = (await c.status()).cache;
+    const client = await connect(token);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('get_callers');
+    for (let i = 0; i < 2; i++) {
+      const r = (await client.callTool({ name: 'get_callers', arguments: { symbol: 'pkg.util.helper' } })) as {
+        content: { text: string }[];
+        isError?: boolean;
+      };
+      expect(r.isError ?? false).toBe(false);
+      expect(r.content[0]!.text).toMatch(/pkg\.app\.main/);
+    }
+    await client.close();
+    const after = (await c.status()).cache;
+    c.close();
+    expect(after.misses).toBe(before.misses + 1);
+    expect(after.hits).toBe(before.hits + 1);
+
+    await expect(connect('travsr_not-a-real-token')).rejects.toThrow(/401|Unauthorized|token/i);
+  }, 120_000);
+
+  it('stops serving HTTP when the daemon stops', async () => {
+    const r = await travsr(['daemon', 'stop']);
+    expect(r.stdout).toMatch(/^daemon stopped \(pid \d+\)$/m);
+    await expect(fetch(url.replace(/\/mcp$/, '/healthz'))).rejects.toThrow();
+  }, 60_000);
+});
