@@ -95,16 +95,23 @@ async function timeEdit(client, repo, lang, target, n) {
   let phaseA;
   let phaseB;
   let wake;
-  const watch = client.watchGraph([repo], () => wake?.());
+  // A change reported while a query was out is not lost: the next query goes at once.
+  let changed = false;
+  const watch = client.watchGraph([repo], () => {
+    changed = true;
+    wake?.();
+  });
   await new Promise((r) => setTimeout(r, 50));
   const t0 = performance.now();
   appendFileSync(join(repo, target.path), lang.added(n, target.callee));
   const deadline = t0 + 60_000;
   while (phaseB === undefined && performance.now() < deadline) {
-    await new Promise((r) => {
-      wake = r;
-      setTimeout(r, 250);
-    });
+    if (!changed)
+      await new Promise((r) => {
+        wake = r;
+        setTimeout(r, 250);
+      });
+    changed = false;
     const found = await ask();
     const at = performance.now() - t0;
     if (found && phaseA === undefined) phaseA = at;

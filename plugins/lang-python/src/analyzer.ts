@@ -53,6 +53,8 @@ export class PythonAnalyzer {
   /** The scip-python upgrade, when the option is on and the host found the tool. */
   private upgrade: ScipPythonUpgrade | undefined;
   private upgradeNote: string | undefined;
+  /** The last `ctx.changed` applied ({@link noteChanged}). */
+  private lastChanged: readonly string[] = [];
   /** Module IRs kept between sessions, when the host gave the plugin a cache directory. */
   private cache = new IrCache(undefined);
 
@@ -83,6 +85,21 @@ export class PythonAnalyzer {
     return {};
   }
 
+  /**
+   * Paths the host saw change since this session's previous request (`ctx.changed`, the same
+   * array for every file of a request): their modules are read again, every inference is made
+   * again (another module's types may have changed), and a file that came or went starts the
+   * program afresh. The session then serves the next update as a new one would, without the
+   * start-up and with the unchanged modules already read.
+   */
+  noteChanged(changed: readonly string[] | undefined): void {
+    if (!changed || changed === this.lastChanged || changed.length === 0) return;
+    this.lastChanged = changed;
+    if (!this.program) return;
+    if (this.program.forget(changed)) this.program = undefined;
+    else this.evaluator = new Evaluator(this.program);
+  }
+
   private programFor(root: string): Program {
     if (!this.program || this.program.root !== root) {
       this.program = new Program(root, (path, source) => this.readModule(path, source));
@@ -92,7 +109,8 @@ export class PythonAnalyzer {
   }
 
   /** Phase A: one module's definitions and refs as written. */
-  analyzeFile(file: SourceFile, ctx: Pick<FileContext, 'graph' | 'root'>): FileAnalysis {
+  analyzeFile(file: SourceFile, ctx: Pick<FileContext, 'graph' | 'root'> & { changed?: readonly string[] }): FileAnalysis {
+    this.noteChanged(ctx.changed);
     const program = this.programFor(ctx.root);
     const ir = this.readModule(file.path, file.text);
     const name = program.finder.moduleName(file.path);
@@ -108,6 +126,7 @@ export class PythonAnalyzer {
 
   /** Phase B: every requested module's definitions with the edges the resolver proves. */
   async *analyze(files: readonly AnalyzeFile[], ctx: ProgramContext): AsyncIterable<FileResult> {
+    this.noteChanged(ctx.changed);
     const program = this.programFor(ctx.root);
     const evaluator = this.evaluator!;
     const total: ResolutionCounts = { resolved: 0, external: 0, unknown: 0, faults: 0 };

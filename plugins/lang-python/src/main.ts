@@ -17,6 +17,9 @@ await runAnalyzer({
   version: manifest.version,
   languages: manifest.languages,
   phases: manifest.phases,
+  // One session may serve many runs (the daemon's): it is told what changed in between and
+  // reads those modules again (PythonAnalyzer.noteChanged).
+  incremental: true,
   initialize: (session) => analyzer.initialize(session),
   analyzeFile: (file, ctx) => analyzer.analyzeFile(file, ctx),
   analyze: (files, ctx) => analyzer.analyze(files, ctx),

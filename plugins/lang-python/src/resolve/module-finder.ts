@@ -5,7 +5,7 @@
  * namespace packages (a directory without one), stubs (`.pyi` before `.py`) and relative
  * imports. Everything is answered from the file system under the repository root, cached.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A module found in the repository: a file, or a namespace package (a directory only). */
@@ -38,6 +38,27 @@ export class ModuleFinder {
   private configured: string[] | undefined;
 
   constructor(private readonly root: string) {}
+
+  /**
+   * Whether what this finder has cached about `path`'s directories no longer holds: the file,
+   * or a directory on its way, was created or deleted since it was listed. Project files
+   * (`pyproject.toml`, `setup.cfg`) move source roots: always stale.
+   */
+  stale(path: string): boolean {
+    const parts = path.split('/');
+    const last = parts[parts.length - 1]!;
+    if (last === 'pyproject.toml' || last === 'setup.cfg') return true;
+    let dir = '';
+    for (const name of parts) {
+      const listed = this.entries.get(dir);
+      if (listed !== undefined) {
+        const child = joinRel(dir, name);
+        if ((listed?.has(name) ?? false) !== existsSync(join(this.root, child))) return true;
+      }
+      dir = joinRel(dir, name);
+    }
+    return false;
+  }
 
   /** Names in a repository directory (cached); null when it is not a directory. */
   private list(dir: string): Set<string> | null {

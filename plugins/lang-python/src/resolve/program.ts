@@ -58,6 +58,18 @@ export class Program {
     return mod;
   }
 
+  /**
+   * Forgets the modules at `paths` (written, created or deleted since they were read): they are
+   * read again when next asked for. True when that is not enough — a file or directory came or
+   * went where the finder had looked, or a project file changed —: the caller then starts a new
+   * Program.
+   */
+  forget(paths: readonly string[]): boolean {
+    if (paths.some((p) => this.finder.stale(p))) return true;
+    for (const p of paths) this.modules.delete(p);
+    return false;
+  }
+
   /** Whether a module is loaded. */
   has(path: string): boolean {
     return Boolean(this.modules.get(path));
