@@ -100,10 +100,15 @@ export class HeadWatcher {
   }
 }
 
-/** The ref HEAD points at (`refs/heads/main`), or undefined when detached or unreadable. */
+/** The ref HEAD points at (`refs/heads/main`), or undefined when detached, unreadable or not a ref under `refs/`. */
 function symbolicRef(gitDir: string): string | undefined {
   const head = readText(join(gitDir, 'HEAD'));
-  return head?.startsWith('ref: ') ? head.slice(5).trim() : undefined;
+  return head?.startsWith('ref: ') ? refName(head.slice(5).trim()) : undefined;
+}
+
+/** `ref` when it names a file under `refs/` (git refuses any other symbolic HEAD); nothing outside the git directory is read or watched. */
+function refName(ref: string): string | undefined {
+  return ref.startsWith('refs/') && !ref.split('/').includes('..') && !ref.includes('\0') ? ref : undefined;
 }
 
 /**
@@ -114,7 +119,8 @@ export function headPosition(gitDir: string, commonDir: string): string {
   const head = readText(join(gitDir, 'HEAD'))?.trim();
   if (head === undefined) return '';
   if (!head.startsWith('ref: ')) return head;
-  const ref = head.slice(5).trim();
+  const ref = refName(head.slice(5).trim());
+  if (ref === undefined) return head;
   const loose = readText(join(commonDir, ref)) ?? readText(join(gitDir, ref));
   if (loose !== undefined) return `${ref} ${loose.trim()}`;
   const packed = readText(join(commonDir, 'packed-refs')) ?? '';

@@ -34,7 +34,7 @@ export function shQuote(word: string): string {
  * exits the surrounding script: everything runs in a subshell, so a foreign hook around the
  * block behaves as before. Failures leave one line on the commit's stderr (foreground only)
  * and the details in the log. While a daemon that follows the repository's HEAD runs (its pid
- * in `.travsr/daemon.pid`, the process's arguments naming `serve`), the block only logs that the
+ * in `.travsr/daemon.pid`, the process's arguments `run.js serve` or `travsr serve`), the block only logs that the
  * daemon has the commit: no Node process starts. `TRAVSR_DAEMON=0` runs the command anyway.
  *
  * @throws HookError `HOOK_COMMAND_INVALID` when `command` is empty or holds NUL or line breaks.
@@ -81,7 +81,7 @@ export function renderHookBlock(command: readonly string[]): string {
       travsr_args=$(ps -p "$travsr_daemon" -o args= 2>/dev/null)
     fi
     case $travsr_args in
-      *' serve'*)
+      *'run.js serve'*|*'travsr serve'*)
         echo "$(date -u '+%Y-%m-%dT%H:%M:%SZ') post-commit $(git rev-parse --short HEAD 2>/dev/null): the daemon (pid $travsr_daemon) follows HEAD" >>"$travsr_log"
         exit 0 ;;
     esac

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HeadWatcher, headPosition } from '../../src/daemon/head-watcher.js';
 import { TestRepo } from '../git/git-fixture.js';
@@ -59,6 +61,12 @@ describe('HeadWatcher', () => {
     await repo.commit('second');
     expect(headPosition(gitDir, gitDir)).toBe(`refs/heads/main ${await repo.head()}`);
     expect(headPosition(`${gitDir}-missing`, gitDir)).toBe('');
+  });
+
+  it('never reads outside the git directory for a HEAD that names no ref under refs/', async () => {
+    const { gitDir } = await setup();
+    writeFileSync(join(gitDir, 'HEAD'), 'ref: ../../../../etc/hostname\n');
+    expect(headPosition(gitDir, gitDir)).toBe('ref: ../../../../etc/hostname');
   });
 
   it('a poll sees a move that no event reported in time', async () => {

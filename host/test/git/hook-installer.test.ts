@@ -128,8 +128,8 @@ describe('installPostCommitHook', () => {
     await installPostCommitHook(repo.root, { command: MARKER });
     mkdirSync(join(repo.root, '.travsr'), { recursive: true });
     const pidFile = join(repo.root, '.travsr', 'daemon.pid');
-    // A process whose arguments name `serve`, as the daemon's do (`node run.js serve`).
-    const daemon = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'serve'], { stdio: 'ignore' });
+    // A process whose arguments end like the daemon's (`node …/bin/run.js serve`).
+    const daemon = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'host/bin/run.js', 'serve'], { stdio: 'ignore' });
     try {
       writeFileSync(pidFile, `${daemon.pid}\n`);
       await repo.commit('second');
