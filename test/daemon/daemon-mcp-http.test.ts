@@ -4,8 +4,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonClient, stopTestDaemon } from '../helpers/daemon.js';
-import { GitRepo } from '../helpers/git-repo.js';
+import { daemonClient, initedPythonRepo, stopTestDaemon } from '../helpers/daemon.js';
+import type { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
 
 let repo: GitRepo;
@@ -13,16 +13,7 @@ let token: string;
 let url: string;
 
 beforeAll(async () => {
-  repo = new GitRepo('travsr-daemon-http-');
-  repo
-    .write({
-      'pkg/__init__.py': '',
-      'pkg/util.py': 'def helper():\n    return 1\n',
-      'pkg/app.py': 'from pkg.util import helper\n\n\ndef main():\n    return helper()\n',
-    })
-    .commit('one');
-  const init = await travsr(['init', repo.root, '--no-hook']);
-  expect(init.code, init.stderr).toBe(0);
+  repo = await initedPythonRepo('travsr-daemon-http-', ['--no-hook']);
   const added = await travsr(['mcp', 'token', 'add', 'agent', '--all-corpora', '--json']);
   expect(added.code, added.stderr).toBe(0);
   token = (JSON.parse(added.stdout) as { token: string }).token;

@@ -7,24 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPaths } from '../../host/src/daemon/daemon-paths.js';
-import { daemonClient, eventually, repoStatus, stopTestDaemon } from '../helpers/daemon.js';
-import { GitRepo } from '../helpers/git-repo.js';
+import { daemonClient, eventually, initedPythonRepo, repoStatus, stopTestDaemon } from '../helpers/daemon.js';
+import type { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 let repo: GitRepo;
 
 beforeAll(async () => {
-  repo = new GitRepo('travsr-daemon-');
-  repo
-    .write({
-      'pkg/__init__.py': '',
-      'pkg/util.py': 'def helper():\n    return 1\n',
-      'pkg/app.py': 'from pkg.util import helper\n\n\ndef main():\n    return helper()\n',
-    })
-    .commit('one');
-  const init = await travsr(['init', repo.root]);
-  expect(init.code, init.stderr).toBe(0);
+  repo = await initedPythonRepo('travsr-daemon-');
 }, 120_000);
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { connectDaemon, type DaemonClient } from '../../host/src/daemon/daemon-client.js';
 import type { RepoStatus } from '../../host/src/daemon/daemon-service.js';
+import { GitRepo } from './git-repo.js';
 import { travsr } from './run-cli.js';
 
 /**
@@ -56,4 +57,22 @@ export async function settled(root: string, after = 0): Promise<RepoStatus> {
 /** Stops the test's daemon (never throws: used in afterAll). */
 export async function stopTestDaemon(env: Record<string, string> = {}): Promise<void> {
   await travsr(['daemon', 'stop'], { env }).catch(() => undefined);
+}
+
+/**
+ * A committed Python package (`pkg.app.main` calls `pkg.util.helper`) set up with `travsr init`
+ * (`initArgs` added, e.g. `--no-hook`): the repository the daemon tests start from.
+ */
+export async function initedPythonRepo(prefix: string, initArgs: string[] = []): Promise<GitRepo> {
+  const repo = new GitRepo(prefix);
+  repo
+    .write({
+      'pkg/__init__.py': '',
+      'pkg/util.py': 'def helper():\n    return 1\n',
+      'pkg/app.py': 'from pkg.util import helper\n\n\ndef main():\n    return helper()\n',
+    })
+    .commit('one');
+  const init = await travsr(['init', repo.root, ...initArgs]);
+  if (init.code !== 0) throw new Error(`travsr init ${repo.root} exited with ${init.code}: ${init.stderr}`);
+  return repo;
 }
