@@ -26,7 +26,7 @@ function rowCount(ctx: StoreContext, table: string): number {
   // data_version moves with other connections' commits, total_changes() with this one's.
   const at = `${String(ctx.db.pragma('data_version', { simple: true }))}:${String((ctx.stmt('SELECT total_changes() AS c').get() as { c: number }).c)}`;
   let byTable = counts.get(ctx);
-  if (!byTable) counts.set(ctx, (byTable = new Map()));
+  if (!byTable) counts.set(ctx, (byTable = new Map<string, { at: string; n: number }>()));
   const hit = byTable.get(table);
   if (hit?.at === at) return hit.n;
   const n = (ctx.stmt(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
