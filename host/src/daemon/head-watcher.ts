@@ -46,6 +46,14 @@ export class HeadWatcher {
     }
   }
 
+  /**
+   * The commit HEAD is at, read from git's files: undefined before the first commit; null when
+   * the files do not tell (a symbolic ref outside `refs/`, an unreadable HEAD): ask git.
+   */
+  commit(): string | undefined | null {
+    return headCommitOf(headPosition(this.opts.gitDir, this.opts.commonDir));
+  }
+
   /** Stops every watch and the poll. */
   close(): void {
     this.closed = true;
@@ -134,4 +142,11 @@ function readText(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The commit of a {@link headPosition}: its hash, undefined for an unborn branch, null when it names none. */
+export function headCommitOf(position: string): string | undefined | null {
+  const hash = position.slice(position.lastIndexOf(' ') + 1);
+  if (/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(hash)) return hash;
+  return position.startsWith('refs/') && hash === 'unborn' ? undefined : null;
 }

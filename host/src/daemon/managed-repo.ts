@@ -64,7 +64,9 @@ export class ManagedRepo {
             `daemon: ${plugin}'s session (${Math.round(rss / 1048576)} MiB) would pass daemon.pluginMemory: stopped instead of kept for the next update`,
           ),
       });
+      const heads: { watcher: HeadWatcher | undefined } = { watcher: undefined };
       const updater = new RepoUpdater(ws, {
+        head: () => (heads.watcher ? heads.watcher.commit() : null),
         ...(values['daemon.warmPlugins'].value ? { spares } : {}),
         debounceMs: values['daemon.debounce'].value,
         maxDelayMs: Math.max(500, values['daemon.debounce'].value * 10),
@@ -88,6 +90,7 @@ export class ManagedRepo {
       const head = ws.git
         ? new HeadWatcher({ gitDir: await gitDir(ws.root), commonDir: await gitCommonDir(ws.root), onMoved: () => updater.commit() })
         : undefined;
+      heads.watcher = head;
       const repo = new ManagedRepo(ws, watcher, updater, spares, head);
       owner.repo = repo;
       // Watching starts before the catch-up run, so nothing saved in between is missed.

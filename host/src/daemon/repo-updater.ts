@@ -34,6 +34,11 @@ export interface RepoUpdaterOptions {
   onUpdate(e: UpdateEvent): void;
   /** Plugin sessions kept ready for the next update. */
   spares?: SpareSessions;
+  /**
+   * The commit HEAD is at (undefined before the first commit), when the caller can tell without
+   * running git (`HeadWatcher.commit`); null or absent: `git rev-parse` is asked.
+   */
+  head?: () => string | undefined | null;
 }
 
 /** What the updater is doing. */
@@ -115,6 +120,12 @@ export class RepoUpdater {
     for (const w of this.waiters.splice(0)) w();
   }
 
+  /** HEAD's commit: from git's files when the watcher can read them (spawning git from a big process costs tens of ms), else from git. */
+  private async headCommit(): Promise<string | undefined> {
+    const known = this.opts.head ? this.opts.head() : null;
+    return known === null ? headCommit(this.ws.root) : known;
+  }
+
   private busy(): boolean {
     return this.running !== undefined || this.timer !== undefined || this.pending.size > 0 || this.commitDue || this.fullDue;
   }
@@ -153,7 +164,7 @@ export class RepoUpdater {
       const cause: UpdateEvent['cause'] = full ? 'full' : commit ? 'commit' : 'watch';
       let files: string[] = paths;
       try {
-        const head = this.ws.git ? await headCommit(this.ws.root) : undefined;
+        const head = this.ws.git ? await this.headCommit() : undefined;
         let mode: IndexMode;
         if (full) mode = { kind: 'full' };
         else {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HeadWatcher, headPosition } from '../../src/daemon/head-watcher.js';
+import { HeadWatcher, headCommitOf, headPosition } from '../../src/daemon/head-watcher.js';
 import { TestRepo } from '../git/git-fixture.js';
 
 const watchers: HeadWatcher[] = [];
@@ -50,6 +50,21 @@ describe('HeadWatcher', () => {
     await until(() => moves.n >= 5, 'the reset');
     await new Promise((r) => setTimeout(r, 200));
     expect(moves.n).toBeLessThanOrEqual(6); // checkout main and the reset may be seen as one move or two
+  });
+
+  it('tells the commit HEAD is at from the files alone, as git does: branch, packed, detached; null when it cannot', async () => {
+    const { repo, gitDir } = await setup();
+    const w = new HeadWatcher({ gitDir, commonDir: gitDir, pollMs: 0, onMoved: () => undefined });
+    watchers.push(w);
+    expect(w.commit()).toBe(await repo.head());
+    await repo.git('pack-refs', '--all', '--prune');
+    expect(w.commit()).toBe(await repo.head());
+    await repo.git('checkout', '-q', '--detach');
+    expect(w.commit()).toBe(await repo.head());
+    await repo.git('checkout', '-q', '--orphan', 'fresh');
+    expect(w.commit()).toBeUndefined(); // an unborn branch: no commit yet
+    expect(headCommitOf('ref: ../../etc/hostname')).toBeNull();
+    expect(headCommitOf('')).toBeNull();
   });
 
   it('reads a branch kept only in packed-refs', async () => {
