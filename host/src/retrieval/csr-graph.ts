@@ -117,14 +117,16 @@ function bucketByKey(nodeCount: number, key: Uint32Array): { offsets: Uint32Arra
 
 /**
  * Builds the CSR form of a graph in O(n + m) with a counting sort on each side.
- * Parallel edges and self-loops are kept as given.
+ * Parallel edges and self-loops are kept as given. The edges are checked first, unless
+ * `checked: false` says the caller built them in range.
  *
  * @throws RetrievalError `EDGE_OUT_OF_RANGE` when an edge names a node id ≥ nodeCount,
  *   `INVALID_INPUT` when the arrays differ in length, a kind index is unknown or a confidence
  *   is outside [0, 1].
  */
-export function buildCsrGraph(nodeCount: number, edges: EdgeList): CsrGraph {
-  checkEdges(nodeCount, edges);
+export function buildCsrGraph(nodeCount: number, edges: EdgeList, opts: { checked?: boolean } = {}): CsrGraph {
+  // `checked: false`: the caller made the edges itself from the store (GraphSnapshot) and they are in range.
+  if (opts.checked !== false) checkEdges(nodeCount, edges);
   const m = edges.src.length;
   const out = bucketByKey(nodeCount, edges.src);
   const inn = bucketByKey(nodeCount, edges.dst);

@@ -48,9 +48,9 @@ export class GraphSnapshot {
     readonly endLines: Int32Array,
     readonly corpora: readonly string[],
     readonly acls: readonly string[],
-    /** What it was built from, kept for {@link refresh}: the live node rows, the edges per origin path. */
-    private readonly nodeRows: readonly LiveNodeTuple[],
+    /** What it was built from, kept for {@link refresh}: the edges per origin path, and those paths sorted. */
     private readonly edgeGroups: ReadonlyMap<string, EdgeGroup>,
+    private readonly origins: readonly string[],
   ) {}
 
   /** Reads every live node and edge of `store` in one read snapshot. */
@@ -71,53 +71,41 @@ export class GraphSnapshot {
       const paths = version > old.graphVersion ? changed(old.graphVersion, version) : undefined;
       if (!paths || paths.size > maxPaths) return GraphSnapshot.loadNow(store);
       const list = [...paths];
-      const fresh = store.liveNodeColumnsOf(list);
-      const kept = old.nodeRows.filter((r) => !paths.has(r[4]));
+      // The nodes of the other paths are copied column by column from the old snapshot.
+      const nodes = mergeColumns(old.columns(), paths, store.liveNodeColumnsOf(list));
       const groups = new Map(old.edgeGroups);
       for (const p of list) groups.delete(p);
-      for (const [p, g] of groupEdges(store.originEdgeColumns(list))) groups.set(p, g);
-      return GraphSnapshot.build(version, mergeById(kept, fresh), groups);
+      const fresh = groupEdges(store.originEdgeColumns(list));
+      for (const [p, g] of fresh) groups.set(p, g);
+      const added = [...fresh.keys()].filter((p) => !old.edgeGroups.has(p));
+      const origins = (added.length > 0 ? [...old.origins, ...added].sort() : old.origins).filter((p) => groups.has(p));
+      return GraphSnapshot.build(version, nodes, groups, origins);
     });
   }
 
   private static loadNow(store: GraphStore): GraphSnapshot {
     const version = store.graphVersion();
-    return GraphSnapshot.build(version, store.liveNodeColumns(), groupEdges(store.originEdgeColumns()));
+    const groups = groupEdges(store.originEdgeColumns());
+    return GraphSnapshot.build(version, columnsOf(store.liveNodeColumns()), groups, [...groups.keys()].sort());
   }
 
-  private static build(version: number, rows: readonly LiveNodeTuple[], groups: ReadonlyMap<string, EdgeGroup>): GraphSnapshot {
-    const n = rows.length;
-    const storeIds = new Int32Array(n);
+  /** The node columns this snapshot was built from (shared, never changed). */
+  private columns(): NodeColumns {
+    const { storeIds, kinds, names, qualifiedNames, paths, startLines, endLines, corpora, acls } = this;
+    return { storeIds, kinds, names, qualifiedNames, paths, startLines, endLines, corpora, acls };
+  }
+
+  private static build(
+    version: number,
+    nodes: NodeColumns,
+    groups: ReadonlyMap<string, EdgeGroup>,
+    origins: readonly string[],
+  ): GraphSnapshot {
+    const n = nodes.storeIds.length;
     let maxId = 0;
-    for (const r of rows) if (r[0] > maxId) maxId = r[0];
+    for (let i = 0; i < n; i++) if (nodes.storeIds[i]! > maxId) maxId = nodes.storeIds[i]!;
     const denseById = new Int32Array(maxId + 1);
-    const kinds = new Array<string>(n);
-    const names = new Array<string>(n);
-    const qualifiedNames = new Array<string | null>(n);
-    const paths = new Array<string>(n);
-    const startLines = new Int32Array(n);
-    const endLines = new Int32Array(n);
-    const corpora = new Array<string>(n);
-    const acls = new Array<string>(n);
-    const intern = new Map<string, string>(); // one string per distinct path/corpus/acl/kind
-    const same = (s: string) => {
-      const hit = intern.get(s);
-      if (hit !== undefined) return hit;
-      intern.set(s, s);
-      return s;
-    };
-    rows.forEach((r, i) => {
-      storeIds[i] = r[0];
-      denseById[r[0]] = i + 1;
-      kinds[i] = same(r[1]);
-      names[i] = r[2];
-      qualifiedNames[i] = r[3];
-      paths[i] = same(r[4]);
-      startLines[i] = r[5] ?? 0;
-      endLines[i] = r[6] ?? 0;
-      corpora[i] = same(r[7]);
-      acls[i] = same(r[8]);
-    });
+    for (let i = 0; i < n; i++) denseById[nodes.storeIds[i]!] = i + 1;
     let total = 0;
     for (const g of groups.values()) total += g.src.length;
     const src = new Uint32Array(total);
@@ -125,7 +113,7 @@ export class GraphSnapshot {
     const kind = new Uint8Array(total);
     const confidence = new Float32Array(total);
     let m = 0;
-    for (const origin of [...groups.keys()].sort()) {
+    for (const origin of origins) {
       const g = groups.get(origin)!;
       for (let i = 0; i < g.src.length; i++) {
         const s = denseById[g.src[i]!] ?? 0;
@@ -139,27 +127,27 @@ export class GraphSnapshot {
         m++;
       }
     }
-    const graph = buildCsrGraph(n, {
-      src: src.subarray(0, m),
-      dst: dst.subarray(0, m),
-      kind: kind.subarray(0, m),
-      confidence: confidence.subarray(0, m),
-    });
+    // Made here from the store's rows: every index is in range and every kind known.
+    const graph = buildCsrGraph(
+      n,
+      { src: src.subarray(0, m), dst: dst.subarray(0, m), kind: kind.subarray(0, m), confidence: confidence.subarray(0, m) },
+      { checked: false },
+    );
     return new GraphSnapshot(
       version,
       graph,
-      storeIds,
+      nodes.storeIds,
       denseById,
-      kinds,
-      names,
-      qualifiedNames,
-      paths,
-      startLines,
-      endLines,
-      corpora,
-      acls,
-      rows,
+      nodes.kinds,
+      nodes.names,
+      nodes.qualifiedNames,
+      nodes.paths,
+      nodes.startLines,
+      nodes.endLines,
+      nodes.corpora,
+      nodes.acls,
       groups,
+      origins,
     );
   }
 
@@ -208,15 +196,149 @@ function groupEdges(rows: readonly OriginEdgeTuple[]): Map<string, EdgeGroup> {
   return groups;
 }
 
-/** Two lists of node rows, each ordered by id, merged into one ordered by id. */
-function mergeById(a: readonly LiveNodeTuple[], b: readonly LiveNodeTuple[]): LiveNodeTuple[] {
-  if (b.length === 0) return a as LiveNodeTuple[];
-  const out = new Array<LiveNodeTuple>(a.length + b.length);
+/** The live nodes as columns, in store-id order (see the fields of {@link GraphSnapshot}). */
+interface NodeColumns {
+  storeIds: Int32Array;
+  kinds: readonly string[];
+  names: readonly string[];
+  qualifiedNames: readonly (string | null)[];
+  paths: readonly string[];
+  startLines: Int32Array;
+  endLines: Int32Array;
+  corpora: readonly string[];
+  acls: readonly string[];
+}
+
+/** Node rows (ordered by id) as columns, with one string per distinct kind, path, corpus and acl. */
+function columnsOf(rows: readonly LiveNodeTuple[]): NodeColumns {
+  const c = new ColumnsBuilder(rows.length);
+  for (const r of rows) c.row(r);
+  return c.done();
+}
+
+/**
+ * The columns of `old` without the nodes of `changed` paths, merged by store id with `fresh`
+ * (the live rows of those paths, ordered by id): what {@link columnsOf} gives for the same rows.
+ * When the changed paths kept every node they had (an edit that adds definitions: new ids
+ * come last), the columns are copied whole and those rows written over.
+ */
+function mergeColumns(old: NodeColumns, changed: ReadonlySet<string>, fresh: readonly LiveNodeTuple[]): NodeColumns {
+  const n0 = old.storeIds.length;
+  const at: number[] = [];
+  for (let i = 0; i < n0; i++) if (changed.has(old.paths[i]!)) at.push(i);
+  let f = 0;
+  while (f < at.length && f < fresh.length && fresh[f]![0] === old.storeIds[at[f]!]) f++;
+  const maxId = n0 > 0 ? old.storeIds[n0 - 1]! : 0;
+  if (f === at.length && fresh.slice(f).every((r) => r[0] > maxId)) return overwritten(old, at, fresh);
+  const c = new ColumnsBuilder(n0 - at.length + fresh.length);
   let i = 0;
   let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]![0] <= b[j]![0] ? a[i++]! : b[j++]!;
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out;
+  while (i < n0 || j < fresh.length) {
+    if (i < n0 && changed.has(old.paths[i]!)) i++;
+    else if (j < fresh.length && (i >= n0 || fresh[j]![0] < old.storeIds[i]!)) c.row(fresh[j++]!);
+    else c.copy(old, i++);
+  }
+  return c.done();
+}
+
+/**
+ * `old`'s columns with rows `at` replaced by the first `at.length` of `fresh` and the rest of
+ * `fresh` appended. A column whose values did not change is shared with `old`, not copied
+ * (columns are never written after they are built): an edit inside a function moves only lines.
+ */
+function overwritten(old: NodeColumns, at: readonly number[], fresh: readonly LiveNodeTuple[]): NodeColumns {
+  const n0 = old.storeIds.length;
+  const n = n0 + fresh.length - at.length;
+  const appended = fresh.length > at.length;
+  const ints = (a: Int32Array, col: 0 | 5 | 6) => {
+    if (!appended && at.every((i, f) => a[i] === (fresh[f]![col] ?? 0))) return a;
+    const out = new Int32Array(n);
+    out.set(a);
+    fresh.forEach((r, f) => (out[f < at.length ? at[f]! : n0 + f - at.length] = r[col] ?? 0));
+    return out;
+  };
+  const strings = <T extends string | null>(a: readonly T[], col: 1 | 2 | 3 | 4 | 7 | 8): readonly T[] => {
+    if (!appended && at.every((i, f) => a[i] === fresh[f]![col])) return a;
+    const out = a.slice();
+    fresh.forEach((r, f) => (out[f < at.length ? at[f]! : n0 + f - at.length] = r[col] as T));
+    return out;
+  };
+  return {
+    storeIds: ints(old.storeIds, 0),
+    kinds: strings(old.kinds, 1),
+    names: strings(old.names, 2),
+    qualifiedNames: strings(old.qualifiedNames, 3),
+    paths: strings(old.paths, 4),
+    startLines: ints(old.startLines, 5),
+    endLines: ints(old.endLines, 6),
+    corpora: strings(old.corpora, 7),
+    acls: strings(old.acls, 8),
+  };
+}
+
+/** Fills {@link NodeColumns} in order. */
+class ColumnsBuilder {
+  private readonly storeIds: Int32Array;
+  private readonly startLines: Int32Array;
+  private readonly endLines: Int32Array;
+  private readonly kinds: string[];
+  private readonly names: string[];
+  private readonly qualifiedNames: (string | null)[];
+  private readonly paths: string[];
+  private readonly corpora: string[];
+  private readonly acls: string[];
+  private readonly intern = new Map<string, string>();
+  private n = 0;
+
+  constructor(size: number) {
+    this.storeIds = new Int32Array(size);
+    this.startLines = new Int32Array(size);
+    this.endLines = new Int32Array(size);
+    this.kinds = new Array<string>(size);
+    this.names = new Array<string>(size);
+    this.qualifiedNames = new Array<string | null>(size);
+    this.paths = new Array<string>(size);
+    this.corpora = new Array<string>(size);
+    this.acls = new Array<string>(size);
+  }
+
+  /** One string per distinct value among the rows added (kinds, paths, corpora, acls repeat). */
+  private same(s: string): string {
+    const hit = this.intern.get(s);
+    if (hit !== undefined) return hit;
+    this.intern.set(s, s);
+    return s;
+  }
+
+  row(r: LiveNodeTuple): void {
+    const i = this.n++;
+    this.storeIds[i] = r[0];
+    this.kinds[i] = this.same(r[1]);
+    this.names[i] = r[2];
+    this.qualifiedNames[i] = r[3];
+    this.paths[i] = this.same(r[4]);
+    this.startLines[i] = r[5] ?? 0;
+    this.endLines[i] = r[6] ?? 0;
+    this.corpora[i] = this.same(r[7]);
+    this.acls[i] = this.same(r[8]);
+  }
+
+  /** Node `i` of `from`, as it is. */
+  copy(from: NodeColumns, i: number): void {
+    const k = this.n++;
+    this.storeIds[k] = from.storeIds[i]!;
+    this.kinds[k] = from.kinds[i]!;
+    this.names[k] = from.names[i]!;
+    this.qualifiedNames[k] = from.qualifiedNames[i]!;
+    this.paths[k] = from.paths[i]!;
+    this.startLines[k] = from.startLines[i]!;
+    this.endLines[k] = from.endLines[i]!;
+    this.corpora[k] = from.corpora[i]!;
+    this.acls[k] = from.acls[i]!;
+  }
+
+  done(): NodeColumns {
+    const { storeIds, kinds, names, qualifiedNames, paths, startLines, endLines, corpora, acls } = this;
+    return { storeIds, kinds, names, qualifiedNames, paths, startLines, endLines, corpora, acls };
+  }
 }
