@@ -63,8 +63,7 @@ export async function startDetachedDaemon(opts: StartOptions = {}): Promise<Star
   );
 }
 
-/** What {@link stopDaemon} did. */
-/** What `stopDaemon` did; `killed`: the process had not ended `timeoutMs` after it was asked to, and was sent SIGKILL. */
+/** What {@link stopDaemon} did; `killed`: the process had not ended `timeoutMs` after it was asked to, and was sent SIGKILL. */
 export type StopOutcome = { kind: 'not-running' } | { kind: 'stopped'; pid: number; killed: boolean };
 
 /**

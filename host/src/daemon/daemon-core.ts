@@ -264,14 +264,7 @@ export class DaemonCore {
     const change: GraphChange = {
       root: repo.root,
       graphVersion: e.graphVersion,
-      stage:
-        e.stage === 'phase-a' || e.stage === 'phase-b'
-          ? e.stage
-          : e.cause === 'full'
-            ? 'full'
-            : e.cause === 'commit'
-              ? 'commit'
-              : 'phase-b',
+      stage: changeStage(e),
       files: [...e.files].slice(0, 1000),
       at: Date.now(),
     };
@@ -310,4 +303,10 @@ function reply({ result: r, structuredJson }: CachedAnswer, cached: boolean, ver
     cached,
     graphVersions: Object.fromEntries(versions),
   };
+}
+
+/** The stream's name of an update event: its stage while it runs; once it ended, its cause (a watched edit's end is its resolved graph). */
+function changeStage(e: UpdateEvent): GraphChange['stage'] {
+  if (e.stage === 'phase-a' || e.stage === 'phase-b') return e.stage;
+  return e.cause === 'watch' ? 'phase-b' : e.cause;
 }

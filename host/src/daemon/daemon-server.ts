@@ -41,8 +41,6 @@ export interface RunningDaemon {
   core: DaemonCore;
   /** What the daemon serves: `unix:<socket>` (and the TCP address). */
   endpoints: string[];
-  /** The MCP endpoint served over HTTP, when asked for. */
-  mcpHttpUrl?: string;
   /** Resolves when a Shutdown call or {@link stop} ended it. */
   stopped: Promise<void>;
   stop(): Promise<void>;
@@ -118,7 +116,7 @@ export async function startDaemon(opts: DaemonServerOptions): Promise<RunningDae
         stopRequested?.();
       })());
     void stopped.then(() => stop());
-    return { core, endpoints, ...(mcpHttp ? { mcpHttpUrl: mcpHttp.url } : {}), stopped: stopped.then(() => stop()), stop };
+    return { core, endpoints, stopped: stopped.then(() => stop()), stop };
   } catch (e) {
     server?.forceShutdown();
     await mcpHttp?.close();

@@ -64,9 +64,13 @@ export class ManagedRepo {
             `daemon: ${plugin}'s session (${Math.round(rss / 1048576)} MiB) would pass daemon.pluginMemory: stopped instead of kept for the next update`,
           ),
       });
-      const heads: { watcher: HeadWatcher | undefined } = { watcher: undefined };
+      // A commit, checkout or reset is seen without the hook: git's own files say HEAD moved
+      // (and which commit each update indexes, without running git).
+      const head = ws.git
+        ? new HeadWatcher({ gitDir: await gitDir(ws.root), commonDir: await gitCommonDir(ws.root), onMoved: () => updater.commit() })
+        : undefined;
       const updater = new RepoUpdater(ws, {
-        head: () => (heads.watcher ? heads.watcher.commit() : null),
+        ...(head ? { head: () => head.commit() } : {}),
         ...(values['daemon.warmPlugins'].value ? { spares } : {}),
         debounceMs: values['daemon.debounce'].value,
         maxDelayMs: Math.max(500, values['daemon.debounce'].value * 10),
@@ -86,11 +90,6 @@ export class ManagedRepo {
             ws.logger.log('warn', `daemon: ${ws.root} is scanned every ${values['daemon.scanInterval'].value} ms: ${note ?? ''}`);
         },
       });
-      // A commit, checkout or reset is seen without the hook: git's own files say HEAD moved.
-      const head = ws.git
-        ? new HeadWatcher({ gitDir: await gitDir(ws.root), commonDir: await gitCommonDir(ws.root), onMoved: () => updater.commit() })
-        : undefined;
-      heads.watcher = head;
       const repo = new ManagedRepo(ws, watcher, updater, spares, head);
       owner.repo = repo;
       // Watching starts before the catch-up run, so nothing saved in between is missed.

@@ -8,8 +8,9 @@ import { daemonToolExecutor } from './mcp-host.js';
 
 /** Where and how the daemon serves MCP over HTTP (`travsr serve --mcp-http`). */
 export interface HostedMcpHttpOptions {
-  /** `host:port` (`[::1]:7433` for IPv6; port 0 picks a free one). */
-  address: string;
+  /** Where to listen ({@link parseAddress} of `--mcp-http`); port 0 picks a free one. */
+  host: string;
+  port: number;
   /** No bearer tokens, full access: refused by the HTTP server unless the host is a loopback address. */
   noAuth: boolean;
 }
@@ -20,15 +21,14 @@ export interface HostedMcpHttpOptions {
  * and session limits, with every tool call answered by the daemon's warm graphs and query
  * cache over all the repositories it manages, as far as the caller's token allows.
  *
- * @throws DaemonError `DAEMON_INVALID_OPTION` for an address that is not `host:port`; the HTTP
- *   server's own error when it cannot listen (the port is taken, the address is not local).
+ * @throws the HTTP server's own error when it cannot listen (the port is taken, the address is
+ *   not local).
  */
 export async function startHostedMcpHttp(core: DaemonCore, opts: HostedMcpHttpOptions, logger: Logger): Promise<McpHttpServer> {
-  const { host, port } = parseAddress(opts.address);
   const server = await startMcpHttpServer({
     factory: mcpServerFactory(daemonToolExecutor(core, () => [])),
-    host,
-    port,
+    host: opts.host,
+    port: opts.port,
     tokens: opts.noAuth ? undefined : TokenStore.load(),
     logger,
   });

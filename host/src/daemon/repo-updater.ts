@@ -180,27 +180,18 @@ export class RepoUpdater {
           files = [...change.changed, ...change.deleted];
           mode = { kind: 'incremental', changed: change.changed, deleted: change.deleted };
         }
-        const onFirstPhase = (_plugin: string, stored: readonly string[]) =>
-          this.opts.onUpdate({
-            stage: 'phase-a',
-            cause,
-            files: stored,
-            graphVersion: this.ws.store.graphVersion(),
-            ms: performance.now() - t0,
-          });
-        const onChangedResolved = (_plugin: string, stored: readonly string[]) =>
-          this.opts.onUpdate({
-            stage: 'phase-b',
-            cause,
-            files: stored,
-            graphVersion: this.ws.store.graphVersion(),
-            ms: performance.now() - t0,
-          });
+        // What the run stored so far, said while it goes on (Phase A of every file, then the changed files' Phase B).
+        const stored = (stage: 'phase-a' | 'phase-b') => (_plugin: string, files: readonly string[]) =>
+          this.opts.onUpdate({ stage, cause, files, graphVersion: this.ws.store.graphVersion(), ms: performance.now() - t0 });
         const summary = await indexWorkspace(this.ws, mode, {
           progress: false,
           lockWaitMs: LOCK_WAIT_MS,
           ...(head ? { commit: head } : {}),
-          extra: { onFirstPhase, onChangedResolved, ...(this.opts.spares ? { spares: this.opts.spares } : {}) },
+          extra: {
+            onFirstPhase: stored('phase-a'),
+            onChangedResolved: stored('phase-b'),
+            ...(this.opts.spares ? { spares: this.opts.spares } : {}),
+          },
         });
         const ms = Math.round(performance.now() - t0);
         this.updates++;

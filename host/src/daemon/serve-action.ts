@@ -48,14 +48,14 @@ export async function serveDaemon(opts: ServeOptions): Promise<void> {
     }
   }
   // A bad address is said before the daemon claims anything.
-  if (opts.mcpHttp !== undefined) parseAddress(opts.mcpHttp);
+  const mcpHttp = opts.mcpHttp === undefined ? undefined : { ...parseAddress(opts.mcpHttp), noAuth: opts.mcpNoAuth === true };
   const daemon: RunningDaemon = await startDaemon({
     paths: daemonPaths(),
     logger,
     ...(opts.repos && opts.repos.length > 0 ? { repos: opts.repos } : {}),
     ...(opts.listen !== undefined ? { listen: opts.listen } : {}),
     ...(tcpToken !== undefined ? { tcpToken } : {}),
-    ...(opts.mcpHttp !== undefined ? { mcpHttp: { address: opts.mcpHttp, noAuth: opts.mcpNoAuth === true } } : {}),
+    ...(mcpHttp ? { mcpHttp } : {}),
     toolWorkers: v['daemon.toolWorkers'].value,
     toolTimeoutMs: 30_000,
     cache: { maxEntries: v['daemon.cacheEntries'].value, maxBytes: v['daemon.cacheMax'].value * 1024 * 1024 },

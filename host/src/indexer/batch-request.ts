@@ -50,7 +50,8 @@ export interface InFlight extends BatchRequest {
  * few, through one {@link FileWriteBatch} — analyses and failures alike — and counted as
  * analyzed once stored. The caller awaits `outcome`, then flushes `writes`.
  */
-export function sendBatch(run: PluginBatchRun, { phase, batch }: BatchRequest): InFlight {
+export function sendBatch(run: PluginBatchRun, request: BatchRequest): InFlight {
+  const { phase, batch } = request;
   const { failed, failures, label } = run;
   const delivered = new Set<string>();
   const byPath = new Map(batch.map((j) => [j.path, j]));
@@ -110,5 +111,5 @@ export function sendBatch(run: PluginBatchRun, { phase, batch }: BatchRequest): 
   );
   // Awaited by the caller; until then a failure must not count as unhandled.
   outcome.catch(() => undefined);
-  return { phase, batch, delivered, jobOf, writes, fail, outcome, release };
+  return { ...request, delivered, jobOf, writes, fail, outcome, release };
 }

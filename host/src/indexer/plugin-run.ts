@@ -123,17 +123,13 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
       onFirstPhase: (path, iface) => scope.record(path, iface),
       signal: ctx.signal,
     };
-    let aheadInFlight = false;
-    const send = (request: BatchRequest): InFlight => {
-      aheadInFlight = request.ahead === true;
-      return sendBatch(batchRun, request);
-    };
+    const send = (request: BatchRequest): InFlight => sendBatch(batchRun, request);
     const cancelled = () => new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
     let next = requests.next();
     if (next && ctx.signal?.aborted) throw cancelled();
     let inFlight = next ? send(next) : undefined;
     while (inFlight) {
-      const { phase, batch, delivered, jobOf, writes, fail, outcome, release } = inFlight;
+      const { phase, batch, ahead, delivered, jobOf, writes, fail, outcome, release } = inFlight;
       try {
         const out = await outcome;
         release?.();
@@ -146,7 +142,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
           writes.flush();
           throw cancelled();
         }
-        if (aheadInFlight && ctx.onAheadStored) {
+        if (ahead && ctx.onAheadStored) {
           // Someone waits for the changed files' resolved graph: stored and said before their dependents'.
           writes.flush();
           ctx.onAheadStored(

@@ -42,10 +42,13 @@ export class RequestQueue {
         phase,
         this.files.filter((f) => !this.failed.has(f.path) && this.phasesOf(f.path).includes(phase)),
       );
-      if (this.ahead && this.phaseAt > 0) {
-        const first = this.queue.filter((j) => this.ahead!(j.path));
-        if (first.length > 0 && first.length < this.queue.length) {
-          this.queue = [...first, ...this.queue.filter((j) => !this.ahead!(j.path))];
+      const ahead = this.ahead;
+      if (ahead && this.phaseAt > 0) {
+        const first: Job[] = [];
+        const rest: Job[] = [];
+        for (const j of this.queue) (ahead(j.path) ? first : rest).push(j);
+        if (first.length > 0 && rest.length > 0) {
+          this.queue = [...first, ...rest];
           aheadCount = first.length;
         }
       }

@@ -72,7 +72,7 @@ export class GraphSnapshot {
       if (!paths || paths.size > maxPaths) return GraphSnapshot.loadNow(store);
       const list = [...paths];
       // The nodes of the other paths are copied column by column from the old snapshot.
-      const nodes = mergeColumns(old.columns(), paths, store.liveNodeColumnsOf(list));
+      const nodes = mergeColumns(old.columns(), paths, store.liveNodeColumns(list));
       const groups = new Map(old.edgeGroups);
       for (const p of list) groups.delete(p);
       const fresh = groupEdges(store.originEdgeColumns(list));
@@ -102,9 +102,8 @@ export class GraphSnapshot {
     origins: readonly string[],
   ): GraphSnapshot {
     const n = nodes.storeIds.length;
-    let maxId = 0;
-    for (let i = 0; i < n; i++) if (nodes.storeIds[i]! > maxId) maxId = nodes.storeIds[i]!;
-    const denseById = new Int32Array(maxId + 1);
+    // In store-id order: the last id is the largest.
+    const denseById = new Int32Array((n > 0 ? nodes.storeIds[n - 1]! : 0) + 1);
     for (let i = 0; i < n; i++) denseById[nodes.storeIds[i]!] = i + 1;
     let total = 0;
     for (const g of groups.values()) total += g.src.length;

@@ -548,18 +548,19 @@ export class GraphStore {
 
   /**
    * Every live node as a compact tuple, for loading the graph into memory:
-   * [id, kind, name, qualified_name, path, start_line, end_line, corpus, acl], ordered by id.
+   * [id, kind, name, qualified_name, path, start_line, end_line, corpus, acl], ordered by id;
+   * only those of `paths` when given (a snapshot patched after an edit).
    */
-  liveNodeColumns(): LiveNodeTuple[] {
+  liveNodeColumns(paths?: readonly string[]): LiveNodeTuple[] {
+    const columns = 'SELECT id, kind, name, qualified_name, path, start_line, end_line, corpus, acl FROM nodes';
     return this.read(
       () =>
-        this.ctx
-          .stmt(
-            `SELECT id, kind, name, qualified_name, path, start_line, end_line, corpus, acl
-             FROM nodes WHERE tombstoned_at IS NULL ORDER BY id`,
-          )
-          .raw(true)
-          .all() as LiveNodeTuple[],
+        (paths === undefined
+          ? this.ctx.stmt(`${columns} WHERE tombstoned_at IS NULL ORDER BY id`).raw(true).all()
+          : this.ctx
+              .stmt(`${columns} WHERE path IN (SELECT value FROM json_each(?)) AND tombstoned_at IS NULL ORDER BY id`)
+              .raw(true)
+              .all(JSON.stringify(paths))) as LiveNodeTuple[],
     );
   }
 
@@ -652,20 +653,6 @@ export class GraphStore {
               )
               .raw(true)
               .all(JSON.stringify(origins))) as OriginEdgeTuple[],
-    );
-  }
-
-  /** The live nodes of these paths, as {@link liveNodeColumns} gives them, ordered by id. */
-  liveNodeColumnsOf(paths: readonly string[]): LiveNodeTuple[] {
-    return this.read(
-      () =>
-        this.ctx
-          .stmt(
-            `SELECT id, kind, name, qualified_name, path, start_line, end_line, corpus, acl
-             FROM nodes WHERE path IN (SELECT value FROM json_each(?)) AND tombstoned_at IS NULL ORDER BY id`,
-          )
-          .raw(true)
-          .all(JSON.stringify(paths)) as LiveNodeTuple[],
     );
   }
 

@@ -49,9 +49,7 @@ const validators = new Map<string, ValidateFunction>();
 /** The argument validator of tool `name`, compiled on first use; undefined for no such tool. */
 function validatorOf(name: string): ValidateFunction | undefined {
   let v = validators.get(name);
-  if (v) return v;
-  const def = Object.values(TOOL_DEFINITIONS).find((d) => d.name === name);
-  if (def) validators.set(name, (v = ajv.compile(def.inputSchema)));
+  if (!v && Object.hasOwn(TOOL_DEFINITIONS, name)) validators.set(name, (v = ajv.compile(TOOL_DEFINITIONS[name as ToolName].inputSchema)));
   return v;
 }
 

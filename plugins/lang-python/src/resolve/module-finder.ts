@@ -20,6 +20,9 @@ export interface ModuleLocation {
 
 const SOURCE_EXTENSIONS = ['.pyi', '.py'];
 
+/** The files at the repository root that name source roots (see `projectRoots`). */
+const PROJECT_FILES = ['pyproject.toml', 'setup.cfg'];
+
 /**
  * Finds modules under one repository root (absolute path, as the plugin sees it).
  *
@@ -41,13 +44,12 @@ export class ModuleFinder {
 
   /**
    * Whether what this finder has cached about `path`'s directories no longer holds: the file,
-   * or a directory on its way, was created or deleted since it was listed. Project files
-   * (`pyproject.toml`, `setup.cfg`) move source roots: always stale.
+   * or a directory on its way, was created or deleted since it was listed. The project files
+   * the source roots come from ({@link PROJECT_FILES}) are always stale.
    */
   stale(path: string): boolean {
+    if (PROJECT_FILES.includes(path)) return true;
     const parts = path.split('/');
-    const last = parts[parts.length - 1]!;
-    if (last === 'pyproject.toml' || last === 'setup.cfg') return true;
     let dir = '';
     for (const name of parts) {
       const listed = this.entries.get(dir);
