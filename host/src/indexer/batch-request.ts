@@ -75,6 +75,7 @@ export function sendBatch(run: PluginBatchRun, request: BatchRequest): InFlight 
     writes.fail({ path: job.path, sha256: job.sha256, language: job.language, plugin: label, phase, reason });
   };
   const onFile = (f: GraphFileParams) => {
+    if (phase === 'A') run.texts.traffic();
     const job = jobOf(f.path)!;
     delivered.add(f.path);
     // A file whose earlier phase the store refused (found while this request was out) stays failed.
@@ -102,7 +103,7 @@ export function sendBatch(run: PluginBatchRun, request: BatchRequest): InFlight 
       failures.record(f.path, label, f.diagnostics[0]?.message ?? 'the plugin reported a failure');
     }
   };
-  // A structural pass streams files as fast as the host stores them: text indexing waits.
+  // A structural pass streams files as fast as the host stores them: text indexing waits for its pauses.
   const release = phase === 'A' ? run.texts.hold() : undefined;
   const outcome = run.supervisor.analyze(
     { phase, files: batch.map((j) => ({ path: j.path, language: j.language })) },

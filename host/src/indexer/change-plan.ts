@@ -4,7 +4,7 @@ import type { FileRow, GraphStore } from '../store/index.js';
 import type { IndexMode } from './indexer.js';
 import type { IndexSummary } from './index-summary.js';
 import type { TreeClaims } from './tree-claims.js';
-import { hashFile } from './walk/index.js';
+import { hashFile, LoopTurns } from './walk/index.js';
 
 /** A file to analyze in this run. */
 export interface Job {
@@ -77,7 +77,9 @@ export async function planChanges(input: PlanInput): Promise<ChangePlan> {
   const rebuild = mode.kind === 'full' && mode.rebuild === true;
   const jobs = new Map<string, Job>();
   let hashed = 0;
-  await forEachLimit(candidates, 8, async (path) => {
+  const turns = new LoopTurns();
+  for (const path of candidates) {
+    await turns.maybe();
     const c = claimed.get(path)!;
     try {
       const h = await hashFile(join(repoRoot, path));
@@ -92,7 +94,7 @@ export async function planChanges(input: PlanInput): Promise<ChangePlan> {
       summary.skipped.unreadable = (summary.skipped.unreadable ?? 0) + 1;
     }
     input.onHashed?.(++hashed, candidates.length);
-  });
+  }
   // markSkipped also tombstones whatever the file had in the graph.
   for (const [path, s] of skipped) store.markSkipped(path, '', `${s.reason}: ${s.detail}`);
 

@@ -5,6 +5,10 @@ import type { GraphStore } from '../store/index.js';
 
 /** Files indexed per transaction; between chunks the event loop serves the plugins. */
 const CHUNK = 16;
+/** Files per transaction while a structural pass streams (its next frames wait for each). */
+const HELD_CHUNK = 4;
+/** How long a held pass's stream must have paused before a chunk is indexed in the pause (default). */
+const QUIET_MS = 8;
 
 /**
  * Fills the text indexes (whole files and definitions' own lines, for lexical retrieval)
@@ -18,12 +22,15 @@ export class TextIndexQueue {
   private running: Promise<void> | undefined;
   private holds = 0;
   private released: (() => void) | undefined;
+  private lastTraffic = Number.NEGATIVE_INFINITY;
   indexed = 0;
 
+  /** @param quietMs how long a held pass's stream must have paused for a chunk to go in the pause. */
   constructor(
     private readonly store: GraphStore,
     private readonly repoRoot: string,
     private readonly logger?: Logger,
+    private readonly quietMs = QUIET_MS,
   ) {}
 
   /** Queues files whose graph is stored. */
@@ -33,9 +40,11 @@ export class TextIndexQueue {
   }
 
   /**
-   * Holds indexing while a structural (Phase A) pass streams files: then the host itself is
-   * what the plugin waits on, and tokenizing text would only slow the stream. A Phase B pass
-   * (a plugin thinking for seconds) or the end of the run lets it go on. Returns the release.
+   * Holds indexing while a structural (Phase A) pass streams files, except in the pauses of
+   * its stream ({@link traffic}): a plugin whose frames come back to back is waiting on the host,
+   * and tokenizing text would only slow it; one that pauses is thinking (lang-python reading
+   * Django), and text indexed in its pauses is not left to slow the Phase B that follows. A
+   * Phase B pass or the end of the run lets indexing go on freely. Returns the release.
    */
   hold(): () => void {
     this.holds++;
@@ -50,6 +59,11 @@ export class TextIndexQueue {
     };
   }
 
+  /** A held pass delivered a file just now: indexing waits for a pause in its stream. */
+  traffic(): void {
+    this.lastTraffic = performance.now();
+  }
+
   /** Resolves when every queued file is indexed. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -58,8 +72,8 @@ export class TextIndexQueue {
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      while (this.holds > 0) await new Promise<void>((resolve) => (this.released = resolve));
-      const chunk = this.queue.splice(0, CHUNK);
+      await this.pause();
+      const chunk = this.queue.splice(0, this.holds > 0 ? HELD_CHUNK : CHUNK);
       const entries = chunk.flatMap((path) => {
         try {
           return [{ path, text: readFileSync(join(this.repoRoot, path), 'utf8') }];
@@ -72,6 +86,23 @@ export class TextIndexQueue {
       } catch (e) {
         this.logger?.log('warn', `the text index of ${chunk.length} file(s) was not written: ${(e as Error).message}`);
       }
+    }
+  }
+
+  /** Resolves when nothing holds indexing, or a held pass's stream has paused. */
+  private async pause(): Promise<void> {
+    for (;;) {
+      if (this.holds === 0) return;
+      const quietFor = performance.now() - this.lastTraffic;
+      if (quietFor >= this.quietMs) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.quietMs - quietFor);
+        this.released = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.released = undefined;
     }
   }
 }

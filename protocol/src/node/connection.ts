@@ -18,7 +18,17 @@ export interface ConnectionOptions {
   maxFrameBytes?: number;
   /** Validate every inbound frame against the method schemas (default true). */
   validate?: boolean;
+  /**
+   * Bytes that may wait in the output stream before a send waits for the peer to read
+   * (default {@link DEFAULT_MAX_BUFFERED_BYTES}). The stream's own high-water mark (16 KiB) is
+   * smaller than one file's graph: waiting on it would tie a plugin's analysis to every pause
+   * of the host's event loop.
+   */
+  maxBufferedBytes?: number;
 }
+
+/** Default of {@link ConnectionOptions.maxBufferedBytes}: 4 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** Context passed to a request handler. */
 export interface RequestContext {
@@ -105,6 +115,7 @@ export class Connection {
   private readonly decoder: FrameDecoder;
   private maxFrameBytes: number;
   private readonly validate: boolean;
+  private readonly maxBufferedBytes: number;
   private readonly requestHandlers = new Map<string, AnyRequestHandler>();
   private readonly notificationHandlers = new Map<string, AnyNotificationHandler>();
   private readonly pending = new Map<RequestId, Pending>();
@@ -123,6 +134,7 @@ export class Connection {
     this.role = options.role;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.validate = options.validate ?? true;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.decoder = new FrameDecoder({ maxFrameBytes: this.maxFrameBytes });
     input.on('data', this.onData);
     input.on('end', this.onEnd);
@@ -212,7 +224,7 @@ export class Connection {
     });
   }
 
-  /** Sends a notification; resolves once the bytes are handed to the stream (honouring back-pressure). */
+  /** Sends a notification; resolves once the bytes are handed to the stream (waiting while more than `maxBufferedBytes` wait to be read). */
   notify<M extends NotificationMethod>(method: M, params: ParamsOf<M>): Promise<void> {
     if (this.closed) return Promise.reject(this.closedError());
     return this.send(params === undefined ? { kind: 'notification', method } : { kind: 'notification', method, params });
@@ -269,7 +281,8 @@ export class Connection {
         const ok = this.output.write(frame, (err) => {
           if (err) reject(err);
         });
-        if (ok) resolve();
+        // Past the stream's mark `ok` is false and 'drain' will come; only past ours is it awaited.
+        if (ok || this.output.writableLength <= this.maxBufferedBytes) resolve();
         else this.output.once('drain', () => resolve());
       });
     const next = this.writeChain.then(write, write);

@@ -311,7 +311,7 @@ describe('Connection', () => {
     expect(received).toEqual([]);
   });
 
-  it('waits for drain on a slow writable: one frame in flight at a time, in order', async () => {
+  it('with nothing allowed to wait in the stream, waits for drain on a slow writable: one frame in flight at a time, in order', async () => {
     const chunks: Buffer[] = [];
     const callbacks: (() => void)[] = [];
     const lengthAtWrite: number[] = [];
@@ -327,7 +327,7 @@ describe('Connection', () => {
       lengthAtWrite.push(slow.writableLength);
       return write(chunk, cb);
     };
-    const conn = new Connection(new PassThrough(), slow, { role: 'plugin' });
+    const conn = new Connection(new PassThrough(), slow, { role: 'plugin', maxBufferedBytes: 0 });
     open.push(conn);
     const done: boolean[] = [];
     const sent = Array.from({ length: 4 }, (_, i) =>
@@ -346,6 +346,37 @@ describe('Connection', () => {
     await Promise.all(sent);
     // every frame was handed over only once the previous one had drained
     expect(lengthAtWrite).toEqual([0, 0, 0, 0]);
+    const decoder = new FrameDecoder();
+    const lines = chunks.flatMap((c) => decoder.push(c)).map((m) => (m as { params: { message: string } }).params.message.slice(0, 6));
+    expect(lines).toEqual(['line 0', 'line 1', 'line 2', 'line 3']);
+  });
+
+  it('lets frames wait in the stream up to maxBufferedBytes, then waits for the reader', async () => {
+    const chunks: Buffer[] = [];
+    const callbacks: (() => void)[] = [];
+    const slow = new Writable({
+      highWaterMark: 64,
+      write(chunk: Buffer, _enc, callback) {
+        chunks.push(chunk);
+        callbacks.push(() => callback());
+      },
+    });
+    // Each frame is 170 bytes: two fit under 400 bytes waiting, the third goes past.
+    const conn = new Connection(new PassThrough(), slow, { role: 'plugin', maxBufferedBytes: 400 });
+    open.push(conn);
+    const done: boolean[] = [];
+    const sent = Array.from({ length: 4 }, (_, i) =>
+      conn.notify('log', { level: 'info', message: `line ${i} ${'x'.repeat(100)}` }).then(() => (done[i] = true)),
+    );
+    await until(() => done[1] === true, 'two frames handed over without the reader');
+    await sleep(20);
+    expect(done).toEqual([true, true]); // the third is handed over, its promise waits: past the limit
+    expect(slow.writableLength).toBeGreaterThan(400);
+    while (callbacks.length > 0 || done.length < 4) {
+      callbacks.shift()?.();
+      await sleep(1);
+    }
+    await Promise.all(sent);
     const decoder = new FrameDecoder();
     const lines = chunks.flatMap((c) => decoder.push(c)).map((m) => (m as { params: { message: string } }).params.message.slice(0, 6));
     expect(lines).toEqual(['line 0', 'line 1', 'line 2', 'line 3']);

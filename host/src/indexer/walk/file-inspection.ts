@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { classifyName, classifyPrefix, PREFIX_BYTES } from './content-checks.js';
 import { describeSystemError } from './errors.js';
 import type { WalkEntry } from './walk-entry.js';
@@ -13,8 +12,13 @@ const NON_BLOCK = constants.O_NONBLOCK ?? 0;
 /**
  * Stats a file and reads at most {@link PREFIX_BYTES} of it to decide whether it is indexed.
  * Never throws: a failure is an `unreadable` entry.
+ *
+ * Synchronous on purpose: open, fstat, one read and close of a local file take microseconds,
+ * while as asynchronous calls each is a thread-pool round trip; the walk of a 859-file
+ * repository took ~550 ms that way and ~50 ms this way (with its directory listings, see
+ * walker.ts).
  */
-export async function inspectFile(
+export function inspectFile(
   path: string,
   absPath: string,
   options: {
@@ -23,14 +27,14 @@ export async function inspectFile(
     /** Scratch space of {@link PREFIX_BYTES} bytes, reused across calls; nothing refers to it after the call. */
     buffer: Buffer;
   },
-): Promise<WalkEntry> {
+): WalkEntry {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const byName = classifyName(name);
   if (byName) return { kind: 'skipped', path, reason: byName.reason, detail: byName.detail };
-  let handle: FileHandle | undefined;
+  let fd: number | undefined;
   try {
-    handle = await open(absPath, constants.O_RDONLY | NON_BLOCK | (options.throughLink ? 0 : NO_FOLLOW));
-    const stat = await handle.stat();
+    fd = openSync(absPath, constants.O_RDONLY | NON_BLOCK | (options.throughLink ? 0 : NO_FOLLOW));
+    const stat = fstatSync(fd);
     if (!stat.isFile()) return { kind: 'skipped', path, reason: SkipReason.Unreadable, detail: 'not a regular file' };
     if (stat.size > options.maxFileBytes) {
       return {
@@ -44,7 +48,7 @@ export async function inspectFile(
       const prefix = options.buffer.subarray(0, Math.min(stat.size, PREFIX_BYTES));
       let filled = 0;
       while (filled < prefix.length) {
-        const { bytesRead } = await handle.read(prefix, filled, prefix.length - filled, filled);
+        const bytesRead = readSync(fd, prefix, filled, prefix.length - filled, filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
@@ -55,6 +59,12 @@ export async function inspectFile(
   } catch (e) {
     return { kind: 'skipped', path, reason: SkipReason.Unreadable, detail: describeSystemError(e) };
   } finally {
-    await handle?.close().catch(() => undefined);
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // closing a file only read from cannot lose anything
+      }
+    }
   }
 }

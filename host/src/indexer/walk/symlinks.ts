@@ -1,4 +1,4 @@
-import { readlink, realpath, stat } from 'node:fs/promises';
+import { readlinkSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 
 /** What a symbolic link found in the walk turns into. */
@@ -10,13 +10,14 @@ export type LinkOutcome =
  * followed. With it, a link is followed only when its target exists, lies inside the root
  * (by real path, so chains of links cannot escape), is not under `.git/` or `.travsr/`, and —
  * for a directory — is not one of the directories the walk is already inside (a loop).
+ * Synchronous, like the rest of the walk (see walker.ts).
  */
-export async function resolveLink(
+export function resolveLink(
   absPath: string,
   context: { rootReal: string; followSymlinks: boolean; ancestors: readonly string[] },
-): Promise<LinkOutcome> {
-  const target = await readlink(absPath).catch(() => '?');
-  const targetStat = await stat(absPath).catch(() => undefined);
+): LinkOutcome {
+  const target = attempt(() => readlinkSync(absPath)) ?? '?';
+  const targetStat = attempt(() => statSync(absPath));
   const isDirectory = targetStat?.isDirectory() ?? false;
   if (!context.followSymlinks) {
     const what = targetStat === undefined ? 'broken' : isDirectory ? 'a directory' : 'a file';
@@ -26,7 +27,7 @@ export async function resolveLink(
       detail: `symbolic link to ${target} (${what}), not followed; set followSymlinks to follow links that stay inside the repository`,
     };
   }
-  const real = await realpath(absPath).catch(() => undefined);
+  const real = attempt(() => realpathSync.native(absPath));
   if (real === undefined || targetStat === undefined) {
     return { follow: false, targetIsDirectory: false, detail: `broken symbolic link to ${target}` };
   }
@@ -57,4 +58,13 @@ export async function resolveLink(
     return { follow: 'directory', realPath: real };
   }
   return { follow: 'file' };
+}
+
+/** What `read` returns, or undefined when it throws (a broken link, a vanished file). */
+function attempt<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }
