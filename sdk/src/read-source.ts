@@ -49,8 +49,12 @@ const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
  * session on Django, 859 files, waiting 2.5 s in all). The analyzer has nothing else to do meanwhile; the
  * harness yields to the event loop between files for ping and cancel frames.
  */
-export async function readSourceFile(root: string, file: AnalyzeFile, maxBytes: number): Promise<SourceFile> {
-  return readSourceFileSync(root, file, maxBytes);
+export function readSourceFile(root: string, file: AnalyzeFile, maxBytes: number): Promise<SourceFile> {
+  try {
+    return Promise.resolve(readSourceFileSync(root, file, maxBytes));
+  } catch (e) {
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+  }
 }
 
 /** {@link readSourceFile}, synchronously: realpath, open, fstat, read and close, nothing else. */
@@ -117,7 +121,10 @@ function readWhole(fd: number, size: number, maxBytes: number, path: string): Ui
   for (;;) {
     if (length === buffer.length) {
       if (length > maxBytes) {
-        throw new SourceReadError('FILE_TOO_LARGE', `"${path}" grew past the analyzer's ${maxBytes}-byte limit while it was read; it was skipped`);
+        throw new SourceReadError(
+          'FILE_TOO_LARGE',
+          `"${path}" grew past the analyzer's ${maxBytes}-byte limit while it was read; it was skipped`,
+        );
       }
       const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
       buffer.copy(larger, 0, 0, length);

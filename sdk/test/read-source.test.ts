@@ -63,7 +63,9 @@ describe.runIf(sep === '/')('readSourceFile: what it reads and what it refuses',
     try {
       writeFileSync(join(outside, 'secret.py'), 'token = "s3cret"\n');
       symlinkSync(join(outside, 'secret.py'), join(root, 'leak.py'));
-      await expect(readSourceFile(root, { path: 'leak.py', language: 'python' }, 1024)).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
+      await expect(readSourceFile(root, { path: 'leak.py', language: 'python' }, 1024)).rejects.toMatchObject({
+        code: 'PATH_OUTSIDE_ROOT',
+      });
       writeFileSync(join(root, 'target.py'), 'ok = True\n');
       symlinkSync('target.py', join(root, 'alias.py'));
       expect((await readSourceFile(root, { path: 'alias.py', language: 'python' }, 1024)).text).toBe('ok = True\n');

@@ -32,7 +32,16 @@ const NON_BLOCK = constants.O_NONBLOCK ?? 0;
  * @example
  * const { sha256, size, lines } = await hashFile('/repo/src/main.lua');
  */
-export async function hashFile(absPath: string): Promise<FileHash> {
+export function hashFile(absPath: string): Promise<FileHash> {
+  try {
+    return Promise.resolve(hashFileSync(absPath));
+  } catch (e) {
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+  }
+}
+
+/** {@link hashFile}, synchronously. */
+export function hashFileSync(absPath: string): FileHash {
   let fd: number | undefined;
   try {
     fd = openSync(absPath, constants.O_RDONLY | NON_BLOCK);
