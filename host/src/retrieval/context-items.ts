@@ -1,12 +1,11 @@
 import type { ContextItem } from './context-result.js';
-import { renderItem } from './context-render.js';
+import { renderedItemTokens } from './context-render.js';
 import { refsOf } from './graph-queries.js';
 import { knapsack } from './knapsack.js';
 import type { LexicalEvidence } from './lexical-evidence.js';
 import type { NodeRef } from './node-ref.js';
 import { inStructuralCore, type StructuralCore } from './node-scoring.js';
 import { roundScore } from './score-rounding.js';
-import { countTokens } from './token-count.js';
 import type { VisibleGraph } from './visible-graph.js';
 
 const SNIPPET_MAX_LINES = 60;
@@ -84,7 +83,7 @@ export function contextItems(g: VisibleGraph, definitions: readonly [number, num
       ...(withheld === undefined ? {} : { withheld }),
       tokens: 0,
     };
-    item.tokens = countTokens(renderItem(item));
+    item.tokens = renderedItemTokens(item);
     items.push(item);
   }
   return items;

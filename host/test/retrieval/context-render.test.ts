@@ -1,6 +1,7 @@
 // The text an agent reads: the header, each item, stale and withheld sources.
 import { describe, expect, it } from 'vitest';
-import { renderContext, renderHeader, renderItem } from '../../src/retrieval/context-render.js';
+import { renderContext, renderedItemTokens, renderHeader, renderItem } from '../../src/retrieval/context-render.js';
+import { countTokens } from '../../src/retrieval/token-count.js';
 import type { Completeness } from '../../src/retrieval/index-completeness.js';
 
 const completeness = { summary: 'complete' } as Completeness;
@@ -24,5 +25,42 @@ describe('renderContext', () => {
     );
     const all = renderContext({ query: 'q', budget: 300, completeness, items: [{ node, why: ['a', 'b'], score: 1, snippet, tokens: 0 }] });
     expect(all).toBe(`${renderHeader('q', 300, completeness)}\n${withCode}`);
+  });
+
+  it('counts the tokens of an item in two parts, exactly as the whole rendered item counts', () => {
+    // Heads ending in letters, digits, punctuation, white space and non-Latin text; code that
+    // starts with indentation, tabs, blank lines, a fence of its own or nothing at all.
+    const names = ['f', 'Parser.parse2', 'ns.λ', 'a_b', '日本語', 'x)'];
+    const reasons = [
+      [],
+      ['matches "wrap"'],
+      ['calls 3 of the matches', 'structural core (k-shell 4)'],
+      ['its file is named in the query:'],
+      ['  '],
+      ['ends.'],
+    ];
+    const codes = [
+      '',
+      'def wrap(text, width):\n    """Wrap text."""\n    return text',
+      '    indented(method)\n\tand a tab\n',
+      '\n\nafter blank lines',
+      '```ts\nconst fence = 1;\n```',
+      'x = "naïve 😀"\r\nwindows = True\r\n',
+      ' '.repeat(7) + 'return (a) => {\n' + '  b;\n'.repeat(60) + '}',
+    ];
+    let seen = 0;
+    for (const [i, name] of names.entries()) {
+      for (const [j, why] of reasons.entries()) {
+        for (const [k, text] of codes.entries()) {
+          const snippet = { startLine: 3, endLine: 5, text, truncated: false, stale: (i + j + k) % 2 === 0 };
+          const item = { node: { ...node, qualifiedName: name }, why, score: 1, snippet };
+          expect(renderedItemTokens(item), JSON.stringify(item)).toBe(countTokens(renderItem(item)));
+          seen++;
+        }
+        const withheld = { node: { ...node, qualifiedName: name }, why, score: 1, snippet: null, withheld: 'a symbolic link' };
+        expect(renderedItemTokens(withheld)).toBe(countTokens(renderItem(withheld)));
+      }
+    }
+    expect(seen).toBe(names.length * reasons.length * codes.length);
   });
 });

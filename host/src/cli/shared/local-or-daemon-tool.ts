@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { errorCode } from '@travsr/protocol';
 import type { Logger } from '../../log/logger.js';
+import { daemonPaths } from '../../daemon/daemon-paths.js';
 import { FULL_ACCESS } from '../../retrieval/access-policy.js';
 import type { ToolName } from '../../tools/tool-definitions.js';
 import type { ToolResult } from '../../tools/tool-runner.js';
@@ -24,7 +26,9 @@ export async function runToolLocalOrDaemon(
   args: Record<string, unknown>,
   logger: Logger,
 ): Promise<AnsweredTool> {
-  const viaDaemon = process.env.TRAVSR_DAEMON === '0' ? undefined : await tryDaemon(repo, tool, args, logger);
+  // No socket, no daemon: the gRPC client (~60 ms to load) is not loaded at all.
+  const viaDaemon =
+    process.env.TRAVSR_DAEMON === '0' || !existsSync(daemonPaths().socket) ? undefined : await tryDaemon(repo, tool, args, logger);
   if (viaDaemon) return viaDaemon;
   // Loaded here, not at start-up: retrieval and the tokenizer are for query commands only.
   const [{ openServedGraphs }, { runTool }] = await Promise.all([
