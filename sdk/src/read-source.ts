@@ -45,9 +45,10 @@ const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
  *
  * The reads are synchronous on purpose: a source file is small and local, and each
  * asynchronous fs call is a thread-pool round trip that, on a machine whose other core is
- * busy with the host, costs more than the read itself (six of them per file kept lang-python's
- * session on Django, 859 files, waiting 2.5 s in all). The analyzer has nothing else to do meanwhile; the
- * harness yields to the event loop between files for ping and cancel frames.
+ * busy with the host, costs more than the read itself (six of them per file kept
+ * lang-python's session on Django, 859 files, waiting 2.5 s in all). The analyzer has nothing
+ * else to do meanwhile; the harness yields to the event loop between files for ping and
+ * cancel frames.
  */
 export function readSourceFile(root: string, file: AnalyzeFile, maxBytes: number): Promise<SourceFile> {
   try {
