@@ -34,7 +34,7 @@ import { FileEmitter } from './file-emitter.js';
 import { FileGraphBuilder } from './graph-builder.js';
 import { logToStderr, setLogSink } from './log.js';
 import { ProgressReporter } from './progress.js';
-import { readSourceFile, SourceReadError } from './read-source.js';
+import { readSourceFile, readSourceFileSync, SourceReadError } from './read-source.js';
 import { SDK_NAME, SDK_VERSION } from './version.js';
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -415,7 +415,7 @@ export class AnalyzerSession {
       if (signal.aborted) throw cancelled('analyze');
       let source;
       try {
-        source = await readSourceFile(this.info.root, file, this.maxFileBytes);
+        source = readSourceFileSync(this.info.root, file, this.maxFileBytes);
       } catch (e) {
         const code = e instanceof SourceReadError ? e.code : 'FILE_UNREADABLE';
         await emitter.failed(file, code, errorText(e));

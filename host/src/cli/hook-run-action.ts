@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { daemonPaths } from '../daemon/daemon-paths.js';
+import { connectRunningDaemon } from '../daemon/daemon-connect.js';
 import { formatSummary } from '../indexer/index-summary.js';
 import { reindexCommits } from '../workspace/commit-reindex.js';
 
@@ -51,11 +50,10 @@ export async function hookRun(req: HookRunRequest, out: HookRunOutput): Promise<
  * reindexes in this process, as always.
  */
 async function notifiedDaemon(req: HookRunRequest, out: HookRunOutput): Promise<boolean> {
-  if (process.env.TRAVSR_DAEMON === '0' || !existsSync(daemonPaths().socket)) return false;
-  const { connectDaemon } = await import('../daemon/daemon-client.js');
-  let client: Awaited<ReturnType<typeof connectDaemon>>;
+  if (process.env.TRAVSR_DAEMON === '0') return false;
+  let client: Awaited<ReturnType<typeof connectRunningDaemon>>;
   try {
-    client = await connectDaemon({ timeoutMs: 1_000 });
+    client = await connectRunningDaemon({ timeoutMs: 1_000 });
   } catch (e) {
     out.logToStderr(`travsr hook-run: not using the daemon: ${(e as Error).message}`);
     return false;

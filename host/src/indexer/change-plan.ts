@@ -4,7 +4,7 @@ import type { FileRow, GraphStore } from '../store/index.js';
 import type { IndexMode } from './indexer.js';
 import type { IndexSummary } from './index-summary.js';
 import type { TreeClaims } from './tree-claims.js';
-import { hashFile, LoopTurns } from './walk/index.js';
+import { hashFileSync, LoopTurns } from './walk/index.js';
 
 /** A file to analyze in this run. */
 export interface Job {
@@ -82,7 +82,7 @@ export async function planChanges(input: PlanInput): Promise<ChangePlan> {
     await turns.maybe();
     const c = claimed.get(path)!;
     try {
-      const h = await hashFile(join(repoRoot, path));
+      const h = hashFileSync(join(repoRoot, path));
       const prev = stored.get(path);
       if (!rebuild && prev && prev.sha256 === h.sha256 && prev.status === 'ok' && !pendingBefore.has(path)) summary.unchanged++;
       else {

@@ -11,7 +11,7 @@ import { loadPluginDir } from '../../plugins/plugin-dir.js';
 import { indexWorkspace } from '../../workspace/index-workspace.js';
 import { openWorkspace } from '../../workspace/workspace.js';
 import { hostPackagePath } from '../../paths/host-package.js';
-import { daemonPaths } from '../../daemon/daemon-paths.js';
+import { connectRunningDaemon } from '../../daemon/daemon-connect.js';
 
 export default class Init extends TravsrCommand {
   static override summary = 'Set up Travsr in a repository: register plugins, install the git hook, index';
@@ -90,11 +90,7 @@ export default class Init extends TravsrCommand {
       // The daemon manages every initialized repository: from its next start, and now when it runs.
       const { rememberRepo } = await import('../../workspace/known-repos.js');
       rememberRepo(ws.root);
-      // Without its socket no daemon runs: the gRPC client is not even loaded.
-      const { connectDaemon } = existsSync(daemonPaths().socket)
-        ? await import('../../daemon/daemon-client.js')
-        : { connectDaemon: undefined };
-      const daemon = await connectDaemon?.().catch((e: unknown) => {
+      const daemon = await connectRunningDaemon().catch((e: unknown) => {
         ws.logger.log('warn', `the daemon was not told about ${ws.root}: ${(e as Error).message}`);
         return undefined;
       });

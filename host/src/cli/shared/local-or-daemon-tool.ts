@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { errorCode } from '@travsr/protocol';
 import type { Logger } from '../../log/logger.js';
-import { daemonPaths } from '../../daemon/daemon-paths.js';
+import { connectRunningDaemon } from '../../daemon/daemon-connect.js';
 import { FULL_ACCESS } from '../../retrieval/access-policy.js';
 import type { ToolName } from '../../tools/tool-definitions.js';
 import type { ToolResult } from '../../tools/tool-runner.js';
@@ -26,9 +25,7 @@ export async function runToolLocalOrDaemon(
   args: Record<string, unknown>,
   logger: Logger,
 ): Promise<AnsweredTool> {
-  // No socket, no daemon: the gRPC client (~60 ms to load) is not loaded at all.
-  const viaDaemon =
-    process.env.TRAVSR_DAEMON === '0' || !existsSync(daemonPaths().socket) ? undefined : await tryDaemon(repo, tool, args, logger);
+  const viaDaemon = process.env.TRAVSR_DAEMON === '0' ? undefined : await tryDaemon(repo, tool, args, logger);
   if (viaDaemon) return viaDaemon;
   // Loaded here, not at start-up: retrieval and the tokenizer are for query commands only.
   const [{ openServedGraphs }, { runTool }] = await Promise.all([
@@ -44,10 +41,9 @@ export async function runToolLocalOrDaemon(
 }
 
 async function tryDaemon(repo: string, tool: ToolName, args: Record<string, unknown>, logger: Logger): Promise<AnsweredTool | undefined> {
-  const { connectDaemon } = await import('../../daemon/daemon-client.js');
-  let client: Awaited<ReturnType<typeof connectDaemon>>;
+  let client: Awaited<ReturnType<typeof connectRunningDaemon>>;
   try {
-    client = await connectDaemon();
+    client = await connectRunningDaemon();
   } catch (e) {
     logger.log('warn', `not using the daemon: ${(e as Error).message}`);
     return undefined;

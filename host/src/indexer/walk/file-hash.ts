@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { describeSystemError, WalkError, WalkErrorCode } from './errors.js';
+import { closeQuietly, NON_BLOCK } from './file-descriptors.js';
 
 /** Content hash and size of one file. */
 export interface FileHash {
@@ -19,7 +20,6 @@ export type HashOutcome = ({ path: string; ok: true } & FileHash) | { path: stri
 const CHUNK_BYTES = 256 * 1024;
 /** Where every file is read (the reads are synchronous: one hash at a time uses it). */
 const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-const NON_BLOCK = constants.O_NONBLOCK ?? 0;
 
 /**
  * Hashes a file by streaming it through SHA-256 in 256 KiB chunks (never whole in memory),
@@ -76,14 +76,6 @@ export function hashFileSync(absPath: string): FileHash {
     );
   } finally {
     if (fd !== undefined) closeQuietly(fd);
-  }
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // a file only read from loses nothing when its close fails
   }
 }
 

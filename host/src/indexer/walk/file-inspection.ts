@@ -1,13 +1,12 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { constants, fstatSync, openSync, readSync } from 'node:fs';
 import { classifyName, classifyPrefix, PREFIX_BYTES } from './content-checks.js';
 import { describeSystemError } from './errors.js';
+import { closeQuietly, NON_BLOCK } from './file-descriptors.js';
 import type { WalkEntry } from './walk-entry.js';
 import { SkipReason } from './walk-entry.js';
 
 /** `O_NOFOLLOW` where the platform has it: a file swapped for a link mid-walk is not read through. */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
-/** A file swapped for a FIFO mid-walk must not block the open. */
-const NON_BLOCK = constants.O_NONBLOCK ?? 0;
 
 /**
  * Stats a file and reads at most {@link PREFIX_BYTES} of it to decide whether it is indexed.
@@ -59,12 +58,6 @@ export function inspectFile(
   } catch (e) {
     return { kind: 'skipped', path, reason: SkipReason.Unreadable, detail: describeSystemError(e) };
   } finally {
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        // closing a file only read from cannot lose anything
-      }
-    }
+    if (fd !== undefined) closeQuietly(fd);
   }
 }

@@ -4,7 +4,7 @@ export { SkipReason, type WalkEntry, type WalkedFile, type SkippedEntry } from '
 export { LanguageMap, extensionLanguages, type LanguageMatch, type LanguagePlugin, type LanguageMapOptions } from './language-map.js';
 export { wellKnownLanguage } from './well-known-languages.js';
 export { LoopTurns } from './loop-turns.js';
-export { hashFile, hashFiles, type FileHash, type HashOutcome } from './file-hash.js';
+export { hashFile, hashFileSync, hashFiles, type FileHash, type HashOutcome } from './file-hash.js';
 export { IgnoreRules, IgnoreMatcher, IGNORE_FILE_NAMES, MATCHER_CACHE_LIMIT, rebasePattern, gitInfoExcludePath } from './ignore-rules.js';
 export { classifyName, classifyPrefix, PREFIX_BYTES, BINARY_SNIFF_BYTES, type ContentVerdict } from './content-checks.js';
 export { WalkError, WalkErrorCode } from './errors.js';

@@ -9,7 +9,7 @@
  * const turns = new LoopTurns();
  * for (const path of paths) {
  *   await turns.maybe();
- *   hashFile(join(root, path));
+ *   hashFileSync(join(root, path));
  * }
  * ```
  */
