@@ -5,8 +5,8 @@
 // vitest's code. Arguments go to vitest: `npm run test:loaded -- test/cli` loads one folder.
 //   TRAVSR_LOAD_PROCESSES=<n>   busy loops to run (default: one per core, at least 2)
 //   TRAVSR_LOAD_SKIP_BUILD=1    reuse the current build
-//   TRAVSR_TEST_WORKERS=<n>     vitest forks (default: one per core, as vitest.config.ts; on cores
-//                               that are already full, more forks only stretch each test)
+//   TRAVSR_TEST_WORKERS=<n>     vitest forks (default: one per core, not vitest.config.ts's spare
+//                               one: on cores that are already full, more forks only stretch each test)
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
