@@ -56,9 +56,14 @@ export class CodeGraph {
     const version = this.store.graphVersion();
     if (!this.snap || this.snap.graphVersion !== version) {
       const log = this.changes;
+      // The files read for snippets stay, but for those the change log names (all without one).
+      let changed: Set<string> | undefined;
       this.snap =
-        this.snap && log ? GraphSnapshot.refresh(this.store, this.snap, (a, b) => log.between(a, b)) : GraphSnapshot.load(this.store);
-      this.sources.clear();
+        this.snap && log
+          ? GraphSnapshot.refresh(this.store, this.snap, (a, b) => (changed = log.between(a, b)))
+          : GraphSnapshot.load(this.store);
+      if (changed) this.sources.forget(changed);
+      else this.sources.clear();
     }
     return this.snap;
   }

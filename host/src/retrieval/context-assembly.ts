@@ -2,7 +2,7 @@ import type { AccessPolicy } from './access-policy.js';
 import { connectCandidates } from './candidate-tree.js';
 import type { CodeGraph } from './code-graph.js';
 import { chooseItems, contextItems, moreNodes, showableDefinitions } from './context-items.js';
-import { renderContext, renderHeader } from './context-render.js';
+import { renderedContextTokens, renderHeader } from './context-render.js';
 import type { ContextResult } from './context-result.js';
 import { DEFAULT_WEIGHTS, type ContextWeights } from './context-weights.js';
 import { rankedFileList, rankFiles } from './file-ranking.js';
@@ -84,14 +84,17 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const pick = chooseItems(items, capacity);
   clock.stage('knapsack');
 
+  const files = rankedFileList(g, fileRanking, Math.max(20, opts.files ?? 30), opts.explain);
+  const more = moreNodes(g, nodes.ranked, pick.chosen);
+  clock.stage('lists');
   const result: ContextResult = {
     query,
     budget,
     tokens: 0,
     tokenizer: TOKENIZER,
     items: pick.chosen.map(({ dense: _dense, ...it }) => it),
-    files: rankedFileList(g, fileRanking, Math.max(20, opts.files ?? 30), opts.explain),
-    more: moreNodes(g, nodes.ranked, pick.chosen),
+    files,
+    more,
     completeness: cg.completeness(),
     stats: {
       seeds: seeds.size,
@@ -102,7 +105,8 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
       stageMs: clock.stageMs,
     },
   };
-  result.tokens = countTokens(renderContext(result));
+  result.tokens = renderedContextTokens(result);
+  clock.stage('render');
   result.stats.ms = clock.elapsedMs();
   return result;
 }

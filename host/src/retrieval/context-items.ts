@@ -6,6 +6,7 @@ import type { LexicalEvidence } from './lexical-evidence.js';
 import type { NodeRef } from './node-ref.js';
 import { inStructuralCore, type StructuralCore } from './node-scoring.js';
 import { roundScore } from './score-rounding.js';
+import type { Snippet, SourceReader } from './source-snippets.js';
 import type { VisibleGraph } from './visible-graph.js';
 
 const SNIPPET_MAX_LINES = 60;
@@ -64,12 +65,7 @@ export function contextItems(g: VisibleGraph, definitions: readonly [number, num
     const ref = refs.get(d);
     if (!ref) continue;
     const snippet =
-      ref.startLine === null
-        ? undefined
-        : cg.sources.snippet(ref.path, ref.startLine, ref.endLine ?? ref.startLine, {
-            maxLines: CONTAINERS.has(ref.kind) ? CONTAINER_MAX_LINES : SNIPPET_MAX_LINES,
-            indexedSha256: fileSha.get(ref.path),
-          });
+      ref.startLine === null ? undefined : definitionSnippet(cg.sources, { ...ref, startLine: ref.startLine }, fileSha.get(ref.path));
     const withheld = snippet || ref.startLine === null ? undefined : cg.sources.refusal(ref.path)?.detail;
     const why = itemReasons(d, ref, reasons);
     const item = {
@@ -87,6 +83,21 @@ export function contextItems(g: VisibleGraph, definitions: readonly [number, num
     items.push(item);
   }
   return items;
+}
+
+/**
+ * The source get_context shows for a definition: its lines, a container (class, module…) cut to
+ * its head, a long body to its first and last lines ({@link SourceReader.snippet}).
+ */
+export function definitionSnippet(
+  sources: SourceReader,
+  def: { path: string; kind: string; startLine: number; endLine: number | null },
+  indexedSha256: string | undefined,
+): Snippet | undefined {
+  return sources.snippet(def.path, def.startLine, def.endLine ?? def.startLine, {
+    maxLines: CONTAINERS.has(def.kind) ? CONTAINER_MAX_LINES : SNIPPET_MAX_LINES,
+    indexedSha256,
+  });
 }
 
 /** Why node `d` is shown, in words: its lexical evidence, then its graph, file and structural relations. */

@@ -27,14 +27,65 @@ export function renderItem(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 's
  * counts added, and the code block's count, the same for every question, can be remembered.
  */
 export function renderItemParts(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 'score' | 'withheld'>): { head: string; code: string } {
-  const head = `## ${location(it.snippet ? { path: it.node.path, startLine: it.snippet.startLine, endLine: it.snippet.endLine } : it.node)} ${it.node.kind} ${it.node.qualifiedName ?? it.node.name} — ${it.why.join('; ')}`;
-  if (!it.snippet) return { head: it.withheld === undefined ? `${head}\n` : `${head}\n(source not shown: ${it.withheld})\n`, code: '' };
-  const stale = it.snippet.stale ? '\n(the file changed since it was indexed; lines may be off)' : '';
-  return { head: `${head}${stale}\n`, code: `\`\`\`\n${it.snippet.text}\n\`\`\`\n` };
+  const { title, reasons, code } = itemPieces(it);
+  return { head: title + reasons, code };
 }
 
-/** The cl100k_base tokens of {@link renderItem}, exactly: its head counted each time, its code block remembered (see {@link renderItemParts}). */
+/**
+ * The pieces of {@link renderItem}: the title (`## place kind name —`, the same for every
+ * question), the reasons and what follows them up to the code, and the code block.
+ */
+function itemPieces(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 'score' | 'withheld'>): {
+  title: string;
+  reasons: string;
+  code: string;
+} {
+  const title = `## ${location(it.snippet ? { path: it.node.path, startLine: it.snippet.startLine, endLine: it.snippet.endLine } : it.node)} ${it.node.kind} ${it.node.qualifiedName ?? it.node.name} —`;
+  const reasons = ` ${it.why.join('; ')}`;
+  if (!it.snippet)
+    return { title, reasons: it.withheld === undefined ? `${reasons}\n` : `${reasons}\n(source not shown: ${it.withheld})\n`, code: '' };
+  const stale = it.snippet.stale ? '\n(the file changed since it was indexed; lines may be off)' : '';
+  return { title, reasons: `${reasons}${stale}\n`, code: codeBlock(it.snippet.text) };
+}
+
+/** The code block of an item whose snippet is `text`: the part of its tokens the same for every question. */
+export function codeBlock(text: string): string {
+  return `\`\`\`\n${text}\n\`\`\`\n`;
+}
+
+/**
+ * The cl100k_base tokens of {@link renderItem}, exactly, in pieces whose counts are remembered
+ * ({@link countTokens}): the code block and the title are the same for every question, and the
+ * reasons come from a few phrases. The title ends with a dash and the reasons start with a
+ * space, where the pre-tokenizer always splits (a run of punctuation ends at white space), so
+ * the counts add up.
+ */
 export function renderedItemTokens(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 'score' | 'withheld'>): number {
-  const { head, code } = renderItemParts(it);
-  return countTokens(head) + (code === '' ? 0 : countTokens(code));
+  const { title, reasons, code } = itemPieces(it);
+  return countTokens(title) + countTokens(reasons) + (code === '' ? 0 : countTokens(code));
+}
+
+// A code block ends with its fence, a piece of its own: the line break that joins the next item
+// makes that piece "```\n\n", whatever the code.
+const FENCE_JOINED = countTokens('```\n\n') - countTokens('```\n');
+
+/**
+ * The cl100k_base tokens of {@link renderContext}, exactly, from the remembered counts of its
+ * pieces ({@link renderedItemTokens}) instead of counting the whole text again. The parts are
+ * joined by line breaks, and every item starts with `## ` (not white space), where the
+ * pre-tokenizer always splits: the header counts with its joining line break, each item with
+ * the line break after it (the last without one).
+ */
+export function renderedContextTokens(r: Pick<ContextResult, 'query' | 'budget' | 'items' | 'completeness'>): number {
+  const header = renderHeader(r.query, r.budget, r.completeness);
+  if (r.items.length === 0) return countTokens(header);
+  let n = countTokens(`${header}\n`);
+  r.items.forEach((it, i) => {
+    const joined = i < r.items.length - 1;
+    const { title, reasons, code } = itemPieces(it);
+    n += countTokens(title);
+    if (code === '') n += countTokens(joined ? `${reasons}\n` : reasons);
+    else n += countTokens(reasons) + countTokens(code) + (joined ? FENCE_JOINED : 0);
+  });
+  return n;
 }

@@ -82,6 +82,11 @@ export class SourceReader {
     this.files.clear();
   }
 
+  /** Forgets the cached files of `paths` (those a new graph version changed). */
+  forget(paths: Iterable<string>): void {
+    for (const p of paths) this.files.delete(p);
+  }
+
   private read(path: string, indexedSha256: string | undefined): SourceFile | Extract<RepoFileRead, { ok: false }> {
     const cached = this.files.get(path);
     if (cached) return cached;

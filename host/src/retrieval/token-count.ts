@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
 
 /**
@@ -9,31 +10,44 @@ import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
  */
 export function countTokens(text: string): number {
   if (text.length < MEMO_MIN_CHARS) return text.length === 0 ? 0 : cl100kCount(text);
-  const hit = memo.get(text);
+  const key = memoKey(text);
+  const hit = memo.get(key);
   if (hit !== undefined) {
     // Most recently used last: the first entries are the ones to forget.
-    memo.delete(text);
-    memo.set(text, hit);
+    memo.delete(key);
+    memo.set(key, hit);
     return hit;
   }
   const n = cl100kCount(text);
-  memo.set(text, n);
-  memoChars += text.length;
-  for (const [k] of memo) {
-    if (memo.size <= MEMO_MAX_ENTRIES && memoChars <= MEMO_MAX_CHARS) break;
-    memo.delete(k);
-    memoChars -= k.length;
-  }
+  memo.set(key, n);
+  while (memo.size > tokenCountMemo.maxEntries) memo.delete(memo.keys().next().value!);
   return n;
 }
 
-// A long-lived server renders the same definitions for many questions: their counts are kept
-// (by text, so a changed snippet is counted again), within these bounds.
-const MEMO_MIN_CHARS = 200;
-const MEMO_MAX_ENTRIES = 8192;
-const MEMO_MAX_CHARS = 16 * 1024 * 1024;
+// A long-lived server renders the same definitions for many questions, and counts every
+// definition ahead of them (item-token-warmer.ts): their counts are kept by the text's digest,
+// so a changed snippet is counted again and no text is held. Shorter texts cost less to count
+// than to look up.
+const MEMO_MIN_CHARS = 32;
 const memo = new Map<string, number>();
-let memoChars = 0;
+
+function memoKey(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
+}
+
+/** The counts {@link countTokens} remembers: for tests and diagnostics. */
+export const tokenCountMemo = {
+  /** How many counts are remembered. */
+  get size(): number {
+    return memo.size;
+  },
+  /** True when the count of `text` is remembered (a text under 32 characters never is). */
+  has(text: string): boolean {
+    return text.length >= MEMO_MIN_CHARS && memo.has(memoKey(text));
+  },
+  /** At most this many are kept, about 100 bytes each; the least recently used go first. */
+  maxEntries: 250_000,
+};
 
 /** The tokenizer named in results, so a reader knows what the counts mean. */
 export const TOKENIZER = 'cl100k_base';

@@ -18,20 +18,29 @@ export interface TermIndex {
   bm25: string;
 }
 
-// Counting an FTS5 table reads all of it: the count is kept until the database changes.
-const counts = new WeakMap<StoreContext, Map<string, { at: string; n: number }>>();
+/**
+ * Rows of FTS5 table `table`, read from the table's own statistics record (row 1 of its
+ * `_data` table: the row count, then each column's token total, as SQLite varints) instead of
+ * `count(*)`, which reads every row: this is read on every search, and a cached count went
+ * stale at each commit of any kind (a saved trace too). Falls back to `count(*)` for a table
+ * without the record.
+ */
+export function ftsRowCount(ctx: StoreContext, table: string): number {
+  const row = ctx.stmt(`SELECT block FROM ${table}_data WHERE id = 1`).get() as { block: Uint8Array | null } | undefined;
+  const rows = row?.block ? readVarint(row.block) : undefined;
+  return rows ?? (ctx.stmt(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+}
 
-/** Rows of `table`, counted again only after a commit (of any connection) since the last count. */
-function rowCount(ctx: StoreContext, table: string): number {
-  // data_version moves with other connections' commits, total_changes() with this one's.
-  const at = `${String(ctx.db.pragma('data_version', { simple: true }))}:${String((ctx.stmt('SELECT total_changes() AS c').get() as { c: number }).c)}`;
-  let byTable = counts.get(ctx);
-  if (!byTable) counts.set(ctx, (byTable = new Map<string, { at: string; n: number }>()));
-  const hit = byTable.get(table);
-  if (hit?.at === at) return hit.n;
-  const n = (ctx.stmt(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  byTable.set(table, { at, n });
-  return n;
+/** The SQLite varint at the start of `bytes` (big-endian 7-bit groups; a 9th byte holds 8 bits), or undefined if cut short. */
+export function readVarint(bytes: Uint8Array): number | undefined {
+  let value = 0;
+  for (let i = 0; i < 9 && i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (i === 8) return value * 256 + b;
+    value = value * 128 + (b & 0x7f);
+    if ((b & 0x80) === 0) return value;
+  }
+  return undefined;
 }
 
 /**
@@ -47,7 +56,7 @@ export function bm25ByTerms(ctx: StoreContext, index: TermIndex, query: string, 
   const repeats = new Map<string, number>();
   for (const t of all) repeats.set(t, (repeats.get(t) ?? 0) + 1);
   const terms = [...repeats.keys()];
-  const docs = rowCount(ctx, index.table);
+  const docs = ftsRowCount(ctx, index.table);
   if (docs === 0) return [];
   const df = new Map(
     (

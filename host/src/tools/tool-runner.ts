@@ -5,6 +5,7 @@ import { GraphStore, type NodeRow } from '../store/index.js';
 import { mayRead, mayReadCorpus, type AccessPolicy } from '../retrieval/access-policy.js';
 import type { CodeGraph } from '../retrieval/code-graph.js';
 import { getContext, renderContext, type ContextResult } from '../retrieval/context-assembly.js';
+import { renderedContextTokens } from '../retrieval/context-render.js';
 import { blastRadius, callers, dependencies, executionPath, type NeighbourhoodResult } from '../retrieval/graph-queries.js';
 import { knapsack } from '../retrieval/knapsack.js';
 import { lastLine, location, nodeRef, type NodeRef } from '../retrieval/node-ref.js';
@@ -307,7 +308,7 @@ function mergeContexts(results: ContextResult[], budget: number): ContextResult 
       summary: results.map((r) => r.completeness.summary).join(' | '),
     },
   };
-  merged.tokens = countTokens(renderContext(merged));
+  merged.tokens = renderedContextTokens(merged);
   return merged;
 }
 

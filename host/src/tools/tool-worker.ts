@@ -1,12 +1,15 @@
 // A tool-call worker thread: opens the served graphs read-only and answers tool calls one at a
 // time. The pool (tool-pool.ts) kills and replaces a worker whose call timed out or was
-// cancelled, so a slow query never holds the server.
+// cancelled, so a slow query never holds the server. Between calls the worker counts the
+// tokens of the graphs' definitions ahead of the questions (ItemTokenWarmer), in slices short
+// enough that a call waits for one at most.
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CodeGraph } from '../retrieval/code-graph.js';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { GraphChangeLog } from '../retrieval/graph-change-log.js';
+import { ItemTokenWarmer } from '../retrieval/item-token-warmer.js';
 import { GraphStore, type GraphChanges } from '../store/index.js';
-import { persistentTraceSink } from '../traces/trace-sink.js';
+import { deferredTraceSink } from '../traces/trace-sink.js';
 import { runTool, type ToolHost, type ToolResult } from './tool-runner.js';
 import { join } from 'node:path';
 
@@ -16,6 +19,9 @@ export interface ToolWorkerData {
   /** Where the graphs' changes come ({@link ToolWorkerChanges}), when someone reports them (the daemon). */
   changes?: MessagePort;
 }
+
+// How long one slice of counting ahead holds the worker: the most a call waits for it.
+const WARM_SLICE_MS = 3;
 
 /** A call sent to a worker. */
 export interface ToolWorkerCall {
@@ -41,10 +47,30 @@ if (parentPort) {
   const graphs = data.graphs.map(
     (g) => new CodeGraph(g.root, GraphStore.open(join(g.root, '.travsr', 'graph.db'), { readonly: true }), g.corpus),
   );
-  const host: ToolHost = { graphs, saveTrace: persistentTraceSink(data.graphs[0]?.root) };
+  const host: ToolHost = { graphs, saveTrace: deferredTraceSink(data.graphs[0]?.root) };
+  const warmers = graphs.map((g) => new ItemTokenWarmer(g));
+  let warming: NodeJS.Immediate | undefined;
+  // Counts in slices until every graph is done; a call or a change of the graph starts it again.
+  const warm = () => {
+    warming = undefined;
+    try {
+      let done = true;
+      for (const w of warmers) done = w.step(WARM_SLICE_MS) && done;
+      if (!done) warming = setImmediate(warm);
+    } catch {
+      // Counting ahead is an optimisation: a graph that cannot be read now fails the next call, which says why.
+    }
+  };
+  const warmLater = () => {
+    warming ??= setImmediate(warm);
+  };
+  warmLater();
   const changes = data.changes;
   if (changes) {
-    const apply = (m: ToolWorkerChanges) => graphs.find((g) => g.repoRoot === m.root)?.changes?.add(m.changes);
+    const apply = (m: ToolWorkerChanges) => {
+      graphs.find((g) => g.repoRoot === m.root)?.changes?.add(m.changes);
+      warmLater();
+    };
     // A snapshot about to be patched past what the log knows takes the reports waiting on the port first.
     const pull = () => {
       for (let m = receiveMessageOnPort(changes); m; m = receiveMessageOnPort(changes)) apply(m.message as ToolWorkerChanges);
@@ -59,5 +85,6 @@ if (parentPort) {
     } catch (e) {
       port.postMessage({ id: call.id, crash: (e as Error).stack ?? String(e) } satisfies ToolWorkerReply);
     }
+    warmLater();
   });
 }

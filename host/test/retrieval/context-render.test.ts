@@ -1,6 +1,6 @@
 // The text an agent reads: the header, each item, stale and withheld sources.
 import { describe, expect, it } from 'vitest';
-import { renderContext, renderedItemTokens, renderHeader, renderItem } from '../../src/retrieval/context-render.js';
+import { renderContext, renderedContextTokens, renderedItemTokens, renderHeader, renderItem } from '../../src/retrieval/context-render.js';
 import { countTokens } from '../../src/retrieval/token-count.js';
 import type { Completeness } from '../../src/retrieval/index-completeness.js';
 
@@ -30,7 +30,9 @@ describe('renderContext', () => {
   it('counts the tokens of an item in two parts, exactly as the whole rendered item counts', () => {
     // Heads ending in letters, digits, punctuation, white space and non-Latin text; code that
     // starts with indentation, tabs, blank lines, a fence of its own or nothing at all.
-    const names = ['f', 'Parser.parse2', 'ns.λ', 'a_b', '日本語', 'x)'];
+    // The title (ending in a dash) and the reasons (starting with a space) are counted apart:
+    // names and reasons that end and start with letters, punctuation, apostrophes and dashes.
+    const names = ['f', 'Parser.parse2', 'ns.λ', 'a_b', '日本語', 'x)', 'a—', "it's", 'f()  '];
     const reasons = [
       [],
       ['matches "wrap"'],
@@ -38,6 +40,11 @@ describe('renderContext', () => {
       ['its file is named in the query:'],
       ['  '],
       ['ends.'],
+      ['its name matches the query', "the query's stack trace passes through f"],
+      ['éclair'],
+      ['1 digit first'],
+      ["'s a contraction"],
+      ['—dash'],
     ];
     const codes = [
       '',
@@ -62,5 +69,36 @@ describe('renderContext', () => {
       }
     }
     expect(seen).toBe(names.length * reasons.length * codes.length);
+  });
+
+  it('counts the tokens of a whole answer from its pieces, exactly as its rendered text counts', () => {
+    const codes = [
+      'def f():\n    return 1',
+      '  indented()\n',
+      '}',
+      'ends with a fence\n```',
+      'x = "`"',
+      '\n\nblank first',
+      'trailing spaces   ',
+    ];
+    const reasons = [['its name matches the query'], ['links other results (Steiner tree)', 'structural core (k-shell 3)'], ["'quoted"]];
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 60; round++) {
+      const items = Array.from({ length: Math.floor(rand() * 5) }, (_, i) => {
+        const withheld = rand() < 0.25;
+        const text = codes[Math.floor(rand() * codes.length)]!;
+        return {
+          node: { ...node, qualifiedName: `m.f${i}` },
+          why: reasons[Math.floor(rand() * reasons.length)]!,
+          score: 1,
+          snippet: withheld ? null : { startLine: 3, endLine: 5, text, truncated: false, stale: rand() < 0.3 },
+          ...(withheld ? { withheld: rand() < 0.5 ? 'a symbolic link' : 'too large)' } : {}),
+          tokens: 0,
+        };
+      });
+      const r = { query: `question ${round}`, budget: 4000, completeness, items };
+      expect(renderedContextTokens(r), JSON.stringify(r)).toBe(countTokens(renderContext(r)));
+    }
   });
 });

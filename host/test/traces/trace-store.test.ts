@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TraceRecorder } from '../../src/traces/trace.js';
 import { TraceStore } from '../../src/traces/trace-store.js';
-import { persistentTraceSink } from '../../src/traces/trace-sink.js';
+import { deferredTraceSink, persistentTraceSink } from '../../src/traces/trace-sink.js';
 
 function sample(subject: string, error?: string) {
   const r = new TraceRecorder('plugin-session', subject);
@@ -70,5 +70,24 @@ describe('TraceStore', () => {
     expect(store.get(t.id).subject).toBe('x@1.0.0');
     store.close();
     expect(() => persistentTraceSink('/proc/not-writable/here')(t)).not.toThrow();
+  });
+
+  it('saves deferred traces after the turn that made them, all of the turn in one go', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
+    mkdirSync(join(repo, '.travsr'));
+    const sink = deferredTraceSink(repo);
+    const [a, b] = [sample('a@1.0.0'), sample('b@1.0.0')];
+    sink(a);
+    sink(b);
+    const store = TraceStore.forRepo(repo);
+    expect(() => store.get(a.id)).toThrow();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([store.get(a.id).subject, store.get(b.id).subject]).toEqual(['a@1.0.0', 'b@1.0.0']);
+    const c = sample('c@1.0.0');
+    sink(c);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.get(c.id).subject).toBe('c@1.0.0');
+    store.close();
+    expect(() => deferredTraceSink('/proc/not-writable/here')(c)).not.toThrow();
   });
 });

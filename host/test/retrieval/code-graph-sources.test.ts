@@ -1,0 +1,67 @@
+// The files a long-lived graph read for snippets: kept across graph versions, but for the changed ones.
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { GraphChangeLog } from '../../src/retrieval/graph-change-log.js';
+import { RepoFileReader } from '../../src/retrieval/repo-file-reader.js';
+import { analysis, vn } from '../store/graph-fixtures.js';
+import { contextFixture } from './context-fixture.js';
+
+const opts = { maxLines: 60, indexedSha256: undefined };
+
+describe('CodeGraph sources', () => {
+  it('reads again only the files a new graph version changed, when the change log names them, and all of them without one', () => {
+    const fx = contextFixture();
+    const log = new GraphChangeLog();
+    fx.cg.changes = log;
+    fx.store.trackGraphChanges((c) => log.add(c));
+    fx.cg.snapshot();
+    const read = vi.spyOn(RepoFileReader.prototype, 'read');
+    const snippets = () => [
+      fx.cg.sources.snippet('src/auth/token.ts', 2, 4, opts)?.text,
+      fx.cg.sources.snippet('src/http/retry.ts', 1, 4, opts)?.text,
+    ];
+    snippets();
+    expect(read).toHaveBeenCalledTimes(2);
+
+    const lines = ['export function retryRequest(req: Request) {', '  return sendWithAuth(req); // once', '}'];
+    const text = `${lines.join('\n')}\n`;
+    writeFileSync(join(fx.root, 'src/http/retry.ts'), text);
+    const file = {
+      vname: vn('src/http/retry.ts', ''),
+      kind: 'file' as const,
+      name: 'retry.ts',
+      range: { startLine: 1, startCol: 0, endLine: 3, endCol: 0 },
+    };
+    fx.store.replaceFile(
+      analysis('src/http/retry.ts', {
+        sha256: createHash('sha256').update(text).digest('hex'),
+        nodes: [file],
+        edges: [],
+        text: lines.join('\n'),
+      }),
+    );
+    fx.cg.snapshot();
+    read.mockClear();
+    const [token, retry] = snippets();
+    expect(read.mock.calls.map((c) => c[0])).toEqual(['src/http/retry.ts']);
+    expect(retry).toContain('// once');
+    expect(token).toContain('verifyToken');
+
+    // Without a change log (another process wrote), every file is read again.
+    fx.cg.changes = undefined;
+    fx.store.replaceFile(
+      analysis('src/http/retry.ts', {
+        sha256: createHash('sha256').update(text).digest('hex'),
+        nodes: [file],
+        edges: [],
+        text: lines.join('\n'),
+      }),
+    );
+    fx.cg.snapshot();
+    read.mockClear();
+    snippets();
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,0 +1,51 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { bm25ByTerms, ftsRowCount, readVarint } from '../../src/store/bm25-terms.js';
+import { StoreContext } from '../../src/store/store-context.js';
+
+function ftsTable(): StoreContext {
+  const db = new Database(':memory:');
+  db.exec(
+    "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'unicode61'); CREATE VIRTUAL TABLE docs_vocab USING fts5vocab(docs, 'row');",
+  );
+  return new StoreContext(db, ':memory:');
+}
+
+describe('readVarint', () => {
+  it('reads SQLite varints of one to nine bytes', () => {
+    expect(readVarint(Uint8Array.of(0x05))).toBe(5);
+    expect(readVarint(Uint8Array.of(0x81, 0x00))).toBe(128);
+    expect(readVarint(Uint8Array.of(0xff, 0x7f))).toBe(16383);
+    expect(readVarint(Uint8Array.of(0x81, 0x80, 0x00, 0xaa))).toBe(16384);
+    // Nine bytes: eight 7-bit groups, then a whole byte.
+    expect(readVarint(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x02))).toBe(258);
+  });
+
+  it('says undefined for a varint cut short', () => {
+    expect(readVarint(Uint8Array.of())).toBeUndefined();
+    expect(readVarint(Uint8Array.of(0x81, 0x80))).toBeUndefined();
+  });
+});
+
+describe('ftsRowCount', () => {
+  it("is count(*) of the table after inserts, deletes and replacements, read from FTS5's statistics record", () => {
+    const ctx = ftsTable();
+    expect(ftsRowCount(ctx, 'docs')).toBe(0);
+    const insert = ctx.db.prepare('INSERT INTO docs (rowid, body) VALUES (?, ?)');
+    for (let i = 1; i <= 30_000; i++) insert.run(i, `word${i % 97} other${i % 13}`);
+    ctx.db.prepare('DELETE FROM docs WHERE rowid % 3 = 0').run();
+    ctx.db.prepare("INSERT OR REPLACE INTO docs (rowid, body) VALUES (1, 'replaced'), (40000, 'new')").run();
+    const counted = (ctx.db.prepare('SELECT count(*) AS n FROM docs').get() as { n: number }).n;
+    expect(counted).toBeGreaterThan(16_383); // a varint of three bytes
+    expect(ftsRowCount(ctx, 'docs')).toBe(counted);
+  });
+
+  it('ranks the same with the count read either way (bm25ByTerms drops terms in over half the rows)', () => {
+    const ctx = ftsTable();
+    const insert = ctx.db.prepare('INSERT INTO docs (rowid, body) VALUES (?, ?)');
+    for (let i = 1; i <= 40; i++) insert.run(i, i <= 30 ? 'common filler' : i % 2 === 1 ? 'common needle' : 'common thread');
+    const hits = bm25ByTerms(ctx, { table: 'docs', vocab: 'docs_vocab', bm25: 'bm25(docs)' }, 'common needle', { limit: 10 });
+    // "common" is in every row: dropped; "needle" ranks the five rows that hold it (ties by rowid).
+    expect(hits.map(([id]) => id)).toEqual([31, 33, 35, 37, 39]);
+  });
+});
