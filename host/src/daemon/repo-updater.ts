@@ -44,6 +44,9 @@ export interface RepoUpdaterOptions {
 /** What the updater is doing. */
 export type UpdaterState = 'idle' | 'waiting' | 'running' | 'failed';
 
+/** The most files a run may have for newer changes to put its Phase B off (see `drain`). */
+const DEFERRABLE_RUN_FILES = 64;
+
 /** How long an update waits for `.travsr/index.lock` (a `travsr index` the user runs) before it is retried. */
 const LOCK_WAIT_MS = 60_000;
 
@@ -53,7 +56,9 @@ const LOCK_WAIT_MS = 60_000;
  * incremental index run takes them all — files that exist are analyzed again when their content
  * changed, paths that are gone are removed with every stored file under them. Changes that
  * arrive during a run wait for the next one, so a branch switch of thousands of files is one or
- * two runs, never thousands. A commit adds the change from the last indexed commit to HEAD; a
+ * two runs, never thousands; and they cancel the Phase B of an edit's run (up to 64 files) that
+ * has not started yet or is under way: its files keep their Phase A graph and go with the new
+ * changes into the next run, which does Phase A of them all at once, then Phase B. A commit adds the change from the last indexed commit to HEAD; a
  * full run (hash every file) catches up at start and after the OS lost events.
  *
  * Runs are serialized and each takes the repository's index lock, so a `travsr index` of the
@@ -64,6 +69,10 @@ export class RepoUpdater {
   private pending = new Set<string>();
   private commitDue = false;
   private fullDue = false;
+  /** The last run put off some files' Phase B: the next run analyzes them (the store lists them). */
+  private deferredDue = false;
+  /** Aborted when changes arrive while a run goes on: its Phase B is put off for them. */
+  private deferLater: AbortController | undefined;
   private timer: NodeJS.Timeout | undefined;
   private firstPendingAt = 0;
   private running: Promise<void> | undefined;
@@ -87,7 +96,9 @@ export class RepoUpdater {
   /** Paths (repository-relative) that changed on disk. */
   changed(paths: readonly string[]): void {
     if (this.closed) return;
+    const before = this.pending.size;
     for (const p of paths) if (!isPrivatePath(p)) this.pending.add(p);
+    if (this.pending.size > before) this.deferLater?.abort();
     this.schedule(this.opts.debounceMs);
   }
 
@@ -95,6 +106,7 @@ export class RepoUpdater {
   commit(): void {
     if (this.closed) return;
     this.commitDue = true;
+    this.deferLater?.abort();
     this.schedule(0);
   }
 
@@ -102,6 +114,7 @@ export class RepoUpdater {
   full(): void {
     if (this.closed) return;
     this.fullDue = true;
+    this.deferLater?.abort();
     this.schedule(0);
   }
 
@@ -127,7 +140,12 @@ export class RepoUpdater {
   }
 
   private busy(): boolean {
-    return this.running !== undefined || this.timer !== undefined || this.pending.size > 0 || this.commitDue || this.fullDue;
+    return this.running !== undefined || this.timer !== undefined || this.due();
+  }
+
+  /** Something is left for a run to do. */
+  private due(): boolean {
+    return this.pending.size > 0 || this.commitDue || this.fullDue || this.deferredDue;
   }
 
   private schedule(delayMs: number): void {
@@ -141,7 +159,7 @@ export class RepoUpdater {
       this.timer = undefined;
       this.running = this.drain().finally(() => {
         this.running = undefined;
-        if (!this.closed && (this.pending.size > 0 || this.commitDue || this.fullDue)) this.schedule(this.opts.debounceMs);
+        if (!this.closed && this.due()) this.schedule(this.opts.debounceMs);
         else {
           if (this.state !== 'failed') this.state = 'idle';
           for (const w of this.waiters.splice(0)) w();
@@ -152,13 +170,15 @@ export class RepoUpdater {
 
   /** Runs updates until nothing is queued. */
   private async drain(): Promise<void> {
-    while (!this.closed && (this.pending.size > 0 || this.commitDue || this.fullDue)) {
+    while (!this.closed && this.due()) {
       const paths = [...this.pending];
       const commit = this.commitDue;
       const full = this.fullDue;
+      const deferred = this.deferredDue;
       this.pending = new Set();
       this.commitDue = false;
       this.fullDue = false;
+      this.deferredDue = false;
       this.state = 'running';
       const t0 = performance.now();
       const cause: UpdateEvent['cause'] = full ? 'full' : commit ? 'commit' : 'watch';
@@ -176,13 +196,20 @@ export class RepoUpdater {
               change.deleted.push(...since.deleted.filter((p) => !change.deleted.includes(p) && !change.changed.includes(p)));
             }
           }
-          if (change.changed.length === 0 && change.deleted.length === 0) continue;
+          // Files whose Phase B the last run put off are added by the index run itself (the store keeps them).
+          if (change.changed.length === 0 && change.deleted.length === 0 && !deferred) continue;
           files = [...change.changed, ...change.deleted];
           mode = { kind: 'incremental', changed: change.changed, deleted: change.deleted };
         }
         // What the run stored so far, said while it goes on (Phase A of every file, then the changed files' Phase B).
         const stored = (stage: 'phase-a' | 'phase-b') => (_plugin: string, files: readonly string[]) =>
           this.opts.onUpdate({ stage, cause, files, graphVersion: this.ws.store.graphVersion(), ms: performance.now() - t0 });
+        // Changes that arrive while an edit's run goes on put its Phase B off: they are analyzed
+        // next, Phase A first, instead of waiting for a Phase B they make stale. The files put
+        // off are analyzed again whole, so a large run (a catch-up, a branch switch) finishes.
+        const deferLater = (this.deferLater = new AbortController());
+        if (mode.kind === 'full' || mode.changed.length > DEFERRABLE_RUN_FILES) this.deferLater = undefined;
+        else if (this.due()) deferLater.abort();
         const summary = await indexWorkspace(this.ws, mode, {
           progress: false,
           lockWaitMs: LOCK_WAIT_MS,
@@ -190,9 +217,11 @@ export class RepoUpdater {
           extra: {
             onFirstPhase: stored('phase-a'),
             onChangedResolved: stored('phase-b'),
+            deferLaterPhases: deferLater.signal,
             ...(this.opts.spares ? { spares: this.opts.spares } : {}),
           },
-        });
+        }).finally(() => (this.deferLater = undefined));
+        if (summary.deferred && summary.deferred.length > 0) this.deferredDue = true;
         const ms = Math.round(performance.now() - t0);
         this.updates++;
         this.lastError = undefined;
@@ -203,6 +232,7 @@ export class RepoUpdater {
         for (const p of paths) this.pending.add(p);
         if (commit) this.commitDue = true;
         if (full) this.fullDue = true;
+        if (deferred) this.deferredDue = true;
         this.state = 'failed';
         this.lastError = `${errorCode(e) ?? 'UPDATE_FAILED'}: ${(e as Error).message}`;
         this.ws.logger.log('error', `daemon: updating ${this.ws.root} failed: ${this.lastError}`);

@@ -30,6 +30,8 @@ export interface PluginBatchRun {
   /** A file's first phase of this run arrived analyzed, with the interface the plugin sent (protocol SPEC §9.11). */
   onFirstPhase?: (path: string, iface: GraphFileParams['interface']) => void;
   signal?: AbortSignal | undefined;
+  /** The signal of later-phase (Phase B) requests: the run's, and the caller's putting them off (`deferLaterPhases`). */
+  laterPhaseSignal?: AbortSignal | undefined;
 }
 
 /** A request sent and not yet answered, with what storing its files needs. */
@@ -108,9 +110,15 @@ export function sendBatch(run: PluginBatchRun, request: BatchRequest): InFlight 
   const outcome = run.supervisor.analyze(
     { phase, files: batch.map((j) => ({ path: j.path, language: j.language })) },
     { onFile },
-    run.signal ? { signal: run.signal } : {},
+    signalOf(run, phase),
   );
   // Awaited by the caller; until then a failure must not count as unhandled.
   outcome.catch(() => undefined);
   return { ...request, delivered, jobOf, writes, fail, outcome, release };
+}
+
+/** The signal of a `phase` request: a later phase's is also aborted when the caller puts later phases off. */
+function signalOf(run: PluginBatchRun, phase: 'A' | 'B'): { signal?: AbortSignal } {
+  const signal = phase === 'B' && run.laterPhaseSignal ? run.laterPhaseSignal : run.signal;
+  return signal ? { signal } : {};
 }

@@ -46,7 +46,7 @@ export interface PlanInput {
   claims: TreeClaims;
   /** The files table before this run (read here when not given). */
   stored?: Map<string, FileRow>;
-  /** Files an interrupted run left pending: analyzed again whatever their hash. */
+  /** Files an interrupted run left pending, or whose Phase B the last run put off: analyzed again whatever their hash. */
   pendingBefore: ReadonlySet<string>;
   summary: IndexSummary;
   /** A file of this plugin will be analyzed (the run may start the plugin now). */

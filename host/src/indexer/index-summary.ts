@@ -34,6 +34,11 @@ export interface IndexSummary {
    * modes and start times, and how many files they had left pending (analyzed again here).
    */
   resumed?: { runs: { mode: string; startedAt: string }[]; pendingFiles: number };
+  /**
+   * Files whose later phase (Phase B) this run put off when asked to (`deferLaterPhases`): they
+   * keep their first phase's graph until a run analyzes them again.
+   */
+  deferred?: string[];
 }
 
 /** The summary of a run that has done nothing yet: every count zero, every list empty. */
@@ -75,6 +80,8 @@ export interface PluginSummary {
   unavailable?: { phase: string; reason: string }[];
   status: 'ok' | 'partial' | 'failed' | 'idle';
   error?: string;
+  /** Files whose later phase was put off (`IndexSummary.deferred`). */
+  deferred?: number;
 }
 
 /** A human summary, a few lines. */
@@ -90,6 +97,8 @@ export function formatSummary(s: IndexSummary): string {
       `completed an interrupted index run${first ? ` (${first.mode}, started ${first.startedAt})` : ''}: its ${s.resumed.pendingFiles} unfinished files were analyzed again and every name match redone`,
     );
   }
+  if (s.deferred && s.deferred.length > 0)
+    lines.push(`Phase B put off for ${s.deferred.length} files (newer edits came): they keep their Phase A graph until the next run`);
   lines.push(
     `graph: ${s.nodes} nodes, ${s.edges} edges (name-matched: ${s.refs.edges} edges, ${s.refs.ambiguous} ambiguous refs left out, ${s.refs.unresolved} unresolved)`,
   );

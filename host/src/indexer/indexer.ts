@@ -20,7 +20,18 @@ import { RunFailures } from './run-failures.js';
 export const BRIEF_RUN_FILES = 32;
 
 /** What to index: everything, or what a commit changed. */
-export type IndexMode = { kind: 'full'; rebuild?: boolean } | { kind: 'incremental'; changed: string[]; deleted: string[] };
+export type IndexMode =
+  | { kind: 'full'; rebuild?: boolean }
+  | {
+      kind: 'incremental';
+      changed: string[];
+      deleted: string[];
+      /**
+       * Files analyzed again whatever their hash: those whose later phase an earlier run put off
+       * ({@link IndexRequest.deferLaterPhases}). Each is also in `changed`.
+       */
+      reanalyze?: string[];
+    };
 
 /** Settings of one index run (already resolved from configuration). */
 export interface IndexSettings {
@@ -76,6 +87,13 @@ export interface IndexRequest {
    * calls answer while the files that depend on it are analyzed again. The daemon listens.
    */
   onChangedResolved?: (pluginId: string, paths: readonly string[]) => void;
+  /**
+   * When this aborts, the run asks for no more later-phase (Phase B) requests: the files whose
+   * later phase was not stored keep their first phase's graph, the run completes as usual, and
+   * `summary.deferred` lists them for the caller to run again (`reanalyze`). The daemon aborts
+   * it when newer edits arrive, so they wait for no Phase B that they make stale.
+   */
+  deferLaterPhases?: AbortSignal;
   /** Plugin sessions started ahead (the daemon's): a brief run takes them and leaves fresh ones. */
   spares?: SpareSessions;
 }
@@ -122,7 +140,14 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   const indexRun = store.beginIndexRun(req.mode.kind === 'full' && req.mode.rebuild === true ? 'rebuild' : req.mode.kind);
   const pendingBefore = new Set(indexRun.pendingFiles);
   const wasInterrupted = indexRun.interrupted.length > 0 || pendingBefore.size > 0;
-  const mode: IndexMode = req.mode.kind === 'incremental' && wasInterrupted ? { kind: 'full' } : req.mode;
+  // Files whose Phase B the last run put off are analyzed again, whatever their hash.
+  const reanalyze = [...new Set([...(req.mode.kind === 'incremental' ? (req.mode.reanalyze ?? []) : []), ...store.deferredFiles()])];
+  const mode: IndexMode =
+    req.mode.kind === 'incremental' && wasInterrupted
+      ? { kind: 'full' }
+      : req.mode.kind === 'incremental'
+        ? { ...req.mode, changed: [...new Set([...req.mode.changed, ...reanalyze])], reanalyze }
+        : req.mode;
   sessions.brief = mode.kind === 'incremental' && mode.changed.length <= BRIEF_RUN_FILES;
   if (mode.kind === 'incremental') sessions.changedPaths = [...mode.changed, ...mode.deleted];
   const languageMap = LanguageMap.fromPlugins(
@@ -187,7 +212,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     mode,
     claims,
     stored,
-    pendingBefore,
+    pendingBefore: reanalyze.length > 0 ? new Set([...pendingBefore, ...reanalyze]) : pendingBefore,
     summary,
     onWork: (pluginId) => sessions.warm(pluginId),
     onHashed: (done, total) => req.onProgress?.({ stage: 'hash', done, total }),
@@ -225,6 +250,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     semantic: settings.semantic,
     logger,
     signal: req.signal,
+    deferLaterPhases: req.deferLaterPhases,
     batchSize: req.batchSize ?? 256,
     onAnalyzed: (plugin) => req.onProgress?.({ stage: 'analyze', done: ++analyzedCount, total: jobs.size, plugin }),
     onAheadStored: req.onChangedResolved
@@ -270,7 +296,10 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   summary.nodes = size.nodes;
   summary.edges = size.edges;
   // The run's last step: name matching is stored, every file counts as done.
-  store.completeIndexRun(indexRun.id, req.commit ? { commit: req.commit } : {});
+  store.completeIndexRun(indexRun.id, {
+    ...(req.commit ? { commit: req.commit } : {}),
+    ...(summary.deferred ? { deferred: summary.deferred } : {}),
+  });
   summary.durationMs = Math.round(performance.now() - t0);
   return summary;
 }

@@ -35,6 +35,8 @@ export interface PluginRunContext {
   semantic: boolean;
   logger: Logger;
   signal?: AbortSignal | undefined;
+  /** Aborted: no more later-phase requests; their files go to `summary.deferred` (`IndexRequest.deferLaterPhases`). */
+  deferLaterPhases?: AbortSignal | undefined;
   /** Files per analyze request. */
   batchSize: number;
   /** A file was analyzed (its first phase stored), for the progress line. */
@@ -122,10 +124,28 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
       onAnalyzed: () => ctx.onAnalyzed(m.id),
       onFirstPhase: (path, iface) => scope.record(path, iface),
       signal: ctx.signal,
+      laterPhaseSignal:
+        run.length > 1 && ctx.deferLaterPhases
+          ? ctx.signal
+            ? AbortSignal.any([ctx.signal, ctx.deferLaterPhases])
+            : ctx.deferLaterPhases
+          : ctx.signal,
     };
     const send = (request: BatchRequest): InFlight => sendBatch(batchRun, request);
     const cancelled = () => new PluginError(PluginErrorCode.Cancelled, 'indexing was cancelled');
-    let next = requests.next();
+    // A later-phase request is not sent once the caller put the later phases off: its files,
+    // and the rest of the phase, keep their first phase's graph and are listed as deferred.
+    const defer = (jobs: readonly Job[]): void => {
+      const deferred = [...jobs, ...requests.abandonPhase()].map((j) => j.path);
+      (ctx.summary.deferred ??= []).push(...deferred);
+      ps.deferred = (ps.deferred ?? 0) + deferred.length;
+    };
+    const unlessDeferred = (request: BatchRequest | undefined): BatchRequest | undefined => {
+      if (!request || run.length < 2 || request.phase === run[0] || !ctx.deferLaterPhases?.aborted) return request;
+      defer(request.batch);
+      return undefined;
+    };
+    let next = unlessDeferred(requests.next());
     if (next && ctx.signal?.aborted) throw cancelled();
     let inFlight = next ? send(next) : undefined;
     while (inFlight) {
@@ -137,7 +157,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
         // The next request goes out before this one's files are stored, so that the plugin
         // works while the host writes (after one turn of the event loop the request is on its
         // way: its files then arrive after these are stored).
-        next = requests.next();
+        next = unlessDeferred(requests.next());
         if (next && ctx.signal?.aborted) {
           writes.flush();
           throw cancelled();
@@ -156,7 +176,9 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
           // is done): it is stored, and said, before the next phase is asked for.
           writes.flush();
           await ctx.onPhaseStored(m.id, phase);
-          inFlight = send(next);
+          // What the listener heard may be the edit that puts the later phase off.
+          const later = unlessDeferred(next);
+          inFlight = later ? send(later) : undefined;
           continue;
         }
         const following = next ? send(next) : undefined;
@@ -167,6 +189,12 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
         release?.();
         const code = errorCode(e) ?? '';
         const rest = batch.filter((j) => !delivered.has(j.path));
+        if (code === PluginErrorCode.Cancelled && phase !== run[0] && ctx.deferLaterPhases?.aborted && !ctx.signal?.aborted) {
+          // A later-phase request the caller put off: what the plugin sent is stored, the rest waits for the next run.
+          defer(rest);
+          writes.flush();
+          break;
+        }
         if (code === PluginErrorCode.Cancelled) {
           writes.flush();
           throw e;
@@ -183,7 +211,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
         fail(rest[0]!, `${code}: the plugin failed while analyzing this file (${(e as Error).message})`);
         writes.flush();
         requests.requeue(rest.slice(1));
-        next = requests.next();
+        next = unlessDeferred(requests.next());
         if (next && ctx.signal?.aborted) throw cancelled();
         inFlight = next ? send(next) : undefined;
       }

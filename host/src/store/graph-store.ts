@@ -788,6 +788,14 @@ export class GraphStore {
     this.write(() => this.inTransaction(() => this.runs.markPending(runId, paths)));
   }
 
+  /**
+   * Files whose later phase (Phase B) the last complete run put off, sorted: they hold their
+   * first phase's graph, and the next run analyzes them again whatever their hash.
+   */
+  deferredFiles(): string[] {
+    return this.read(() => this.runs.deferredFiles());
+  }
+
   /** Files an unfinished index run stored or was going to analyze, sorted. */
   pendingFiles(): string[] {
     return this.read(() => this.runs.pendingFiles());
@@ -797,7 +805,7 @@ export class GraphStore {
    * The last step of index run `runId`, in one transaction: every pending file counts as done,
    * the run is complete, and `last_indexed_at` (and `last_indexed_commit` when given) are set.
    */
-  completeIndexRun(runId: number, opts: { commit?: string } = {}): void {
+  completeIndexRun(runId: number, opts: { commit?: string; deferred?: readonly string[] } = {}): void {
     this.write(() => this.inTransaction(() => this.runs.complete(runId, opts)));
   }
 

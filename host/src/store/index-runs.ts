@@ -36,6 +36,8 @@ export interface IndexRunStart {
 
 /** Completed runs kept for `travsr status` and debugging; older ones are dropped. */
 const RUNS_KEPT = 20;
+// The meta key of the files whose later phase the last run put off: the next run analyzes them again.
+const DEFERRED_KEY = 'deferred_files';
 
 interface RawRun {
   id: number;
@@ -85,12 +87,27 @@ export class IndexRunLedger {
     );
   }
 
+  /** Files whose later phase the last complete run put off (`deferred` of {@link complete}), sorted. */
+  deferredFiles(): string[] {
+    const row = this.ctx.stmt('SELECT value FROM meta WHERE key = ?').get(DEFERRED_KEY) as { value: string } | undefined;
+    if (!row) return [];
+    try {
+      const paths = JSON.parse(row.value) as unknown;
+      return Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
   /**
    * The run's last step: every pending file now counts as done, the run is complete and the
-   * meta keys status reads (`index_state`, `last_indexed_at`, `last_indexed_commit`) say so.
+   * meta keys status reads (`index_state`, `last_indexed_at`, `last_indexed_commit`) say so;
+   * the files whose later phase it put off (`deferred`) are kept for the next run.
    */
-  complete(id: number, opts: { commit?: string } = {}): void {
+  complete(id: number, opts: { commit?: string; deferred?: readonly string[] } = {}): void {
     const now = this.ctx.now();
+    if (opts.deferred && opts.deferred.length > 0) this.setMeta(DEFERRED_KEY, JSON.stringify([...new Set(opts.deferred)].sort()));
+    else this.ctx.stmt('DELETE FROM meta WHERE key = ?').run(DEFERRED_KEY);
     this.ctx.stmt('UPDATE files SET pending_run = NULL WHERE pending_run IS NOT NULL').run();
     this.ctx.stmt("UPDATE index_runs SET state = 'complete', ended_at = ? WHERE id = ?").run(now, id);
     this.ctx.stmt("DELETE FROM index_runs WHERE id <= ? AND state <> 'running'").run(id - RUNS_KEPT);
