@@ -4,7 +4,7 @@ import { mayRead, visibilityMask, type AccessPolicy } from './access-policy.js';
 import { bfs, shortestPath, type PathHop } from './bfs.js';
 import type { CodeGraph } from './code-graph.js';
 import type { Completeness } from './index-completeness.js';
-import { nodeRef, type NodeRef } from './node-ref.js';
+import { headRef, nodeRef, type NodeRef } from './node-ref.js';
 import { lookupSymbol, type SymbolLookup } from './symbol-lookup.js';
 import { GraphSnapshot } from './graph-snapshot.js';
 import { edgeKindMask } from './traversal-options.js';
@@ -195,12 +195,12 @@ function rootRef(rows: ReturnType<typeof lookupSymbol>['matches'], storeId: numb
   return row && nodeRef(row);
 }
 
-/** NodeRefs of dense nodes, read from the store in one query. */
+/** NodeRefs of dense nodes, read from the store in one query (of the columns they show). */
 export function refsOf(cg: CodeGraph, dense: number[]): Map<number, NodeRef> {
   const snap = cg.snapshot();
   const ids = dense.filter((d) => d >= 0).map((d) => snap.storeIdOf(d));
-  const rows = cg.store.nodesByIds(ids);
-  const byStoreId = new Map(rows.map((row) => [row.id, nodeRef(row)]));
+  const rows = cg.store.nodeHeads(ids);
+  const byStoreId = new Map(rows.map((row) => [row.id, headRef(row)]));
   const out = new Map<number, NodeRef>();
   for (const d of dense) {
     if (d < 0) continue;

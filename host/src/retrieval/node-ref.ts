@@ -1,4 +1,4 @@
-import type { NodeRow } from '../store/index.js';
+import type { NodeHead, NodeRow } from '../store/index.js';
 
 /** A node as every result names it: what it is and exactly where. */
 export interface NodeRef {
@@ -25,6 +25,20 @@ export function nodeRef(row: NodeRow): NodeRef {
     path: row.vname.path,
     startLine: row.startLine,
     endLine: lastLine(row),
+  };
+}
+
+/** The {@link NodeRef} of a node's head (`GraphStore.nodeHeads`): the same as {@link nodeRef} of its row. */
+export function headRef(head: NodeHead): NodeRef {
+  return {
+    id: head.nodeId,
+    kind: head.kind,
+    name: head.name,
+    qualifiedName: head.qualifiedName,
+    corpus: head.corpus,
+    path: head.path,
+    startLine: head.startLine,
+    endLine: lastLine(head),
   };
 }
 

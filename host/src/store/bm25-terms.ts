@@ -11,6 +11,49 @@ export interface TermSearchOptions {
   maxTerms?: number;
 }
 
+/**
+ * The hits of single terms in one FTS5 table ([rowid, rank] pairs of one lookup each), kept
+ * while the table stays as it was: the questions asked of one repository share most of their
+ * words, and a frequent word's lookup scores thousands of rows (about 2.5 µs each). Bounded by
+ * the hits it holds (16 bytes each), the least recently used dropped first.
+ */
+export class TermHitsCache {
+  private version = '';
+  private readonly hits = new Map<string, Float64Array>();
+  private held = 0;
+
+  constructor(private readonly maxHits = 250_000) {}
+
+  /** The hits of `term` with the table at `version`, looked up by `lookup` when not kept. */
+  get(version: string, term: string, lookup: () => { id: number; rank: number }[]): Float64Array {
+    if (version !== this.version) {
+      this.hits.clear();
+      this.held = 0;
+      this.version = version;
+    }
+    const kept = this.hits.get(term);
+    if (kept) {
+      this.hits.delete(term);
+      this.hits.set(term, kept);
+      return kept;
+    }
+    const rows = lookup();
+    const pairs = new Float64Array(rows.length * 2);
+    rows.forEach((r, i) => {
+      pairs[2 * i] = r.id;
+      pairs[2 * i + 1] = r.rank;
+    });
+    this.hits.set(term, pairs);
+    this.held += rows.length;
+    for (const [k, v] of this.hits) {
+      if (this.held <= this.maxHits || k === term) break;
+      this.hits.delete(k);
+      this.held -= v.length / 2;
+    }
+    return pairs;
+  }
+}
+
 /** An FTS5 table searched by {@link bm25ByTerms}: its name, its fts5vocab 'row' table, its bm25() call. */
 export interface TermIndex {
   table: string;
@@ -26,9 +69,15 @@ export interface TermIndex {
  * without the record.
  */
 export function ftsRowCount(ctx: StoreContext, table: string): number {
+  return ftsStatistics(ctx, table).rows;
+}
+
+/** {@link ftsRowCount}, and the statistics record itself (hex; empty when there is none). */
+function ftsStatistics(ctx: StoreContext, table: string): { rows: number; record: string } {
   const row = ctx.stmt(`SELECT block FROM ${table}_data WHERE id = 1`).get() as { block: Uint8Array | null } | undefined;
   const rows = row?.block ? readVarint(row.block) : undefined;
-  return rows ?? (ctx.stmt(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  if (rows !== undefined) return { rows, record: Buffer.from(row!.block!).toString('hex') };
+  return { rows: (ctx.stmt(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, record: '' };
 }
 
 /** The SQLite varint at the start of `bytes` (big-endian 7-bit groups; a 9th byte holds 8 bits), or undefined if cut short. */
@@ -50,13 +99,21 @@ export function readVarint(bytes: Uint8Array): number | undefined {
  * the rarest `maxTerms`, so the cost follows the terms' document frequencies. Returns
  * [rowid, score] best first (ties by rowid).
  */
-export function bm25ByTerms(ctx: StoreContext, index: TermIndex, query: string, options: TermSearchOptions = {}): [number, number][] {
+export function bm25ByTerms(
+  ctx: StoreContext,
+  index: TermIndex,
+  query: string,
+  options: TermSearchOptions = {},
+  /** Keeps the table's term lookups between calls (a server's; see {@link TermHitsCache}). */
+  cache?: TermHitsCache,
+): [number, number][] {
   const all = identifierTokens(query);
   if (all.length === 0) return [];
   const repeats = new Map<string, number>();
   for (const t of all) repeats.set(t, (repeats.get(t) ?? 0) + 1);
   const terms = [...repeats.keys()];
-  const docs = ftsRowCount(ctx, index.table);
+  const stats = ftsStatistics(ctx, index.table);
+  const docs = stats.rows;
   if (docs === 0) return [];
   const df = new Map(
     (
@@ -73,10 +130,17 @@ export function bm25ByTerms(ctx: StoreContext, index: TermIndex, query: string, 
     .slice(0, options.maxTerms ?? 128);
   const score = new Map<number, number>();
   const lookup = ctx.stmt(`SELECT rowid AS id, ${index.bm25} AS rank FROM ${index.table} WHERE ${index.table} MATCH ?`);
+  // Tokens hold only letters, digits and marks, so quoting them cannot break the syntax.
+  const hitsOf = (t: string) => lookup.all(`"${t}"`) as { id: number; rank: number }[];
+  // Every write of the text indexes moves their version; a store made anew starts it again,
+  // but not with the same statistics record.
+  const version = cache ? `${ctx.textVersion()}:${stats.record}` : '';
   for (const t of kept) {
     const weight = repeats.get(t)!;
-    // Tokens hold only letters, digits and marks, so quoting them cannot break the syntax.
-    for (const r of lookup.all(`"${t}"`) as { id: number; rank: number }[]) score.set(r.id, (score.get(r.id) ?? 0) - weight * r.rank);
+    if (cache) {
+      const pairs = cache.get(version, t, () => hitsOf(t));
+      for (let i = 0; i < pairs.length; i += 2) score.set(pairs[i]!, (score.get(pairs[i]!) ?? 0) - weight * pairs[i + 1]!);
+    } else for (const r of hitsOf(t)) score.set(r.id, (score.get(r.id) ?? 0) - weight * r.rank);
   }
   const limit = Math.max(1, Math.floor(options.limit ?? 50));
   return [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);

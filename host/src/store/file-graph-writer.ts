@@ -170,6 +170,7 @@ export class FileGraphWriter {
 
   /** (Re)indexes a file's text: the whole file and each definition's own lines. */
   private writeTexts(path: string, text: string): void {
+    this.ctx.bumpTextVersion();
     const lines = new LineTokens(text);
     this.writeFileText(path, lines);
     this.writeDefinitionText(path, lines);
@@ -230,6 +231,7 @@ export class FileGraphWriter {
 
   /** Deletes the file's text index rows (file_fts, node_body_fts). */
   private dropTexts(path: string): void {
+    this.ctx.bumpTextVersion();
     this.ctx.stmt('DELETE FROM file_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?)').run(path);
     this.ctx.stmt('DELETE FROM node_body_fts WHERE rowid IN (SELECT id FROM nodes WHERE path = ?)').run(path);
   }

@@ -1,4 +1,4 @@
-import { bm25ByTerms, type TermSearchOptions } from './bm25-terms.js';
+import { bm25ByTerms, TermHitsCache, type TermSearchOptions } from './bm25-terms.js';
 import type { StoreContext } from './store-context.js';
 
 /** A file ranked by {@link FileTextIndex.search}. */
@@ -24,11 +24,21 @@ export interface DefinitionHit {
  * {@link bm25ByTerms}.
  */
 export class FileTextIndex {
+  // Kept per store and table: a server's questions share their words (see TermHitsCache).
+  private readonly fileTerms = new TermHitsCache();
+  private readonly definitionTerms = new TermHitsCache();
+
   constructor(private readonly ctx: StoreContext) {}
 
   /** Files matching `query`, best first. */
   search(query: string, options: FileSearchOptions = {}): FileHit[] {
-    const best = bm25ByTerms(this.ctx, { table: 'file_fts', vocab: 'file_fts_vocab', bm25: 'bm25(file_fts, 1.0, 1.0)' }, query, options);
+    const best = bm25ByTerms(
+      this.ctx,
+      { table: 'file_fts', vocab: 'file_fts_vocab', bm25: 'bm25(file_fts, 1.0, 1.0)' },
+      query,
+      options,
+      this.fileTerms,
+    );
     if (best.length === 0) return [];
     const paths = new Map(
       (
@@ -68,6 +78,7 @@ export class FileTextIndex {
       { table: 'node_body_fts', vocab: 'node_body_fts_vocab', bm25: 'bm25(node_body_fts)' },
       query,
       options,
+      this.definitionTerms,
     );
     if (best.length === 0) return [];
     const live = new Set(

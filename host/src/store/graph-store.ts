@@ -29,6 +29,7 @@ import type {
   GraphExport,
   GraphStoreOpenOptions,
   LiveNodeTuple,
+  NodeHead,
   NodeRow,
   ReplaceFileResult,
   ResolveRefsResult,
@@ -561,6 +562,23 @@ export class GraphStore {
               .stmt(`${columns} WHERE path IN (SELECT value FROM json_each(?)) AND tombstoned_at IS NULL ORDER BY id`)
               .raw(true)
               .all(JSON.stringify(paths))) as LiveNodeTuple[],
+    );
+  }
+
+  /**
+   * What a tool answer shows of the nodes with these store ids (any order; unknown ids are left
+   * out): {@link nodesByIds} without the long columns (signature, skeleton), for many nodes at once.
+   */
+  nodeHeads(ids: readonly number[]): NodeHead[] {
+    if (ids.length === 0) return [];
+    return this.read(
+      () =>
+        this.ctx
+          .stmt(
+            `SELECT id, node_id AS nodeId, kind, name, qualified_name AS qualifiedName, corpus, path, start_line AS startLine,
+               end_line AS endLine, end_col AS endCol FROM nodes WHERE id IN (SELECT value FROM json_each(?))`,
+          )
+          .all(JSON.stringify(ids)) as NodeHead[],
     );
   }
 

@@ -24,6 +24,21 @@ export class StoreContext {
     return s;
   }
 
+  /**
+   * Marks the text indexes (file_fts, node_body_fts) as changed: every write to them calls it,
+   * and caches of their search results compare this number ({@link textVersion}).
+   */
+  bumpTextVersion(): void {
+    this.stmt(
+      "INSERT INTO meta (key, value) VALUES ('text_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
+    ).run();
+  }
+
+  /** The text indexes' version (0 before their first write since it was kept). */
+  textVersion(): number {
+    return Number((this.stmt("SELECT value FROM meta WHERE key = 'text_version'").get() as { value: string } | undefined)?.value ?? 0);
+  }
+
   /** Marks the graph as changed; caches computed from it (k-core shells) compare this number. */
   bumpGraphVersion(): void {
     this.stmt("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'graph_version'").run();

@@ -65,6 +65,20 @@ export interface FileRow {
   acl: string;
 }
 
+/** The columns of a node a tool answer shows ({@link GraphStore.nodeHeads}). */
+export interface NodeHead {
+  id: number;
+  nodeId: NodeId;
+  kind: string;
+  name: string;
+  qualifiedName: string | null;
+  corpus: string;
+  path: string;
+  startLine: number | null;
+  endLine: number | null;
+  endCol: number | null;
+}
+
 /** A node as stored and exported. */
 export interface NodeRow {
   /** Surrogate key (nodes.id), stable for the life of the database. */

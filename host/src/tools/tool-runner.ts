@@ -33,6 +33,13 @@ export class ToolError extends TravsrError {
   }
 }
 
+/** What a tool made: its text, the same as data, and the text's tokens when the tool counted them. */
+interface ToolOutput {
+  text: string;
+  structured: Record<string, unknown>;
+  tokens?: number;
+}
+
 /** Where tool calls go: the graphs served, and where traces are kept. */
 export interface ToolHost {
   graphs: readonly CodeGraph[];
@@ -77,7 +84,7 @@ export function runTool(host: ToolHost, name: string, args: unknown, policy: Acc
       (inner, g) => () => g.pinned(inner),
       () => dispatch(host, name as ToolName, a as never, policy),
     )();
-    recorder.count('resultTokens', countTokens(out.text));
+    recorder.count('resultTokens', out.tokens ?? countTokens(out.text));
     const trace = recorder.finish();
     host.saveTrace(trace);
     return {
@@ -101,12 +108,7 @@ export function runTool(host: ToolHost, name: string, args: unknown, policy: Acc
   }
 }
 
-function dispatch<N extends ToolName>(
-  host: ToolHost,
-  name: N,
-  args: ToolArgs[N],
-  policy: AccessPolicy,
-): { text: string; structured: Record<string, unknown> } {
+function dispatch<N extends ToolName>(host: ToolHost, name: N, args: ToolArgs[N], policy: AccessPolicy): ToolOutput {
   const graphs = readableGraphs(host, policy, args.corpus);
   switch (name) {
     case 'get_context':
@@ -240,15 +242,11 @@ function readableGraphs(host: ToolHost, policy: AccessPolicy, corpus: string | u
   return one;
 }
 
-function contextTool(
-  graphs: CodeGraph[],
-  a: ToolArgs['get_context'],
-  policy: AccessPolicy,
-): { text: string; structured: Record<string, unknown> } {
+function contextTool(graphs: CodeGraph[], a: ToolArgs['get_context'], policy: AccessPolicy): ToolOutput {
   const budget = a.token_budget ?? 8000;
   const results = graphs.map((g) => getContext(g, a.query, { policy, budget }));
   const merged = results.length === 1 ? results[0]! : mergeContexts(results, budget);
-  return { text: renderContext(merged), structured: contextStructured(merged) };
+  return { text: renderContext(merged), structured: contextStructured(merged), tokens: merged.tokens };
 }
 
 /** The structured form of a context answer (also what `travsr ask --json` prints). */

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { bm25ByTerms, ftsRowCount, readVarint } from '../../src/store/bm25-terms.js';
+import { bm25ByTerms, ftsRowCount, readVarint, TermHitsCache } from '../../src/store/bm25-terms.js';
 import { StoreContext } from '../../src/store/store-context.js';
 
 function ftsTable(): StoreContext {
   const db = new Database(':memory:');
   db.exec(
-    "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'unicode61'); CREATE VIRTUAL TABLE docs_vocab USING fts5vocab(docs, 'row');",
+    "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'unicode61'); CREATE VIRTUAL TABLE docs_vocab USING fts5vocab(docs, 'row'); CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);",
   );
   return new StoreContext(db, ':memory:');
 }
@@ -47,5 +47,57 @@ describe('ftsRowCount', () => {
     const hits = bm25ByTerms(ctx, { table: 'docs', vocab: 'docs_vocab', bm25: 'bm25(docs)' }, 'common needle', { limit: 10 });
     // "common" is in every row: dropped; "needle" ranks the five rows that hold it (ties by rowid).
     expect(hits.map(([id]) => id)).toEqual([31, 33, 35, 37, 39]);
+  });
+});
+
+describe('TermHitsCache', () => {
+  it('ranks as the lookups do, and looks a word up once per version of the table', () => {
+    const ctx = ftsTable();
+    const insert = ctx.db.prepare('INSERT INTO docs (rowid, body) VALUES (?, ?)');
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
+    for (let i = 1; i <= 60; i++) insert.run(i, `${words[i % 5]} ${words[i % 3]} filler${i % 7 === 0 ? ' alpha' : ''}`);
+    const index = { table: 'docs', vocab: 'docs_vocab', bm25: 'bm25(docs)' };
+    const cache = new TermHitsCache();
+    let lookups = 0;
+    const counting = {
+      get: (version: string, term: string, lookup: () => { id: number; rank: number }[]) =>
+        cache.get(version, term, () => {
+          lookups++;
+          return lookup();
+        }),
+    } as TermHitsCache;
+    const queries = ['alpha beta', 'gamma alpha', 'alpha alpha delta', 'epsilon'];
+    for (const q of queries) expect(bm25ByTerms(ctx, index, q, { limit: 20 }, counting)).toEqual(bm25ByTerms(ctx, index, q, { limit: 20 }));
+    // Each word kept (alpha is in over half the rows: dropped) was looked up once; asked again, none is.
+    expect(lookups).toBe(4);
+    for (const q of queries) bm25ByTerms(ctx, index, q, { limit: 20 }, counting);
+    const before = lookups;
+    expect(before).toBe(4);
+    bm25ByTerms(ctx, index, 'epsilon', { limit: 20 }, counting);
+    expect(lookups).toBe(before);
+    // A write moves the table's version: looked up again, and right.
+    ctx.bumpTextVersion();
+    insert.run(100, 'epsilon epsilon');
+    expect(bm25ByTerms(ctx, index, 'epsilon', { limit: 20 }, counting)).toEqual(bm25ByTerms(ctx, index, 'epsilon', { limit: 20 }));
+    expect(lookups).toBe(before + 1);
+  });
+
+  it('keeps at most its bound of hits, the least recently used word dropped first', () => {
+    const cache = new TermHitsCache(3);
+    const lookedUp: string[] = [];
+    const get = (term: string) =>
+      cache.get('v1', term, () => {
+        lookedUp.push(term);
+        return [
+          { id: 1, rank: -1 },
+          { id: 2, rank: -0.5 },
+        ];
+      });
+    get('a');
+    get('b'); // 4 hits held: a goes
+    get('b');
+    get('a');
+    expect(lookedUp).toEqual(['a', 'b', 'a']);
+    expect([...get('a')]).toEqual([1, -1, 2, -0.5]);
   });
 });

@@ -35,6 +35,31 @@ describe('file text search (file_fts)', () => {
     writer.close();
   });
 
+  it('answers from the words it looked up before only while the text index is unchanged, whoever wrote', () => {
+    const db = tempDbPath();
+    const writer = GraphStore.open(db);
+    const reader = GraphStore.open(db, { readonly: true });
+    for (let i = 0; i < 6; i++) writer.replaceFile(analysis(`f${i}.py`, { text: `def f${i}(): pass` }));
+    writer.replaceFile(analysis('a.py', { text: 'def alpha(beta): return beta' }));
+    writer.replaceFile(analysis('b.py', { text: 'def gamma(delta): return delta' }));
+    expect(reader.searchFiles('alpha').map((h) => h.path)).toEqual(['a.py']);
+    expect(reader.searchFiles('gamma').map((h) => h.path)).toEqual(['b.py']);
+    expect(reader.searchDefinitions('alpha')).toHaveLength(0); // no definitions sent: the text only
+    // A rename keeps every count the index holds (rows, tokens): only the text version tells.
+    writer.replaceFile(analysis('a.py', { sha256: 'v2', text: 'def gamma(beta): return beta' }));
+    expect(reader.searchFiles('alpha')).toEqual([]);
+    expect(
+      reader
+        .searchFiles('gamma')
+        .map((h) => h.path)
+        .sort(),
+    ).toEqual(['a.py', 'b.py']);
+    expect(writer.searchFiles('alpha')).toEqual([]);
+    expect(writer.searchFiles('gamma beta')[0]!.path).toBe('a.py');
+    reader.close();
+    writer.close();
+  });
+
   it('follows the file: reindexed text replaces the old, a removed or skipped file leaves the index', () => {
     const store = tempStore();
     store.replaceFile(analysis('a.py', { text: 'alpha beta' }));
