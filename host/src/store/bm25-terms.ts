@@ -73,7 +73,7 @@ export function ftsRowCount(ctx: StoreContext, table: string): number {
 }
 
 /** {@link ftsRowCount}, and the statistics record itself (hex; empty when there is none). */
-function ftsStatistics(ctx: StoreContext, table: string): { rows: number; record: string } {
+export function ftsStatistics(ctx: StoreContext, table: string): { rows: number; record: string } {
   const row = ctx.stmt(`SELECT block FROM ${table}_data WHERE id = 1`).get() as { block: Uint8Array | null } | undefined;
   const rows = row?.block ? readVarint(row.block) : undefined;
   if (rows !== undefined) return { rows, record: Buffer.from(row!.block!).toString('hex') };

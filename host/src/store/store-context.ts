@@ -39,6 +39,11 @@ export class StoreContext {
     return Number((this.stmt("SELECT value FROM meta WHERE key = 'text_version'").get() as { value: string } | undefined)?.value ?? 0);
   }
 
+  /** The graph's version ({@link bumpGraphVersion}). */
+  graphVersion(): number {
+    return Number((this.stmt("SELECT value FROM meta WHERE key = 'graph_version'").get() as { value: string } | undefined)?.value ?? 0);
+  }
+
   /** Marks the graph as changed; caches computed from it (k-core shells) compare this number. */
   bumpGraphVersion(): void {
     this.stmt("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'graph_version'").run();

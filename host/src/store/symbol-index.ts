@@ -1,4 +1,5 @@
 import { StoreError, StoreErrorCode } from './errors.js';
+import { ftsStatistics, TermHitsCache } from './bm25-terms.js';
 import { identifierTokens, tokenDocument } from './identifier-tokens.js';
 import { NODE_COLUMNS, toNodeRow, type RawNode } from './rows.js';
 import type { StoreContext } from './store-context.js';
@@ -38,6 +39,9 @@ export interface SynonymPair {
  * split by the same {@link identifierTokens} as the indexed text.
  */
 export class SymbolIndex {
+  // Kept per store: a server's questions share their words (see TermHitsCache).
+  private readonly phraseHits = new TermHitsCache();
+
   constructor(private readonly ctx: StoreContext) {}
 
   /** Indexes (or re-indexes) node `id`. */
@@ -57,38 +61,57 @@ export class SymbolIndex {
    * alternatives are OR-ed, so BM25 ranks a symbol matching more of them higher.
    */
   search(query: string, options: SymbolSearchOptions = {}): SymbolHit[] {
-    const match = this.matchExpression(query);
-    if (!match) return [];
+    const phrases = this.phrases(query);
+    if (phrases.length === 0) return [];
     const limit = Math.max(1, Math.floor(options.limit ?? 20));
-    // Only live definitions have FTS rows (tombstoning and placeholders remove or skip them),
-    // so without a kind filter the top hits come straight from the FTS table, which is about
-    // twice as fast as ranking the join. Ties go to the older node.
-    const rows = (
-      options.kinds && options.kinds.length > 0
-        ? this.ctx
-            .stmt(
-              `SELECT ${NODE_COLUMNS}, ${BM25} AS rank
-               FROM node_fts JOIN nodes n ON n.id = node_fts.rowid
-               WHERE node_fts MATCH ? AND n.kind IN (SELECT value FROM json_each(?))
-               ORDER BY rank, n.id LIMIT ?`,
-            )
-            .all(match, JSON.stringify(options.kinds), limit)
-        : this.ctx
-            .stmt(
-              `SELECT ${NODE_COLUMNS}, f.rank
-               FROM (SELECT rowid, ${BM25} AS rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank, rowid LIMIT ?) f
-               JOIN nodes n ON n.id = f.rowid
-               ORDER BY f.rank, n.id`,
-            )
-            .all(match, limit)
-    ) as (RawNode & { rank: number })[];
-    return rows.map((r) => ({ node: toNodeRow(r), score: -r.rank }));
+    if (options.kinds && options.kinds.length > 0) {
+      const rows = this.ctx
+        .stmt(
+          `SELECT ${NODE_COLUMNS}, ${BM25} AS rank
+           FROM node_fts JOIN nodes n ON n.id = node_fts.rowid
+           WHERE node_fts MATCH ? AND n.kind IN (SELECT value FROM json_each(?))
+           ORDER BY rank, n.id LIMIT ?`,
+        )
+        .all(phrases.join(' OR '), JSON.stringify(options.kinds), limit) as (RawNode & { rank: number })[];
+      return rows.map((r) => ({ node: toNodeRow(r), score: -r.rank }));
+    }
+    // Without a kind filter, from each phrase's hits alone: BM25 of an OR of phrases is the sum
+    // of each phrase's (FTS5 scores every phrase with its own IDF over the same row lengths), and
+    // a phrase's hits are kept between questions while the index stays as it was. Only live
+    // definitions have FTS rows (tombstoning and placeholders remove or skip them). Ties go to
+    // the older node.
+    const version = `${this.ctx.graphVersion()}:${ftsStatistics(this.ctx, 'node_fts').record}`;
+    const lookup = this.ctx.stmt(`SELECT rowid AS id, ${BM25} AS rank FROM node_fts WHERE node_fts MATCH ?`);
+    const score = new Map<number, number>();
+    for (const p of phrases) {
+      const pairs = this.phraseHits.get(version, p, () => lookup.all(p) as { id: number; rank: number }[]);
+      for (let i = 0; i < pairs.length; i += 2) score.set(pairs[i]!, (score.get(pairs[i]!) ?? 0) - pairs[i + 1]!);
+    }
+    const best = [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+    if (best.length === 0) return [];
+    const rows = new Map(
+      (
+        this.ctx
+          .stmt(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.id IN (SELECT value FROM json_each(?))`)
+          .all(JSON.stringify(best.map(([id]) => id))) as RawNode[]
+      ).map((r) => [r.id, r]),
+    );
+    return best.flatMap(([id, s]) => {
+      const row = rows.get(id);
+      return row ? [{ node: toNodeRow(row), score: s }] : [];
+    });
   }
 
   /** The FTS5 MATCH expression for `query` (undefined when it has no tokens). */
   matchExpression(query: string): string | undefined {
+    const phrases = this.phrases(query);
+    return phrases.length === 0 ? undefined : phrases.join(' OR ');
+  }
+
+  /** The phrases `query` is searched by: its identifier tokens, then their synonyms'. */
+  private phrases(query: string): string[] {
     const tokens = unique(identifierTokens(query));
-    if (tokens.length === 0) return undefined;
+    if (tokens.length === 0) return [];
     // Whole words too, so a synonym term such as `k8s` (which splits into k, 8, s) still hits.
     const words = unique(
       query
@@ -102,7 +125,7 @@ export class SymbolIndex {
         const st = identifierTokens(s);
         if (st.length > 0) phrases.add(phrase(st));
       }
-    return [...phrases].join(' OR ');
+    return [...phrases];
   }
 
   /** Records that `term` may also be written `synonym` (used in both directions). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analysis, def, tempStore } from './graph-fixtures.js';
+import { GraphStore } from '../../src/store/graph-store.js';
+import { analysis, def, tempDbPath, tempStore } from './graph-fixtures.js';
 
 function names(hits: { node: { name: string } }[]): string[] {
   return hits.map((h) => h.node.name);
@@ -115,5 +116,40 @@ describe('searchSymbols', () => {
     expect(names(store.searchSymbols('jobScheduler'))).toEqual(['run']);
     expect(names(store.searchSymbols('exponential backoff'))).toEqual(['go']);
     store.close();
+  });
+
+  it("scores as the one OR query of its phrases does, and follows another connection's writes", () => {
+    const db = tempDbPath();
+    const writer = GraphStore.open(db);
+    const reader = GraphStore.open(db, { readonly: true });
+    const names1 = ['loadUserProfile', 'loadConfig', 'saveProfile', 'userCount', 'profileCache', 'load'];
+    writer.replaceFile(analysis('src/user/profile.ts', { nodes: names1.map((n) => def('src/user/profile.ts', `#${n}`)) }));
+    writer.replaceFile(analysis('src/other.ts', { nodes: [def('src/other.ts', '#unrelatedThing'), def('src/other.ts', '#loadOther')] }));
+    writer.addSynonym('cfg', 'config');
+    const orQuery = (q: string) =>
+      (
+        writer['ctx'].db
+          .prepare(
+            'SELECT rowid AS id, bm25(node_fts, 10.0, 5.0, 1.5, 1.0) AS rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank, rowid',
+          )
+          .all(writer['symbols'].matchExpression(q)) as { id: number; rank: number }[]
+      ).map((r) => [r.id, -r.rank]);
+    for (const q of ['load user profile', 'cfg load', 'profile', 'load load thing']) {
+      const hits = reader.searchSymbols(q, { limit: 50 });
+      expect(hits.map((h) => h.node.id)).toEqual(orQuery(q).map(([id]) => id));
+      hits.forEach((h, i) => expect(h.score).toBeCloseTo(orQuery(q)[i]![1]!, 9));
+    }
+    expect(names(reader.searchSymbols('profile cache'))[0]).toBe('profileCache');
+    // Renamed by another connection: the reader's next answer has the new name.
+    writer.replaceFile(
+      analysis('src/user/profile.ts', {
+        sha256: 'v2',
+        nodes: names1.map((n) => def('src/user/profile.ts', `#${n === 'profileCache' ? 'profileStore' : n}`)),
+      }),
+    );
+    expect(names(reader.searchSymbols('profile cache'))).not.toContain('profileCache');
+    expect(names(reader.searchSymbols('profile store'))[0]).toBe('profileStore');
+    reader.close();
+    writer.close();
   });
 });
