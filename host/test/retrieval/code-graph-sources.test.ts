@@ -1,12 +1,8 @@
 // The files a long-lived graph read for snippets: kept across graph versions, but for the changed ones.
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { GraphChangeLog } from '../../src/retrieval/graph-change-log.js';
 import { RepoFileReader } from '../../src/retrieval/repo-file-reader.js';
-import { analysis, vn } from '../store/graph-fixtures.js';
-import { contextFixture } from './context-fixture.js';
+import { contextFixture, rewriteFile } from './context-fixture.js';
 
 const opts = { maxLines: 60, indexedSha256: undefined };
 
@@ -25,23 +21,12 @@ describe('CodeGraph sources', () => {
     snippets();
     expect(read).toHaveBeenCalledTimes(2);
 
-    const lines = ['export function retryRequest(req: Request) {', '  return sendWithAuth(req); // once', '}'];
-    const text = `${lines.join('\n')}\n`;
-    writeFileSync(join(fx.root, 'src/http/retry.ts'), text);
-    const file = {
-      vname: vn('src/http/retry.ts', ''),
-      kind: 'file' as const,
-      name: 'retry.ts',
-      range: { startLine: 1, startCol: 0, endLine: 3, endCol: 0 },
+    const edited = {
+      path: 'src/http/retry.ts',
+      lines: ['export function retryRequest(req: Request) {', '  return sendWithAuth(req); // once', '}'],
+      defs: [],
     };
-    fx.store.replaceFile(
-      analysis('src/http/retry.ts', {
-        sha256: createHash('sha256').update(text).digest('hex'),
-        nodes: [file],
-        edges: [],
-        text: lines.join('\n'),
-      }),
-    );
+    rewriteFile(fx, edited);
     fx.cg.snapshot();
     read.mockClear();
     const [token, retry] = snippets();
@@ -51,14 +36,7 @@ describe('CodeGraph sources', () => {
 
     // Without a change log (another process wrote), every file is read again.
     fx.cg.changes = undefined;
-    fx.store.replaceFile(
-      analysis('src/http/retry.ts', {
-        sha256: createHash('sha256').update(text).digest('hex'),
-        nodes: [file],
-        edges: [],
-        text: lines.join('\n'),
-      }),
-    );
+    rewriteFile(fx, edited);
     fx.cg.snapshot();
     read.mockClear();
     snippets();

@@ -102,40 +102,7 @@ export function contextFixture(files: SourceFile[] = FILES) {
   const store = GraphStore.open(join(root, '.travsr', 'graph.db'));
   const defVName = new Map<string, Node['vname']>();
   for (const f of files) for (const d of f.defs) defVName.set(d.name, vn(f.path, `#${d.name}`));
-  for (const f of files) {
-    const text = f.lines.join('\n') + '\n';
-    mkdirSync(dirname(join(root, f.path)), { recursive: true });
-    writeFileSync(join(root, f.path), text);
-    const fileNode: Node = {
-      vname: vn(f.path, ''),
-      kind: 'file',
-      name: f.path.split('/').pop()!,
-      range: { startLine: 1, startCol: 0, endLine: f.lines.length, endCol: 0 },
-    };
-    const nodes: Node[] = [fileNode];
-    const edges: Edge[] = [];
-    for (const d of f.defs) {
-      const v = defVName.get(d.name)!;
-      nodes.push({
-        vname: v,
-        kind: d.kind ?? 'function',
-        name: d.name,
-        qualifiedName: d.name,
-        range: { startLine: d.lines[0], startCol: 0, endLine: d.lines[1], endCol: 1 },
-      });
-      edges.push(edge(fileNode.vname, v, 'contains'));
-      for (const callee of d.calls ?? []) edges.push(edge(v, defVName.get(callee)!));
-    }
-    store.replaceFile(
-      analysis(f.path, {
-        sha256: createHash('sha256').update(text).digest('hex'),
-        nodes,
-        edges,
-        text: f.lines.join('\n'),
-        ...(f.acl ? { acl: f.acl } : {}),
-      }),
-    );
-  }
+  for (const f of files) storeFile(root, store, f, defVName);
   store.setMeta('index_state', 'complete');
   const cg = new CodeGraph(root, store, CORPUS);
   /** The graph as `policy` sees it. */
@@ -148,4 +115,48 @@ export function contextFixture(files: SourceFile[] = FILES) {
     throw new Error(`no node ${name}`);
   };
   return { root, store, cg, g, seenBy, dense };
+}
+
+/** `f` written to the repository and its analysis stored: its definitions, their `contains` edges and calls (to `defVName`'s). */
+function storeFile(root: string, store: GraphStore, f: SourceFile, defVName: ReadonlyMap<string, Node['vname']>): void {
+  const text = f.lines.join('\n') + '\n';
+  mkdirSync(dirname(join(root, f.path)), { recursive: true });
+  writeFileSync(join(root, f.path), text);
+  const fileNode: Node = {
+    vname: vn(f.path, ''),
+    kind: 'file',
+    name: f.path.split('/').pop()!,
+    range: { startLine: 1, startCol: 0, endLine: f.lines.length, endCol: 0 },
+  };
+  const nodes: Node[] = [fileNode];
+  const edges: Edge[] = [];
+  for (const d of f.defs) {
+    const v = defVName.get(d.name) ?? vn(f.path, `#${d.name}`);
+    nodes.push({
+      vname: v,
+      kind: d.kind ?? 'function',
+      name: d.name,
+      qualifiedName: d.name,
+      range: { startLine: d.lines[0], startCol: 0, endLine: d.lines[1], endCol: 1 },
+    });
+    edges.push(edge(fileNode.vname, v, 'contains'));
+    for (const callee of d.calls ?? []) {
+      const target = defVName.get(callee);
+      if (target) edges.push(edge(v, target));
+    }
+  }
+  store.replaceFile(
+    analysis(f.path, {
+      sha256: createHash('sha256').update(text).digest('hex'),
+      nodes,
+      edges,
+      text: f.lines.join('\n'),
+      ...(f.acl ? { acl: f.acl } : {}),
+    }),
+  );
+}
+
+/** An edit of `f`, indexed: the file written again and its analysis stored again (the graph version moves). */
+export function rewriteFile(fx: { root: string; store: GraphStore }, f: SourceFile): void {
+  storeFile(fx.root, fx.store, f, new Map());
 }

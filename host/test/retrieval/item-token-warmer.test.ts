@@ -1,7 +1,4 @@
 // Counting the definitions' tokens ahead of the questions: all of them, then only what changed.
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FULL_ACCESS } from '../../src/retrieval/access-policy.js';
 import { getContext } from '../../src/retrieval/context-assembly.js';
@@ -10,8 +7,7 @@ import { codeBlock } from '../../src/retrieval/context-render.js';
 import { ItemTokenWarmer } from '../../src/retrieval/item-token-warmer.js';
 import { SourceReader } from '../../src/retrieval/source-snippets.js';
 import { tokenCountMemo } from '../../src/retrieval/token-count.js';
-import { analysis, vn } from '../store/graph-fixtures.js';
-import { contextFixture, FILES } from './context-fixture.js';
+import { contextFixture, FILES, rewriteFile } from './context-fixture.js';
 
 /** The code blocks get_context would show for the definitions of the graph, by path. */
 function codeBlocks(fx: ReturnType<typeof contextFixture>): Map<string, string[]> {
@@ -73,29 +69,7 @@ describe('ItemTokenWarmer', () => {
       '  return sendWithAuth(req);',
       '}',
     ];
-    const text = `${lines.join('\n')}\n`;
-    writeFileSync(join(fx.root, 'src/http/retry.ts'), text);
-    const file = {
-      vname: vn('src/http/retry.ts', ''),
-      kind: 'file' as const,
-      name: 'retry.ts',
-      range: { startLine: 1, startCol: 0, endLine: 4, endCol: 0 },
-    };
-    const def = {
-      vname: vn('src/http/retry.ts', '#retryRequest'),
-      kind: 'function' as const,
-      name: 'retryRequest',
-      qualifiedName: 'retryRequest',
-      range: { startLine: 1, startCol: 0, endLine: 4, endCol: 1 },
-    };
-    fx.store.replaceFile(
-      analysis('src/http/retry.ts', {
-        sha256: createHash('sha256').update(text).digest('hex'),
-        nodes: [file, def],
-        edges: [],
-        text: lines.join('\n'),
-      }),
-    );
+    rewriteFile(fx, { path: 'src/http/retry.ts', lines, defs: [{ name: 'retryRequest', lines: [1, 4] }] });
     while (!warmer.step(5));
     expect(warmer.counts).toEqual({ files: before.files + 1, definitions: before.definitions + 1 });
     expect(tokenCountMemo.has(codeBlock(lines.join('\n')))).toBe(true);
