@@ -58,8 +58,9 @@ const LOCK_WAIT_MS = 60_000;
  * arrive during a run wait for the next one, so a branch switch of thousands of files is one or
  * two runs, never thousands; and they cancel the Phase B of an edit's run (up to 64 files) that
  * has not started yet or is under way: its files keep their Phase A graph and go with the new
- * changes into the next run, which does Phase A of them all at once, then Phase B. A commit adds the change from the last indexed commit to HEAD; a
- * full run (hash every file) catches up at start and after the OS lost events.
+ * changes into the next run, which does Phase A of them all at once, then Phase B. A commit
+ * adds the change from the last indexed commit to HEAD; a full run (hash every file) catches up
+ * at start and after the OS lost events.
  *
  * Runs are serialized and each takes the repository's index lock, so a `travsr index` of the
  * user's waits for the daemon's run and the other way round. A failed run keeps its paths for
