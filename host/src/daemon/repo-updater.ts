@@ -208,9 +208,9 @@ export class RepoUpdater {
         // Changes that arrive while an edit's run goes on put its Phase B off: they are analyzed
         // next, Phase A first, instead of waiting for a Phase B they make stale. The files put
         // off are analyzed again whole, so a large run (a catch-up, a branch switch) finishes.
-        const deferLater = (this.deferLater = new AbortController());
-        if (mode.kind === 'full' || mode.changed.length > DEFERRABLE_RUN_FILES) this.deferLater = undefined;
-        else if (this.due()) deferLater.abort();
+        const deferLater = mode.kind === 'incremental' && mode.changed.length <= DEFERRABLE_RUN_FILES ? new AbortController() : undefined;
+        this.deferLater = deferLater;
+        if (this.due()) deferLater?.abort();
         const summary = await indexWorkspace(this.ws, mode, {
           progress: false,
           lockWaitMs: LOCK_WAIT_MS,
@@ -218,7 +218,7 @@ export class RepoUpdater {
           extra: {
             onFirstPhase: stored('phase-a'),
             onChangedResolved: stored('phase-b'),
-            deferLaterPhases: deferLater.signal,
+            ...(deferLater ? { deferLaterPhases: deferLater.signal } : {}),
             ...(this.opts.spares ? { spares: this.opts.spares } : {}),
           },
         }).finally(() => (this.deferLater = undefined));

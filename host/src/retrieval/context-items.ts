@@ -2,6 +2,7 @@ import type { ContextItem } from './context-result.js';
 import { renderedItemTokens } from './context-render.js';
 import { refsOf } from './graph-queries.js';
 import { knapsack } from './knapsack.js';
+import type { GraphSnapshot } from './graph-snapshot.js';
 import type { LexicalEvidence } from './lexical-evidence.js';
 import type { NodeRef } from './node-ref.js';
 import { inStructuralCore, type StructuralCore } from './node-scoring.js';
@@ -30,6 +31,11 @@ export interface ItemReasons {
   tree: ReadonlySet<number>;
 }
 
+/** True when dense node `d` is a definition with source lines to show (not a file, not an external). */
+export function isShowable(snap: GraphSnapshot, d: number): boolean {
+  return snap.kinds[d] !== 'file' && snap.kinds[d] !== 'external' && snap.startLines[d]! > 0;
+}
+
 /**
  * The definitions that may be shown, with their scores: the best 120 ranked nodes that have
  * source lines (not files, not externals), then the scored nodes of the Steiner tree not among them.
@@ -40,8 +46,7 @@ export function showableDefinitions(
   tree: ReadonlySet<number>,
   score: ReadonlyMap<number, number>,
 ): [number, number][] {
-  const { snap } = g;
-  const showable = (d: number) => snap.kinds[d] !== 'file' && snap.kinds[d] !== 'external' && snap.startLines[d]! > 0;
+  const showable = (d: number) => isShowable(g.snap, d);
   const definitions = top.filter(([d]) => showable(d)).slice(0, MAX_DEFINITIONS);
   for (const d of tree) if (showable(d) && !definitions.some(([x]) => x === d) && score.has(d)) definitions.push([d, score.get(d)!]);
   return definitions;

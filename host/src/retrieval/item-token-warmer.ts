@@ -1,5 +1,5 @@
 import type { CodeGraph } from './code-graph.js';
-import { definitionSnippet } from './context-items.js';
+import { definitionSnippet, isShowable } from './context-items.js';
 import { renderedItemTokens } from './context-render.js';
 import type { GraphSnapshot } from './graph-snapshot.js';
 import { SourceReader } from './source-snippets.js';
@@ -18,7 +18,7 @@ import { SourceReader } from './source-snippets.js';
 export class ItemTokenWarmer {
   private snap: GraphSnapshot | undefined;
   /** Files left to count, with their definitions (dense ids of {@link snap}), the next last. */
-  private todo: { path: string; sha256: string | undefined; defs: number[] }[] = [];
+  private pending: { path: string; sha256: string | undefined; defs: number[] }[] = [];
   /** The indexed sha256 at which each file's definitions were counted. */
   private readonly counted = new Map<string, string | undefined>();
   private readonly reader: SourceReader;
@@ -37,11 +37,11 @@ export class ItemTokenWarmer {
     const deadline = performance.now() + ms;
     const snap = this.cg.snapshot();
     if (snap !== this.snap) this.plan(snap);
-    while (this.todo.length > 0) {
-      const file = this.todo[this.todo.length - 1]!;
+    while (this.pending.length > 0) {
+      const file = this.pending[this.pending.length - 1]!;
       const d = file.defs.pop();
       if (d === undefined) {
-        this.todo.pop();
+        this.pending.pop();
         this.counted.set(file.path, file.sha256);
         this.counts.files++;
         this.reader.clear();
@@ -57,7 +57,7 @@ export class ItemTokenWarmer {
         startLine: snap.startLines[d]!,
         endLine: snap.endLines[d]! || null,
       };
-      const snippet = definitionSnippet(this.reader, { ...node, startLine: snap.startLines[d]! }, file.sha256);
+      const snippet = definitionSnippet(this.reader, node, file.sha256);
       // The title and the code block are what is the same for every question.
       if (snippet) renderedItemTokens({ node, why: [], score: 0, snippet });
       this.counts.definitions++;
@@ -73,14 +73,13 @@ export class ItemTokenWarmer {
     const shas = this.cg.fileSha256s();
     const byPath = new Map<string, number[]>();
     for (let d = 0; d < snap.nodeCount; d++) {
-      const kind = snap.kinds[d];
-      if (kind === 'file' || kind === 'external' || !(snap.startLines[d]! > 0)) continue;
+      if (!isShowable(snap, d)) continue;
       const path = snap.paths[d]!;
       if (this.counted.has(path) && this.counted.get(path) === shas.get(path)) continue;
       let defs = byPath.get(path);
       if (!defs) byPath.set(path, (defs = []));
       defs.push(d);
     }
-    this.todo = [...byPath].map(([path, defs]) => ({ path, sha256: shas.get(path), defs }));
+    this.pending = [...byPath].map(([path, defs]) => ({ path, sha256: shas.get(path), defs }));
   }
 }

@@ -78,8 +78,8 @@ export class SymbolIndex {
     // Without a kind filter, from each phrase's hits alone: BM25 of an OR of phrases is the sum
     // of each phrase's (FTS5 scores every phrase with its own IDF over the same row lengths), and
     // a phrase's hits are kept between questions while the index stays as it was. Only live
-    // definitions have FTS rows (tombstoning and placeholders remove or skip them). Ties go to
-    // the older node.
+    // definitions have FTS rows (a tombstoned node's row is removed; a node made only as an
+    // edge's far end never gets one). Ties go to the older node.
     const version = `${this.ctx.graphVersion()}:${ftsStatistics(this.ctx, 'node_fts').record}`;
     const lookup = this.ctx.stmt(`SELECT rowid AS id, ${BM25} AS rank FROM node_fts WHERE node_fts MATCH ?`);
     const score = new Map<number, number>();
