@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSigningKey, packPlugin, publishArtifact, trustedKeyOf } from '@travsr/registry';
+import { buildIfChanged, workspaceDependencyInputs } from '@travsr/sdk/build';
 
 const host = dirname(dirname(fileURLToPath(import.meta.url)));
 const pluginsDir = join(host, '..', 'plugins');
@@ -24,25 +25,34 @@ for (const name of existsSync(pluginsDir) ? readdirSync(pluginsDir).sort() : [])
   else skipped.push(name);
 }
 
-const key = generateSigningKey();
-const work = await mkdtemp(join(tmpdir(), 'travsr-builtin-registry-'));
-const staging = join(work, 'registry');
-try {
-  for (const dir of built) {
-    const packed = await packPlugin(dir, join(work, 'packed'));
-    await publishArtifact(staging, packed.file, key);
+// Nothing to do when the plugins and the packing code are what they were at the last build.
+const step = {
+  name: 'built-in registry',
+  root: host,
+  inputs: [fileURLToPath(import.meta.url), ...built, ...workspaceDependencyInputs(host)],
+  outputs: [out],
+};
+await buildIfChanged(step, async () => {
+  const key = generateSigningKey();
+  const work = await mkdtemp(join(tmpdir(), 'travsr-builtin-registry-'));
+  const staging = join(work, 'registry');
+  try {
+    for (const dir of built) {
+      const packed = await packPlugin(dir, join(work, 'packed'));
+      await publishArtifact(staging, packed.file, key);
+    }
+    await writeFile(join(staging, 'builtin-key.pub'), `${JSON.stringify(trustedKeyOf(key), null, 2)}\n`);
+    await rm(out, { recursive: true, force: true });
+    await rename(staging, out).catch(async () => {
+      // Another file system (tmpdir on tmpfs): copy instead.
+      const { cp } = await import('node:fs/promises');
+      await cp(staging, out, { recursive: true });
+    });
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
-  await writeFile(join(staging, 'builtin-key.pub'), `${JSON.stringify(trustedKeyOf(key), null, 2)}\n`);
-  await rm(out, { recursive: true, force: true });
-  await rename(staging, out).catch(async () => {
-    // Another file system (tmpdir on tmpfs): copy instead.
-    const { cp } = await import('node:fs/promises');
-    await cp(staging, out, { recursive: true });
-  });
-} finally {
-  await rm(work, { recursive: true, force: true });
-}
-console.log(
-  `built-in registry: ${built.length} plugin(s) in ${out}, signed with ${key.keyId}` +
-    (skipped.length > 0 ? `; not built, left out: ${skipped.join(', ')}` : ''),
-);
+  console.log(
+    `built-in registry: ${built.length} plugin(s) in ${out}, signed with ${key.keyId}` +
+      (skipped.length > 0 ? `; not built, left out: ${skipped.join(', ')}` : ''),
+  );
+});

@@ -11,10 +11,11 @@
 // testing kit (it is the plugin author's, loaded by `plugin test|new` only) and the TypeScript
 // loaders oclif looks for in development setups only (typescript, ts-node, tsx). Run by `npm run build -w travsr` after `tsc -b`,
 // from tsc's output in dist/ (so the bundle is exactly what the tests compiled).
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildIfChanged, lockfiles, workspaceDependencyInputs } from '@travsr/sdk/build';
 
 const hostDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commandsDir = join(hostDir, 'dist', 'cli', 'commands');
@@ -49,75 +50,92 @@ if (entryPoints.length === 0) {
   console.error(`bundle-cli: no compiled command under ${relative(process.cwd(), commandsDir)}; run \`npx tsc -b\` first`);
   process.exit(1);
 }
-rmSync(outDir, { recursive: true, force: true });
-mkdirSync(outDir, { recursive: true });
-const t0 = performance.now();
-const result = await build({
-  entryPoints: [
-    ...entryPoints.map((file) => ({ in: file, out: join('commands', relative(commandsDir, file)).replace(/\.js$/, '') })),
-    { in: EXECUTE, out: 'execute' },
-  ],
-  outdir: outDir,
-  chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external: EXTERNAL,
-  // CommonJS dependencies merged into ES modules still call require() for Node's built-ins.
-  banner: {
-    js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
-  },
-  sourcemap: 'linked',
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-});
-// The lean entry, whole in one CommonJS file. Its modules find their package's files by
-// walking up from import.meta.url, which here is the bundle's own URL. Two builds of it:
-// `lean.cjs` for `hook-run` and `status`, which leaves gRPC to node_modules (loaded only when a
-// daemon runs: a smaller file to read and deserialize at every start), and `lean-mcp.cjs` for
-// `mcp` through the daemon, with gRPC inside (compiled from the code cache with the rest).
-const GRPC = ['@grpc/grpc-js', '@grpc/proto-loader'];
-async function buildLean(outfile, external) {
-  const built = await build({
-    entryPoints: [LEAN_ENTRY],
-    outfile: join(outDir, outfile),
+// Nothing to do when dist/ and the packages it merges are what they were at the last bundle;
+// .bundled is touched all the same, since tsc -b may have rewritten dist/.tsbuildinfo (bin/run.js
+// compares the two).
+const step = {
+  name: 'travsr CLI bundle',
+  root: hostDir,
+  inputs: [join(hostDir, 'dist'), fileURLToPath(import.meta.url), ...lockfiles(hostDir), ...workspaceDependencyInputs(hostDir)],
+  outputs: [outDir],
+  skip: [outDir, join(hostDir, 'dist', '.tsbuildinfo')],
+};
+if (!(await buildIfChanged(step, bundle))) {
+  const now = new Date();
+  utimesSync(join(outDir, BUNDLE_STAMP), now, now);
+}
+
+async function bundle() {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const t0 = performance.now();
+  const result = await build({
+    entryPoints: [
+      ...entryPoints.map((file) => ({ in: file, out: join('commands', relative(commandsDir, file)).replace(/\.js$/, '') })),
+      { in: EXECUTE, out: 'execute' },
+    ],
+    outdir: outDir,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
-    format: 'cjs',
+    splitting: true,
+    format: 'esm',
     platform: 'node',
     target: 'node20',
-    external,
-    define: { 'import.meta.url': '__travsrImportMetaUrl' },
-    banner: { js: "const __travsrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    external: EXTERNAL,
+    // CommonJS dependencies merged into ES modules still call require() for Node's built-ins.
+    banner: {
+      js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
+    },
     sourcemap: 'linked',
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
   });
-  // Node 20 cannot serve import() from a script compiled from a code cache ("A dynamic import
-  // callback was not specified"): the first run would work and every later one fail.
-  const dynamic = Object.entries(built.metafile.inputs).flatMap(([file, input]) =>
-    input.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => `${i.path} (from ${file})`),
-  );
-  if (dynamic.length > 0) {
-    console.error(
-      `bundle-cli: ${outfile} would load ${dynamic.join(', ')} with import(), which fails when bin/run.js runs it from V8's code cache; import it statically (or require it)`,
+  // The lean entry, whole in one CommonJS file. Its modules find their package's files by
+  // walking up from import.meta.url, which here is the bundle's own URL. Two builds of it:
+  // `lean.cjs` for `hook-run` and `status`, which leaves gRPC to node_modules (loaded only when a
+  // daemon runs: a smaller file to read and deserialize at every start), and `lean-mcp.cjs` for
+  // `mcp` through the daemon, with gRPC inside (compiled from the code cache with the rest).
+  const GRPC = ['@grpc/grpc-js', '@grpc/proto-loader'];
+  async function buildLean(outfile, external) {
+    const built = await build({
+      entryPoints: [LEAN_ENTRY],
+      outfile: join(outDir, outfile),
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      external,
+      define: { 'import.meta.url': '__travsrImportMetaUrl' },
+      banner: { js: "const __travsrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      sourcemap: 'linked',
+      legalComments: 'none',
+      metafile: true,
+      logLevel: 'warning',
+    });
+    // Node 20 cannot serve import() from a script compiled from a code cache ("A dynamic import
+    // callback was not specified"): the first run would work and every later one fail.
+    const dynamic = Object.entries(built.metafile.inputs).flatMap(([file, input]) =>
+      input.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => `${i.path} (from ${file})`),
     );
-    process.exit(1);
+    if (dynamic.length > 0) {
+      console.error(
+        `bundle-cli: ${outfile} would load ${dynamic.join(', ')} with import(), which fails when bin/run.js runs it from V8's code cache; import it statically (or require it)`,
+      );
+      process.exit(1);
+    }
+    return built;
   }
-  return built;
+  const lean = await buildLean(LEAN_BUNDLE, [...EXTERNAL, ...GRPC]);
+  const leanMcp = await buildLean(LEAN_MCP_BUNDLE, EXTERNAL);
+  for (const [file, o] of Object.entries(leanMcp.metafile.outputs)) result.metafile.outputs[file] = o;
+  for (const [file, o] of Object.entries(lean.metafile.outputs)) result.metafile.outputs[file] = o;
+  const bytes = Object.entries(result.metafile.outputs)
+    .filter(([file]) => /\.c?js$/.test(file))
+    .reduce((n, [, o]) => n + o.bytes, 0);
+  writeFileSync(join(outDir, BUNDLE_STAMP), `${new Date().toISOString()}\n`);
+  const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length;
+  console.log(
+    `bundle-cli: ${entryPoints.length} commands → ${relative(process.cwd(), outDir)} (${files} modules, ${(bytes / 1024 / 1024).toFixed(1)} MiB) in ${Math.round(performance.now() - t0)} ms`,
+  );
 }
-const lean = await buildLean(LEAN_BUNDLE, [...EXTERNAL, ...GRPC]);
-const leanMcp = await buildLean(LEAN_MCP_BUNDLE, EXTERNAL);
-for (const [file, o] of Object.entries(leanMcp.metafile.outputs)) result.metafile.outputs[file] = o;
-for (const [file, o] of Object.entries(lean.metafile.outputs)) result.metafile.outputs[file] = o;
-const bytes = Object.entries(result.metafile.outputs)
-  .filter(([file]) => /\.c?js$/.test(file))
-  .reduce((n, [, o]) => n + o.bytes, 0);
-writeFileSync(join(outDir, BUNDLE_STAMP), `${new Date().toISOString()}\n`);
-const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length;
-console.log(
-  `bundle-cli: ${entryPoints.length} commands → ${relative(process.cwd(), outDir)} (${files} modules, ${(bytes / 1024 / 1024).toFixed(1)} MiB) in ${Math.round(performance.now() - t0)} ms`,
-);

@@ -9,16 +9,18 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildPlugin } from '@travsr/sdk/build';
+import { buildIfChanged, buildPlugin, pluginBuildStep } from '@travsr/sdk/build';
 import { patchLuaScanner } from './patch-lua-scanner.mjs';
 
-// Type-check, then bundle (the SDK's shared steps).
-const p = await buildPlugin(dirname(dirname(fileURLToPath(import.meta.url))), build, [
-  { entry: 'src/main.ts', outfile: 'main.js', loader: { '.scm': 'text' } },
-]);
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+// Nothing happens when nothing the build reads changed since it last ran (TRAVSR_BUILD_FORCE=1 builds anyway).
+await buildIfChanged(pluginBuildStep(root), async () => {
+  // Type-check, then bundle (the SDK's shared steps).
+  const p = await buildPlugin(root, build, [{ entry: 'src/main.ts', outfile: 'main.js', loader: { '.scm': 'text' } }]);
 
-// The wasm files next to the bundle.
-copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
-writeFileSync(join(p.dist, 'tree-sitter-lua.wasm'), patchLuaScanner(readFileSync(p.treeSitterGrammar('tree-sitter-lua.wasm'))));
+  // The wasm files next to the bundle.
+  copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
+  writeFileSync(join(p.dist, 'tree-sitter-lua.wasm'), patchLuaScanner(readFileSync(p.treeSitterGrammar('tree-sitter-lua.wasm'))));
 
-console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-lua.wasm)`);
+  console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-lua.wasm)`);
+});

@@ -11,15 +11,20 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildPlugin } from '@travsr/sdk/build';
+import { buildIfChanged, buildPlugin, pluginBuildStep } from '@travsr/sdk/build';
 import { patchYamlImports } from './patch-yaml-imports.mjs';
 
-// Type-check, then bundle (the SDK's shared steps).
-const p = await buildPlugin(dirname(dirname(fileURLToPath(import.meta.url))), build);
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+// Nothing happens when nothing the build reads changed since it last ran (TRAVSR_BUILD_FORCE=1 builds anyway).
+await buildIfChanged(pluginBuildStep(root), async () => {
+  // Type-check, then bundle (the SDK's shared steps).
+  const p = await buildPlugin(root, build);
 
-// The wasm files next to the bundle.
-copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
-for (const grammar of ['tree-sitter-json.wasm', 'tree-sitter-toml.wasm']) copyFileSync(p.treeSitterGrammar(grammar), join(p.dist, grammar));
-writeFileSync(join(p.dist, 'tree-sitter-yaml.wasm'), patchYamlImports(readFileSync(p.treeSitterGrammar('tree-sitter-yaml.wasm'))));
+  // The wasm files next to the bundle.
+  copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
+  for (const grammar of ['tree-sitter-json.wasm', 'tree-sitter-toml.wasm'])
+    copyFileSync(p.treeSitterGrammar(grammar), join(p.dist, grammar));
+  writeFileSync(join(p.dist, 'tree-sitter-yaml.wasm'), patchYamlImports(readFileSync(p.treeSitterGrammar('tree-sitter-yaml.wasm'))));
 
-console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm and the json, toml, yaml grammars)`);
+  console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm and the json, toml, yaml grammars)`);
+});

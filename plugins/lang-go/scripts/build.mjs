@@ -9,14 +9,16 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildPlugin } from '@travsr/sdk/build';
+import { buildIfChanged, buildPlugin, pluginBuildStep } from '@travsr/sdk/build';
 
-const p = await buildPlugin(dirname(dirname(fileURLToPath(import.meta.url))), build, [
-  { entry: 'src/main.ts', outfile: 'main.js', loader: { '.scm': 'text' } },
-]);
-copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
-copyFileSync(p.treeSitterGrammar('tree-sitter-go.wasm'), join(p.dist, 'tree-sitter-go.wasm'));
-const table = { byExtension: { '.go': 'go' }, byName: {}, grammars: { go: 'tree-sitter-go.wasm' } };
-writeFileSync(join(p.dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+// Nothing happens when nothing the build reads changed since it last ran (TRAVSR_BUILD_FORCE=1 builds anyway).
+await buildIfChanged(pluginBuildStep(root), async () => {
+  const p = await buildPlugin(root, build, [{ entry: 'src/main.ts', outfile: 'main.js', loader: { '.scm': 'text' } }]);
+  copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
+  copyFileSync(p.treeSitterGrammar('tree-sitter-go.wasm'), join(p.dist, 'tree-sitter-go.wasm'));
+  const table = { byExtension: { '.go': 'go' }, byName: {}, grammars: { go: 'tree-sitter-go.wasm' } };
+  writeFileSync(join(p.dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
 
-console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-go.wasm)`);
+  console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-go.wasm)`);
+});

@@ -12,18 +12,20 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildPlugin } from '@travsr/sdk/build';
+import { buildIfChanged, buildPlugin, pluginBuildStep } from '@travsr/sdk/build';
 
-const p = await buildPlugin(dirname(dirname(fileURLToPath(import.meta.url))), (options) =>
-  build({ ...options, minify: true, keepNames: true }),
-);
-copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
-copyFileSync(p.treeSitterGrammar('tree-sitter-python.wasm'), join(p.dist, 'tree-sitter-python.wasm'));
-const table = {
-  byExtension: { '.py': 'python', '.pyi': 'python', '.pyw': 'python' },
-  byName: {},
-  grammars: { python: 'tree-sitter-python.wasm' },
-};
-writeFileSync(join(p.dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+// Nothing happens when nothing the build reads changed since it last ran (TRAVSR_BUILD_FORCE=1 builds anyway).
+await buildIfChanged(pluginBuildStep(root), async () => {
+  const p = await buildPlugin(root, (options) => build({ ...options, minify: true, keepNames: true }));
+  copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
+  copyFileSync(p.treeSitterGrammar('tree-sitter-python.wasm'), join(p.dist, 'tree-sitter-python.wasm'));
+  const table = {
+    byExtension: { '.py': 'python', '.pyi': 'python', '.pyw': 'python' },
+    byName: {},
+    grammars: { python: 'tree-sitter-python.wasm' },
+  };
+  writeFileSync(join(p.dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
 
-console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-python.wasm)`);
+  console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-python.wasm)`);
+});

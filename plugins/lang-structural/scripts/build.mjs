@@ -12,43 +12,47 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { buildPlugin } from '@travsr/sdk/build';
+import { buildIfChanged, buildPlugin, pluginBuildStep } from '@travsr/sdk/build';
 import { renameFunctionImport } from './rename-wasm-import.mjs';
 
-// 1-2. Type-check, then bundle (the SDK's shared steps).
-const p = await buildPlugin(dirname(dirname(fileURLToPath(import.meta.url))), build);
-const { root, dist } = p;
-mkdirSync(join(dist, 'queries'), { recursive: true });
-// The language table, from the same source the bundle holds (Node 20 cannot import .ts).
-const tableModule = join(dist, '.languages.mjs');
-await build({
-  entryPoints: [join(root, 'src', 'languages.ts')],
-  outfile: tableModule,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  logLevel: 'warning',
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+// Nothing happens when nothing the build reads changed since it last ran (TRAVSR_BUILD_FORCE=1 builds anyway).
+await buildIfChanged(pluginBuildStep(root), async () => {
+  // 1-2. Type-check, then bundle (the SDK's shared steps).
+  const p = await buildPlugin(root, build);
+  const { dist } = p;
+  mkdirSync(join(dist, 'queries'), { recursive: true });
+  // The language table, from the same source the bundle holds (Node 20 cannot import .ts).
+  const tableModule = join(dist, '.languages.mjs');
+  await build({
+    entryPoints: [join(root, 'src', 'languages.ts')],
+    outfile: tableModule,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+  });
+  const { LANGUAGES } = await import(pathToFileURL(tableModule).href);
+  rmSync(tableModule);
+
+  // 3. The wasm and the queries next to the bundle.
+  copyFileSync(p.treeSitterRuntime(), join(dist, 'tree-sitter.wasm'));
+  // Imports a grammar has that web-tree-sitter 0.25's runtime does not export, and what to link instead.
+  const RENAMED_IMPORTS = { 'tree-sitter-bash.wasm': [['env', 'isalpha', 'iswalpha']] };
+  for (const language of LANGUAGES) {
+    let wasm = readFileSync(p.treeSitterGrammar(language.grammar));
+    for (const [module, from, to] of RENAMED_IMPORTS[language.grammar] ?? []) wasm = renameFunctionImport(wasm, module, from, to);
+    writeFileSync(join(dist, language.grammar), wasm);
+    copyFileSync(join(root, 'queries', `${language.id}.scm`), join(dist, 'queries', `${language.id}.scm`));
+  }
+
+  // The table for tools outside the plugin (the coverage benchmark): extension or file name → language, language → grammar.
+  const table = { byExtension: {}, byName: {}, grammars: {} };
+  for (const l of LANGUAGES) {
+    table.grammars[l.id] = l.grammar;
+    for (const e of l.extensions) (e.startsWith('.') ? table.byExtension : table.byName)[e] = l.id;
+  }
+  writeFileSync(join(dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
+
+  console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, ${LANGUAGES.length} grammars and their queries)`);
 });
-const { LANGUAGES } = await import(pathToFileURL(tableModule).href);
-rmSync(tableModule);
-
-// 3. The wasm and the queries next to the bundle.
-copyFileSync(p.treeSitterRuntime(), join(dist, 'tree-sitter.wasm'));
-// Imports a grammar has that web-tree-sitter 0.25's runtime does not export, and what to link instead.
-const RENAMED_IMPORTS = { 'tree-sitter-bash.wasm': [['env', 'isalpha', 'iswalpha']] };
-for (const language of LANGUAGES) {
-  let wasm = readFileSync(p.treeSitterGrammar(language.grammar));
-  for (const [module, from, to] of RENAMED_IMPORTS[language.grammar] ?? []) wasm = renameFunctionImport(wasm, module, from, to);
-  writeFileSync(join(dist, language.grammar), wasm);
-  copyFileSync(join(root, 'queries', `${language.id}.scm`), join(dist, 'queries', `${language.id}.scm`));
-}
-
-// The table for tools outside the plugin (the coverage benchmark): extension or file name → language, language → grammar.
-const table = { byExtension: {}, byName: {}, grammars: {} };
-for (const l of LANGUAGES) {
-  table.grammars[l.id] = l.grammar;
-  for (const e of l.extensions) (e.startsWith('.') ? table.byExtension : table.byName)[e] = l.id;
-}
-writeFileSync(join(dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
-
-console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, ${LANGUAGES.length} grammars and their queries)`);

@@ -1,10 +1,20 @@
 /**
  * `@travsr/sdk/build` — how to bundle a plugin so it runs in the sandbox with Node.js alone,
+ * skipped when nothing it reads changed,
  * and how to patch a prebuilt grammar's wasm at build time (LEB128, sections, imports,
  * exports, function bodies).
  */
 export { pluginBundleOptions, type PluginBundleOptions } from './bundle-options.js';
 export { buildPlugin, type EsbuildBuild, type PluginBuild, type PluginBundle } from './build-plugin.js';
+export {
+  buildIfChanged,
+  FORCE_BUILD_ENV,
+  lockfiles,
+  pluginBuildStep,
+  treeDigest,
+  workspaceDependencyInputs,
+  type BuildStep,
+} from './build-stamp.js';
 export { encodeUleb128, readUleb128 } from './leb128.js';
 export { WasmFormatError } from './wasm-format-error.js';
 export {
