@@ -53,17 +53,24 @@ function raw(
   opts: { method?: string; headers?: Record<string, string>; body?: string },
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers ?? {} }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        body += c;
-        // An event stream that was let through would never end: what arrived is enough.
-        if (res.headers['content-type']?.includes('text/event-stream')) res.destroy();
-      });
-      res.on('close', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers ?? {}, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          body += c;
+          // An event stream that was let through would never end: what arrived is enough.
+          if (res.headers['content-type']?.includes('text/event-stream')) res.destroy();
+        });
+        res.on('close', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
+    // A server that answers 413 closes while an oversized body is still being written: the
+    // write fails after the answer arrived, and Node reports that on the socket, which the
+    // request no longer listens to once it has its response (a socket of its own: agent false).
+    req.on('socket', (socket) => socket.on('error', reject));
     req.end(opts.body);
   });
 }
