@@ -38,6 +38,26 @@ function questions(store, n, seed) {
   });
 }
 
+/**
+ * An issue as users paste it, about `chars` long: a sentence, a stack trace through eight of the
+ * graph's functions, then log lines naming others, as a 100 kB issue with its log is.
+ */
+function longIssue(store, chars, seed) {
+  const defs = store.liveNodeColumns().filter((r) => r[1] === 'function' || r[1] === 'method');
+  const rand = prng(seed);
+  const pick = () => defs[Math.floor(rand() * defs.length)];
+  const lines = ['The call below fails after the upgrade; full log attached.', 'Error: unexpected state'];
+  for (let i = 0; i < 8; i++) {
+    const d = pick();
+    lines.push(`    at ${d?.[2] ?? 'main'} (${d?.[4] ?? 'src/index.ts'}:${1 + Math.floor(rand() * 200)}:${1 + Math.floor(rand() * 40)})`);
+  }
+  for (let i = 0; lines.join('\n').length < chars; i++)
+    lines.push(
+      `2026-11-30T10:00:${String(i % 60).padStart(2, '0')}Z DEBUG [worker-${i % 7}] ${pick()?.[2] ?? 'step'} took ${i % 113} ms (request ${i})`,
+    );
+  return lines.join('\n').slice(0, chars);
+}
+
 async function measure(label, root, corpus) {
   const { GraphStore } = await import(dist('store/index.js'));
   const { CodeGraph } = await import(dist('retrieval/code-graph.js'));
@@ -62,6 +82,14 @@ async function measure(label, root, corpus) {
       times.push(performance.now() - s);
       tokens += r.tokens;
     }
+    // A whole issue with its log: the query cost of long texts is capped (issue 16).
+    const longTimes = [];
+    for (let i = 0; i < 5; i++) {
+      const issue = longIssue(store, 100_000, 11 + i);
+      const s = performance.now();
+      getContext(cg, issue, { policy: FULL_ACCESS, budget: 8000 });
+      longTimes.push(performance.now() - s);
+    }
     return [
       row(
         title,
@@ -81,6 +109,7 @@ async function measure(label, root, corpus) {
         percentile(times, 95) <= (label.startsWith('generated') ? 300 : 100) ? 'pass' : 'below',
       ),
       row(title, `${label}: mean answer tokens`, Math.round(tokens / QUERIES), 'tokens'),
+      row(title, `${label}: get_context on a 100 kB issue text (stack trace + log), p50 of 5`, percentile(longTimes, 50), 'ms'),
     ];
   } finally {
     store.close();

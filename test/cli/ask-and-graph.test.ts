@@ -1,5 +1,7 @@
 // `travsr ask` and `travsr graph callers|deps|blast-radius|path` on a repository indexed by the real plugins:
 // Python by lang-python (calls resolved in Phase B), Ruby by lang-structural (calls matched by name).
+import { rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
@@ -79,6 +81,35 @@ describe('travsr ask', () => {
     expect(out.trace_id).toMatch(/^[0-9a-f-]{36}$/);
     const trace = await travsr(['trace', 'show', out.trace_id, '--repo', repo.root]);
     expect(trace.stdout).toMatch(/get_context/);
+  });
+
+  it('reads a whole issue from a file or standard input, longer than a command line may be', async () => {
+    // Linux takes at most 128 KiB in one argument: a pasted log does not fit.
+    const issue = [
+      'Checkout charges the wrong amount.',
+      'Traceback (most recent call last):',
+      '  File "shop/cart.py", line 5, in checkout',
+      '  File "shop/pricing.py", line 3, in apply_discount',
+      'ValueError: bad total',
+      ...Array.from({ length: 3300 }, (_, i) => `INFO worker-${i} request ${i} served in ${i % 97} ms`),
+    ].join('\n');
+    expect(issue.length).toBeGreaterThan(140_000);
+    const file = join(repo.root, '..', `${basename(repo.root)}-issue.txt`);
+    writeFileSync(file, issue);
+    const fromFile = await travsr(['ask', '--file', file, '--repo', repo.root, '--json']);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const fromStdin = await travsr(['ask', '-', '--repo', repo.root, '--json'], { input: issue });
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    for (const r of [fromFile, fromStdin]) {
+      const out = JSON.parse(r.stdout) as { items: { path: string }[] };
+      expect(out.items.map((it) => it.path)).toEqual(expect.arrayContaining(['shop/pricing.py', 'shop/cart.py']));
+    }
+    rmSync(file);
+    const none = await travsr(['ask', '--repo', repo.root]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/Error \[QUESTION_MISSING\]: no question: give it as the argument/);
+    const missing = await travsr(['ask', '--file', file, '--repo', repo.root]);
+    expect(missing.stderr).toMatch(/Error \[QUESTION_UNREADABLE\]: cannot read the question from .*issue\.txt: ENOENT/);
   });
 
   it('fails clearly outside an indexed repository', async () => {

@@ -4,13 +4,17 @@ import { execa } from 'execa';
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 
 /** Runs the real `travsr` CLI (built) with the test's TRAVSR_HOME, never throwing on exit codes. */
-export async function travsr(args: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}) {
+/** `input` is written to the CLI's standard input (otherwise it has none). */
+export async function travsr(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; input?: string } = {},
+) {
   const r = await execa(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? process.cwd(),
     env: { TRAVSR_HOME: process.env.TRAVSR_HOME!, ...opts.env },
     reject: false,
     timeout: opts.timeoutMs ?? 120_000,
-    stdin: 'ignore',
+    ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
   });
   return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }

@@ -1,4 +1,5 @@
 import { fileNodeIndex, filesMatching } from './file-nodes.js';
+import { definitionsNamed } from './name-index.js';
 import { queryMentions } from './query-mentions.js';
 import { isVisibleFile, isVisibleNode, type VisibleGraph } from './visible-graph.js';
 
@@ -78,11 +79,11 @@ export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence
   const nameWordFiles = filesNamedByWords(g, mentions.words);
   const frames = new Set(mentions.frames);
   for (const id of mentions.identifiers) {
-    const rows = cg.store.nodesNamed(id, 12).filter((r) => isVisibleNode(g, snap.denseOf(r.id)));
-    if (rows.length === 0 || rows.length > 8) continue; // too common a name to be evidence
-    for (const r of rows) {
-      const s = entry(snap.denseOf(r.id)!);
-      s.mention = Math.max(s.mention, (frames.has(id) ? 1.5 : 1) / rows.length);
+    const named = definitionsNamed(snap, id, 12).filter((d) => isVisibleNode(g, d));
+    if (named.length === 0 || named.length > 8) continue; // too common a name to be evidence
+    for (const d of named) {
+      const s = entry(d);
+      s.mention = Math.max(s.mention, (frames.has(id) ? 1.5 : 1) / named.length);
       s.why.add(frames.has(id) ? `the query's stack trace passes through ${id}` : `the query names ${id}`);
     }
   }

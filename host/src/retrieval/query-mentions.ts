@@ -22,6 +22,61 @@ export interface QueryMentions {
 
 const PHRASE = 4;
 const MAX_PHRASES = 160;
+// Each identifier and path is looked up on its own: a long log is read for at most this many,
+// the frames' first (they come first), then the quoted code's, then the rest in order.
+const MAX_IDENTIFIERS = 256;
+const MAX_PATHS = 64;
+
+/** One stack-frame format: where a frame is, and its function (as a dotted name) and file. */
+interface FrameFormat {
+  pattern: RegExp;
+  read(m: RegExpMatchArray): { name?: string; path?: string };
+}
+
+/** `a::b::C::d` (Rust) as `C.d`, `pkg.(*T).m` (Go) as `T.m`: the owner, when there is one, and the function. */
+function lastTwo(segments: string[]): string {
+  const [owner, fn] = segments.slice(-2);
+  return fn === undefined ? owner! : /^[A-Z]/.test(owner!) ? `${owner}.${fn}` : fn;
+}
+
+/**
+ * The stack-frame formats read (file, line, function):
+ * - Python: `File "x/y.py", line 12, in name`
+ * - JavaScript/TypeScript: `at name (x/y.ts:12:3)`, `at async Class.name (…)`, `at x/y.js:12:3`
+ * - Java/Kotlin/Scala: `at com.acme.Foo.bar(Foo.java:123)`
+ * - Go: `main.(*Server).handle(0xc0…)` then `\t/src/app/server.go:42 +0x1d`
+ * - Rust: `  3: app::server::Server::handle` then `at ./src/server.rs:42:5`; `panicked at src/main.rs:10:5`
+ */
+export const STACK_FRAMES: readonly FrameFormat[] = [
+  {
+    pattern: /File "([^"]+)", line \d+, in ([A-Za-z_][\w.<>]*)/g,
+    read: (m) => ({ path: m[1]!, name: m[2]! }),
+  },
+  {
+    pattern: /\bat (?:async )?(?:new )?([A-Za-z_$][\w$.]*) \(([^():]+):\d+(?::\d+)?\)/g,
+    read: (m) => ({ name: m[1]!, path: m[2]! }),
+  },
+  {
+    pattern: /^\s*at ((?:file:\/\/)?[^\s():]+\.(?:[cm]?[jt]sx?)):\d+:\d+$/gm,
+    read: (m) => ({ path: m[1]!.replace(/^file:\/\//, '') }),
+  },
+  {
+    pattern: /\bat ((?:[\w$]+\.)+)([\w$<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):\d+\)/g,
+    read: (m) => ({ name: lastTwo([...m[1]!.split('.').filter(Boolean), m[2]!]), path: m[3]! }),
+  },
+  {
+    pattern: /^[\w.\/-]{0,200}?\.(?:\(\*?(\w{1,128})\)\.)?(\w{1,128})\([^\n]*\)\n\s+([^\s:]+\.go):\d+/gm,
+    read: (m) => ({ name: m[1] ? `${m[1]}.${m[2]!}` : m[2]!, path: m[3]! }),
+  },
+  {
+    pattern: /^\s*\d+: ([\w:<>]+?)(?:::h[0-9a-f]{16})?\n\s+at ([^\s:]+\.rs):\d+(?::\d+)?/gm,
+    read: (m) => ({ name: lastTwo(m[1]!.split('::').filter((x) => /^\w+$/.test(x))), path: m[2]!.replace(/^\.\//, '') }),
+  },
+  {
+    pattern: /\bpanicked at '?([^\s:']+\.rs):\d+(?::\d+)?/g,
+    read: (m) => ({ path: m[1]!.replace(/^\.\//, '') }),
+  },
+];
 
 const STOP = new Set(['self', 'this', 'none', 'null', 'true', 'false', 'the', 'and', 'for', 'def', 'class', 'import', 'from', 'return']);
 
@@ -43,15 +98,13 @@ export function queryMentions(text: string): QueryMentions {
       if (/^[A-Z]/.test(prev) && prev.length >= 3) identifiers.add(prev);
     }
   };
-  // Stack frames: File "x/y.py", line 12, in name   |   at name (x/y.ts:12:3)
-  for (const m of text.matchAll(/File "([^"]+)", line \d+, in ([A-Za-z_][\w.<>]*)/g)) {
-    paths.add(m[1]!);
-    if (!m[2]!.startsWith('<')) frames.push(m[2]!);
-  }
-  for (const m of text.matchAll(/\bat (?:new )?([A-Za-z_$][\w$.]*) \(([^():]+):\d+(?::\d+)?\)/g)) {
-    frames.push(m[1]!);
-    paths.add(m[2]!);
-  }
+  // Stack frames, in the formats of the languages' own traces (see STACK_FRAMES).
+  for (const frame of STACK_FRAMES)
+    for (const m of text.matchAll(frame.pattern)) {
+      const { name, path } = frame.read(m);
+      if (path) paths.add(path);
+      if (name && !name.startsWith('<')) frames.push(name);
+    }
   for (const f of frames) add(f);
   // Quoted code: `x`, ``x``, and fenced blocks' identifiers with code shape.
   for (const m of text.matchAll(/`+([^`\n]{1,200})`+/g))
@@ -89,5 +142,11 @@ export function queryMentions(text: string): QueryMentions {
     }
   }
   const words = [...new Set((text.match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? []).map((w) => w.toLowerCase()))];
-  return { identifiers: [...identifiers], paths: [...paths], frames, phrases, words };
+  return {
+    identifiers: [...identifiers].slice(0, MAX_IDENTIFIERS),
+    paths: [...paths].slice(0, MAX_PATHS),
+    frames,
+    phrases,
+    words,
+  };
 }

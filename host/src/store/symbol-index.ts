@@ -14,6 +14,10 @@ const DOC_TOKENS = 64;
 // name counts most, its qualified name next, its file path and skeleton least.
 const BM25 = 'bm25(node_fts, 10.0, 5.0, 1.5, 1.0)';
 
+// A question is searched by at most this many phrases, the rarest kept: an issue text with a
+// whole log pasted in holds thousands of distinct tokens, and each phrase is one lookup.
+const MAX_PHRASES = 128;
+
 /** Inserts one node's row; parameters: rowid, then {@link ftsColumns}. */
 export const INSERT_FTS_ROW = 'INSERT INTO node_fts (rowid, name, qualified, path, doc) VALUES (?, ?, ?, ?, ?)';
 
@@ -125,7 +129,30 @@ export class SymbolIndex {
         const st = identifierTokens(s);
         if (st.length > 0) phrases.add(phrase(st));
       }
-    return [...phrases];
+    return phrases.size > MAX_PHRASES ? this.rarest([...phrases], MAX_PHRASES) : [...phrases];
+  }
+
+  /**
+   * The `n` phrases of fewest rows, by the document frequency of each one's rarest token (a
+   * phrase's own frequency is at most that); ties keep the question's order.
+   */
+  private rarest(phrases: string[], n: number): string[] {
+    this.ctx.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.node_fts_vocab USING fts5vocab(main, 'node_fts', 'row')");
+    const tokensOf = (p: string) => p.slice(1, -1).split(' ');
+    const df = new Map(
+      (
+        this.ctx
+          .stmt('SELECT term, doc FROM temp.node_fts_vocab WHERE term IN (SELECT value FROM json_each(?))')
+          .all(JSON.stringify([...new Set(phrases.flatMap(tokensOf))])) as { term: string; doc: number }[]
+      ).map((r) => [r.term, r.doc]),
+    );
+    const rows = (p: string) => Math.min(...tokensOf(p).map((t) => df.get(t) ?? 0));
+    return phrases
+      .map((p, i) => ({ p, i, rows: rows(p) }))
+      .filter((x) => x.rows > 0)
+      .sort((a, b) => a.rows - b.rows || a.i - b.i)
+      .slice(0, n)
+      .map((x) => x.p);
   }
 
   /** Records that `term` may also be written `synonym` (used in both directions). */

@@ -23,6 +23,13 @@ export interface ToolDefinition<N extends ToolName = ToolName> {
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
 }
 
+/**
+ * The longest get_context query, in characters: far beyond any real question or issue text (a
+ * whole log pasted in is some 100 kB), so nothing a user pastes is refused, while a runaway
+ * caller still gets a clear error instead of a server busy reading megabytes.
+ */
+export const QUERY_MAX_CHARS = 1_000_000;
+
 const corpus = {
   type: 'string',
   nullable: true,
@@ -61,7 +68,12 @@ export const TOOL_DEFINITIONS: { [N in ToolName]: ToolDefinition<N> } = {
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', minLength: 1, maxLength: 20000, description: 'The question, task or issue text.' },
+        query: {
+          type: 'string',
+          minLength: 1,
+          maxLength: QUERY_MAX_CHARS,
+          description: 'The question, task or whole issue text (stack traces and logs included).',
+        },
         token_budget: {
           type: 'integer',
           nullable: true,

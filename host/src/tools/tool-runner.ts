@@ -420,6 +420,10 @@ function describeErrors(errors: ErrorObject[]): string {
       if (e.keyword === 'additionalProperties')
         return `unknown argument ${String((e.params as { additionalProperty: string }).additionalProperty)}`;
       if (e.keyword === 'required') return `missing required argument ${String((e.params as { missingProperty: string }).missingProperty)}`;
+      if (e.keyword === 'maxLength') {
+        const limit = (e.params as { limit: number }).limit;
+        return `${at} is longer than the ${limit.toLocaleString('en-US')} characters it may have; send the part that matters (for an issue: its text and the stack trace, not every log line)`;
+      }
       return `${at} ${e.message ?? 'is invalid'}`;
     })
     .join('; ');

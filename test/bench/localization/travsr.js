@@ -2,7 +2,8 @@
 // the graph stays in <tree>/.travsr/graph.db), then `travsr ask --json` with the problem
 // statement, and the answer mapped onto the eval data's names.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { repoRoot } from '../common.js';
@@ -79,20 +80,27 @@ export async function ensureIndex(src, markerFile, { home, reindex = false }) {
 }
 
 /**
- * `travsr ask --json <query> --budget <budget>` in `src`. Resolves `{ status: 'ok', answer,
- * wallMs, cutTo }` (cutTo: the length the query was cut to, when it was too long), `{ status: 'unavailable' }` when this CLI has no `ask` command, or `{ status:
- * 'error', reason }`.
+ * `travsr ask --json --file <query file> --budget <budget>` in `src` (the whole issue text, which
+ * may be longer than a command line takes). Resolves `{ status: 'ok', answer, wallMs, cutTo }`,
+ * `{ status: 'unavailable' }` when this CLI has no `ask` command, or `{ status: 'error', reason }`.
+ * An older CLI (TRAVSR_BENCH_CLI) without `--file` gets the query as its argument, cut to the
+ * length it says it takes (cutTo).
  */
 export async function ask(src, query, { home, budget = 8000 }) {
+  const dir = mkdtempSync(join(tmpdir(), 'travsr-bench-query-'));
+  const file = join(dir, 'query.txt');
+  writeFileSync(file, query);
   const run = (q) => travsr(['ask', '--json', q, '--budget', String(budget)], { cwd: src, home, timeoutMs: 300_000 });
-  let r = await run(query);
+  let r = await travsr(['ask', '--json', '--file', file, '--budget', String(budget)], { cwd: src, home, timeoutMs: 300_000 });
+  rmSync(dir, { recursive: true, force: true });
   let cutTo;
-  // get_context caps the query's length; a long issue (a whole log pasted in) is cut to the cap
-  // and counted, as an agent calling the tool would have to.
-  const cap = /more than (\d+) characters/.exec(r.stderr);
-  if (r.code !== 0 && cap) {
-    cutTo = Number(cap[1]);
-    r = await run(query.slice(0, cutTo));
+  if (r.code !== 0 && /Nonexistent flag: --file/.test(r.stderr)) {
+    r = await run(query);
+    const cap = /more than (\d+) characters/.exec(r.stderr);
+    if (r.code !== 0 && cap) {
+      cutTo = Number(cap[1]);
+      r = await run(query.slice(0, cutTo));
+    }
   }
   if (r.code !== 0) {
     if (/command ask not found|unknown command/i.test(r.stderr)) return { status: 'unavailable' };

@@ -10,19 +10,30 @@ over the snippets within --budget tokens (cl100k_base). --json prints
   static override examples = [
     '<%= config.bin %> ask "where are redirects resolved?"',
     '<%= config.bin %> ask "why does login fail with a 401" --budget 4000 --json',
+    '<%= config.bin %> ask --file issue.md',
+    'gh issue view 42 | <%= config.bin %> ask -',
   ];
-  static override args = { question: Args.string({ description: 'the question, task or issue text', required: true }) };
+  static override args = {
+    question: Args.string({ description: 'the question, task or issue text; - reads it from standard input', required: false }),
+  };
   static override flags = {
     budget: Flags.integer({ default: 8000, min: 200, max: 200000, description: 'hard limit on the answer, in tokens' }),
     repo: Flags.directory({ default: '.', exists: true, description: 'repository (default: the current directory)' }),
     json: Flags.boolean({ default: false, description: 'print JSON' }),
+    file: Flags.string({
+      char: 'f',
+      description: 'read the question from this file (a whole issue with its logs; - for standard input)',
+      exclusive: ['question'],
+    }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Ask);
     const { runToolLocalOrDaemon } = await import('../shared/local-or-daemon-tool.js');
     const { stderrLogger } = await import('../../log/logger.js');
-    const r = await runToolLocalOrDaemon(flags.repo, 'get_context', { query: args.question, token_budget: flags.budget }, stderrLogger());
+    const { readQuestion } = await import('../shared/read-question.js');
+    const query = await readQuestion(args.question, flags.file);
+    const r = await runToolLocalOrDaemon(flags.repo, 'get_context', { query, token_budget: flags.budget }, stderrLogger());
     if (r.isError) this.error(r.text, { exit: 1 });
     if (flags.json) this.log(JSON.stringify({ ...r.structured, trace_id: r.traceId }, null, 2));
     else this.log(r.text);
