@@ -195,20 +195,30 @@ function rootRef(rows: ReturnType<typeof lookupSymbol>['matches'], storeId: numb
   return row && nodeRef(row);
 }
 
-/** NodeRefs of dense nodes, read from the store in one query (of the columns they show). */
+/**
+ * NodeRefs of dense nodes, read from the store in one query (of the columns they show) for the
+ * nodes not read before at this snapshot: the nodes a server shows recur from question to
+ * question. Kept per snapshot (a new graph version is a new snapshot), at most
+ * {@link MAX_KEPT_REFS} of them.
+ */
 export function refsOf(cg: CodeGraph, dense: number[]): Map<number, NodeRef> {
   const snap = cg.snapshot();
-  const ids = dense.filter((d) => d >= 0).map((d) => snap.storeIdOf(d));
-  const rows = cg.store.nodeHeads(ids);
-  const byStoreId = new Map(rows.map((row) => [row.id, headRef(row)]));
+  let kept = keptRefs.get(snap);
+  if (!kept || kept.size > MAX_KEPT_REFS) keptRefs.set(snap, (kept = new Map<number, NodeRef | undefined>()));
+  const missing = dense.filter((d) => d >= 0 && !kept.has(d));
+  if (missing.length > 0) {
+    const byStoreId = new Map(cg.store.nodeHeads(missing.map((d) => snap.storeIdOf(d))).map((row) => [row.id, headRef(row)]));
+    for (const d of missing) kept.set(d, byStoreId.get(snap.storeIdOf(d)));
+  }
   const out = new Map<number, NodeRef>();
   for (const d of dense) {
-    if (d < 0) continue;
-    const ref = byStoreId.get(snap.storeIdOf(d));
+    const ref = d >= 0 ? kept.get(d) : undefined;
     if (ref) out.set(d, ref);
   }
   return out;
 }
+const MAX_KEPT_REFS = 50_000;
+const keptRefs = new WeakMap<GraphSnapshot, Map<number, NodeRef | undefined>>();
 
 function certainty(confidence: number): EdgeCertainty {
   return confidence >= RESOLVED_CONFIDENCE ? 'resolved' : 'name-matched';

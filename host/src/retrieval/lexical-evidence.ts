@@ -45,13 +45,13 @@ export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence
     if (!s) nodes.set(d, (s = { lexical: 0, body: 0, mention: 0, why: new Set() }));
     return s;
   };
-  const symbolHits = cg.store.searchSymbols(query, { limit: SYMBOL_HITS });
-  const maxSymbol = symbolHits[0]?.score ?? 1;
-  for (const h of symbolHits) {
-    const d = snap.denseOf(h.node.id);
+  const symbolHits = cg.store.searchSymbolIds(query, SYMBOL_HITS);
+  const maxSymbol = symbolHits[0]?.[1] ?? 1;
+  for (const [id, score] of symbolHits) {
+    const d = snap.denseOf(id);
     if (!isVisibleNode(g, d)) continue;
     const s = entry(d);
-    s.lexical = Math.max(s.lexical, h.score / maxSymbol);
+    s.lexical = Math.max(s.lexical, score / maxSymbol);
     s.why.add('its name matches the query');
   }
   const bodyHits = cg.store.searchDefinitions(query, { limit: SYMBOL_HITS });

@@ -1,3 +1,5 @@
+import { kthLargest } from '../store/best-hits.js';
+
 /**
  * The `limit` ids with the highest `score[id]`, highest first, ties by smaller id. With a limit
  * below the number of ids, a quickselect finds the cut-off score first, so only the kept ids
@@ -26,34 +28,4 @@ export function topByScore(ids: readonly number[], score: Float64Array, limit: n
   }
   kept.sort((a, b) => score[b]! - score[a]! || a - b);
   return Uint32Array.from(kept);
-}
-
-/** The k-th largest value (1-based), by iterative quickselect; reorders `values`. */
-function kthLargest(values: Float64Array, k: number): number {
-  let lo = 0;
-  let hi = values.length - 1;
-  const target = k - 1;
-  while (lo < hi) {
-    // Median of three as the pivot, then a Hoare partition into ≥ pivot | ≤ pivot.
-    const mid = (lo + hi) >> 1;
-    const a = values[lo]!;
-    const b = values[mid]!;
-    const c = values[hi]!;
-    const pivot = a > b ? (b > c ? b : a > c ? c : a) : a > c ? a : b > c ? c : b;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (values[i]! > pivot) i++;
-      while (values[j]! < pivot) j--;
-      if (i <= j) {
-        const t = values[i]!;
-        values[i++] = values[j]!;
-        values[j--] = t;
-      }
-    }
-    if (target <= j) hi = j;
-    else if (target >= i) lo = i;
-    else return values[target]!;
-  }
-  return values[target]!;
 }

@@ -1,3 +1,4 @@
+import { bestHits } from './best-hits.js';
 import { identifierTokens } from './identifier-tokens.js';
 import type { StoreContext } from './store-context.js';
 
@@ -142,6 +143,5 @@ export function bm25ByTerms(
       for (let i = 0; i < pairs.length; i += 2) score.set(pairs[i]!, (score.get(pairs[i]!) ?? 0) - weight * pairs[i + 1]!);
     } else for (const r of hitsOf(t)) score.set(r.id, (score.get(r.id) ?? 0) - weight * r.rank);
   }
-  const limit = Math.max(1, Math.floor(options.limit ?? 50));
-  return [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+  return bestHits(score, Math.max(1, Math.floor(options.limit ?? 50)));
 }

@@ -547,6 +547,11 @@ export class GraphStore {
     return this.read(() => this.symbols.search(query, options));
   }
 
+  /** {@link searchSymbols} of every kind as [node id, score] pairs, best first: for ranking, which needs no rows. */
+  searchSymbolIds(query: string, limit = 20): [number, number][] {
+    return this.read(() => this.symbols.searchIds(query, limit));
+  }
+
   /**
    * Every live node as a compact tuple, for loading the graph into memory:
    * [id, kind, name, qualified_name, path, start_line, end_line, corpus, acl], ordered by id;

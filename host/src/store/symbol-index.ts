@@ -1,4 +1,5 @@
 import { StoreError, StoreErrorCode } from './errors.js';
+import { bestHits } from './best-hits.js';
 import { ftsStatistics, TermHitsCache } from './bm25-terms.js';
 import { identifierTokens, tokenDocument } from './identifier-tokens.js';
 import { NODE_COLUMNS, toNodeRow, type RawNode } from './rows.js';
@@ -79,19 +80,7 @@ export class SymbolIndex {
         .all(phrases.join(' OR '), JSON.stringify(options.kinds), limit) as (RawNode & { rank: number })[];
       return rows.map((r) => ({ node: toNodeRow(r), score: -r.rank }));
     }
-    // Without a kind filter, from each phrase's hits alone: BM25 of an OR of phrases is the sum
-    // of each phrase's (FTS5 scores every phrase with its own IDF over the same row lengths), and
-    // a phrase's hits are kept between questions while the index stays as it was. Only live
-    // definitions have FTS rows (a tombstoned node's row is removed; a node made only as an
-    // edge's far end never gets one). Ties go to the older node.
-    const version = `${this.ctx.graphVersion()}:${ftsStatistics(this.ctx, 'node_fts').record}`;
-    const lookup = this.ctx.stmt(`SELECT rowid AS id, ${BM25} AS rank FROM node_fts WHERE node_fts MATCH ?`);
-    const score = new Map<number, number>();
-    for (const p of phrases) {
-      const pairs = this.phraseHits.get(version, p, () => lookup.all(p) as { id: number; rank: number }[]);
-      for (let i = 0; i < pairs.length; i += 2) score.set(pairs[i]!, (score.get(pairs[i]!) ?? 0) - pairs[i + 1]!);
-    }
-    const best = [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+    const best = this.bestIds(phrases, limit);
     if (best.length === 0) return [];
     const rows = new Map(
       (
@@ -104,6 +93,30 @@ export class SymbolIndex {
       const row = rows.get(id);
       return row ? [{ node: toNodeRow(row), score: s }] : [];
     });
+  }
+
+  /** {@link search} without a kind filter, as [node id, score] pairs: what ranking needs, without reading the nodes' rows. */
+  searchIds(query: string, limit = 20): [number, number][] {
+    const phrases = this.phrases(query);
+    return phrases.length === 0 ? [] : this.bestIds(phrases, Math.max(1, Math.floor(limit)));
+  }
+
+  /**
+   * The best live nodes for `phrases`, from each phrase's hits alone: BM25 of an OR of phrases
+   * is the sum of each phrase's (FTS5 scores every phrase with its own IDF over the same row
+   * lengths), and a phrase's hits are kept between questions while the index stays as it was.
+   * Only live definitions have FTS rows (a tombstoned node's row is removed; a node made only
+   * as an edge's far end never gets one). Ties go to the older node.
+   */
+  private bestIds(phrases: readonly string[], limit: number): [number, number][] {
+    const version = `${this.ctx.graphVersion()}:${ftsStatistics(this.ctx, 'node_fts').record}`;
+    const lookup = this.ctx.stmt(`SELECT rowid AS id, ${BM25} AS rank FROM node_fts WHERE node_fts MATCH ?`);
+    const score = new Map<number, number>();
+    for (const p of phrases) {
+      const pairs = this.phraseHits.get(version, p, () => lookup.all(p) as { id: number; rank: number }[]);
+      for (let i = 0; i < pairs.length; i += 2) score.set(pairs[i]!, (score.get(pairs[i]!) ?? 0) - pairs[i + 1]!);
+    }
+    return bestHits(score, limit);
   }
 
   /** The FTS5 MATCH expression for `query` (undefined when it has no tokens). */
