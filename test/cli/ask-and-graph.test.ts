@@ -108,6 +108,8 @@ describe('travsr ask', () => {
     const none = await travsr(['ask', '--repo', repo.root]);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/Error \[QUESTION_MISSING\]: no question: give it as the argument/);
+    const twice = await travsr(['ask', 'why', '--file', file, '--repo', repo.root]);
+    expect(twice.stderr).toMatch(/Error \[QUESTION_TWICE\]: a question as the argument and --file too/);
     const missing = await travsr(['ask', '--file', file, '--repo', repo.root]);
     expect(missing.stderr).toMatch(/Error \[QUESTION_UNREADABLE\]: cannot read the question from .*issue\.txt: ENOENT/);
   });

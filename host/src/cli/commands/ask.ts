@@ -23,7 +23,6 @@ over the snippets within --budget tokens (cl100k_base). --json prints
     file: Flags.string({
       char: 'f',
       description: 'read the question from this file (a whole issue with its logs; - for standard input)',
-      exclusive: ['question'],
     }),
   };
 

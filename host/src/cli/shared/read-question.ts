@@ -6,7 +6,7 @@ import { QUERY_MAX_CHARS } from '../../tools/tool-definitions.js';
 export class QuestionInputError extends TravsrError {
   override readonly name = 'QuestionInputError';
   constructor(
-    readonly code: 'QUESTION_MISSING' | 'QUESTION_UNREADABLE',
+    readonly code: 'QUESTION_MISSING' | 'QUESTION_TWICE' | 'QUESTION_UNREADABLE',
     message: string,
   ) {
     super(message);
@@ -21,6 +21,8 @@ export class QuestionInputError extends TravsrError {
  * memory.
  */
 export async function readQuestion(arg: string | undefined, file: string | undefined): Promise<string> {
+  if (arg !== undefined && file !== undefined)
+    throw new QuestionInputError('QUESTION_TWICE', 'a question as the argument and --file too: give it one way, the argument or --file');
   const source = file ?? (arg === '-' ? '-' : undefined);
   if (source === undefined) {
     if (arg !== undefined && arg.length > 0) return arg;
