@@ -116,7 +116,7 @@ function parseArgs(argv) {
 /** Why Travsr cannot run here (CLI not built, no sandbox), or undefined. */
 async function travsrProblem() {
   if (!existsSync(cliEntry)) return `no CLI at ${cliEntry}; run \`npm run build\` first`;
-  if (cliEntry === defaultCliEntry && !existsSync(join(repoRoot, 'host', 'dist', 'cli', 'commands.js')))
+  if (cliEntry === defaultCliEntry && !existsSync(join(repoRoot, 'host', 'dist', 'bundle', '.bundled')))
     return 'the host is not built; run `npm run build` first';
   const sandbox = await sandboxAvailable();
   return sandbox.ok ? undefined : sandbox.reason;
