@@ -50,6 +50,11 @@ export const tokenCountMemo = {
     for (const k of previous.keys()) if (!recent.has(k)) n++;
     return n;
   },
+  /** Forgets every count (tests start from a known state with it). */
+  clear(): void {
+    recent = new Map();
+    previous = new Map();
+  },
   /** True when the count of `text` is remembered (a text under 32 characters never is). */
   has(text: string): boolean {
     if (text.length < MEMO_MIN_CHARS) return false;

@@ -141,13 +141,21 @@ export function definitionKinds(src) {
  * module: `Class`, `Class.method`, `func`, and nested definitions go on (`Class.method.inner`,
  * `func.helper`, `Outer.Inner.method`); the eval data names only module-level functions,
  * classes (nested ones too) and their methods, so a nested function maps to its outermost
- * function or method. `kinds` (from {@link definitionKinds}) says which prefixes are classes;
- * without it, a capitalized first part is taken for a class. Files map to undefined.
+ * function or method. `kinds` (from {@link definitionKinds}) says which prefixes are classes
+ * and which are the file's module (lang-python's names start with it); without it, a capitalized
+ * first part is taken for a class. Files and modules map to undefined.
  */
 export function evalFunctionName(node, kinds) {
-  if (node.kind === 'file' || !node.qualified_name || !node.path) return undefined;
-  const parts = node.qualified_name.split('.');
+  if (node.kind === 'file' || node.kind === 'module' || !node.qualified_name || !node.path) return undefined;
   const byName = kinds?.get(node.path);
+  // lang-python qualifies names from the module (`_pytest.skipping.evaluate_skip_marks`): the
+  // eval data names them from the file, so the file's module path goes.
+  let qualified = node.qualified_name;
+  const module = [...(byName ?? [])]
+    .filter(([q, kind]) => kind === 'module' && qualified.startsWith(`${q}.`))
+    .reduce((longest, [q]) => (q.length > longest.length ? q : longest), '');
+  if (module) qualified = qualified.slice(module.length + 1);
+  const parts = qualified.split('.');
   const isClass = (prefix) => (byName ? byName.get(prefix) === 'class' : /^[A-Z]/.test(prefix.slice(prefix.lastIndexOf('.') + 1)));
   let name = parts[0];
   let i = 1;
