@@ -135,6 +135,9 @@ export function definitionKinds(src) {
   }
 }
 
+/** The kinds the eval data's function names can be: functions, methods and classes. */
+const DEFINITION_KINDS = new Set(['function', 'method', 'class', 'constructor']);
+
 /**
  * A graph node as the eval data names functions: `path::qualified_name` cut to the entity the
  * gold patches are counted in. lang-structural's Python qualified names are dotted from the
@@ -143,10 +146,11 @@ export function definitionKinds(src) {
  * classes (nested ones too) and their methods, so a nested function maps to its outermost
  * function or method. `kinds` (from {@link definitionKinds}) says which prefixes are classes
  * and which are the file's module (lang-python's names start with it); without it, a capitalized
- * first part is taken for a class. Files and modules map to undefined.
+ * first part is taken for a class. Anything but a function, method or class maps to undefined.
  */
 export function evalFunctionName(node, kinds) {
-  if (node.kind === 'file' || node.kind === 'module' || !node.qualified_name || !node.path) return undefined;
+  // The eval data names functions, methods and classes: variables, fields and modules are no answer.
+  if (!DEFINITION_KINDS.has(node.kind) || !node.qualified_name || !node.path) return undefined;
   const byName = kinds?.get(node.path);
   // lang-python qualifies names from the module (`_pytest.skipping.evaluate_skip_marks`): the
   // eval data names them from the file, so the file's module path goes.
