@@ -249,10 +249,15 @@ function contextTool(graphs: CodeGraph[], a: ToolArgs['get_context'], policy: Ac
   return { text: renderContext(merged), structured: contextStructured(merged), tokens: merged.tokens };
 }
 
+/** The longest query a context answer repeats in full; a longer one is cut there (its length is given). */
+const QUERY_ECHO_CHARS = 2000;
+
 /** The structured form of a context answer (also what `travsr ask --json` prints). */
 export function contextStructured(r: ContextResult): Record<string, unknown> {
   return {
-    query: r.query,
+    // A whole issue with its log is not echoed back: the caller has it, and the answer's tokens are the agent's.
+    query: r.query.length > QUERY_ECHO_CHARS ? `${r.query.slice(0, QUERY_ECHO_CHARS)}…` : r.query,
+    query_chars: r.query.length,
     budget: r.budget,
     tokens: r.tokens,
     tokenizer: r.tokenizer,

@@ -39,7 +39,9 @@ describe('get_context with a long issue text', () => {
     const items = (r.structured.items as { path: string }[]).map((it) => it.path);
     expect(items).toEqual(expect.arrayContaining(['src/auth/token.ts', 'src/http/client.ts']));
     expect(r.text).toContain("the query's stack trace passes through verifyToken");
-    // The trace keeps a bounded prefix of the arguments, not the whole log.
+    // Neither the answer nor the trace repeats the whole log: a bounded prefix and the length.
+    expect(r.structured.query_chars).toBe(query.length);
+    expect((r.structured.query as string).length).toBe(2001);
     expect(JSON.stringify(traces.at(-1)!.details.arguments).length).toBeLessThan(2100);
   });
 
