@@ -5,7 +5,10 @@
 // Three retrievers per instance, on the tree at its base commit:
 // - BM25 over files and BM25 over functions (files in the order of their first function hit),
 //   the README's baseline, reimplemented here (localization/bm25.js);
-// - Travsr: `travsr init` (once, cached), then `travsr ask --json <issue> --budget 8000`.
+// - Travsr: `travsr init` (once, cached), then `travsr ask --json <issue> --budget 8000`; its
+//   files and its function stage's `functions`.
+// Every figure is given for all instances, for the part get_context's weights were tuned on and
+// for the part set aside from tuning (localization/split.js), and per repository.
 // Inputs: the eval file (TRAVSR_EVAL_DATA, default ../shared/eval/swe-dev.jsonl) and the fetched
 // git dirs (TRAVSR_EVAL_REPOS, default /work/.mirror, holding <owner>+<name>/repo). Each base
 // commit is extracted once into test/bench/.cache/localization/<instance_id>/src (ignored by git)
@@ -20,6 +23,7 @@ import { cleanupTemps, log, markdownTable, mean, repoRoot, row, sandboxAvailable
 import { buildBaseline, filesOfFunctions } from './localization/bm25.js';
 import { instanceDir, loadInstances, materialize } from './localization/instances.js';
 import { FILE_KS, FUNCTION_KS, accuracy } from './localization/score.js';
+import { isSetAside } from './localization/split.js';
 import { ask, cliEntry, defaultCliEntry, definitionKinds, ensureIndex, rankingsOf } from './localization/travsr.js';
 
 export const name = 'localization';
@@ -61,7 +65,11 @@ function deltaInstances(ours, theirs, n) {
  */
 function accuracyRows(retriever, results, allInstances) {
   const rows = [];
-  const scopes = [['all', results]];
+  const scopes = [
+    ['all', results],
+    ['tuned part', results.filter((r) => !isSetAside(r.instanceId))],
+    ['set-aside part', results.filter((r) => isSetAside(r.instanceId))],
+  ];
   const repos = [...new Set(allInstances.map((i) => i.repo))].sort();
   if (repos.length > 1) for (const repo of repos) scopes.push([repo, results.filter((r) => r.repo === repo)]);
   for (const [scope, rs] of scopes) {
@@ -140,7 +148,7 @@ export async function run(opts = {}) {
   for (const [n, inst] of instances.entries()) {
     log(`localization: ${n + 1}/${instances.length} ${inst.instance_id}`);
     const src = materialize(inst, reposDir);
-    const gold = { repo: inst.repo, goldFiles: inst.gold_files, goldFunctions: inst.gold_functions };
+    const gold = { instanceId: inst.instance_id, repo: inst.repo, goldFiles: inst.gold_files, goldFunctions: inst.gold_functions };
     const baseline = buildBaseline(src);
     const bm25Functions = baseline.rankFunctions(inst.problem_statement);
     const record = {

@@ -50,6 +50,10 @@ describe('travsr ask', () => {
     );
     // Python's calls are resolved; Ruby's are name-matched, and the answer says so.
     expect(r.stdout).toMatch(/Graph: ruby: structural \(Phase A\) only/);
+    // At 600 tokens the answer leads with the one best definition.
+    expect(r.stdout).toMatch(
+      /\nBest definitions:\n1\. (?:shop\/pricing\.py:1-3 function (?:shop\.)?pricing\.apply_discount|shop\/cart\.py:3-6 function (?:shop\.)?cart\.checkout) — [^\n]+\n\n## /,
+    );
     expect(r.stdout).not.toMatch(/Graph: [^\n]*python/);
   });
 
@@ -69,10 +73,14 @@ describe('travsr ask', () => {
         end_line: number;
         score: number;
       }[];
+      functions: { path: string; qualified_name: string; start_line: number; end_line: number; score: number; why: string[] }[];
       tokens: number;
       trace_id: string;
     };
     expect(out.query).toBe('apply discount');
+    expect(out.functions[0]).toMatchObject({ path: 'shop/pricing.py', start_line: 1, end_line: 3 });
+    expect(out.functions[0]!.qualified_name).toMatch(/(?:^|\.)apply_discount$/);
+    expect(out.functions[0]!.why.length).toBeGreaterThan(0);
     expect(out.files[0]!.path).toBe('shop/pricing.py');
     expect(out.files.length).toBeGreaterThanOrEqual(20);
     expect(out.nodes[0]).toMatchObject({ kind: 'function', name: 'apply_discount', path: 'shop/pricing.py', start_line: 1, end_line: 3 });
@@ -101,8 +109,27 @@ describe('travsr ask', () => {
     const fromStdin = await travsr(['ask', '-', '--repo', repo.root, '--json'], { input: issue });
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
     for (const r of [fromFile, fromStdin]) {
-      const out = JSON.parse(r.stdout) as { items: { path: string }[] };
+      const out = JSON.parse(r.stdout) as {
+        items: { path: string }[];
+        functions: {
+          path: string;
+          qualified_name: string;
+          kind: string;
+          start_line: number;
+          end_line: number;
+          score: number;
+          why: string[];
+        }[];
+      };
       expect(out.items.map((it) => it.path)).toEqual(expect.arrayContaining(['shop/pricing.py', 'shop/cart.py']));
+      // The function stage: the two functions the traceback passes through, first, each said why.
+      expect(
+        out.functions
+          .slice(0, 2)
+          .map((f) => f.qualified_name.replace(/^shop\./, ''))
+          .sort(),
+      ).toEqual(['cart.checkout', 'pricing.apply_discount']);
+      expect(out.functions[0]).toMatchObject({ kind: 'function', why: expect.arrayContaining(['a stack frame of the query is in it']) });
     }
     rmSync(file);
     const none = await travsr(['ask', '--repo', repo.root]);

@@ -3,7 +3,9 @@ import { connectCandidates } from './candidate-tree.js';
 import type { CodeGraph } from './code-graph.js';
 import { chooseItems, contextItems, moreNodes, showableDefinitions } from './context-items.js';
 import { renderedContextTokens, renderHeader } from './context-render.js';
-import type { ContextResult } from './context-result.js';
+import type { ContextResult, RankedFunction } from './context-result.js';
+import { rankDefinitions, type RankedDefinition } from './definition-ranking.js';
+import { refsOf } from './graph-queries.js';
 import { DEFAULT_WEIGHTS, type ContextWeights } from './context-weights.js';
 import { rankedFileList, rankFiles } from './file-ranking.js';
 import { lexicalEvidence, lexicalSeeds } from './lexical-evidence.js';
@@ -11,7 +13,8 @@ import { scoreNodes, structuralCore } from './node-scoring.js';
 import { spreadRelevance } from './relevance-spread.js';
 import { StageClock } from './stage-clock.js';
 import { countTokens, TOKENIZER } from './token-count.js';
-import { visibleGraph } from './visible-graph.js';
+import { roundScore } from './score-rounding.js';
+import { visibleGraph, type VisibleGraph } from './visible-graph.js';
 
 export type { ContextItem, ContextResult } from './context-result.js';
 export { DEFAULT_WEIGHTS, type ContextWeights } from './context-weights.js';
@@ -27,7 +30,9 @@ export interface ContextOptions {
   files?: number;
   /** Other weights than {@link DEFAULT_WEIGHTS} (for evaluation and tuning). */
   weights?: Partial<ContextWeights>;
-  /** Put each file's signals (`FileSignals`) in the result (for evaluation and tuning). */
+  /** Ranked definitions to return (default 20). */
+  functions?: number;
+  /** Put each file's and definition's signals (`FileSignals`, `DefinitionSignals`) in the result (for evaluation and tuning). */
   explain?: boolean;
 }
 
@@ -69,6 +74,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const W = { ...DEFAULT_WEIGHTS, ...opts.weights };
   const fileRanking = rankFiles(g, evidence, relevance, W);
   const nodes = scoreNodes(g, evidence, relevance, fileRanking, core, W);
+  const functions = rankedFunctions(g, rankDefinitions(g, evidence, relevance, fileRanking, W, opts.functions ?? 20), opts.explain);
   const top = nodes.ranked.slice(0, CANDIDATES);
   clock.stage('score');
 
@@ -79,7 +85,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   // 5. Snippets within the budget (the header is paid for first).
   const definitions = showableDefinitions(g, top, tree, nodes.score);
   const items = contextItems(g, definitions, { evidence, relevance, core, tree });
-  const capacity = Math.max(0, budget - countTokens(renderHeader(query, budget, cg.completeness())));
+  const capacity = Math.max(0, budget - countTokens(renderHeader(query, budget, cg.completeness(), functions)));
   clock.stage('snippets');
   const pick = chooseItems(items, capacity);
   clock.stage('knapsack');
@@ -94,6 +100,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     tokenizer: TOKENIZER,
     items: pick.chosen.map(({ dense: _dense, ...it }) => it),
     files,
+    functions,
     more,
     completeness: cg.completeness(),
     stats: {
@@ -109,4 +116,16 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   clock.stage('render');
   result.stats.ms = clock.elapsedMs();
   return result;
+}
+
+/** The function stage's definitions as the answer gives them: node, score, reasons (and signals when `explain`). */
+function rankedFunctions(g: VisibleGraph, ranked: readonly RankedDefinition[], explain: boolean | undefined): RankedFunction[] {
+  const refs = refsOf(
+    g.cg,
+    ranked.map((r) => r.dense),
+  );
+  return ranked.flatMap((r) => {
+    const node = refs.get(r.dense);
+    return node ? [{ node, score: roundScore(r.score), why: r.why, ...(explain ? { signals: r.signals } : {}) }] : [];
+  });
 }

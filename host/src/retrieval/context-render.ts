@@ -1,16 +1,50 @@
-import type { ContextItem, ContextResult } from './context-result.js';
+import type { ContextItem, ContextResult, RankedFunction } from './context-result.js';
 import type { Completeness } from './index-completeness.js';
 import { location } from './node-ref.js';
 import { countTokens, TOKENIZER } from './token-count.js';
 
-/** The answer as text an agent reads: a header with completeness, then each snippet. */
-export function renderContext(r: Pick<ContextResult, 'query' | 'budget' | 'items' | 'completeness'>): string {
-  return [renderHeader(r.query, r.budget, r.completeness), ...r.items.map(renderItem)].join('\n');
+/** What {@link renderContext} renders: the answer, its ranked definitions optional. */
+export type RenderedContext = Pick<ContextResult, 'query' | 'budget' | 'items' | 'completeness'> & {
+  functions?: readonly Pick<RankedFunction, 'node' | 'why'>[];
+};
+
+/** The answer as text an agent reads: a header with completeness and the best definitions, then each snippet. */
+export function renderContext(r: RenderedContext): string {
+  return [renderHeader(r.query, r.budget, r.completeness, r.functions), ...r.items.map(renderItem)].join('\n');
 }
 
-/** The header of {@link renderContext}: the question (cut at 200 characters), the budget and the graph's completeness. */
-export function renderHeader(query: string, budget: number, completeness: Completeness): string {
-  return `Context for: ${query.length > 200 ? `${query.slice(0, 200)}…` : query}\nBudget ${budget} tokens (${TOKENIZER}). Graph: ${completeness.summary}\n`;
+/**
+ * How many of the best definitions the header of {@link renderContext} lists at `budget`: 5
+ * from 2,000 tokens, 3 from 1,000, 1 from 600, none below (about 50 tokens each at most).
+ */
+export function leadingDefinitions(budget: number): number {
+  return budget >= 2000 ? 5 : budget >= 1000 ? 3 : budget >= 600 ? 1 : 0;
+}
+
+const MAX_LEAD_NAME = 120;
+
+/**
+ * The header of {@link renderContext}: the question (cut at 200 characters), the budget, the
+ * graph's completeness, and the best definitions of the function stage (where to look first;
+ * {@link leadingDefinitions} of them), each with its place and strongest reason.
+ */
+export function renderHeader(
+  query: string,
+  budget: number,
+  completeness: Completeness,
+  functions: readonly Pick<RankedFunction, 'node' | 'why'>[] = [],
+): string {
+  const head = `Context for: ${query.length > 200 ? `${query.slice(0, 200)}…` : query}\nBudget ${budget} tokens (${TOKENIZER}). Graph: ${completeness.summary}\n`;
+  const leading = functions.slice(0, leadingDefinitions(budget));
+  if (leading.length === 0) return head;
+  const leads = leading
+    .map((f, i) => {
+      const name = f.node.qualifiedName ?? f.node.name;
+      const shown = name.length > MAX_LEAD_NAME ? `${name.slice(0, MAX_LEAD_NAME)}…` : name;
+      return `${i + 1}. ${location(f.node)} ${f.node.kind} ${shown}${f.why[0] ? ` — ${f.why[0]}` : ''}\n`;
+    })
+    .join('');
+  return `${head}Best definitions:\n${leads}`;
 }
 
 /** One item of {@link renderContext}: its location, kind, name and reasons, then its code (or why it is not shown). */
@@ -76,8 +110,8 @@ const FENCE_JOINED = countTokens('```\n\n') - countTokens('```\n');
  * pre-tokenizer always splits: the header counts with its joining line break, each item with
  * the line break after it (the last without one).
  */
-export function renderedContextTokens(r: Pick<ContextResult, 'query' | 'budget' | 'items' | 'completeness'>): number {
-  const header = renderHeader(r.query, r.budget, r.completeness);
+export function renderedContextTokens(r: RenderedContext): number {
+  const header = renderHeader(r.query, r.budget, r.completeness, r.functions);
   if (r.items.length === 0) return countTokens(header);
   let n = countTokens(`${header}\n`);
   r.items.forEach((it, i) => {

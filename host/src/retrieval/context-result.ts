@@ -1,3 +1,4 @@
+import type { DefinitionSignals } from './definition-ranking.js';
 import type { FileSignals } from './file-ranking.js';
 import type { Completeness } from './index-completeness.js';
 import type { NodeRef } from './node-ref.js';
@@ -15,6 +16,15 @@ export interface ContextItem {
   tokens: number;
 }
 
+/** One definition of {@link ContextResult.functions}. */
+export interface RankedFunction {
+  node: NodeRef;
+  score: number;
+  why: string[];
+  /** The evidence behind the rank (with `explain`). */
+  signals?: DefinitionSignals;
+}
+
 /** The answer of get_context (`getContext` in context-assembly.ts). */
 export interface ContextResult {
   query: string;
@@ -25,6 +35,8 @@ export interface ContextResult {
   items: ContextItem[];
   /** Files ranked by relevance (at least 20 when the graph has them), for "where should I look". */
   files: { path: string; score: number; signals?: FileSignals }[];
+  /** The function stage: definitions (functions, methods, types) ranked as the places to look or change, best first. */
+  functions: RankedFunction[];
   /** Further ranked nodes that did not fit the budget (no snippet). */
   more: { node: NodeRef; score: number }[];
   completeness: Completeness;

@@ -19,6 +19,20 @@ export interface ContextWeights {
   fileNameWord: number;
   /** Multiplies the score of an auxiliary file (`isAuxiliary` in file-ranking.ts). */
   auxiliaryFactor: number;
+  /** The function stage (definition-ranking.ts): the weights of each `DefinitionSignals` signal. */
+  definitionText: number;
+  definitionIdentifiers: number;
+  definitionQuoted: number;
+  definitionName: number;
+  definitionMention: number;
+  definitionFrame: number;
+  definitionNeighbour: number;
+  definitionPpr: number;
+  definitionOwnerMention: number;
+  definitionFile: number;
+  definitionSize: number;
+  /** Multiplies the score of a definition in an auxiliary file (a test, a doc, an example). */
+  definitionAuxiliaryFactor: number;
 }
 
 /** The weights get_context uses unless told otherwise. */
@@ -42,4 +56,18 @@ export const DEFAULT_WEIGHTS: ContextWeights = {
   fileQuoted: 1,
   fileNameWord: 0.6,
   auxiliaryFactor: 0.5,
+  // The function stage (localization benchmark, 63 SWE-bench issues with functions; tuned on the
+  // part the benchmark marks as tuned, see test/bench/localization/split.js).
+  definitionText: 1,
+  definitionIdentifiers: 0.75,
+  definitionQuoted: 1,
+  definitionName: 0.3,
+  definitionMention: 0.3,
+  definitionFrame: 1.5,
+  definitionNeighbour: 0.5,
+  definitionPpr: 0.05,
+  definitionOwnerMention: 0.5,
+  definitionFile: 1,
+  definitionSize: 0.05,
+  definitionAuxiliaryFactor: 0.3,
 };

@@ -1,10 +1,14 @@
 import { fileNodeIndex, filesMatching } from './file-nodes.js';
+import { bestHits, identifierTokens } from '../store/index.js';
 import { definitionsNamed } from './name-index.js';
-import { queryMentions } from './query-mentions.js';
+import { queryMentions, type FrameSite } from './query-mentions.js';
 import { isVisibleFile, isVisibleNode, type VisibleGraph } from './visible-graph.js';
 
 // Tuning (checked by the localization benchmark, see test/bench/localization.js).
 const SYMBOL_HITS = 200;
+// Compound identifiers of the question looked up in definitions' code, and how many definitions may hold one.
+const MAX_LOOKED_UP_IDENTIFIERS = 64;
+const MAX_IDENTIFIER_HOLDERS = 40;
 const FILE_HITS = 100;
 
 /** What the question's words say about one node, each relative to the best hit. */
@@ -31,6 +35,17 @@ export interface LexicalEvidence {
   quotedFiles: Map<string, number>;
   /** Files a word of the question names: 1 for the file's name, 0.5 for one of its directories. */
   nameWordFiles: Map<string, number>;
+  /** BM25 of the question over a definition's own code (dense node), relative to the best; 0 without a match. */
+  definitionText(d: number): number;
+  /** The stack-trace frames the question quotes. */
+  frameSites: FrameSite[];
+  /**
+   * Definitions whose own code holds identifiers the question quotes (`min_similarity_lines`,
+   * `self.raw.read`), each identifier weighted by how few definitions hold it; relative to the best.
+   */
+  definitionIdentifiers: Map<number, number>;
+  /** Definitions holding lines or messages the question quotes: the share of each phrase's few holders, summed. */
+  quotedDefinitions: Map<number, number>;
 }
 
 /**
@@ -54,15 +69,22 @@ export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence
     s.lexical = Math.max(s.lexical, score / maxSymbol);
     s.why.add('its name matches the query');
   }
-  const bodyHits = cg.store.searchDefinitions(query, { limit: SYMBOL_HITS });
-  const maxBody = bodyHits[0]?.score ?? 1;
-  for (const h of bodyHits) {
-    const d = snap.denseOf(h.id);
+  // Every matching definition's score, for the function stage to look up; the best seed the walk.
+  // The snapshot holds live nodes only: a definition gone since is no dense node.
+  const bodyScores = cg.store.definitionScores(query);
+  const bodyHits = bestHits(bodyScores, 2 * SYMBOL_HITS);
+  const maxBody = bodyHits[0]?.[1] ?? 1;
+  let seeded = 0;
+  for (const [id, score] of bodyHits) {
+    if (seeded >= SYMBOL_HITS) break;
+    const d = snap.denseOf(id);
     if (!isVisibleNode(g, d)) continue;
+    seeded++;
     const s = entry(d);
-    s.body = Math.max(s.body, h.score / maxBody);
+    s.body = Math.max(s.body, score / maxBody);
     s.why.add('its code uses the words of the query');
   }
+  const definitionText = (d: number) => (bodyScores.get(snap.storeIdOf(d)) ?? 0) / maxBody;
   const fileHits = cg.store.searchFiles(query, { limit: FILE_HITS }).filter((f) => isVisibleFile(g, f.path));
   const maxFile = fileHits[0]?.score ?? 1;
   const fileText = new Map(fileHits.map((f) => [f.path, f.score / maxFile]));
@@ -71,10 +93,18 @@ export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence
   for (const p of mentions.paths) for (const path of filesMatching(snap, p)) namedFiles.add(path);
   // Messages and lines the question quotes, found verbatim (as token runs) in few files.
   const quotedFiles = new Map<string, number>();
+  // The definitions holding them, likewise: the function that prints the message.
+  const quotedDefinitions = new Map<number, number>();
   for (const phrase of mentions.phrases) {
     const hits = cg.store.filesWithPhrase(phrase, 4).filter((p) => isVisibleFile(g, p));
     if (hits.length === 0 || hits.length > 3) continue;
     for (const p of hits) quotedFiles.set(p, (quotedFiles.get(p) ?? 0) + 1 / hits.length);
+    const holders = cg.store
+      .definitionsWithPhrase(phrase, 9)
+      .map((id) => snap.denseOf(id))
+      .filter((d) => isVisibleNode(g, d));
+    if (holders.length > 8) continue;
+    for (const d of holders) quotedDefinitions.set(d, (quotedDefinitions.get(d) ?? 0) + 1 / holders.length);
   }
   const nameWordFiles = filesNamedByWords(g, mentions.words);
   const frames = new Set(mentions.frames);
@@ -87,7 +117,47 @@ export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence
       s.why.add(frames.has(id) ? `the query's stack trace passes through ${id}` : `the query names ${id}`);
     }
   }
-  return { nodes, fileText, namedFiles, quotedFiles, nameWordFiles };
+  const definitionIdentifiers = identifiersInDefinitions(g, mentions.identifiers);
+  return {
+    nodes,
+    fileText,
+    namedFiles,
+    quotedFiles,
+    nameWordFiles,
+    definitionText,
+    frameSites: mentions.frameSites,
+    definitionIdentifiers,
+    quotedDefinitions,
+  };
+}
+
+/**
+ * The definitions whose own code uses the question's compound identifiers (two tokens or more:
+ * `iter_content`, `Session.request`), found verbatim as token runs: each identifier held by at
+ * most {@link MAX_IDENTIFIER_HOLDERS} definitions adds 1 / log2(1 + holders). Relative to the best.
+ */
+function identifiersInDefinitions(g: VisibleGraph, identifiers: readonly string[]): Map<number, number> {
+  const { cg, snap } = g;
+  const weight = new Map<number, number>();
+  const seen = new Set<string>();
+  for (const id of identifiers) {
+    if (seen.size >= MAX_LOOKED_UP_IDENTIFIERS) break;
+    const tokens = identifierTokens(id);
+    const key = tokens.join(' ');
+    if (tokens.length < 2 || seen.has(key)) continue;
+    seen.add(key);
+    const holders = cg.store.definitionsWithPhrase(tokens, MAX_IDENTIFIER_HOLDERS + 1);
+    if (holders.length === 0 || holders.length > MAX_IDENTIFIER_HOLDERS) continue;
+    const w = 1 / Math.log2(1 + holders.length);
+    for (const nodeId of holders) {
+      const d = snap.denseOf(nodeId);
+      if (isVisibleNode(g, d)) weight.set(d, (weight.get(d) ?? 0) + w);
+    }
+  }
+  let best = 0;
+  for (const w of weight.values()) best = Math.max(best, w);
+  for (const [d, w] of weight) weight.set(d, w / best);
+  return weight;
 }
 
 /** A word of the question that is a file's or directory's name (`skipping` → skipping.py): 1 for the file, 0.5 for a directory. */

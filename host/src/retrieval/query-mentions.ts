@@ -11,6 +11,8 @@ export interface QueryMentions {
   paths: string[];
   /** Identifiers of stack-trace frames (`in <name>`), innermost last. */
   frames: string[];
+  /** The stack-trace frames themselves (format by format, each in the order of the text): where each is and in what function. */
+  frameSites: FrameSite[];
   /**
    * Runs of four words from the question's lines and quotes (messages, output, code lines),
    * as identifier tokens: a message the code prints matches its source verbatim.
@@ -26,11 +28,21 @@ const MAX_PHRASES = 160;
 // the frames' first (they come first), then the quoted code's, then the rest in order.
 const MAX_IDENTIFIERS = 256;
 const MAX_PATHS = 64;
+const MAX_FRAME_SITES = 256;
+
+/** One frame of a stack trace quoted in a question: its file, line and function, as far as the format gives them. */
+export interface FrameSite {
+  path?: string;
+  /** 1-based. */
+  line?: number;
+  /** The function as a dotted name (`Session.send`, `handle`). */
+  name?: string;
+}
 
 /** One stack-frame format: where a frame is, and its function (as a dotted name) and file. */
 interface FrameFormat {
   pattern: RegExp;
-  read(m: RegExpMatchArray): { name?: string; path?: string };
+  read(m: RegExpMatchArray): FrameSite;
 }
 
 /** `a::b::C::d` (Rust) as `C.d`, `pkg.(*T).m` (Go) as `T.m`: the owner, when there is one, and the function. */
@@ -49,32 +61,36 @@ function lastTwo(segments: string[]): string {
  */
 export const STACK_FRAMES: readonly FrameFormat[] = [
   {
-    pattern: /File "([^"]+)", line \d+, in ([A-Za-z_][\w.<>]*)/g,
-    read: (m) => ({ path: m[1]!, name: m[2]! }),
+    pattern: /File "([^"]+)", line (\d+), in ([A-Za-z_][\w.<>]*)/g,
+    read: (m) => ({ path: m[1]!, line: Number(m[2]), name: m[3]! }),
   },
   {
-    pattern: /\bat (?:async )?(?:new )?([A-Za-z_$][\w$.]*) \(([^():]+):\d+(?::\d+)?\)/g,
-    read: (m) => ({ name: m[1]!, path: m[2]! }),
+    pattern: /\bat (?:async )?(?:new )?([A-Za-z_$][\w$.]*) \(([^():]+):(\d+)(?::\d+)?\)/g,
+    read: (m) => ({ name: m[1]!, path: m[2]!, line: Number(m[3]) }),
   },
   {
-    pattern: /^\s*at ((?:file:\/\/)?[^\s():]+\.(?:[cm]?[jt]sx?)):\d+:\d+$/gm,
-    read: (m) => ({ path: m[1]!.replace(/^file:\/\//, '') }),
+    pattern: /^\s*at ((?:file:\/\/)?[^\s():]+\.(?:[cm]?[jt]sx?)):(\d+):\d+$/gm,
+    read: (m) => ({ path: m[1]!.replace(/^file:\/\//, ''), line: Number(m[2]) }),
   },
   {
-    pattern: /\bat ((?:[\w$]+\.)+)([\w$<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):\d+\)/g,
-    read: (m) => ({ name: lastTwo([...m[1]!.split('.').filter(Boolean), m[2]!]), path: m[3]! }),
+    pattern: /\bat ((?:[\w$]+\.)+)([\w$<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)/g,
+    read: (m) => ({ name: lastTwo([...m[1]!.split('.').filter(Boolean), m[2]!]), path: m[3]!, line: Number(m[4]) }),
   },
   {
-    pattern: /^[\w.\/-]{0,200}?\.(?:\(\*?(\w{1,128})\)\.)?(\w{1,128})\([^\n]*\)\n\s+([^\s:]+\.go):\d+/gm,
-    read: (m) => ({ name: m[1] ? `${m[1]}.${m[2]!}` : m[2]!, path: m[3]! }),
+    pattern: /^[\w.\/-]{0,200}?\.(?:\(\*?(\w{1,128})\)\.)?(\w{1,128})\([^\n]*\)\n\s+([^\s:]+\.go):(\d+)/gm,
+    read: (m) => ({ name: m[1] ? `${m[1]}.${m[2]!}` : m[2]!, path: m[3]!, line: Number(m[4]) }),
   },
   {
-    pattern: /^\s*\d+: ([\w:<>]+?)(?:::h[0-9a-f]{16})?\n\s+at ([^\s:]+\.rs):\d+(?::\d+)?/gm,
-    read: (m) => ({ name: lastTwo(m[1]!.split('::').filter((x) => /^\w+$/.test(x))), path: m[2]!.replace(/^\.\//, '') }),
+    pattern: /^\s*\d+: ([\w:<>]+?)(?:::h[0-9a-f]{16})?\n\s+at ([^\s:]+\.rs):(\d+)(?::\d+)?/gm,
+    read: (m) => ({
+      name: lastTwo(m[1]!.split('::').filter((x) => /^\w+$/.test(x))),
+      path: m[2]!.replace(/^\.\//, ''),
+      line: Number(m[3]),
+    }),
   },
   {
-    pattern: /\bpanicked at '?([^\s:']+\.rs):\d+(?::\d+)?/g,
-    read: (m) => ({ path: m[1]!.replace(/^\.\//, '') }),
+    pattern: /\bpanicked at '?([^\s:']+\.rs):(\d+)(?::\d+)?/g,
+    read: (m) => ({ path: m[1]!.replace(/^\.\//, ''), line: Number(m[2]) }),
   },
 ];
 
@@ -85,6 +101,7 @@ export function queryMentions(text: string): QueryMentions {
   const identifiers = new Set<string>();
   const paths = new Set<string>();
   const frames: string[] = [];
+  const frameSites: FrameSite[] = [];
   const add = (raw: string) => {
     const id = raw.replace(/^[^A-Za-z_$]+|[^A-Za-z0-9_$]+$/g, '');
     if (id.length < 3 || STOP.has(id.toLowerCase())) return;
@@ -101,7 +118,9 @@ export function queryMentions(text: string): QueryMentions {
   // Stack frames, in the formats of the languages' own traces (see STACK_FRAMES).
   for (const frame of STACK_FRAMES)
     for (const m of text.matchAll(frame.pattern)) {
-      const { name, path } = frame.read(m);
+      const site = frame.read(m);
+      const { name, path } = site;
+      if (frameSites.length < MAX_FRAME_SITES) frameSites.push(site);
       if (path) paths.add(path);
       if (name && !name.startsWith('<')) frames.push(name);
     }
@@ -146,6 +165,7 @@ export function queryMentions(text: string): QueryMentions {
     identifiers: [...identifiers].slice(0, MAX_IDENTIFIERS),
     paths: [...paths].slice(0, MAX_PATHS),
     frames,
+    frameSites,
     phrases,
     words,
   };

@@ -108,14 +108,26 @@ export function bm25ByTerms(
   /** Keeps the table's term lookups between calls (a server's; see {@link TermHitsCache}). */
   cache?: TermHitsCache,
 ): [number, number][] {
+  return bestHits(bm25Scores(ctx, index, query, options, cache), Math.max(1, Math.floor(options.limit ?? 50)));
+}
+
+/** {@link bm25ByTerms} before the cut: the score of every row that matches a kept term, by rowid (`limit` is not used). */
+export function bm25Scores(
+  ctx: StoreContext,
+  index: TermIndex,
+  query: string,
+  options: TermSearchOptions = {},
+  cache?: TermHitsCache,
+): Map<number, number> {
+  const score = new Map<number, number>();
   const all = identifierTokens(query);
-  if (all.length === 0) return [];
+  if (all.length === 0) return score;
   const repeats = new Map<string, number>();
   for (const t of all) repeats.set(t, (repeats.get(t) ?? 0) + 1);
   const terms = [...repeats.keys()];
   const stats = ftsStatistics(ctx, index.table);
   const docs = stats.rows;
-  if (docs === 0) return [];
+  if (docs === 0) return score;
   const df = new Map(
     (
       ctx.stmt(`SELECT term, doc FROM ${index.vocab} WHERE term IN (SELECT value FROM json_each(?))`).all(JSON.stringify(terms)) as {
@@ -129,7 +141,6 @@ export function bm25ByTerms(
     .filter((t) => (df.get(t) ?? 0) > 0 && (docs < 8 || df.get(t)! / docs <= maxShare))
     .sort((a, b) => df.get(a)! - df.get(b)! || (a < b ? -1 : 1))
     .slice(0, options.maxTerms ?? 128);
-  const score = new Map<number, number>();
   const lookup = ctx.stmt(`SELECT rowid AS id, ${index.bm25} AS rank FROM ${index.table} WHERE ${index.table} MATCH ?`);
   // Tokens hold only letters, digits and marks, so quoting them cannot break the syntax.
   const hitsOf = (t: string) => lookup.all(`"${t}"`) as { id: number; rank: number }[];
@@ -143,5 +154,5 @@ export function bm25ByTerms(
       for (let i = 0; i < pairs.length; i += 2) score.set(pairs[i]!, (score.get(pairs[i]!) ?? 0) - weight * pairs[i + 1]!);
     } else for (const r of hitsOf(t)) score.set(r.id, (score.get(r.id) ?? 0) - weight * r.rank);
   }
-  return bestHits(score, Math.max(1, Math.floor(options.limit ?? 50)));
+  return score;
 }

@@ -1,5 +1,7 @@
-import { bm25ByTerms, TermHitsCache, type TermSearchOptions } from './bm25-terms.js';
+import { bm25ByTerms, bm25Scores, TermHitsCache, type TermIndex, type TermSearchOptions } from './bm25-terms.js';
 import type { StoreContext } from './store-context.js';
+
+const DEFINITION_TERMS: TermIndex = { table: 'node_body_fts', vocab: 'node_body_fts_vocab', bm25: 'bm25(node_body_fts)' };
 
 /** A file ranked by {@link FileTextIndex.search}. */
 export interface FileHit {
@@ -71,15 +73,25 @@ export class FileTextIndex {
     ).map((r) => r.path);
   }
 
+  /** See {@link GraphStore.definitionsWithPhrase}. */
+  definitionsWithPhrase(tokens: readonly string[], limit = 64): number[] {
+    if (tokens.length === 0) return [];
+    // Tokens hold only letters, digits and marks, so quoting them cannot break the syntax.
+    return (
+      this.ctx
+        .stmt('SELECT rowid AS id FROM node_body_fts WHERE node_body_fts MATCH ? ORDER BY rowid LIMIT ?')
+        .all(`"${tokens.join(' ')}"`, limit) as { id: number }[]
+    ).map((r) => r.id);
+  }
+
+  /** BM25 of `query` over every matching definition's own source, by node id (tombstoned ones not filtered out), unsorted. */
+  definitionScores(query: string, options: TermSearchOptions = {}): Map<number, number> {
+    return bm25Scores(this.ctx, DEFINITION_TERMS, query, options, this.definitionTerms);
+  }
+
   /** Live definitions whose own source matches `query`, best first. */
   searchDefinitions(query: string, options: TermSearchOptions = {}): DefinitionHit[] {
-    const best = bm25ByTerms(
-      this.ctx,
-      { table: 'node_body_fts', vocab: 'node_body_fts_vocab', bm25: 'bm25(node_body_fts)' },
-      query,
-      options,
-      this.definitionTerms,
-    );
+    const best = bm25ByTerms(this.ctx, DEFINITION_TERMS, query, options, this.definitionTerms);
     if (best.length === 0) return [];
     const live = new Set(
       (

@@ -731,11 +731,28 @@ export class GraphStore {
   }
 
   /**
+   * Definitions whose own source lines contain the token sequence `tokens` (an identifier such
+   * as `min_similarity_lines` as its identifier tokens), at most `limit` nodes.id, in id order.
+   */
+  definitionsWithPhrase(tokens: readonly string[], limit = 64): number[] {
+    return this.read(() => this.fileText.definitionsWithPhrase(tokens, limit));
+  }
+
+  /**
    * Definitions ranked by BM25 of `query` over their own source lines (a class without its
    * methods), best first; ids are nodes.id. Filled by analyses that carry the file's text.
    */
   searchDefinitions(query: string, options: FileSearchOptions = {}): DefinitionHit[] {
     return this.read(() => this.fileText.searchDefinitions(query, options));
+  }
+
+  /**
+   * BM25 of `query` over every definition's own source lines that matches it, by node id,
+   * unsorted and without checking that each node is still live: for ranking against a graph
+   * snapshot (which holds live nodes only), where every candidate's score is looked up.
+   */
+  definitionScores(query: string, options: FileSearchOptions = {}): Map<number, number> {
+    return this.read(() => this.fileText.definitionScores(query, options));
   }
 
   /** Adds a synonym pair (used in both directions by {@link searchSymbols}). */

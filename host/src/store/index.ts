@@ -4,6 +4,7 @@ export { StoreError, StoreErrorCode } from './errors.js';
 export { MigrationRunner, type MigrationReport } from './migration-runner.js';
 export { GRAPH_MIGRATIONS, type Migration } from './migrations/index.js';
 export { identifierTokens } from './identifier-tokens.js';
+export { bestHits } from './best-hits.js';
 export { refTargetName } from './file-graph-writer.js';
 export { SAME_FILE_CONFIDENCE, REPO_UNIQUE_CONFIDENCE } from './ref-resolver.js';
 export type { SynonymPair } from './symbol-index.js';

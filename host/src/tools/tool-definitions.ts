@@ -64,7 +64,7 @@ export const TOOL_DEFINITIONS: { [N in ToolName]: ToolDefinition<N> } = {
     name: 'get_context',
     title: 'Code context for a question',
     description:
-      'The code that answers a question or task, ranked (lexical match, graph relevance, structure) and cut to a token budget. Each snippet names its file, line range and why it was chosen. Start here.',
+      'The code that answers a question or task, ranked (lexical match, graph relevance, structure) and cut to a token budget. It leads with the best definitions (functions, methods, classes) to look at or change, then the snippets; each names its file, line range and why it was chosen. Paste a whole issue with its stack traces and logs. Start here.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -262,6 +262,17 @@ export function contextStructured(r: ContextResult): Record<string, unknown> {
     tokens: r.tokens,
     tokenizer: r.tokenizer,
     files: r.files,
+    functions: r.functions.map((f) => ({
+      id: f.node.id,
+      kind: f.node.kind,
+      path: f.node.path,
+      qualified_name: f.node.qualifiedName ?? f.node.name,
+      corpus: f.node.corpus,
+      start_line: f.node.startLine,
+      end_line: f.node.endLine,
+      score: f.score,
+      why: f.why,
+    })),
     nodes: [...r.items.map((it) => ({ ...it.node, score: it.score })), ...r.more.map((m) => ({ ...m.node, score: m.score }))]
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .map((n) => ({
@@ -293,7 +304,13 @@ export function contextStructured(r: ContextResult): Record<string, unknown> {
 /** Federated answer: every corpus's items compete for one budget. */
 function mergeContexts(results: ContextResult[], budget: number): ContextResult {
   const items = results.flatMap((r) => r.items).sort((x, y) => y.score - x.score);
-  const header = countTokens(renderContext({ query: results[0]!.query, budget, items: [], completeness: results[0]!.completeness }));
+  const functions = results
+    .flatMap((r) => r.functions)
+    .sort((x, y) => y.score - x.score)
+    .slice(0, Math.max(...results.map((r) => r.functions.length)));
+  const header = countTokens(
+    renderContext({ query: results[0]!.query, budget, items: [], completeness: results[0]!.completeness, functions }),
+  );
   const pick = knapsack(
     items.map((it) => ({ value: it.score, weight: it.tokens })),
     Math.max(0, budget - header),
@@ -302,6 +319,7 @@ function mergeContexts(results: ContextResult[], budget: number): ContextResult 
     ...results[0]!,
     items: pick.chosen.map((i) => items[i]!).sort((x, y) => y.score - x.score),
     files: results.flatMap((r) => r.files).sort((x, y) => y.score - x.score),
+    functions,
     more: results
       .flatMap((r) => r.more)
       .sort((x, y) => y.score - x.score)

@@ -16,6 +16,8 @@ export interface Definition {
   kind?: NodeKind;
   lines: [number, number];
   calls?: string[];
+  /** The confidence of its call edges (default 1, resolved; name-matched ones are lower). */
+  callConfidence?: number;
 }
 
 /** A file of the fixture repository. */
@@ -142,7 +144,7 @@ function storeFile(root: string, store: GraphStore, f: SourceFile, defVName: Rea
     edges.push(edge(fileNode.vname, v, 'contains'));
     for (const callee of d.calls ?? []) {
       const target = defVName.get(callee);
-      if (target) edges.push(edge(v, target));
+      if (target) edges.push(edge(v, target, 'calls', 'phase-a', d.callConfidence ?? 1));
     }
   }
   store.replaceFile(

@@ -87,6 +87,8 @@ describe('itemReasons', () => {
         namedFiles: new Set(['src/http/client.ts']),
         quotedFiles: new Map(),
         nameWordFiles: new Map(),
+        definitionText: () => 0,
+        frameSites: [],
       },
       relevance: new Map([[dense('sendWithAuth'), 0.5]]),
       core,

@@ -36,6 +36,22 @@ describe('queryMentions', () => {
     expect(m.identifiers).not.toContain('e.g');
   });
 
+  it('keeps each frame as a site: file, line and function', () => {
+    const m = queryMentions(
+      [
+        'Traceback (most recent call last):',
+        '  File "/usr/lib/python3/dist-packages/requests/api.py", line 55, in request',
+        '    at Router.dispatch (src/router.ts:42:7)',
+        '\tat com.acme.pool.Pool.borrow(Pool.java:88)',
+      ].join('\n'),
+    );
+    expect(m.frameSites).toEqual([
+      { path: '/usr/lib/python3/dist-packages/requests/api.py', line: 55, name: 'request' },
+      { name: 'Router.dispatch', path: 'src/router.ts', line: 42 },
+      { name: 'Pool.borrow', path: 'Pool.java', line: 88 },
+    ]);
+  });
+
   it('reads JavaScript stack frames and bare file names', () => {
     const m = queryMentions('Error: boom\n    at verifyToken (src/auth/token.ts:12:5)\nand also utils.py is slow');
     expect(m.frames).toContain('verifyToken');

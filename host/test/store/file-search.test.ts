@@ -101,6 +101,35 @@ describe('file text search (file_fts)', () => {
     store.close();
   });
 
+  it('finds the definitions holding a token run verbatim, and scores every matching one unsorted', () => {
+    const store = tempStore();
+    const text = [
+      'def similar(lines):',
+      '    if config.min_similarity_lines == 0:',
+      '        return []',
+      'def report(lines):',
+      '    """Lines that are similar: min lines in a report."""',
+      '    return lines',
+      '',
+    ].join('\n');
+    const similar = def('sim.py', '#similar', 'function', { range: { startLine: 1, startCol: 0, endLine: 3, endCol: 0 } });
+    const report = def('sim.py', '#report', 'function', { range: { startLine: 4, startCol: 0, endLine: 6, endCol: 0 } });
+    store.replaceFile(analysis('sim.py', { nodes: [similar, report], text }));
+    const idOf = (sig: string) => store.fileNodes('sim.py').find((n) => n.vname.signature === sig)!.id;
+    // `min_similarity_lines` as its tokens, in order: only where it is written so.
+    expect(store.definitionsWithPhrase(['min', 'similarity', 'lines'])).toEqual([idOf('#similar')]);
+    expect(store.definitionsWithPhrase(['lines', 'min'])).toEqual([]);
+    expect(store.definitionsWithPhrase([])).toEqual([]);
+    const both = [idOf('#similar'), idOf('#report')].sort((a, b) => a - b);
+    expect(store.definitionsWithPhrase(['lines'], 1)).toEqual([both[0]]);
+    // The same scores searchDefinitions ranks by, for every match.
+    const scores = store.definitionScores('similar lines report');
+    expect([...scores.keys()].sort((a, b) => a - b)).toEqual(both);
+    for (const h of store.searchDefinitions('similar lines report')) expect(scores.get(h.id)).toBeCloseTo(h.score, 12);
+    expect(store.definitionScores('').size).toBe(0);
+    store.close();
+  });
+
   it('leaves out of a definition the lines of every definition nested in it, at any depth and from the same line', () => {
     const store = tempStore();
     const text = ['module Outer', '  alpha', '  class Inner', '    beta', '    def deep', '      gamma', '  delta', 'end'].join('\n');

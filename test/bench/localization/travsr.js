@@ -160,19 +160,24 @@ export function evalFunctionName(node, kinds) {
     .reduce((longest, [q]) => (q.length > longest.length ? q : longest), '');
   if (module) qualified = qualified.slice(module.length + 1);
   const parts = qualified.split('.');
-  const isClass = (prefix) => (byName ? byName.get(prefix) === 'class' : /^[A-Z]/.test(prefix.slice(prefix.lastIndexOf('.') + 1)));
+  // The kinds are keyed by the graph's own qualified names, the module's prefix included.
+  const isClass = (prefix) =>
+    byName ? byName.get(module ? `${module}.${prefix}` : prefix) === 'class' : /^[A-Z]/.test(prefix.slice(prefix.lastIndexOf('.') + 1));
   let name = parts[0];
   let i = 1;
   while (i < parts.length && isClass(name)) name = `${name}.${parts[i++]}`;
   return `${node.path}::${name}`;
 }
 
-/** Ranked files and eval-named functions of an `ask` answer (duplicates after mapping dropped). */
+/**
+ * Ranked files and eval-named functions of an `ask` answer (duplicates after mapping dropped):
+ * the function stage's `functions` list, or, from a CLI older than it, the ranked `nodes`.
+ */
 export function rankingsOf(answer, kinds) {
   const files = (answer.files ?? []).map((f) => f.path);
   const functions = [];
   const seen = new Set();
-  for (const n of answer.nodes ?? []) {
+  for (const n of answer.functions ?? answer.nodes ?? []) {
     const f = evalFunctionName(n, kinds);
     if (f && !seen.has(f)) {
       seen.add(f);

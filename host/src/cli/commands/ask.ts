@@ -5,8 +5,10 @@ export default class Ask extends TravsrCommand {
   static override summary = 'Ask the graph: the code that answers a question, cut to a token budget (get_context)';
   static override description = `Runs get_context: BM25 over symbols and files, exact names and paths the question quotes,
 Personalized PageRank over the graph, k-core lift, a Steiner tree connecting the winners, and a 0-1 knapsack
-over the snippets within --budget tokens (cl100k_base). --json prints
-{query, files:[{path, score}], nodes:[{id, kind, name, qualified_name, path, start_line, end_line, score}], tokens, trace_id, …}.`;
+over the snippets within --budget tokens (cl100k_base); then ranks definitions (functions, methods, classes) as
+the places to look or change. --json prints {query, files:[{path, score}], functions:[{path, qualified_name,
+start_line, end_line, score, why, …}], nodes:[{id, kind, name, qualified_name, path, start_line, end_line, score}],
+tokens, trace_id, …}.`;
   static override examples = [
     '<%= config.bin %> ask "where are redirects resolved?"',
     '<%= config.bin %> ask "why does login fail with a 401" --budget 4000 --json',
