@@ -1,8 +1,8 @@
 import type { AccessPolicy } from './access-policy.js';
 import { connectCandidates } from './candidate-tree.js';
 import type { CodeGraph } from './code-graph.js';
-import { chooseItems, contextItems, moreNodes, showableDefinitions } from './context-items.js';
-import { renderedContextTokens, renderHeader } from './context-render.js';
+import { chooseItems, contextItems, isShowable, moreNodes, showableDefinitions, withLeading } from './context-items.js';
+import { leadingDefinitions, renderedContextTokens, renderHeader } from './context-render.js';
 import type { ContextResult, RankedFunction } from './context-result.js';
 import { rankDefinitions, type RankedDefinition } from './definition-ranking.js';
 import { refsOf } from './graph-queries.js';
@@ -74,7 +74,8 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const W = { ...DEFAULT_WEIGHTS, ...opts.weights };
   const fileRanking = rankFiles(g, evidence, relevance, W);
   const nodes = scoreNodes(g, evidence, relevance, fileRanking, core, W);
-  const functions = rankedFunctions(g, rankDefinitions(g, evidence, relevance, fileRanking, W, opts.functions ?? 20), opts.explain);
+  const ranked = rankDefinitions(g, evidence, relevance, fileRanking, W, Math.max(opts.functions ?? 20, leadingDefinitions(budget)));
+  const functions = rankedFunctions(g, ranked.slice(0, opts.functions ?? 20), opts.explain);
   const top = nodes.ranked.slice(0, CANDIDATES);
   clock.stage('score');
 
@@ -83,11 +84,20 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   clock.stage('pcst');
 
   // 5. Snippets within the budget (the header is paid for first).
-  const definitions = showableDefinitions(g, top, tree, nodes.score);
-  const items = contextItems(g, definitions, { evidence, relevance, core, tree });
+  // The definitions the answer leads with have their code shown first.
+  const leading = ranked.slice(0, leadingDefinitions(budget)).filter((r) => isShowable(g.snap, r.dense));
+  const definitions = withLeading(
+    showableDefinitions(g, top, tree, nodes.score),
+    leading.map((r) => [r.dense, r.score] as const),
+  );
+  const items = contextItems(g, definitions, { evidence, relevance, core, tree, leading: new Map(leading.map((r) => [r.dense, r.why])) });
   const capacity = Math.max(0, budget - countTokens(renderHeader(query, budget, cg.completeness(), functions)));
   clock.stage('snippets');
-  const pick = chooseItems(items, capacity);
+  const pick = chooseItems(
+    items,
+    capacity,
+    leading.map((r) => r.dense),
+  );
   clock.stage('knapsack');
 
   const files = rankedFileList(g, fileRanking, Math.max(20, opts.files ?? 30), opts.explain);

@@ -29,6 +29,8 @@ export interface ItemReasons {
   core: StructuralCore;
   /** The nodes of the Steiner tree(s). */
   tree: ReadonlySet<number>;
+  /** The function stage's reasons for the definitions the answer leads with. */
+  leading?: ReadonlyMap<number, readonly string[]>;
 }
 
 /** True when dense node `d` is a definition with source lines to show (not a file, not an external). */
@@ -50,6 +52,16 @@ export function showableDefinitions(
   const definitions = top.filter(([d]) => showable(d)).slice(0, MAX_DEFINITIONS);
   for (const d of tree) if (showable(d) && !definitions.some(([x]) => x === d) && score.has(d)) definitions.push([d, score.get(d)!]);
   return definitions;
+}
+
+/**
+ * `definitions` and the `leading` ones (the best of the function stage, which the answer lists
+ * first) not among them, at their function-stage score.
+ */
+export function withLeading(definitions: readonly [number, number][], leading: readonly (readonly [number, number])[]): [number, number][] {
+  const out = new Map(definitions);
+  for (const [d, score] of leading) if (!out.has(d)) out.set(d, score);
+  return [...out];
 }
 
 /**
@@ -108,7 +120,8 @@ export function definitionSnippet(
 /** Why node `d` is shown, in words: its lexical evidence, then its graph, file and structural relations. */
 export function itemReasons(d: number, ref: NodeRef, r: ItemReasons): string[] {
   const lexical = r.evidence.nodes.get(d);
-  const why = [...(lexical?.why ?? [])];
+  const why = [...(r.leading?.get(d) ?? [])];
+  for (const w of lexical?.why ?? []) if (!why.includes(w)) why.push(w);
   if (r.relevance.has(d) && !lexical) why.push('connected to the matches in the graph');
   if (r.tree.has(d) && !lexical) why.push('links other results (Steiner tree)');
   if ((r.evidence.fileText.get(ref.path) ?? 0) > 0.5) why.push('its file matches the query text');
@@ -118,16 +131,31 @@ export function itemReasons(d: number, ref: NodeRef, r: ItemReasons): string[] {
 }
 
 /**
- * Step 5 of get_context, second half: 0-1 knapsack picks the items (value = score, weight =
- * rendered tokens) within `capacity`, a hard limit; an item nested in another chosen one is
- * dropped. Best first, ties by dense index.
+ * Step 5 of get_context, second half: the `leading` definitions first (the ones the answer
+ * lists first, in that order), each while it fits in half of `capacity`; then 0-1 knapsack
+ * picks the rest (value = score, weight = rendered tokens) within what is left, a hard limit.
+ * An item nested in another chosen one is dropped. Best first, ties by dense index.
  */
-export function chooseItems(items: readonly CandidateItem[], capacity: number): { chosen: CandidateItem[]; exact: boolean } {
+export function chooseItems(
+  items: readonly CandidateItem[],
+  capacity: number,
+  leading: readonly number[] = [],
+): { chosen: CandidateItem[]; exact: boolean } {
+  const first: CandidateItem[] = [];
+  let used = 0;
+  for (const d of leading) {
+    const it = items.find((x) => x.dense === d);
+    if (it && used + it.tokens <= capacity / 2) {
+      first.push(it);
+      used += it.tokens;
+    }
+  }
+  const rest = items.filter((it) => !first.includes(it));
   const pick = knapsack(
-    items.map((it) => ({ value: it.score, weight: it.tokens })),
-    capacity,
+    rest.map((it) => ({ value: it.score, weight: it.tokens })),
+    capacity - used,
   );
-  const chosen = dropNested(pick.chosen.map((i) => items[i]!)).sort((a, b) => b.score - a.score || a.dense - b.dense);
+  const chosen = dropNested([...first, ...pick.chosen.map((i) => rest[i]!)]).sort((a, b) => b.score - a.score || a.dense - b.dense);
   return { chosen, exact: pick.exact };
 }
 

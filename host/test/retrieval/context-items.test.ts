@@ -163,6 +163,28 @@ describe('chooseItems', () => {
     );
     expect(chooseItems(both, 10_000).chosen.map((c) => c.node.name)).toEqual(['outer']);
   });
+  it('takes the leading definitions first, in their order, each while it fits in half the capacity', () => {
+    const f = contextFixture();
+    const { dense } = f;
+    const items = contextItems(
+      f.g,
+      [
+        [dense('verifyToken'), 0.9],
+        [dense('decodeClaims'), 0.8],
+        [dense('sendWithAuth'), 0.1],
+      ],
+      reasonsFor(f, 'x'),
+    );
+    const [verify, decode, send] = items;
+    // Room for two items: the knapsack alone takes the two best; sendWithAuth leads, so it is taken first.
+    const capacity = Math.max(2 * send!.tokens, verify!.tokens + decode!.tokens, send!.tokens + verify!.tokens);
+    expect(chooseItems(items, verify!.tokens + decode!.tokens).chosen.map((c) => c.node.name)).toEqual(['verifyToken', 'decodeClaims']);
+    const led = chooseItems(items, capacity, [dense('sendWithAuth')]);
+    expect(led.chosen.map((c) => c.node.name)).toContain('sendWithAuth');
+    expect(led.chosen.reduce((n, c) => n + c.tokens, 0)).toBeLessThanOrEqual(capacity);
+    // A leading item larger than half the capacity is left to the knapsack.
+    expect(chooseItems(items, send!.tokens, [dense('sendWithAuth')]).chosen.map((c) => c.node.name)).not.toContain('sendWithAuth');
+  });
 });
 
 describe('moreNodes', () => {

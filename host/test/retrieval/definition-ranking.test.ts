@@ -101,6 +101,10 @@ describe('the rendered answer', () => {
     const text = renderContext(r);
     expect(text).toContain('Best definitions:\n1. src/http/retry.ts:1-4 function retryRequest — a stack frame of the query is in it\n');
     expect(text.indexOf('Best definitions:')).toBeLessThan(text.indexOf('## '));
+    // Their code is shown, with the function stage's reasons.
+    const retry = r.items.find((it) => it.node.name === 'retryRequest')!;
+    expect(retry.snippet!.text).toContain('discarding connection');
+    expect(retry.why[0]).toBe('a stack frame of the query is in it');
     // At the smallest budget there is no room for the list, and the budget still holds.
     const small = getContext(fx.cg, q, { policy: FULL_ACCESS, budget: 200 });
     expect(renderContext(small)).not.toContain('Best definitions:');
