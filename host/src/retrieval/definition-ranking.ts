@@ -97,11 +97,22 @@ export function rankDefinitions(
 
   // What a definition's neighbours pass on: the question names them or a frame is in them.
   const direct = (d: number) => Math.max(Math.min(1, evidence.nodes.get(d)?.mention ?? 0), frames.get(d) ?? 0);
+  // Per file, once: its score relative to the best and whether it is auxiliary.
+  const fileOf = new Map<string, { rank: number; auxiliary: number }>();
+  const fileFacts = (path: string) => {
+    let f = fileOf.get(path);
+    if (!f)
+      fileOf.set(
+        path,
+        (f = { rank: files.best > 0 ? (files.score.get(path) ?? 0) / files.best : 0, auxiliary: isAuxiliary(path) ? 1 : 0 }),
+      );
+    return f;
+  };
   const out: RankedDefinition[] = [];
   for (const d of candidates) {
     const s = evidence.nodes.get(d);
     const owner = ownerOf[d]!;
-    const path = snap.paths[d]!;
+    const file = fileFacts(snap.paths[d]!);
     const lines = Math.max(1, snap.endLines[d]! - snap.startLines[d]! + 1);
     const signals: DefinitionSignals = {
       text: evidence.definitionText(d),
@@ -113,8 +124,8 @@ export function rankDefinitions(
       neighbour: callNeighbourEvidence(g, d, direct),
       ppr: relevance.get(d) ?? 0,
       ownerMention: owner < 0 ? 0 : Math.min(1, evidence.nodes.get(owner)?.mention ?? 0),
-      file: files.best > 0 ? (files.score.get(path) ?? 0) / files.best : 0,
-      auxiliary: isAuxiliary(path) ? 1 : 0,
+      file: file.rank,
+      auxiliary: file.auxiliary,
       size: Math.min(1, Math.log1p(lines) / Math.log1p(SIZE_CAP_LINES)),
     };
     let score =
