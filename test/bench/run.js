@@ -2,7 +2,7 @@
 // markdown table.
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
-//                                       incremental, store, structural, ts-accuracy, py-accuracy, retrieval,
+//                                       incremental, store, structural, ts-accuracy, ts-attributed, py-accuracy, retrieval,
 //                                       context, localization, install, ignore-depth, startup, daemon)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import * as incremental from './incremental-reindex.js';
 import * as store from './store-write-rate.js';
 import * as structural from './structural-coverage.js';
 import * as tsAccuracy from './ts-accuracy.js';
+import * as tsAttributed from './ts-attributed.js';
 import * as pyAccuracy from './py-accuracy.js';
 import * as retrieval from './retrieval-algorithms.js';
 import * as context from './context-latency.js';
@@ -36,6 +37,7 @@ const BENCHMARKS = [
   incremental,
   store,
   tsAccuracy,
+  tsAttributed,
   pyAccuracy,
   structural,
   retrieval,

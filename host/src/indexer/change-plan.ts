@@ -52,11 +52,14 @@ export interface PlanInput {
   /** A file of this plugin will be analyzed (the run may start the plugin now). */
   onWork?: (pluginId: string) => void;
   onHashed?: (done: number, total: number) => void;
+  /** The running version of each plugin, `id` → `id@version`: a file another version stored is analyzed again. */
+  pluginLabels?: ReadonlyMap<string, string>;
 }
 
 /**
  * Steps 2 and 3 of an index run. What changed: a full run hashes every claimed file against the
- * store, an incremental run the files the commit changed; files no longer claimed are removed,
+ * store, an incremental run the files the commit changed (a file whose text is unchanged but
+ * which another version of its plugin stored counts as changed); files no longer claimed are removed,
  * newly skipped ones are recorded (which tombstones their graph). Then the dependents: files whose
  * edges point into what changes are analyzed again (a full run finds changed files by hash, and
  * their dependents are just as stale).
@@ -84,8 +87,12 @@ export async function planChanges(input: PlanInput): Promise<ChangePlan> {
     try {
       const h = hashFileSync(join(repoRoot, path));
       const prev = stored.get(path);
-      if (!rebuild && prev && prev.sha256 === h.sha256 && prev.status === 'ok' && !pendingBefore.has(path)) summary.unchanged++;
+      const sameText = !rebuild && prev && prev.sha256 === h.sha256 && prev.status === 'ok' && !pendingBefore.has(path);
+      // Stored by another version of its plugin (upgraded, pinned back): what it finds may differ.
+      const otherPlugin = sameText && input.pluginLabels !== undefined && prev.plugin !== input.pluginLabels.get(c.plugin);
+      if (sameText && !otherPlugin) summary.unchanged++;
       else {
+        if (otherPlugin) summary.pluginChanged = (summary.pluginChanged ?? 0) + 1;
         jobs.set(path, { path, language: c.language, sha256: h.sha256, lines: h.lines });
         input.onWork?.(c.plugin);
       }

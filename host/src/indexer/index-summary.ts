@@ -19,6 +19,8 @@ export interface IndexSummary {
    * (protocol SPEC §9.11), so their analysis could not change.
    */
   dependentsUnaffected: number;
+  /** Unchanged files analyzed again because another version of their plugin stored them (an upgrade, a pin). */
+  pluginChanged?: number;
   nodes: number;
   edges: number;
   refs: { edges: number; ambiguous: number; unresolved: number };
@@ -89,7 +91,7 @@ export function formatSummary(s: IndexSummary): string {
   const lines: string[] = [];
   const secs = (s.durationMs / 1000).toFixed(2);
   lines.push(
-    `${s.mode === 'full' ? 'indexed' : 'reindexed'} ${s.repoRoot} in ${secs} s: ${s.analyzed} analyzed, ${s.unchanged} unchanged, ${s.failed} failed, ${s.removed} removed${s.dependents ? `, ${s.dependents} dependents` : ''}${s.dependentsUnaffected ? `, ${s.dependentsUnaffected} dependents unaffected` : ''}`,
+    `${s.mode === 'full' ? 'indexed' : 'reindexed'} ${s.repoRoot} in ${secs} s: ${s.analyzed} analyzed, ${s.unchanged} unchanged, ${s.failed} failed, ${s.removed} removed${s.dependents ? `, ${s.dependents} dependents` : ''}${s.dependentsUnaffected ? `, ${s.dependentsUnaffected} dependents unaffected` : ''}${s.pluginChanged ? `, ${s.pluginChanged} analyzed again by another plugin version` : ''}`,
   );
   if (s.resumed) {
     const first = s.resumed.runs[0];

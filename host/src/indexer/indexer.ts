@@ -206,6 +206,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   req.onProgress?.({ stage: 'walk', done: claims.claimed.size, total: claims.claimed.size });
 
   // 2. What changed, and 3. the dependents of what changes.
+  const labels = new Map(req.plugins.map((p) => [p.plugin.manifest.id, p.plugin.label]));
   const plan = await planChanges({
     store,
     repoRoot,
@@ -216,13 +217,13 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     summary,
     onWork: (pluginId) => sessions.warm(pluginId),
     onHashed: (done, total) => req.onProgress?.({ stage: 'hash', done, total }),
+    pluginLabels: labels,
   });
   const { jobs, toRemove } = plan;
 
   // The names whose candidates this run can change (step 5): those defined in the files it
   // changes or removes. A dependent read again from the same text by the same plugin defines
   // what it defined: in a one-file commit's run, most of the files sent.
-  const labels = new Map(req.plugins.map((p) => [p.plugin.manifest.id, p.plugin.label]));
   const redefined = [...jobs.keys()].filter((path) => !rereadsStoredGraph(plan, path, labels.get(claims.claimed.get(path)?.plugin ?? '')));
   const namesBefore = new Set(store.definedNames([...redefined, ...toRemove]));
   // Before the first change: whatever this run is going to analyze is pending until its last

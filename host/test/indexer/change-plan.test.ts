@@ -44,7 +44,7 @@ function claims(paths: string[], skipped: Record<string, string> = {}): TreeClai
   };
 }
 
-async function plan(store: GraphStore, root: string, mode: IndexMode, c: TreeClaims) {
+async function plan(store: GraphStore, root: string, mode: IndexMode, c: TreeClaims, pluginLabels?: ReadonlyMap<string, string>) {
   const s = summary();
   const work: string[] = [];
   const p = await planChanges({
@@ -55,11 +55,40 @@ async function plan(store: GraphStore, root: string, mode: IndexMode, c: TreeCla
     pendingBefore: new Set(),
     summary: s,
     onWork: (id) => work.push(id),
+    ...(pluginLabels ? { pluginLabels } : {}),
   });
   return { ...p, summary: s, work };
 }
 
 describe('planChanges', () => {
+  it('a file whose text is unchanged but which another version of its plugin stored is analyzed again (an upgrade adds what it finds)', async () => {
+    const files = { 'a.ts': 'export function f() {}\n', 'b.ts': 'f();\n' };
+    const { root, store } = setup(files);
+    const same = await plan(
+      store,
+      root,
+      { kind: 'full' },
+      claims(['a.ts', 'b.ts']),
+      new Map([['lang-typescript', 'lang-typescript@0.1.0']]),
+    );
+    expect(same.jobs.size).toBe(0);
+    expect(same.summary).toMatchObject({ unchanged: 2 });
+    expect(same.summary.pluginChanged).toBeUndefined();
+
+    const upgraded = await plan(
+      store,
+      root,
+      { kind: 'full' },
+      claims(['a.ts', 'b.ts']),
+      new Map([['lang-typescript', 'lang-typescript@0.2.0']]),
+    );
+    expect([...upgraded.jobs.keys()].sort()).toEqual(['a.ts', 'b.ts']);
+    // Analyzed from their text, not read again as dependents.
+    expect([...upgraded.textUnchanged]).toEqual([]);
+    expect(upgraded.summary).toMatchObject({ unchanged: 0, pluginChanged: 2 });
+    expect(upgraded.work).toEqual(['lang-typescript', 'lang-typescript']);
+  });
+
   it('a full run: unchanged files by hash, changed ones to analyze with their dependents, missing ones removed', async () => {
     const files = { 'a.ts': 'export function f() {}\n', 'b.ts': 'f();\n' };
     const { root, store } = setup(files);

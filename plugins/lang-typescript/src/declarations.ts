@@ -55,8 +55,11 @@ export function declarationsOf(sf: ts.SourceFile): FileDeclarations {
  * their methods, constructors, accessors and function-valued fields, interfaces and their
  * method members, type aliases (and the methods of an object type they name), enums,
  * namespaces and ambient modules, function-valued variables anywhere, exported variables,
- * object-literal methods of a named object (`const api = { get() {} }` → `api.get`), and
- * the CommonJS forms `exports.f = function`, `module.exports = { … }`, `A.prototype.m = function`.
+ * object-literal methods of a named object (`const api = { get() {} }` → `api.get`), the
+ * functions of anonymous object literals (`sub({ next: (v) => … })`), functions assigned
+ * anywhere (`inst.keyof = () => …`, `this.onClose = …`), module-level consts made by a call
+ * that wraps a function (`export const map = dual(2, (self, f) => …)`), and the CommonJS forms
+ * `exports.f = function`, `module.exports = { … }`, `A.prototype.m = function`.
  *
  * Signatures are the qualified names, made unique in source order:
  * - an overload group (consecutive declarations of one function, method or constructor)

@@ -75,7 +75,7 @@ describe('lang-typescript through travsr init and graph export', () => {
 
   it('runs both phases in the sandbox over every file', () => {
     const p = summary.plugins.find((x) => x.id === 'lang-typescript')!;
-    expect(p).toMatchObject({ status: 'ok', analyzed: 10, failed: 0, phases: ['A', 'B'] });
+    expect(p).toMatchObject({ status: 'ok', analyzed: 11, failed: 0, phases: ['A', 'B'] });
   });
 
   it('stores the resolved call edges on the Phase A nodes, with phase-b provenance', () => {
@@ -85,6 +85,20 @@ describe('lang-typescript through travsr init and graph export', () => {
     expect(edges).toContain('phase-b calls src/app.ts#fill -> src/app.ts#Repository.save');
     expect(edges).toContain('phase-b inherits src/lib/shapes.ts#Circle -> src/lib/shapes.ts#BaseShape');
     expect(edges).toContain('phase-b imports src/geometry/area.ts# -> src/lib/shapes.ts#');
+  });
+
+  it('resolves the calls inside functions defined by assignment, anonymous object literals and wrapping calls, from those definitions', () => {
+    const forms = 'src/assigned/forms.ts';
+    expect(edges).toContain(`phase-b calls ${forms}#Schema.parse -> ${forms}#log`);
+    expect(edges).toContain(`phase-b calls ${forms}#Watcher.onClose@2 -> ${forms}#log`);
+    expect(edges).toContain(`phase-b calls ${forms}#Watcher.constructor.next -> ${forms}#log`);
+    expect(edges).toContain(`phase-b calls ${forms}#Watcher.constructor.error -> ${forms}#log`);
+    expect(edges).toContain(`phase-b calls ${forms}#Watcher.constructor -> ${forms}#subscribe`);
+    expect(edges).toContain(`phase-b calls ${forms}#map -> ${forms}#dual`);
+    // Not from the definitions around them.
+    expect(edges.filter((e) => e.startsWith(`phase-b calls ${forms}#Watcher.constructor -> `))).toEqual([
+      `phase-b calls ${forms}#Watcher.constructor -> ${forms}#subscribe`,
+    ]);
   });
 
   it('adds no name-matched guesses next to the compiler-resolved edges of a file', () => {

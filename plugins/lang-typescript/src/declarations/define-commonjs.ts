@@ -36,6 +36,7 @@ export function defineCommonJsAssignment(walk: DeclarationWalk, s: ts.Expression
   const name = path[path.length - 1]!;
   const header = ts.isClassExpression(right) ? membersStart(right, right.getStart(walk.sf)) : bodyStart(right, walk.sf);
   const d = walk.declarations.add(kind, name, s, header, undefined, [e, e.left, right], qualifier === undefined ? {} : { qualifier });
-  walk.visitChildren(s, d);
+  // Into the assignment, not the statement again (defineAssignment would take it for another definition).
+  walk.visitChildren(e, d);
   return true;
 }

@@ -4,7 +4,8 @@ import { bodyStart, isFunctionExpressionLike, isFunctionTypeNode, propertyNameTe
 import type { DeclarationWalk } from './walk.js';
 
 // Members of classes and interfaces, and of the object literals and object types that are
-// named (`walk.namedLiterals`): members of anonymous ones are no definitions.
+// named (`walk.namedLiterals`). Of an anonymous object literal, only the functions are
+// definitions (methods, accessors, `next: (v) => …`): the calls inside them are theirs.
 
 /** `constructor` (overloads grouped). */
 export function defineConstructor(walk: DeclarationWalk, n: ts.ConstructorDeclaration, scope: Declaration | undefined): boolean {
@@ -16,11 +17,10 @@ export function defineConstructor(walk: DeclarationWalk, n: ts.ConstructorDeclar
   return true;
 }
 
-/** A method of a class, or of a named object literal (overloads grouped). */
-export function defineMethod(walk: DeclarationWalk, n: ts.MethodDeclaration, scope: Declaration | undefined, parent: ts.Node): boolean {
-  const inLiteral = ts.isObjectLiteralExpression(parent);
+/** A method of a class or of an object literal, named or not (overloads grouped). */
+export function defineMethod(walk: DeclarationWalk, n: ts.MethodDeclaration, scope: Declaration | undefined): boolean {
   const name = propertyNameText(n.name, walk.sf);
-  if (name === undefined || (inLiteral && !walk.namedLiterals.has(parent))) return false;
+  if (name === undefined) return false;
   const d = walk.declarations.add('method', name, n, bodyStart(n, walk.sf), scope, [n], {
     overloadKind: 'method',
     hasBody: n.body !== undefined,
@@ -29,7 +29,7 @@ export function defineMethod(walk: DeclarationWalk, n: ts.MethodDeclaration, sco
   return true;
 }
 
-/** A getter or setter: a `property`; the setter's signature gets `@set`. */
+/** A getter or setter (of a class or any object literal): a `property`; the setter's signature gets `@set`. */
 export function defineAccessor(
   walk: DeclarationWalk,
   n: ts.GetAccessorDeclaration | ts.SetAccessorDeclaration,
@@ -37,8 +37,7 @@ export function defineAccessor(
   parent: ts.Node,
 ): boolean {
   const name = propertyNameText(n.name, walk.sf);
-  if (name === undefined || (ts.isObjectLiteralExpression(parent) && !walk.namedLiterals.has(parent))) return false;
-  if (ts.isTypeLiteralNode(parent) && !walk.namedLiterals.has(parent)) return false;
+  if (name === undefined || (ts.isTypeLiteralNode(parent) && !walk.namedLiterals.has(parent))) return false;
   const setter = n.kind === ts.SyntaxKind.SetAccessor;
   const d = walk.declarations.add('property', name, n, bodyStart(n, walk.sf), scope, [n], setter ? { suffix: '@set' } : {});
   walk.visitChildren(n, d);

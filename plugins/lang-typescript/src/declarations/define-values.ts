@@ -47,7 +47,7 @@ export interface VariablePlace {
 
 /**
  * A variable declarator that is a definition: a function or class value anywhere; a
- * module-level object literal that is exported or defines functions (its members become
+ * module-level const made by a call that wraps a function (a function); a module-level object literal that is exported or defines functions (its members become
  * definitions); any other module-level variable. False when it is none (a local value).
  */
 export function defineVariable(
@@ -71,6 +71,14 @@ export function defineVariable(
     walk.visitChildren(v, d);
     return true;
   }
+  // `export const map = dual(2, (self, f) => …)`: a module-level const made by a call that wraps a
+  // function is that function (the effect style); its calls are the wrapped function's.
+  const wrapped = init && constant && atModule ? wrappedFunction(init) : undefined;
+  if (wrapped) {
+    const d = walk.declarations.add('function', name, rangeNode, bodyStart(wrapped, walk.sf), scope, [v]);
+    walk.visitChildren(v, d);
+    return true;
+  }
   const kind: NodeKind = constant ? 'constant' : 'variable';
   if (init && ts.isObjectLiteralExpression(init) && atModule && (exported || definesFunctions(init))) {
     walk.namedLiterals.add(init);
@@ -86,17 +94,33 @@ export function defineVariable(
   return false;
 }
 
-/** `name: value` in a named object literal: a `method` for a function, a named `property` for a nested object, a `property` otherwise. */
+/**
+ * The function a call wraps, when its last argument is one (`dual(2, (self, f) => …)`,
+ * `Effect.fn(function* () {…})`, `memo(() => …)`): what a module-level const made by the call is.
+ */
+function wrappedFunction(init: ts.Expression): ts.ArrowFunction | ts.FunctionExpression | undefined {
+  if (!ts.isCallExpression(init)) return undefined;
+  const last = init.arguments[init.arguments.length - 1];
+  const fn = last ? unwrapExpression(last) : undefined;
+  return fn && isFunctionExpressionLike(fn) ? fn : undefined;
+}
+
+/**
+ * `name: value` in an object literal. In a named one: a `method` for a function, a named
+ * `property` for a nested object, a `property` otherwise. In an anonymous one (`subscribe({
+ * next: (v) => … })`), a function only: a `method` qualified by the definition around it.
+ */
 export function definePropertyAssignment(
   walk: DeclarationWalk,
   n: ts.PropertyAssignment,
   scope: Declaration | undefined,
   parent: ts.Node,
 ): boolean {
-  if (!walk.namedLiterals.has(parent)) return false;
+  const named = walk.namedLiterals.has(parent);
+  const init = unwrapExpression(n.initializer);
+  if (!named && !isFunctionExpressionLike(init)) return false;
   const name = propertyNameText(n.name, walk.sf);
   if (name === undefined) return false;
-  const init = unwrapExpression(n.initializer);
   if (isFunctionExpressionLike(init)) {
     const d = walk.declarations.add('method', name, n, bodyStart(init, walk.sf), scope, [n, init]);
     walk.visitChildren(n, d);

@@ -1,5 +1,6 @@
 import ts from 'typescript';
 import type { Declaration } from '../declarations.js';
+import { defineAssignment } from './define-assignments.js';
 import { defineCommonJsAssignment } from './define-commonjs.js';
 import {
   defineAccessor,
@@ -53,6 +54,8 @@ const DEFINERS = new Map<ts.SyntaxKind, Definer>([
   [ts.SyntaxKind.ExportAssignment, definer(ts.isExportAssignment, defineExportAssignment)],
   // CommonJS assignments (`exports.f = function`, …).
   [ts.SyntaxKind.ExpressionStatement, definer(ts.isExpressionStatement, defineCommonJsAssignment)],
+  // Functions defined by assignment anywhere (`inst.keyof = () => …`, `this.handler = …`).
+  [ts.SyntaxKind.BinaryExpression, definer(ts.isBinaryExpression, defineAssignment)],
 ]);
 
 /**

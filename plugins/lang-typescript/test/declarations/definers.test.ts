@@ -61,9 +61,12 @@ describe('members', () => {
     expect(header(sf, list[5]!)).toBe('h = () =>');
   });
 
-  it('members of anonymous object literals and object types are no definitions', () => {
-    const { names } = collect('function f() { return { m() {}, get x() { return 1; } }; }\nlet v: { m(): void; get x(): number };\n');
-    expect(names).toEqual(['function f', 'variable v']);
+  it('the functions of an anonymous object literal are definitions of the function around them; its other values and anonymous object types are none', () => {
+    const { names, list, sf } = collect(
+      'function f() { return sub({ m() {}, get x() { return 1; }, next: (v) => g(v), n: 1, o: { deep: function () {} } }); }\nlet v: { m(): void; get x(): number };\n',
+    );
+    expect(names).toEqual(['function f', 'method f.m', 'property f.x', 'method f.next', 'method f.deep', 'variable v']);
+    expect(header(sf, list[3]!)).toBe('next: (v) =>');
   });
 });
 
@@ -104,6 +107,51 @@ describe('CommonJS', () => {
       'method c',
       'property d',
       'function inner',
+      'method inner.no',
+      'method z',
     ]);
+  });
+});
+
+describe('functions defined by assignment', () => {
+  it('x.name = …, x.y.name = …, name = … anywhere: named by the property, qualified by the definition around them', () => {
+    const { names, list, sf } = collect(
+      'export const ZodObject = $constructor("ZodObject", (inst, def) => {\n  inst.keyof = () => _enum(def);\n  inst._zod.parse = function (payload) { return payload; };\n  inst.n = 1;\n});\nlet handler;\nfunction setup() { handler = function () {}; }\n',
+    );
+    expect(names).toEqual([
+      'function ZodObject',
+      'method ZodObject.keyof',
+      'method ZodObject.parse',
+      'variable handler',
+      'function setup',
+      'function setup.handler',
+    ]);
+    expect(header(sf, list[1]!)).toBe('inst.keyof = () =>');
+    expect(header(sf, list[0]!)).toBe('export const ZodObject = $constructor("ZodObject", (inst, def) =>');
+  });
+
+  it("this.name = … in a member of a class is a member of the class; in a plain function it is the function's", () => {
+    const { names } = collect(
+      'class C {\n  constructor() { this.onClose = () => this.close(); }\n  init() { this.K = class {}; }\n}\nfunction F() { this.run = function () {}; }\n',
+    );
+    expect(names).toEqual([
+      'class C',
+      'constructor C.constructor',
+      'method C.onClose',
+      'method C.init',
+      'class C.K',
+      'function F',
+      'method F.run',
+    ]);
+  });
+});
+
+describe('a module-level const made by a call that wraps a function', () => {
+  it('is a function (the effect style); a call without a function argument, or a local one, is not', () => {
+    const { names, list, sf } = collect(
+      'export const map = dual(2, (self, f) => pipe(self, f));\nexport const gen = Effect.fn(function* () { yield 1; });\nexport const tag = Context.GenericTag("x");\nfunction g() { const local = memo(() => 1); }\n',
+    );
+    expect(names).toEqual(['function map', 'function gen', 'constant tag', 'function g']);
+    expect(header(sf, list[0]!)).toBe('export const map = dual(2, (self, f) =>');
   });
 });
