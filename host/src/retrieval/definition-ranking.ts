@@ -1,5 +1,6 @@
 import { GraphSnapshot } from './graph-snapshot.js';
 import type { ContextWeights } from './context-weights.js';
+import { bestHits } from '../store/index.js';
 import { filesMatching } from './file-nodes.js';
 import { isAuxiliary, type FileRanking } from './file-ranking.js';
 import type { LexicalEvidence } from './lexical-evidence.js';
@@ -108,45 +109,72 @@ export function rankDefinitions(
       );
     return f;
   };
-  const out: RankedDefinition[] = [];
-  for (const d of candidates) {
+  // Every candidate is scored through one scratch record (a large file offers thousands of
+  // candidates: an object each cost more than the scoring); the best get records of their own.
+  const signalsOf = (d: number, into: DefinitionSignals): DefinitionSignals => {
     const s = evidence.nodes.get(d);
     const owner = ownerOf[d]!;
     const file = fileFacts(snap.paths[d]!);
     const lines = Math.max(1, snap.endLines[d]! - snap.startLines[d]! + 1);
-    const signals: DefinitionSignals = {
-      text: evidence.definitionText(d),
-      identifiers: evidence.definitionIdentifiers.get(d) ?? 0,
-      quoted: Math.min(1, (evidence.quotedDefinitions.get(d) ?? 0) / 2),
-      name: s?.lexical ?? 0,
-      mention: Math.min(1, s?.mention ?? 0),
-      frame: frames.get(d) ?? 0,
-      neighbour: callNeighbourEvidence(g, d, direct),
-      ppr: relevance.get(d) ?? 0,
-      ownerMention: owner < 0 ? 0 : Math.min(1, evidence.nodes.get(owner)?.mention ?? 0),
-      file: file.rank,
-      auxiliary: file.auxiliary,
-      size: Math.min(1, Math.log1p(lines) / Math.log1p(SIZE_CAP_LINES)),
-    };
-    let score =
-      W.definitionText * signals.text +
-      W.definitionIdentifiers * signals.identifiers +
-      W.definitionQuoted * signals.quoted +
-      W.definitionName * signals.name +
-      W.definitionMention * signals.mention +
-      W.definitionFrame * signals.frame +
-      W.definitionNeighbour * signals.neighbour +
-      W.definitionPpr * signals.ppr +
-      W.definitionOwnerMention * signals.ownerMention +
-      W.definitionFile * signals.file +
-      W.definitionSize * signals.size;
-    if (signals.auxiliary) score *= W.definitionAuxiliaryFactor;
-    if (score > 0) out.push({ dense: d, score, signals, why: [] });
+    into.text = evidence.definitionText(d);
+    into.identifiers = evidence.definitionIdentifiers.get(d) ?? 0;
+    into.quoted = Math.min(1, (evidence.quotedDefinitions.get(d) ?? 0) / 2);
+    into.name = s?.lexical ?? 0;
+    into.mention = Math.min(1, s?.mention ?? 0);
+    into.frame = frames.get(d) ?? 0;
+    into.neighbour = callNeighbourEvidence(g, d, direct);
+    into.ppr = relevance.get(d) ?? 0;
+    into.ownerMention = owner < 0 ? 0 : Math.min(1, evidence.nodes.get(owner)?.mention ?? 0);
+    into.file = file.rank;
+    into.auxiliary = file.auxiliary;
+    into.size = Math.min(1, Math.log1p(lines) / Math.log1p(SIZE_CAP_LINES));
+    return into;
+  };
+  const scratch = noSignals();
+  const scores = new Map<number, number>();
+  for (const d of candidates) {
+    const score = definitionScore(signalsOf(d, scratch), W);
+    if (score > 0) scores.set(d, score);
   }
-  const best = out.sort((a, b) => b.score - a.score || a.dense - b.dense).slice(0, Math.max(0, limit));
-  // The reasons are written for the best only.
-  for (const r of best) r.why = definitionReasons(r.signals, evidence.nodes.get(r.dense)?.why);
-  return best;
+  // Best first, ties by dense index; the reasons are written for the best only.
+  return bestHits(scores, limit).map(([dense, score]) => {
+    const signals = signalsOf(dense, noSignals());
+    return { dense, score, signals, why: definitionReasons(signals, evidence.nodes.get(dense)?.why) };
+  });
+}
+
+/** A definition's score: the weighted sum of its signals, damped in an auxiliary file. */
+function definitionScore(signals: DefinitionSignals, W: ContextWeights): number {
+  const score =
+    W.definitionText * signals.text +
+    W.definitionIdentifiers * signals.identifiers +
+    W.definitionQuoted * signals.quoted +
+    W.definitionName * signals.name +
+    W.definitionMention * signals.mention +
+    W.definitionFrame * signals.frame +
+    W.definitionNeighbour * signals.neighbour +
+    W.definitionPpr * signals.ppr +
+    W.definitionOwnerMention * signals.ownerMention +
+    W.definitionFile * signals.file +
+    W.definitionSize * signals.size;
+  return signals.auxiliary ? score * W.definitionAuxiliaryFactor : score;
+}
+
+function noSignals(): DefinitionSignals {
+  return {
+    text: 0,
+    identifiers: 0,
+    quoted: 0,
+    name: 0,
+    mention: 0,
+    frame: 0,
+    neighbour: 0,
+    ppr: 0,
+    ownerMention: 0,
+    file: 0,
+    auxiliary: 0,
+    size: 0,
+  };
 }
 
 /** The reasons of a ranked definition, strongest evidence first. */
