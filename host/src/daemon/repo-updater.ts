@@ -56,7 +56,7 @@ const LOCK_WAIT_MS = 60_000;
  * incremental index run takes them all — files that exist are analyzed again when their content
  * changed, paths that are gone are removed with every stored file under them. Changes that
  * arrive during a run wait for the next one, so a branch switch of thousands of files is one or
- * two runs, never thousands; and they cancel the Phase B of an edit's run (up to 64 files) that
+ * two runs (a third when the checkout's writes trickle in on a busy machine), never thousands; and they cancel the Phase B of an edit's run (up to 64 files) that
  * has not started yet or is under way: its files keep their Phase A graph and go with the new
  * changes into the next run, which does Phase A of them all at once, then Phase B. A commit
  * adds the change from the last indexed commit to HEAD; a full run (hash every file) catches up
