@@ -2,7 +2,7 @@
 // markdown table.
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
-//                                       incremental, store, structural, ts-accuracy, ts-attributed, py-accuracy, retrieval,
+//                                       incremental, store, structural, ts-accuracy, ts-attributed, py-accuracy, rust-accuracy, retrieval,
 //                                       context, localization, install, ignore-depth, startup, daemon)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import * as structural from './structural-coverage.js';
 import * as tsAccuracy from './ts-accuracy.js';
 import * as tsAttributed from './ts-attributed.js';
 import * as pyAccuracy from './py-accuracy.js';
+import * as rustAccuracy from './rust-accuracy.js';
 import * as retrieval from './retrieval-algorithms.js';
 import * as context from './context-latency.js';
 import * as localization from './localization.js';
@@ -39,6 +40,7 @@ const BENCHMARKS = [
   tsAccuracy,
   tsAttributed,
   pyAccuracy,
+  rustAccuracy,
   structural,
   retrieval,
   context,

@@ -21,8 +21,8 @@ export const name = 'structural';
 export const title = 'structural coverage';
 
 const pluginDir = join(repoRoot, 'plugins', 'lang-structural');
-// Go and Python have their own plugins (same grammar builds); their tables are merged in.
-const pluginDirs = [pluginDir, join(repoRoot, 'plugins', 'lang-go'), join(repoRoot, 'plugins', 'lang-python')];
+// Go, Python and Rust have their own plugins (same grammar builds); their tables are merged in.
+const pluginDirs = [pluginDir, ...['lang-go', 'lang-python', 'lang-rust'].map((id) => join(repoRoot, 'plugins', id))];
 const cacheDir = join(benchDir, '.cache', 'structural');
 // Bump when the layout of the cache changes, so that an old cache is rebuilt.
 const CACHE_FORMAT = 1;

@@ -59,7 +59,9 @@ const plugins = readdirSync(PLUGINS, { withFileTypes: true })
 
 describe('plugin dependencies', () => {
   it('finds the plugins', () => {
-    expect(plugins).toEqual(expect.arrayContaining(['lang-typescript', 'lang-python', 'lang-go', 'lang-data', 'lang-structural']));
+    expect(plugins).toEqual(
+      expect.arrayContaining(['lang-typescript', 'lang-python', 'lang-go', 'lang-rust', 'lang-data', 'lang-structural']),
+    );
   });
 
   it.each(plugins)('%s imports only packages its package.json declares', (plugin) => {

@@ -16,8 +16,6 @@ export interface LanguageSpec {
   readonly grammar: string;
   /** Extensions (with the dot) and exact file names this language claims. */
   readonly extensions: readonly string[];
-  /** What joins a qualifier to a name in a reference (`std::io` + `Read`); default `.`. */
-  readonly pathSeparator?: string;
 }
 
 export const LANGUAGES: readonly LanguageSpec[] = [
@@ -37,7 +35,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   { id: 'ocaml', grammar: 'tree-sitter-ocaml.wasm', extensions: ['.ml'] },
   { id: 'php', grammar: 'tree-sitter-php.wasm', extensions: ['.php', '.phtml'] },
   { id: 'ruby', grammar: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec', 'Gemfile', 'Rakefile'] },
-  { id: 'rust', grammar: 'tree-sitter-rust.wasm', extensions: ['.rs'], pathSeparator: '::' },
   { id: 'scala', grammar: 'tree-sitter-scala.wasm', extensions: ['.scala', '.sc'] },
   { id: 'swift', grammar: 'tree-sitter-swift.wasm', extensions: ['.swift'] },
   { id: 'zig', grammar: 'tree-sitter-zig.wasm', extensions: ['.zig'] },

@@ -132,10 +132,7 @@ export class StructuralAnalyzer {
     const tree = lang.parser.parse(file.text, file.path);
     try {
       const lines = new LineIndex(file.text);
-      tagsToGraph(collectTags(lang.query, tree, spec.pathSeparator ? { pathSeparator: spec.pathSeparator } : {}), ctx.graph, {
-        text: file.text,
-        lines,
-      });
+      tagsToGraph(collectTags(lang.query, tree), ctx.graph, { text: file.text, lines });
       const diagnostic = parseErrorDiagnostic(tree, lines);
       if (diagnostic) ctx.graph.diagnostic(diagnostic);
     } finally {

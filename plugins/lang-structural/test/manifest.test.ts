@@ -39,7 +39,7 @@ describe('travsr-plugin.json', () => {
   });
 
   it('claims no language another first-party plugin owns', () => {
-    for (const taken of ['typescript', 'javascript', 'python', 'go', 'lua', 'json', 'yaml', 'toml', 'xml'])
+    for (const taken of ['typescript', 'javascript', 'python', 'go', 'rust', 'lua', 'json', 'yaml', 'toml', 'xml'])
       expect(manifest.languages).not.toContain(taken);
   });
 

@@ -1,0 +1,180 @@
+/**
+ * What Phase B reads from a `Cargo.toml`: the package, its targets (lib, bins, examples,
+ * tests, benches, build script) and its dependencies that are path dependencies (directly or
+ * through `workspace = true`), plus the workspace's members and shared dependencies.
+ */
+import { type Dirent, existsSync, readdirSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { parse } from 'smol-toml';
+import { defaultFeatures } from './cfg.js';
+
+/** One crate root a package builds. */
+export interface Target {
+  kind: 'lib' | 'bin' | 'example' | 'test' | 'bench' | 'build';
+  /** Crate name as code refers to it (`-` made `_`). */
+  name: string;
+  /** Root file, relative to the repository root. */
+  root: string;
+}
+
+/** A dependency on a package of the repository (a path dependency). */
+export interface PathDependency {
+  /** The name the depending code uses (the key, or `package = …` renamed). */
+  name: string;
+  /** Directory of the depended-on package, relative to the repository root. */
+  dir: string;
+  kind: 'normal' | 'dev' | 'build';
+}
+
+/** A package read from its manifest. */
+export interface Package {
+  /** Directory of the manifest, relative to the repository root ('' for the root). */
+  dir: string;
+  name: string;
+  targets: Target[];
+  dependencies: PathDependency[];
+  /** Names of the dependencies that are not in the repository (registry, git), as code uses them. */
+  externalDependencies: string[];
+  /** The features a default build enables. */
+  features: Set<string>;
+}
+
+/** The workspace table of a manifest: members and `[workspace.dependencies]` with a path. */
+export interface Workspace {
+  dir: string;
+  members: string[];
+  dependencies: Map<string, string>;
+}
+
+type Table = Record<string, unknown>;
+
+const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Parses a manifest's text. @throws Error on TOML syntax errors (the caller reports the file). */
+export function readManifest(text: string): Table {
+  return parse(text);
+}
+
+/** The workspace a manifest declares, if any. */
+export function workspaceOf(manifest: Table, dir: string): Workspace | undefined {
+  const ws = manifest['workspace'];
+  if (!isTable(ws)) return undefined;
+  const members = Array.isArray(ws['members']) ? ws['members'].filter((m): m is string => typeof m === 'string') : [];
+  const dependencies = new Map<string, string>();
+  const deps = ws['dependencies'];
+  if (isTable(deps))
+    for (const [k, v] of Object.entries(deps)) {
+      const p = isTable(v) ? str(v['path']) : undefined;
+      if (p !== undefined) dependencies.set(k, posix.normalize(posix.join(dir, p)));
+    }
+  return { dir, members, dependencies };
+}
+
+/**
+ * The package a manifest declares, with the targets Cargo would find (explicit `[lib]`,
+ * `[[bin]]`, … tables and the conventional files), or undefined for a virtual manifest.
+ *
+ * @param abs the absolute directory of the manifest (to look for conventional target files)
+ * @param workspace the workspace it belongs to, for `workspace = true` dependencies
+ */
+export function packageOf(manifest: Table, dir: string, abs: string, workspace?: Workspace): Package | undefined {
+  const pkg = manifest['package'];
+  if (!isTable(pkg)) return undefined;
+  const name = str(pkg['name']) ?? posix.basename(dir);
+  const crateName = (n: string) => n.replace(/-/g, '_');
+  const rel = (p: string) => posix.normalize(dir ? posix.join(dir, p) : p);
+  const targets: Target[] = [];
+  const lib = manifest['lib'];
+  const libPath = isTable(lib) ? str(lib['path']) : undefined;
+  if (libPath !== undefined || existsSync(join(abs, 'src', 'lib.rs')))
+    targets.push({
+      kind: 'lib',
+      name: crateName((isTable(lib) ? str(lib['name']) : undefined) ?? name),
+      root: rel(libPath ?? 'src/lib.rs'),
+    });
+  const explicit = new Set<string>();
+  const tablesOf = (key: string, kind: Target['kind'], dirName: string) => {
+    const list = manifest[key];
+    if (!Array.isArray(list)) return;
+    for (const t of list) {
+      if (!isTable(t)) continue;
+      const tn = str(t['name']);
+      const p = str(t['path']) ?? (tn ? (kind === 'bin' ? `src/bin/${tn}.rs` : `${dirName}/${tn}.rs`) : undefined);
+      if (!p) continue;
+      explicit.add(rel(p));
+      targets.push({ kind, name: crateName(tn ?? posix.basename(p, '.rs')), root: rel(p) });
+    }
+  };
+  tablesOf('bin', 'bin', 'src/bin');
+  tablesOf('example', 'example', 'examples');
+  tablesOf('test', 'test', 'tests');
+  tablesOf('bench', 'bench', 'benches');
+  if (existsSync(join(abs, 'src', 'main.rs')) && !explicit.has(rel('src/main.rs')))
+    targets.push({ kind: 'bin', name: crateName(name), root: rel('src/main.rs') });
+  const conventional = (sub: string, kind: Target['kind']) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(abs, sub), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p =
+        e.isFile() && e.name.endsWith('.rs')
+          ? `${sub}/${e.name}`
+          : e.isDirectory() && existsSync(join(abs, sub, e.name, 'main.rs'))
+            ? `${sub}/${e.name}/main.rs`
+            : undefined;
+      if (!p || explicit.has(rel(p))) continue;
+      targets.push({ kind, name: crateName(e.name.replace(/\.rs$/, '')), root: rel(p) });
+    }
+  };
+  conventional('src/bin', 'bin');
+  conventional('examples', 'example');
+  conventional('tests', 'test');
+  conventional('benches', 'bench');
+  const build = str(pkg['build']) ?? (existsSync(join(abs, 'build.rs')) ? 'build.rs' : undefined);
+  if (build) targets.push({ kind: 'build', name: 'build_script_build', root: rel(build) });
+
+  const dependencies: PathDependency[] = [];
+  const externalDependencies: string[] = [];
+  const depTables: [Table | undefined, PathDependency['kind']][] = [
+    [manifest['dependencies'] as Table | undefined, 'normal'],
+    [manifest['dev-dependencies'] as Table | undefined, 'dev'],
+    [manifest['build-dependencies'] as Table | undefined, 'build'],
+  ];
+  // `[target.'cfg(…)'.dependencies]`: every platform's, as cfg is not evaluated.
+  const target = manifest['target'];
+  if (isTable(target))
+    for (const t of Object.values(target))
+      if (isTable(t)) {
+        depTables.push([t['dependencies'] as Table | undefined, 'normal']);
+        depTables.push([t['dev-dependencies'] as Table | undefined, 'dev']);
+      }
+  for (const [table, kind] of depTables) {
+    if (!isTable(table)) continue;
+    for (const [key, v] of Object.entries(table)) {
+      if (!isTable(v)) {
+        externalDependencies.push(crateName(key));
+        continue;
+      }
+      const p = str(v['path']);
+      const depDir =
+        p !== undefined ? posix.normalize(posix.join(dir, p)) : v['workspace'] === true ? workspace?.dependencies.get(key) : undefined;
+      if (depDir === undefined) {
+        externalDependencies.push(crateName(key));
+        continue;
+      }
+      dependencies.push({ name: crateName(key), dir: depDir === '.' ? '' : depDir, kind });
+    }
+  }
+  return {
+    dir,
+    name,
+    targets,
+    dependencies,
+    externalDependencies,
+    features: defaultFeatures(isTable(manifest['features']) ? manifest['features'] : undefined),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * `#[cfg(…)]` as a default `cargo build` on Linux x86_64 sees it: the package's default
+ * features (and the features they enable), `unix`, `debug_assertions`, not `test`. Resolution
+ * uses it only to choose between twins — two items of one name under opposite cfgs
+ * (`#[cfg(feature = "std")] mod imp;` / `#[cfg(not(…))] mod imp { … }`) — and indexes both.
+ */
+
+/** What a cfg predicate evaluates to: unknown predicates (a custom `--cfg`) are `undefined`. */
+export type CfgValue = boolean | undefined;
+
+/** Key-value predicates of the assumed target. */
+const TARGET: Record<string, string[]> = {
+  target_os: ['linux'],
+  target_family: ['unix'],
+  target_arch: ['x86_64'],
+  target_pointer_width: ['64'],
+  target_endian: ['little'],
+  target_env: ['gnu'],
+  target_vendor: ['unknown'],
+  panic: ['unwind'],
+  target_has_atomic: ['8', '16', '32', '64', 'ptr'],
+  target_feature: ['sse', 'sse2', 'fxsr'],
+};
+/** Bare predicates and their value on the assumed target. */
+const FLAGS: Record<string, boolean> = {
+  unix: true,
+  windows: false,
+  test: false,
+  debug_assertions: true,
+  doc: false,
+  docsrs: false,
+  miri: false,
+  doctest: false,
+  proc_macro: false,
+};
+
+/**
+ * The features a package enables by default: `default` and, transitively, what each enables
+ * (`"dep:x"` and `"x/feat"` entries enable no feature of this package, `"x?/feat"` neither).
+ */
+export function defaultFeatures(table: Record<string, unknown> | undefined): Set<string> {
+  const on = new Set<string>();
+  if (!table) return on;
+  const visit = (name: string): void => {
+    if (on.has(name)) return;
+    on.add(name);
+    const list = table[name];
+    if (!Array.isArray(list)) return;
+    for (const f of list) if (typeof f === 'string' && !f.includes('/') && !f.startsWith('dep:')) visit(f);
+  };
+  visit('default');
+  return on;
+}
+
+/**
+ * Evaluates the predicate of a `cfg(…)` attribute's text (`cfg(all(unix, feature = "std"))`).
+ * Returns undefined for an attribute that is not a cfg or a predicate that cannot be known.
+ */
+export function evalCfgAttr(attr: string, features: ReadonlySet<string>): CfgValue {
+  const m = /^cfg\s*\((.*)\)\s*$/s.exec(attr);
+  if (!m) return undefined;
+  const p = new Parser(m[1]!, features);
+  const v = p.predicate();
+  return p.ok ? v : undefined;
+}
+
+/** Whether an item with these attributes is compiled: false only when a cfg says so for sure. */
+export function isActive(attrs: readonly string[] | undefined, features: ReadonlySet<string>): CfgValue {
+  let out: CfgValue = true;
+  for (const a of attrs ?? []) {
+    if (!a.startsWith('cfg')) continue;
+    const v = evalCfgAttr(a, features);
+    if (v === false) return false;
+    if (v === undefined) out = undefined;
+  }
+  return out;
+}
+
+class Parser {
+  private i = 0;
+  ok = true;
+  constructor(
+    private readonly s: string,
+    private readonly features: ReadonlySet<string>,
+  ) {}
+
+  private ws(): void {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i]!)) this.i++;
+  }
+
+  private ident(): string {
+    this.ws();
+    const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(this.s.slice(this.i));
+    if (!m) {
+      this.ok = false;
+      return '';
+    }
+    this.i += m[0].length;
+    return m[0];
+  }
+
+  private eat(c: string): boolean {
+    this.ws();
+    if (this.s[this.i] === c) {
+      this.i++;
+      return true;
+    }
+    return false;
+  }
+
+  predicate(): CfgValue {
+    const name = this.ident();
+    if (!this.ok) return undefined;
+    if ((name === 'all' || name === 'any' || name === 'not') && this.eat('(')) {
+      const vals: CfgValue[] = [];
+      while (this.ok && !this.eat(')')) {
+        vals.push(this.predicate());
+        this.eat(',');
+        if (this.i >= this.s.length) this.ok = false;
+      }
+      if (name === 'not') return vals[0] === undefined ? undefined : !vals[0];
+      if (name === 'all') return vals.includes(false) ? false : vals.includes(undefined) ? undefined : true;
+      return vals.includes(true) ? true : vals.includes(undefined) ? undefined : false;
+    }
+    if (this.eat('=')) {
+      this.ws();
+      const m = /^"([^"]*)"/.exec(this.s.slice(this.i));
+      if (!m) {
+        this.ok = false;
+        return undefined;
+      }
+      this.i += m[0].length;
+      if (name === 'feature') return this.features.has(m[1]!);
+      const values = TARGET[name];
+      return values ? values.includes(m[1]!) : undefined;
+    }
+    return name in FLAGS ? FLAGS[name] : undefined;
+  }
+}

@@ -1,0 +1,1025 @@
+/**
+ * Phase B's reading of function bodies: walks each body of one file in order, keeping the
+ * types of local bindings (`let x: T`, `let x = T::new()`, parameters, `self`, patterns of
+ * `if let`, `match` and `for`), and resolves every call: paths (`f()`, `Type::new()`,
+ * `Self::f()`, `<T as Trait>::f()`, `T::default()` on a bound), and method calls on receivers
+ * whose type is known (fields, returns, `?`, `&`/`Box`/`Rc`/`Arc`, indexing). Calls written in
+ * macro arguments (`format!("{}", x.name())`) are read by parsing the arguments as expressions.
+ */
+import type { Node as TsNode, Tree } from 'web-tree-sitter';
+import { evalCfgAttr } from '../crates/cfg.js';
+import { ITEM_TYPES, ownDescendants, pathSegments, typeOf } from '../syntax/extract.js';
+import { compileRules, expand } from '../syntax/macro-rules.js';
+import type { FileIR, TypeExpr } from '../syntax/file-ir.js';
+import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
+import { deref, elementOf, type Ty, type TyCtx, type Types } from './types.js';
+
+/** How one call site fared. */
+export interface CallSite {
+  /** The function item whose body holds the call. */
+  caller: number;
+  targets: ItemRef[];
+  outcome: 'resolved' | 'external' | 'unknown';
+  /** The call is in a body a `macro_rules!` of the file wrote, or in the expansion of one invoked in the body (as this resolver's expander read it). */
+  expanded?: boolean;
+  /** The call site is in a macro's expansion (its argument calls are counted from the arguments). */
+  inExpansion?: boolean;
+}
+
+/** Parses a snippet of Rust (the arguments of macros), or undefined when the parser is unavailable. */
+export type SnippetParser = (text: string) => Tree | undefined;
+
+/** How deep macros invoked in bodies are expanded into macros. */
+const MAX_MACRO_DEPTH = 3;
+/** Deepest expression followed when inferring a type (a long method chain stops here). */
+const MAX_INFER_DEPTH = 40;
+/** Macros whose arguments are not expressions (they define items or take patterns and tokens). */
+const NON_EXPRESSION_MACROS = new Set([
+  'macro_rules',
+  'thread_local',
+  'lazy_static',
+  'cfg_if',
+  'bitflags',
+  'include',
+  'include_str',
+  'include_bytes',
+  'concat',
+  'stringify',
+  'env',
+  'option_env',
+  'line',
+  'column',
+  'file',
+  'module_path',
+  'compile_error',
+]);
+
+/** Methods of types outside the program whose result is known from the receiver. */
+function stdMethodResult(recv: Ty, name: string): Ty | undefined {
+  const r = deref(recv);
+  if (!r || r.t !== 'std') return undefined;
+  const a0 = r.args[0];
+  switch (r.name) {
+    case 'Option':
+      if (['unwrap', 'expect', 'unwrap_or', 'unwrap_or_else', 'unwrap_or_default', 'unwrap_unchecked'].includes(name)) return a0;
+      if (
+        [
+          'as_ref',
+          'as_mut',
+          'as_deref',
+          'as_deref_mut',
+          'take',
+          'clone',
+          'cloned',
+          'copied',
+          'or',
+          'or_else',
+          'filter',
+          'replace',
+        ].includes(name)
+      )
+        return r;
+      if (name === 'ok_or' || name === 'ok_or_else') return { t: 'std', name: 'Result', args: a0 ? [a0] : [] };
+      if (name === 'get_or_insert' || name === 'get_or_insert_with' || name === 'insert') return a0;
+      return undefined;
+    case 'Result':
+      if (['unwrap', 'expect', 'unwrap_or', 'unwrap_or_else', 'unwrap_or_default'].includes(name)) return a0;
+      if (name === 'ok') return { t: 'std', name: 'Option', args: a0 ? [a0] : [] };
+      if (name === 'err') return { t: 'std', name: 'Option', args: r.args[1] ? [r.args[1]] : [] };
+      if (['as_ref', 'as_mut', 'clone', 'map_err', 'or_else'].includes(name)) return r;
+      if (name === 'unwrap_err' || name === 'expect_err') return r.args[1];
+      return undefined;
+    case 'RefCell':
+      if (name === 'borrow' || name === 'borrow_mut') return { t: 'std', name: 'Ref', args: a0 ? [a0] : [] };
+      if (name === 'into_inner' || name === 'get_mut') return a0;
+      return undefined;
+    case 'Cell':
+      return name === 'get' || name === 'take' || name === 'into_inner' ? a0 : undefined;
+    case 'Mutex':
+    case 'RwLock':
+      if (name === 'lock' || name === 'read' || name === 'write')
+        return { t: 'std', name: 'Result', args: [{ t: 'std', name: 'MutexGuard', args: a0 ? [a0] : [] }] };
+      if (name === 'into_inner' || name === 'get_mut') return { t: 'std', name: 'Result', args: a0 ? [a0] : [] };
+      return undefined;
+    default:
+      break;
+  }
+  const elem = elementOf(r);
+  if (elem) {
+    if (
+      [
+        'get',
+        'get_mut',
+        'first',
+        'last',
+        'first_mut',
+        'last_mut',
+        'pop',
+        'pop_front',
+        'pop_back',
+        'front',
+        'back',
+        'front_mut',
+        'back_mut',
+        'next',
+        'next_back',
+        'peek',
+        'iter().next',
+      ].includes(name)
+    )
+      return { t: 'std', name: 'Option', args: [elem] };
+    if (['iter', 'iter_mut', 'into_iter', 'drain', 'rev', 'skip', 'take', 'filter', 'chain', 'peekable', 'by_ref'].includes(name))
+      return { t: 'std', name: 'Iter', args: [elem] };
+    if (['clone', 'to_vec', 'to_owned'].includes(name)) return r;
+    if (name === 'remove' || name === 'swap_remove') return elem;
+  }
+  if (r.name === 'Iter' && a0) {
+    if (name === 'enumerate') return { t: 'std', name: 'Iter', args: [{ t: 'tuple', elems: [{ t: 'std', name: 'usize', args: [] }, a0] }] };
+    if (ITER_SAME.has(name)) return r;
+    if (ITER_ONE.has(name)) return { t: 'std', name: 'Option', args: [a0] };
+  }
+  if (['Rc', 'Arc', 'Box', 'String', 'str'].includes(r.name) && name === 'clone') return r;
+  return undefined;
+}
+
+/** Local bindings of a block and the blocks around it. */
+class Env {
+  private readonly vars = new Map<string, Ty | undefined>();
+  constructor(readonly parent?: Env) {}
+  bind(name: string, ty: Ty | undefined): void {
+    this.vars.set(name, ty);
+  }
+  /** `found` when a local binding has the name (even of unknown type). */
+  get(name: string): { found: boolean; ty?: Ty } {
+    if (this.vars.has(name)) {
+      const ty = this.vars.get(name);
+      return ty ? { found: true, ty } : { found: true };
+    }
+    return this.parent ? this.parent.get(name) : { found: false };
+  }
+}
+
+/** A resolved callee with what the call returns. */
+interface Callee {
+  targets: ItemRef[];
+  outcome: CallSite['outcome'];
+  ret?: Ty;
+  /** For a method call: the receiver's type and the method, to type the closures passed to it. */
+  recv?: Ty;
+  method?: string;
+}
+
+/** Associated functions of std traits that make a `Self` (or a `Result` of one). */
+const SELF_CONSTRUCTORS: Record<string, 'self' | 'result'> = {
+  default: 'self',
+  from: 'self',
+  from_iter: 'self',
+  try_from: 'result',
+  from_str: 'result',
+};
+
+/** Iterator adapters that keep the element type. */
+const ITER_SAME = new Set([
+  'filter',
+  'skip',
+  'take',
+  'rev',
+  'chain',
+  'peekable',
+  'by_ref',
+  'skip_while',
+  'take_while',
+  'inspect',
+  'cloned',
+  'copied',
+  'fuse',
+  'step_by',
+  'cycle',
+  'into_iter',
+  'iter',
+]);
+/** Iterator methods that give one element, maybe. */
+const ITER_ONE = new Set([
+  'next',
+  'last',
+  'nth',
+  'max',
+  'min',
+  'find',
+  'max_by_key',
+  'min_by_key',
+  'max_by',
+  'min_by',
+  'next_back',
+  'peek',
+]);
+/** Methods whose closure arguments take two elements (`sort_by(|a, b| …)`). */
+const TWO_ELEMENTS = new Set(['sort_by', 'sort_unstable_by', 'max_by', 'min_by', 'dedup_by', 'is_sorted_by']);
+
+/**
+ * The parameter types of the closures passed to a method of a receiver from outside the
+ * program (`iter.map(|x| …)`, `opt.map(|v| …)`, `vec.retain(|e| …)`), or undefined.
+ */
+function closureParams(recv: Ty | undefined, name: string): (Ty | undefined)[] | undefined {
+  const r = deref(recv);
+  if (!r || r.t !== 'std') return undefined;
+  if (r.name === 'Option')
+    return ['map', 'and_then', 'filter', 'is_some_and', 'map_or', 'map_or_else', 'inspect', 'take_if', 'is_none_or'].includes(name)
+      ? [r.args[0]]
+      : undefined;
+  if (r.name === 'Result') {
+    if (['map', 'and_then', 'is_ok_and', 'map_or', 'inspect'].includes(name)) return [r.args[0]];
+    if (['map_err', 'or_else', 'unwrap_or_else', 'is_err_and', 'inspect_err'].includes(name)) return [r.args[1]];
+    return undefined;
+  }
+  const elem = r.name === 'Iter' ? r.args[0] : elementOf(r);
+  if (!elem) return undefined;
+  if (TWO_ELEMENTS.has(name)) return [elem, elem];
+  if (name === 'fold' || name === 'try_fold' || name === 'scan') return [undefined, elem];
+  return [elem];
+}
+
+/**
+ * @example
+ * ```ts
+ * const sites = new BodyResolver(names, types, (t) => parser.parse(t)).resolve(ir, bodies);
+ * ```
+ */
+export class BodyResolver {
+  private scope!: Scope;
+  private ctx!: TyCtx;
+  private caller = -1;
+  private sites: CallSite[] = [];
+  private readonly callMemo = new Map<string, Callee>();
+  private readonly macroArgs = new Map<string, TsNode | null>();
+  private readonly trees: Tree[] = [];
+  private depth = 0;
+  /** Inside the expansion of a macro read for its type (its calls are not sites). */
+  private expanding = 0;
+  /** Inside the expansion of a macro invoked in the body (its calls are sites, marked). */
+  private inExpansion = 0;
+  private expanded: ReadonlySet<number> = new Set();
+  /** Bodies given up on (a resolver limit); their calls before the limit are kept. */
+  faults = 0;
+
+  constructor(
+    private readonly names: Names,
+    private readonly types: Types,
+    private readonly parseSnippet: SnippetParser,
+  ) {}
+
+  /** Every call site of every function body of `file` (whose tree is alive), resolved. */
+  resolve(file: FileIR, bodies: Map<number, TsNode>, expanded: ReadonlySet<number> = new Set()): CallSite[] {
+    this.expanded = expanded;
+    this.sites = [];
+    try {
+      for (const [fn, body] of bodies) {
+        const mod = this.names.moduleFor(file, fn);
+        if (!mod) continue;
+        const ref: ItemRef = { file, i: fn, mod };
+        this.scope = { mod, fn };
+        this.ctx = this.types.fnCtx(ref);
+        this.ctx.scope = this.scope;
+        this.caller = fn;
+        this.callMemo.clear();
+        const env = new Env();
+        const it = itemOf(ref);
+        if (it.selfParam) env.bind('self', this.ctx.self);
+        for (const p of it.params ?? []) if (p.name) env.bind(p.name, this.types.of(p.type, this.ctx));
+        try {
+          this.prepareMacros(body);
+          this.walk(body, env);
+        } catch (e) {
+          // A body past the resolver's limits (a pathologically deep expression) costs that body, not the file.
+          if (!(e instanceof RangeError)) throw e;
+          this.faults++;
+        }
+      }
+    } finally {
+      for (const t of this.trees) t.delete();
+      this.trees.length = 0;
+      this.macroArgs.clear();
+    }
+    return this.sites;
+  }
+
+  // ——— macros ———
+
+  private macroKey(n: TsNode): string {
+    return `${n.tree === undefined ? '' : (this.trees.indexOf(n.tree) + 1).toString()}:${n.startIndex}`;
+  }
+
+  /** Parses the arguments of every macro invocation under `root` as call arguments, in one snippet. */
+  private prepareMacros(root: TsNode): void {
+    const found = root.type === 'macro_invocation' ? [root] : ownDescendants(root, 'macro_invocation');
+    if (found.length === 0) return;
+    let text = '';
+    const order: string[] = [];
+    for (const m of found) {
+      const key = this.macroKey(m);
+      const inner = macroInner(m);
+      if (inner === undefined) {
+        this.macroArgs.set(key, null);
+        continue;
+      }
+      order.push(key);
+      text += `fn __m() { __f(${inner}\n); }\n`;
+    }
+    if (order.length === 0) return;
+    const tree = this.parseSnippet(text);
+    if (!tree) return;
+    this.trees.push(tree);
+    let k = 0;
+    for (const fn of tree.rootNode.namedChildren) {
+      if (fn?.type !== 'function_item' || k >= order.length) continue;
+      const call = fn.childForFieldName('body')?.namedChildren.find((c) => c?.type === 'expression_statement')?.namedChildren[0];
+      const args = call?.type === 'call_expression' ? call.childForFieldName('arguments') : null;
+      this.macroArgs.set(order[k++]!, args ?? null);
+    }
+  }
+
+  private argsOfMacro(m: TsNode): TsNode | undefined {
+    const key = this.macroKey(m);
+    if (!this.macroArgs.has(key)) this.prepareMacros(m);
+    return this.macroArgs.get(key) ?? undefined;
+  }
+
+  // ——— the walk ———
+
+  private walk(n: TsNode, env: Env): void {
+    switch (n.type) {
+      case 'let_declaration': {
+        const value = n.childForFieldName('value');
+        if (value) this.walk(value, env);
+        const alt = n.childForFieldName('alternative');
+        if (alt) this.walk(alt, env);
+        const t = n.childForFieldName('type');
+        const ty = t ? this.types.of(typeOf(t), this.ctx) : value ? this.infer(value, env) : undefined;
+        const pat = n.childForFieldName('pattern');
+        if (pat) this.bindPattern(pat, ty, env);
+        return;
+      }
+      case 'block': {
+        const inner = new Env(env);
+        let inactive = false;
+        for (const c of n.namedChildren) {
+          if (!c) continue;
+          // A statement under a cfg a default build leaves out is not resolved (as rust-analyzer greys it out).
+          if (c.type === 'attribute_item') {
+            const a = c.namedChildren.find((x) => x?.type === 'attribute')?.text.replace(/\s+/g, ' ');
+            if (a && evalCfgAttr(a, this.scope.mod.crate.features) === false) inactive = true;
+            continue;
+          }
+          if (!inactive) this.walk(c, inner);
+          inactive = false;
+        }
+        return;
+      }
+      case 'closure_expression':
+        this.closure(n, env, []);
+        return;
+      case 'for_expression': {
+        const value = n.childForFieldName('value');
+        if (value) this.walk(value, env);
+        const inner = new Env(env);
+        const pat = n.childForFieldName('pattern');
+        if (pat) this.bindPattern(pat, value ? this.iterated(value, env) : undefined, inner);
+        const body = n.childForFieldName('body');
+        if (body) this.walk(body, inner);
+        return;
+      }
+      case 'if_expression':
+      case 'while_expression': {
+        const cond = n.childForFieldName('condition');
+        const inner = new Env(env);
+        if (cond) this.condition(cond, env, inner);
+        const body = n.childForFieldName('consequence') ?? n.childForFieldName('body');
+        if (body) this.walk(body, inner);
+        const alt = n.childForFieldName('alternative');
+        if (alt) this.walk(alt, env);
+        return;
+      }
+      case 'match_expression': {
+        const value = n.childForFieldName('value');
+        if (value) this.walk(value, env);
+        const vt = value ? this.infer(value, env) : undefined;
+        for (const arm of n.childForFieldName('body')?.namedChildren ?? []) {
+          if (arm?.type !== 'match_arm') continue;
+          const inner = new Env(env);
+          const pat = arm.childForFieldName('pattern');
+          if (pat) {
+            const guard = pat.childForFieldName('condition');
+            for (const c of pat.namedChildren) if (c && c.id !== guard?.id) this.bindPattern(c, vt, inner);
+            if (guard) this.walk(guard, inner);
+          }
+          const v = arm.childForFieldName('value');
+          if (v) this.walk(v, inner);
+        }
+        return;
+      }
+      case 'call_expression': {
+        this.call(n, env);
+        const fn = n.childForFieldName('function');
+        const target = fn?.type === 'generic_function' ? fn.childForFieldName('function') : fn;
+        if (target?.type === 'field_expression') {
+          const v = target.childForFieldName('value');
+          if (v) this.walk(v, env);
+        } else if (target && target.type !== 'identifier' && target.type !== 'scoped_identifier') this.walk(target, env);
+        const args = n.childForFieldName('arguments');
+        if (!args) return;
+        const c = this.call(n, env);
+        const params = c.method ? closureParams(this.iterView(c.recv), c.method) : undefined;
+        for (const a of args.namedChildren) {
+          if (!a) continue;
+          if (params && a.type === 'closure_expression') this.closure(a, env, params);
+          else this.walk(a, env);
+        }
+        return;
+      }
+      case 'macro_invocation': {
+        const args = this.argsOfMacro(n);
+        if (args) this.walk(args, env);
+        // A macro_rules! of the program: the calls its body makes, as the expansion reads them.
+        const name = n.childForFieldName('macro')?.text;
+        const body = name && this.expanding < MAX_MACRO_DEPTH ? this.expansionOf(n, name) : undefined;
+        if (body) {
+          this.inExpansion++;
+          try {
+            this.walk(body, env);
+          } finally {
+            this.inExpansion--;
+          }
+        }
+        return;
+      }
+      default:
+        if (ITEM_TYPES.has(n.type)) return;
+        for (const c of n.namedChildren) if (c) this.walk(c, env);
+    }
+  }
+
+  /** The environment inside a closure, its parameters typed by their annotations or `known`. */
+  private closureEnv(n: TsNode, env: Env, known: readonly (Ty | undefined)[]): Env {
+    const inner = new Env(env);
+    const params = n.childForFieldName('parameters');
+    let k = 0;
+    for (const p of params?.namedChildren ?? []) {
+      if (!p) continue;
+      if (p.type === 'parameter') {
+        const t = p.childForFieldName('type');
+        const pat = p.childForFieldName('pattern');
+        if (pat) this.bindPattern(pat, t ? this.types.of(typeOf(t), this.ctx) : known[k], inner);
+      } else this.bindPattern(p, known[k], inner);
+      k++;
+    }
+    return inner;
+  }
+
+  private closure(n: TsNode, env: Env, known: readonly (Ty | undefined)[]): void {
+    const body = n.childForFieldName('body');
+    if (body) this.walk(body, this.closureEnv(n, env, known));
+  }
+
+  /** The type a closure passed to a method returns (`iter.map(|a| a.name())`). */
+  private closureResult(args: TsNode | null, env: Env, known: readonly (Ty | undefined)[]): Ty | undefined {
+    const c = args?.namedChildren.find((a) => a?.type === 'closure_expression');
+    const body = c?.childForFieldName('body');
+    return c && body ? this.infer(body, this.closureEnv(c, env, known)) : undefined;
+  }
+
+  /** The condition of an `if`/`while`: `let` patterns bind in `inner`. */
+  private condition(cond: TsNode, env: Env, inner: Env): void {
+    if (cond.type === 'let_condition') {
+      const value = cond.childForFieldName('value');
+      if (value) this.walk(value, env);
+      const pat = cond.childForFieldName('pattern');
+      if (pat) this.bindPattern(pat, value ? this.infer(value, env) : undefined, inner);
+    } else if (cond.type === 'let_chain') {
+      for (const c of cond.namedChildren) if (c) this.condition(c, inner, inner);
+    } else this.walk(cond, env);
+  }
+
+  /** A receiver as std's iterator methods see it: an iterator of the program is an `Iter` of its `Item`. */
+  private iterView(t: Ty | undefined): Ty | undefined {
+    const d = deref(t);
+    if (d?.t !== 'adt') return t;
+    const item = this.types.projection(d, 'Item', 0);
+    return item ? { t: 'std', name: 'Iter', args: [item] } : t;
+  }
+
+  /** The element type of what a `for` iterates. */
+  private iterated(value: TsNode, env: Env): Ty | undefined {
+    const t = this.iterView(this.infer(value, env));
+    if (!t) return undefined;
+    const d = deref(t);
+    if (d?.t === 'std' && d.name === 'Iter') return d.args[0];
+    if (d?.t === 'std' && (d.name === 'Option' || d.name === 'Result')) return d.args[0];
+    return elementOf(t);
+  }
+
+  private bindPattern(p: TsNode, ty: Ty | undefined, env: Env): void {
+    switch (p.type) {
+      case 'identifier':
+        env.bind(p.text, ty);
+        return;
+      case 'mut_pattern':
+      case 'ref_pattern':
+      case 'reference_pattern':
+      case 'match_pattern':
+      case 'or_pattern':
+      case 'parenthesized_pattern':
+        for (const c of p.namedChildren) if (c && c.type !== 'mutable_specifier') this.bindPattern(c, ty, env);
+        return;
+      case 'captured_pattern': {
+        const [first, ...rest] = p.namedChildren;
+        if (first?.type === 'identifier') env.bind(first.text, ty);
+        for (const c of rest) if (c) this.bindPattern(c, ty, env);
+        return;
+      }
+      case 'tuple_pattern': {
+        const d = deref(ty);
+        p.namedChildren.forEach((c, k) => c && this.bindPattern(c, d?.t === 'tuple' ? d.elems[k] : undefined, env));
+        return;
+      }
+      case 'slice_pattern':
+        for (const c of p.namedChildren) if (c) this.bindPattern(c, elementOf(ty), env);
+        return;
+      case 'tuple_struct_pattern': {
+        const path = p.childForFieldName('type');
+        const subs = p.namedChildren.filter((c): c is TsNode => c !== null && c.id !== path?.id);
+        const fieldTys = this.variantFields(path, ty, subs.length);
+        subs.forEach((c, k) => this.bindPattern(c, fieldTys[k], env));
+        return;
+      }
+      case 'struct_pattern': {
+        const path = p.childForFieldName('type');
+        const owner = this.patternOwner(path, ty);
+        for (const f of p.namedChildren) {
+          if (f?.type !== 'field_pattern') continue;
+          const name = f.childForFieldName('name');
+          const sub = f.childForFieldName('pattern');
+          const ft = owner && name ? this.types.fieldType(owner, name.text) : undefined;
+          if (sub) this.bindPattern(sub, ft, env);
+          else if (name) env.bind(name.text, ft);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** The types of the fields a tuple-struct pattern binds (`Some(x)` of an `Option<T>`: T). */
+  private variantFields(path: TsNode | null, ty: Ty | undefined, count: number): (Ty | undefined)[] {
+    if (!path) return [];
+    const last = path.type === 'scoped_identifier' ? path.childForFieldName('name')?.text : path.text;
+    const d = deref(ty);
+    if (d?.t === 'std' && (last === 'Some' || last === 'Ok')) return [d.args[0]];
+    if (d?.t === 'std' && last === 'Err') return [d.args[1]];
+    const owner = this.patternOwner(path, ty);
+    if (!owner) return [];
+    return Array.from({ length: count }, (_, k) => this.types.fieldType(owner, String(k)));
+  }
+
+  /** The struct or variant a pattern's path names, with the type arguments of the matched value. */
+  private patternOwner(path: TsNode | null, ty: Ty | undefined): (Ty & { t: 'adt' }) | undefined {
+    if (!path) return undefined;
+    const segs = pathSegments(path);
+    if (!segs) return undefined;
+    const d = deref(ty);
+    const args = d?.t === 'adt' ? d.args : [];
+    if (segs.segs[0] === 'Self' && this.ctx.self?.t === 'adt') {
+      if (segs.segs.length === 1) return this.ctx.self;
+      const v = this.names.associated(this.ctx.self.ref, segs.segs[1]!).find((r) => r.t === 'item');
+      return v?.t === 'item' ? { t: 'adt', ref: v.ref, args: this.ctx.self.args } : undefined;
+    }
+    const r = this.names
+      .resolvePath(this.scope, segs.segs, segs.global, 'value')
+      .concat(this.names.resolvePath(this.scope, segs.segs, segs.global, 'type'));
+    const item = r.find((x): x is Res & { t: 'item' } => x.t === 'item' && ['variant', 'struct', 'union'].includes(itemOf(x.ref).kind));
+    if (!item) return undefined;
+    // A variant's fields are read with its enum's parameters bound.
+    const it = itemOf(item.ref);
+    if (it.kind === 'variant') {
+      const enumItem = item.ref.file.items[it.parent]!;
+      return { t: 'adt', ref: { ...item.ref }, args: enumItem.generics ? args : [] };
+    }
+    return { t: 'adt', ref: item.ref, args };
+  }
+
+  // ——— types of expressions ———
+
+  private infer(n: TsNode, env: Env): Ty | undefined {
+    if (this.depth > MAX_INFER_DEPTH) return undefined;
+    this.depth++;
+    try {
+      return this.inferInner(n, env);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private inferInner(n: TsNode, env: Env): Ty | undefined {
+    switch (n.type) {
+      case 'identifier': {
+        const local = env.get(n.text);
+        if (local.found) return local.ty;
+        return this.valuePathType([n.text], false);
+      }
+      case 'self':
+        return env.get('self').ty;
+      case 'scoped_identifier': {
+        const segs = pathSegments(n);
+        return segs ? this.valuePathType(segs.segs, segs.global) : undefined;
+      }
+      case 'field_expression': {
+        const value = n.childForFieldName('value');
+        const field = n.childForFieldName('field');
+        if (!value || !field) return undefined;
+        const base = deref(this.infer(value, env));
+        if (!base) return undefined;
+        if (base.t === 'tuple') return base.elems[Number(field.text)];
+        if (base.t === 'adt') return this.types.fieldType(base, field.text);
+        return undefined;
+      }
+      case 'call_expression':
+        return this.call(n, env).ret;
+      case 'try_expression': {
+        const inner = n.namedChildren[0];
+        const t = deref(inner ? this.infer(inner, env) : undefined);
+        return t?.t === 'std' && (t.name === 'Result' || t.name === 'Option' || t.name === 'Poll') ? t.args[0] : undefined;
+      }
+      case 'reference_expression': {
+        const v = n.childForFieldName('value');
+        return v ? this.infer(v, env) : undefined;
+      }
+      case 'unary_expression':
+      case 'parenthesized_expression': {
+        const v = n.namedChildren[0];
+        const t = v ? this.infer(v, env) : undefined;
+        return n.type === 'unary_expression' && n.text.startsWith('*')
+          ? deref(t)
+          : n.type === 'unary_expression' && !n.text.startsWith('*')
+            ? undefined
+            : t;
+      }
+      case 'struct_expression': {
+        const name = n.childForFieldName('name');
+        if (!name) return undefined;
+        const base = name.type === 'generic_type_with_turbofish' ? name.childForFieldName('type') : name;
+        const segs = base ? pathSegments(base) : undefined;
+        if (!segs) return undefined;
+        if (segs.segs[0] === 'Self' && segs.segs.length === 1) return this.ctx.self;
+        const r = this.names
+          .resolvePath(this.scope, segs.segs, segs.global, 'type')
+          .concat(this.names.resolvePath(this.scope, segs.segs, segs.global, 'value'));
+        for (const x of r) {
+          if (x.t !== 'item') continue;
+          const it = itemOf(x.ref);
+          if (it.kind === 'struct' || it.kind === 'union') return { t: 'adt', ref: x.ref, args: [] };
+          if (it.kind === 'variant') return { t: 'adt', ref: { ...x.ref, i: it.parent }, args: [] };
+        }
+        return undefined;
+      }
+      case 'index_expression': {
+        const [obj, idx] = n.namedChildren;
+        if (!obj) return undefined;
+        const t = this.infer(obj, env);
+        return idx?.type === 'range_expression' ? t : elementOf(t);
+      }
+      case 'type_cast_expression': {
+        const t = n.childForFieldName('type');
+        return t ? this.types.of(typeOf(t), this.ctx) : undefined;
+      }
+      case 'array_expression': {
+        const first = n.namedChildren[0];
+        const elem = first ? this.infer(first, env) : undefined;
+        return elem ? { t: 'array', elem } : undefined;
+      }
+      case 'tuple_expression':
+        return {
+          t: 'tuple',
+          elems: n.namedChildren.filter((c): c is TsNode => c !== null).map((c) => this.infer(c, env) ?? { t: 'std', name: '?', args: [] }),
+        };
+      case 'match_expression': {
+        const value = n.childForFieldName('value');
+        const vt = value ? this.infer(value, env) : undefined;
+        for (const arm of n.childForFieldName('body')?.namedChildren ?? []) {
+          if (arm?.type !== 'match_arm') continue;
+          const inner = new Env(env);
+          const pat = arm.childForFieldName('pattern');
+          const guard = pat?.childForFieldName('condition');
+          for (const c of pat?.namedChildren ?? []) if (c && c.id !== guard?.id) this.bindPattern(c, vt, inner);
+          const v = arm.childForFieldName('value');
+          const t = v ? this.infer(v, inner) : undefined;
+          if (t) return t;
+        }
+        return undefined;
+      }
+      case 'if_expression': {
+        const body = n.childForFieldName('consequence');
+        if (!body) return undefined;
+        const inner = new Env(env);
+        const cond = n.childForFieldName('condition');
+        if (cond?.type === 'let_condition') {
+          const value = cond.childForFieldName('value');
+          const pat = cond.childForFieldName('pattern');
+          if (pat) this.bindPattern(pat, value ? this.infer(value, env) : undefined, inner);
+        }
+        return this.infer(body, inner);
+      }
+      case 'macro_invocation': {
+        const name = n.childForFieldName('macro')?.text;
+        const local = name ? this.localMacroType(n, name, env) : undefined;
+        if (local) return local;
+        if (name === 'format') return { t: 'std', name: 'String', args: [] };
+        if (name === 'vec') {
+          const args = this.argsOfMacro(n);
+          const first = args?.namedChildren[0];
+          const elem = first ? this.infer(first, env) : undefined;
+          return { t: 'std', name: 'Vec', args: elem ? [elem] : [] };
+        }
+        return undefined;
+      }
+      case 'block': {
+        const last = n.namedChildren[n.namedChildren.length - 1];
+        return last && last.type !== 'expression_statement' && last.type !== 'let_declaration' ? this.infer(last, env) : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * The type of an invocation of one of the program's `macro_rules!` (`tri!(self.parse())`):
+   * the type of its expansion, read in the caller's bindings. Calls in the expansion are not
+   * call sites of their own (those of the arguments were read from the arguments).
+   */
+  private localMacroType(n: TsNode, name: string, env: Env): Ty | undefined {
+    const body = this.expansionOf(n, name);
+    if (!body || this.expanding >= MAX_MACRO_DEPTH) return undefined;
+    this.expanding++;
+    try {
+      return this.infer(body, env);
+    } finally {
+      this.expanding--;
+    }
+  }
+
+  private readonly expansions = new Map<string, TsNode | null>();
+
+  /** The expansion of an invocation of one of the program's `macro_rules!`, parsed as a block (once per invocation). */
+  private expansionOf(n: TsNode, name: string): TsNode | undefined {
+    const key = this.macroKey(n);
+    const known = this.expansions.get(key);
+    if (known !== undefined) return known ?? undefined;
+    this.expansions.set(key, null);
+    const res = this.names.resolvePath(this.scope, name.split('::'), false, 'macro').find((r) => r.t === 'item');
+    const rules = res?.t === 'item' ? itemOf(res.ref).rules : undefined;
+    const tt = n.namedChildren.find((c) => c?.type === 'token_tree');
+    if (!rules || !tt) return undefined;
+    // `$crate` in a macro of another crate of the repository names that crate.
+    const home = res?.t === 'item' ? res.ref.mod.crate : undefined;
+    const text = expand(compileRules(rules), tt.text.slice(1, -1), home && home.key !== this.scope.mod.crate.key ? home.name : undefined);
+    if (text === undefined) return undefined;
+    const tree = this.parseSnippet(`fn __m() {\n${text}\n}`);
+    if (!tree) return undefined;
+    this.trees.push(tree);
+    const body = tree.rootNode.namedChildren[0]?.childForFieldName('body') ?? undefined;
+    if (body) this.expansions.set(key, body);
+    return body;
+  }
+
+  /** The type of a path used as a value: a const or static, a unit struct, an enum's unit variant. */
+  private valuePathType(segs: string[], global: boolean): Ty | undefined {
+    for (const r of this.names.resolvePath(this.scope, segs, global, 'value')) {
+      if (r.t !== 'item') continue;
+      const it = itemOf(r.ref);
+      if (it.kind === 'const' || it.kind === 'static') return this.types.valueType(r.ref);
+      if (it.kind === 'struct') return { t: 'adt', ref: r.ref, args: [] };
+      if (it.kind === 'variant') return { t: 'adt', ref: { ...r.ref, i: it.parent }, args: [] };
+    }
+    return undefined;
+  }
+
+  // ——— calls ———
+
+  /** Resolves a call (once per node) and records its site. */
+  private call(n: TsNode, env: Env): Callee {
+    const key = `${this.macroKey(n)}:${n.endIndex}`;
+    const known = this.callMemo.get(key);
+    if (known) return known;
+    const c = this.callee(n, env);
+    this.callMemo.set(key, c);
+    if (this.expanding === 0)
+      this.sites.push({
+        caller: this.caller,
+        targets: c.targets,
+        outcome: c.outcome,
+        ...(this.expanded.has(this.caller) || this.inExpansion > 0 ? { expanded: true } : {}),
+        ...(this.inExpansion > 0 ? { inExpansion: true } : {}),
+      });
+    return c;
+  }
+
+  private callee(n: TsNode, env: Env): Callee {
+    let fn = n.childForFieldName('function');
+    if (fn?.type === 'generic_function') fn = fn.childForFieldName('function');
+    if (!fn) return { targets: [], outcome: 'unknown' };
+    if (fn.type === 'field_expression') {
+      const value = fn.childForFieldName('value');
+      const name = fn.childForFieldName('field')?.text;
+      if (!value || !name) return { targets: [], outcome: 'unknown' };
+      const recv = this.infer(value, env);
+      return { ...this.methodCall(recv, name, n.childForFieldName('arguments'), env), ...(recv ? { recv } : {}), method: name };
+    }
+    if (fn.type === 'identifier') {
+      if (env.get(fn.text).found) return { targets: [], outcome: 'unknown' };
+      return this.pathCall(this.names.resolvePath(this.scope, [fn.text], false, 'value'), undefined, n, env);
+    }
+    if (fn.type === 'scoped_identifier') return this.scopedCall(fn, n, env);
+    return { targets: [], outcome: 'unknown' };
+  }
+
+  /** `a::b::f()`, `Type::new()`, `Self::f()`, `T::default()`, `<T as Trait>::f()`, `Vec::<T>::new()`. */
+  private scopedCall(fn: TsNode, call: TsNode, env: Env): Callee {
+    const path = fn.childForFieldName('path');
+    const name = fn.childForFieldName('name')?.text;
+    if (!name) return { targets: [], outcome: 'unknown' };
+    // A type written as the prefix: `<T as Trait>::`, `<Vec<u8>>::`, `S::<T>::`.
+    if (path && (path.type === 'bracketed_type' || path.type === 'generic_type')) {
+      const inner = path.type === 'bracketed_type' ? path.namedChildren[0]! : path;
+      const te: TypeExpr =
+        inner.type === 'qualified_type'
+          ? {
+              k: 'qualified',
+              self: typeOf(inner.childForFieldName('type') ?? inner),
+              trait: typeOf(inner.childForFieldName('alias') ?? inner),
+              name,
+            }
+          : typeOf(inner);
+      if (te.k === 'qualified') {
+        const traits = this.types.traitRefs(te.trait, this.ctx);
+        if (traits.length === 0) return { targets: [], outcome: 'external' };
+        const targets = this.names.boundMethods(traits, name);
+        const recv = this.types.of(te.self, this.ctx);
+        return this.withReturn(targets, recv);
+      }
+      return this.associatedCall(this.types.of(te, this.ctx), name);
+    }
+    const segs = pathSegments(fn);
+    if (!segs) return { targets: [], outcome: 'unknown' };
+    const first = segs.segs[0]!;
+    if (segs.segs.length === 2 && (first === 'Self' || (this.ctx.generics.has(first) && !segs.global))) {
+      const recv = first === 'Self' ? this.ctx.self : this.ctx.generics.get(first);
+      return this.associatedCall(recv, name);
+    }
+    const res = this.names.resolvePath(this.scope, segs.segs, segs.global, 'value');
+    // The receiver type for `Type::f()`: Self of the function's signature.
+    let recv: Ty | undefined;
+    if (segs.segs.length >= 2) {
+      const prefix = this.names.resolvePath(this.scope, segs.segs.slice(0, -1), segs.global, 'type');
+      const p = prefix[0];
+      if (p?.t === 'item') {
+        const target = this.names.unalias(p.ref);
+        if (target && itemOf(target).kind !== 'trait') recv = { t: 'adt', ref: target, args: [] };
+      }
+    }
+    const c = this.pathCall(res, recv, call, env);
+    // `Type::default()`, `Type::from(x)`: std's constructing traits make the type.
+    const made = SELF_CONSTRUCTORS[segs.segs[segs.segs.length - 1]!];
+    if (!c.ret && c.targets.length === 0 && recv && made)
+      return { ...c, ret: made === 'self' ? recv : { t: 'std', name: 'Result', args: [recv] } };
+    return c;
+  }
+
+  /** `Type::f()` where the type is known as a {@link Ty}. */
+  private associatedCall(recv: Ty | undefined, name: string): Callee {
+    const d = deref(recv);
+    if (!d) return { targets: [], outcome: 'unknown' };
+    if (d.t === 'adt') {
+      const found = this.names.methodsOf(d.ref, name);
+      if (found.targets.length > 0) return this.withReturn(found.targets, d);
+      // std's constructing traits, derived or implemented (`Default`, `From`, `FromStr` …).
+      const made = SELF_CONSTRUCTORS[name];
+      if (made) return { targets: [], outcome: 'external', ret: made === 'self' ? d : { t: 'std', name: 'Result', args: [d] } };
+      if (itemOf(d.ref).kind === 'enum') {
+        const v = this.names.associated(d.ref, name).find((r) => r.t === 'item');
+        if (v?.t === 'item') return { targets: [], outcome: 'external', ret: d };
+      }
+      return { targets: [], outcome: found.external ? 'external' : 'unknown' };
+    }
+    if (d.t === 'bounds') {
+      const targets = this.names.boundMethods(d.traits, name);
+      return targets.length > 0 ? this.withReturn(targets, d) : { targets: [], outcome: 'unknown' };
+    }
+    return { targets: [], outcome: 'external', ...(name === 'new' || name === 'default' || name === 'with_capacity' ? { ret: d } : {}) };
+  }
+
+  /** A call whose callee path resolved to `res`. */
+  private pathCall(res: Res[], recv: Ty | undefined, call: TsNode, env: Env): Callee {
+    const fns: ItemRef[] = [];
+    let ret: Ty | undefined;
+    for (const r of res) {
+      if (r.t !== 'item') continue;
+      const it = itemOf(r.ref);
+      if (it.kind === 'fn') fns.push(r.ref);
+      else if (it.kind === 'struct') ret = { t: 'adt', ref: r.ref, args: [] };
+      else if (it.kind === 'variant') ret = { t: 'adt', ref: { ...r.ref, i: it.parent }, args: [] };
+    }
+    if (fns.length > 0) return this.withReturn(fns, recv);
+    if (ret) return { targets: [], outcome: 'external', ret };
+    if (res.length > 0 && res.every((r) => r.t === 'ext')) {
+      // `Some(x)`, `Ok(x)`, `Box::new(x)`: what they wrap is known.
+      const fn = call.childForFieldName('function');
+      const written = fn?.text ?? '';
+      const arg = call.childForFieldName('arguments')?.namedChildren[0];
+      const wrap = /^(Some|Ok|Err|Box::new|Rc::new|Arc::new|RefCell::new|Cell::new|Mutex::new|RwLock::new)$/.exec(written)?.[1];
+      if (wrap && arg) {
+        const inner = this.infer(arg, env);
+        const name = wrap === 'Some' ? 'Option' : wrap === 'Ok' || wrap === 'Err' ? 'Result' : wrap.replace('::new', '');
+        return {
+          targets: [],
+          outcome: 'external',
+          ...(inner ? { ret: { t: 'std', name, args: wrap === 'Err' ? [{ t: 'std', name: '?', args: [] }, inner] : [inner] } } : {}),
+        };
+      }
+      return { targets: [], outcome: 'external' };
+    }
+    return { targets: [], outcome: res.length > 0 ? 'external' : 'unknown' };
+  }
+
+  /** `recv.name()` on a receiver of type `recv`. */
+  private methodCall(recv: Ty | undefined, name: string, args: TsNode | null, env: Env): Callee {
+    const d = deref(recv);
+    if (!d) return { targets: [], outcome: 'unknown' };
+    if (d.t === 'adt') {
+      const found = this.names.methodsOf(d.ref, name);
+      if (found.targets.length > 0) return this.withReturn(found.targets, d);
+      // An iterator of the program: std's adapters over its `Item`.
+      const item = this.types.projection(d, 'Item', 0);
+      if (item) return { ...this.methodCall({ t: 'std', name: 'Iter', args: [item] }, name, args, env), outcome: 'external' };
+      // Not the program's: a method of a std trait it derives or implements (`clone`, `fmt`, `into`).
+      return { targets: [], outcome: 'external', ...(name === 'clone' || name === 'to_owned' ? { ret: d } : {}) };
+    }
+    if (d.t === 'bounds') {
+      const targets = this.names.boundMethods(d.traits, name);
+      return targets.length > 0 ? this.withReturn(targets, d) : { targets: [], outcome: 'external' };
+    }
+    if (d.t === 'std') {
+      const local = this.names.stdTypeMethods(d.name, name);
+      if (local.length > 0) return this.withReturn(local, d);
+    }
+    if (d.t === 'std') {
+      // Adapters whose result is what their closure returns.
+      const params = closureParams(d, name);
+      if (params && (name === 'map' || name === 'filter_map' || name === 'flat_map' || name === 'and_then' || name === 'find_map')) {
+        let out = this.closureResult(args, env, params);
+        if (out && (name === 'filter_map' || name === 'find_map' || name === 'and_then'))
+          out = deref(out)?.t === 'std' ? (deref(out) as Ty & { t: 'std' }).args[0] : undefined;
+        if (name === 'flat_map')
+          out = out
+            ? (elementOf(out) ??
+              (deref(out)?.t === 'std' && (deref(out) as Ty & { t: 'std' }).name === 'Iter'
+                ? (deref(out) as Ty & { t: 'std' }).args[0]
+                : undefined))
+            : undefined;
+        if (!out) return { targets: [], outcome: 'external' };
+        const wrap = d.name === 'Option' || d.name === 'Result' ? d.name : 'Iter';
+        return {
+          targets: [],
+          outcome: 'external',
+          ret:
+            name === 'find_map'
+              ? { t: 'std', name: 'Option', args: [out] }
+              : { t: 'std', name: wrap, args: [out, ...(wrap === 'Result' ? d.args.slice(1) : [])] },
+        };
+      }
+    }
+    return { targets: [], outcome: 'external', ...this.retOfStd(d, name) };
+  }
+
+  private retOfStd(d: Ty, name: string): { ret?: Ty } {
+    const r = stdMethodResult(d, name);
+    return r ? { ret: r } : {};
+  }
+
+  private withReturn(targets: ItemRef[], recv: Ty | undefined): Callee {
+    // cfg-gated twins return the same type: the first one that says.
+    let ret: Ty | undefined;
+    for (const t of targets) if ((ret = this.types.returnType(t, recv))) break;
+    return { targets, outcome: 'resolved', ...(ret ? { ret } : {}) };
+  }
+}
+
+/** The text between a macro invocation's delimiters, or undefined for macros that take no expressions. */
+function macroInner(m: TsNode): string | undefined {
+  const name = m.childForFieldName('macro');
+  const last = name?.type === 'scoped_identifier' ? name.childForFieldName('name')?.text : name?.text;
+  if (!last || NON_EXPRESSION_MACROS.has(last)) return undefined;
+  const tt = m.namedChildren.find((c) => c?.type === 'token_tree');
+  if (!tt) return undefined;
+  const text = tt.text;
+  if (text.length < 2) return undefined;
+  return text.slice(1, -1);
+}

@@ -1,0 +1,628 @@
+/**
+ * Name resolution over the module trees: what a path means in a scope (`crate::a::B`,
+ * `super::f`, a name a `use` or a glob brings in, an extern crate of the repository), the
+ * associated items of a type through its impls, and the methods a type has. Never guesses: a
+ * name that does not resolve gives nothing, a name outside the repository gives `ext`.
+ */
+import { type FileIR, type Item, PRIMITIVE_TYPES, type TypeExpr, type UseIR } from '../syntax/file-ir.js';
+import type { Module, Program } from './program.js';
+import { isActive } from '../crates/cfg.js';
+
+/** An item of the program: a file's item and the module it lives in. */
+export interface ItemRef {
+  file: FileIR;
+  i: number;
+  mod: Module;
+}
+
+/** What a name means. */
+export type Res = { t: 'item'; ref: ItemRef } | { t: 'mod'; m: Module } | { t: 'ext' };
+
+/** The namespace a path position is looked up in. */
+export type Ns = 'type' | 'value' | 'macro';
+
+/** Where a name is looked up: a module, and inside a function its local items. */
+export interface Scope {
+  mod: Module;
+  /** The innermost function around (its local items and those of the functions around it). */
+  fn?: number;
+}
+
+/** An impl block and what its self type and trait resolved to. */
+export interface ImplRef {
+  ref: ItemRef;
+  /** The trait, when a trait impl: a trait of the program, or `ext` (std's `Display`). */
+  trait?: Res;
+}
+
+const TYPE_KINDS = new Set(['struct', 'enum', 'union', 'trait', 'type']);
+const VALUE_KINDS = new Set(['fn', 'const', 'static', 'struct']);
+/** Crates outside any repository: their paths are external. */
+const SYSROOT_CRATES = new Set(['std', 'core', 'alloc', 'proc_macro', 'test']);
+/** Names every module sees from the standard prelude (and primitive types). */
+const PRELUDE = new Set([
+  'Option',
+  'Some',
+  'None',
+  'Result',
+  'Ok',
+  'Err',
+  'Vec',
+  'String',
+  'Box',
+  'ToString',
+  'ToOwned',
+  'Clone',
+  'Copy',
+  'Send',
+  'Sync',
+  'Sized',
+  'Unpin',
+  'Drop',
+  'Fn',
+  'FnMut',
+  'FnOnce',
+  'Default',
+  'Eq',
+  'PartialEq',
+  'Ord',
+  'PartialOrd',
+  'Iterator',
+  'IntoIterator',
+  'Extend',
+  'DoubleEndedIterator',
+  'ExactSizeIterator',
+  'AsRef',
+  'AsMut',
+  'Into',
+  'From',
+  'TryFrom',
+  'TryInto',
+  'FromIterator',
+  'drop',
+  'Debug',
+  'Hash',
+  ...PRIMITIVE_TYPES,
+]);
+
+export const itemOf = (r: ItemRef): Item => r.file.items[r.i]!;
+export const refKey = (r: ItemRef): string => `${r.file.path}#${r.i}`;
+
+/**
+ * @example
+ * ```ts
+ * const names = new Names(program);
+ * names.resolvePath({ mod }, ['crate', 'net', 'connect'], false, 'value'); // [{ t: 'item', ref }]
+ * ```
+ */
+export class Names {
+  private readonly members = new Map<Module, Map<string, ItemRef[]>>();
+  private readonly useMemo = new Map<UseIR, Res[] | null>();
+  private implIndex: { byType: Map<string, ImplRef[]>; blanket: ImplRef[] } | undefined;
+  private readonly moduleOfItem = new Map<string, Module>();
+
+  constructor(readonly program: Program) {}
+
+  /** The module an item of `file` lives in (the innermost inline module around it, else the file's module). */
+  moduleFor(file: FileIR, i: number): Module | undefined {
+    const fileMod = this.program.modulesOf(file.path)[0];
+    if (!fileMod) return undefined;
+    const chain: number[] = [];
+    for (let p = file.items[i]?.parent ?? -1; p !== -1; p = file.items[p]!.parent) if (file.items[p]!.kind === 'mod') chain.unshift(p);
+    let m = fileMod;
+    for (const p of chain) {
+      const child = m.children.get(file.items[p]!.name);
+      // The cfg twin of a module the build takes (`#[cfg(not(feature = "x"))] mod imp { … }`): in no module.
+      if (!child || child.item !== p) return undefined;
+      m = child;
+    }
+    return m;
+  }
+
+  /** The scope of the body of function `fn` in `file`. */
+  scopeOf(file: FileIR, fn: number): Scope | undefined {
+    const mod = this.moduleFor(file, fn);
+    return mod ? { mod, fn } : undefined;
+  }
+
+  /** The scope an item's own signature is read in (its module; its function for local items). */
+  itemScope(ref: ItemRef): Scope {
+    const it = itemOf(ref);
+    if (!it.local) return { mod: ref.mod };
+    let p = it.parent;
+    while (p !== -1 && ref.file.items[p]!.kind !== 'fn') p = ref.file.items[p]!.parent;
+    return p === -1 ? { mod: ref.mod } : { mod: ref.mod, fn: p };
+  }
+
+  /** Items declared directly in a module (not in impls or functions), by name. */
+  private membersOf(m: Module): Map<string, ItemRef[]> {
+    let out = this.members.get(m);
+    if (out) return out;
+    out = new Map();
+    m.file.items.forEach((it, i) => {
+      if (it.parent !== m.item || it.local || it.kind === 'impl' || it.kind === 'field' || it.kind === 'variant') return;
+      const list = out.get(it.name) ?? [];
+      list.push({ file: m.file, i, mod: m });
+      out.set(it.name, list);
+    });
+    this.members.set(m, out);
+    return out;
+  }
+
+  private nsMatch(ref: ItemRef, ns: Ns): boolean {
+    const k = itemOf(ref).kind;
+    if (ns === 'macro') return k === 'macro';
+    if (ns === 'type') return TYPE_KINDS.has(k) || k === 'mod';
+    return VALUE_KINDS.has(k);
+  }
+
+  /**
+   * What `name` means inside module `m` as seen from elsewhere (`m::name`): its items, its
+   * submodules, and what its `use`s and globs bring in.
+   */
+  memberOf(m: Module, name: string, ns: Ns, seen = new Set<Module>()): Res[] {
+    if (seen.has(m)) return [];
+    seen.add(m);
+    const out: Res[] = [];
+    // Items and submodules a default build leaves out lose to any other binding of the name.
+    const inactive: Res[] = [];
+    if (ns === 'type') {
+      const child = m.children.get(name);
+      if (child) (child.active === false ? inactive : out).push({ t: 'mod', m: child });
+    }
+    for (const r of preferActive((this.membersOf(m).get(name) ?? []).filter((r) => this.nsMatch(r, ns) && itemOf(r).kind !== 'mod')))
+      (isActive(itemOf(r).attrs, m.crate.features) === false ? inactive : out).push({ t: 'item', ref: r });
+    if (ns === 'macro' && out.length === 0) {
+      // `#[macro_export]` macros live at the crate root; textual scoping makes earlier macros visible everywhere after.
+      for (const r of preferActive(this.macrosOfCrate(m).filter((r) => itemOf(r).name === name))) out.push({ t: 'item', ref: r });
+    }
+    if (out.length > 0) return out;
+    const rest = this.boundElsewhere(m, name, ns, seen);
+    return rest.length > 0 || inactive.length === 0 ? rest : inactive;
+  }
+
+  /** What the `use`s and globs of module `m` bind `name` to. */
+  private boundElsewhere(m: Module, name: string, ns: Ns, seen: Set<Module>): Res[] {
+    const out: Res[] = [];
+    const uses = this.moduleUses(m);
+    for (const u of uses.named.get(name) ?? []) out.push(...this.resolveUse(u, m).filter((r) => this.resMatches(r, ns)));
+    if (out.length > 0) return out;
+    for (const u of uses.globs) {
+      if (this.globsInProgress.has(u)) continue;
+      for (const target of this.globTargets(u, m)) {
+        if (target.t === 'mod') out.push(...this.memberOf(target.m, name, ns, seen));
+        else if (target.t === 'item' && itemOf(target.ref).kind === 'enum' && ns === 'value')
+          out.push(...this.variantsNamed(target.ref, name));
+        else if (target.t === 'ext') out.push({ t: 'ext' });
+      }
+      if (out.some((r) => r.t !== 'ext')) return out.filter((r) => r.t !== 'ext');
+    }
+    return dedupe(out);
+  }
+
+  private readonly macroMemo = new Map<string, ItemRef[]>();
+  private macrosOfCrate(m: Module): ItemRef[] {
+    const key = m.crate.key;
+    let out = this.macroMemo.get(key);
+    if (out) return out;
+    out = [];
+    for (const mod of this.program.modules) {
+      if (mod.crate.key !== key || mod.item !== -1) continue;
+      mod.file.items.forEach((it, i) => {
+        if (it.kind === 'macro') out.push({ file: mod.file, i, mod });
+      });
+    }
+    this.macroMemo.set(key, out);
+    return out;
+  }
+
+  private resMatches(r: Res, ns: Ns): boolean {
+    if (r.t === 'ext') return true;
+    if (r.t === 'mod') return ns === 'type';
+    return this.nsMatch(r.ref, ns) || (ns === 'value' && itemOf(r.ref).kind === 'variant');
+  }
+
+  private variantsNamed(e: ItemRef, name: string): Res[] {
+    const out: Res[] = [];
+    e.file.items.forEach((it, i) => {
+      if (it.parent === e.i && it.kind === 'variant' && it.name === name) out.push({ t: 'item', ref: { file: e.file, i, mod: e.mod } });
+    });
+    return out;
+  }
+
+  private readonly moduleUsesMemo = new Map<Module, { named: Map<string, UseIR[]>; globs: UseIR[] }>();
+
+  /** The module-level `use`s of a module: by the name they bind, and its globs. */
+  private moduleUses(m: Module): { named: Map<string, UseIR[]>; globs: UseIR[] } {
+    let out = this.moduleUsesMemo.get(m);
+    if (out) return out;
+    out = { named: new Map(), globs: [] };
+    for (const [u, scope] of this.usesIn(m)) {
+      if (scope !== -1) continue;
+      if (u.glob) out.globs.push(u);
+      else if (!u.underscore && u.alias !== undefined) {
+        const list = out.named.get(u.alias);
+        if (list) list.push(u);
+        else out.named.set(u.alias, [u]);
+      }
+    }
+    this.moduleUsesMemo.set(m, out);
+    return out;
+  }
+
+  private readonly usesMemo = new Map<Module, [UseIR, number][]>();
+
+  /** The `use` declarations in a module (with the function they are in, -1 for the module itself). */
+  private usesIn(m: Module): [UseIR, number][] {
+    const known = this.usesMemo.get(m);
+    if (known) return known;
+    const out: [UseIR, number][] = [];
+    this.usesMemo.set(m, out);
+    for (const u of m.file.uses) {
+      // A `use` a default build leaves out binds nothing (its cfg twin does).
+      if (u.cfg && isActive(u.cfg, m.crate.features) === false) continue;
+      if (u.scope === m.item) out.push([u, -1]);
+      else if (u.scope !== -1 && m.file.items[u.scope]!.kind !== 'mod' && this.enclosingModItem(m.file, u.scope) === m.item)
+        out.push([u, u.scope]);
+    }
+    return out;
+  }
+
+  private enclosingModItem(file: FileIR, i: number): number {
+    for (let p = i; p !== -1; p = file.items[p]!.parent) if (file.items[p]!.kind === 'mod') return p;
+    return -1;
+  }
+
+  /** What a `use` binds (every namespace). */
+  resolveUse(u: UseIR, m: Module): Res[] {
+    const known = this.useMemo.get(u);
+    if (known !== undefined) return known ?? [];
+    this.useMemo.set(u, null); // a cycle resolves to nothing
+    const scope: Scope = u.scope === -1 || m.file.items[u.scope]?.kind === 'mod' ? { mod: m } : { mod: m, fn: u.scope };
+    const out: Res[] = [];
+    for (const ns of ['type', 'value', 'macro'] as const) out.push(...this.resolvePath(scope, u.segs, u.global ?? false, ns, true));
+    const result = dedupe(out);
+    this.useMemo.set(u, result);
+    return result;
+  }
+
+  private readonly globsInProgress = new Set<UseIR>();
+  private readonly globMemo = new Map<UseIR, Res[]>();
+
+  /** The module or enum a glob `use` names (a glob reached again while its own path resolves gives nothing). */
+  private globTargets(u: UseIR, m: Module): Res[] {
+    const known = this.globMemo.get(u);
+    if (known) return known;
+    if (u.segs.length === 0 || this.globsInProgress.has(u)) return [];
+    this.globsInProgress.add(u);
+    try {
+      const out = this.resolvePath({ mod: m }, u.segs, u.global ?? false, 'type', true);
+      this.globMemo.set(u, out);
+      return out;
+    } finally {
+      this.globsInProgress.delete(u);
+    }
+  }
+
+  /**
+   * What a path means in a scope, its last segment looked up in `ns`.
+   *
+   * @param inUse the path of a `use`: its first segment is never a local item of a function
+   */
+  resolvePath(scope: Scope, segs: readonly string[], global: boolean, ns: Ns, inUse = false): Res[] {
+    if (segs.length === 0) return [];
+    let current: Res[];
+    const first = segs[0]!;
+    const last = segs.length === 1;
+    const firstNs: Ns = last ? ns : 'type';
+    if (global) current = this.externCrate(scope.mod, first);
+    else if (first === 'crate' || first === '$crate') current = [{ t: 'mod', m: this.crateRootOf(scope.mod) }];
+    else if (first === 'self') current = [{ t: 'mod', m: scope.mod }];
+    else if (first === 'super') current = scope.mod.parent ? [{ t: 'mod', m: scope.mod.parent }] : [];
+    else current = this.lookup(scope, first, firstNs, inUse);
+    for (let k = 1; k < segs.length && current.length > 0; k++) {
+      const seg = segs[k]!;
+      const segNs: Ns = k === segs.length - 1 ? ns : 'type';
+      const next: Res[] = [];
+      for (const r of current) {
+        if (r.t === 'ext') next.push(r);
+        else if (r.t === 'mod') {
+          if (seg === 'super') {
+            if (r.m.parent) next.push({ t: 'mod', m: r.m.parent });
+          } else if (seg === 'self') next.push(r);
+          else next.push(...this.memberOf(r.m, seg, segNs));
+        } else {
+          const it = itemOf(r.ref);
+          if (it.kind === 'enum') {
+            const v = this.variantsNamed(r.ref, seg);
+            next.push(...(v.length > 0 ? v : this.associated(r.ref, seg)));
+          } else if (TYPE_KINDS.has(it.kind)) next.push(...this.associated(r.ref, seg));
+        }
+      }
+      current = dedupe(next);
+    }
+    return current;
+  }
+
+  /** A first path segment: local items of the functions around, the module's names, extern crates, the prelude. */
+  lookup(scope: Scope, name: string, ns: Ns, inUse = false): Res[] {
+    const m = scope.mod;
+    if (scope.fn !== undefined && !inUse) {
+      for (let f: number = scope.fn; f !== -1 && m.file.items[f]!.kind !== 'mod'; f = m.file.items[f]!.parent) {
+        const locals: ItemRef[] = [];
+        m.file.items.forEach((it, i) => {
+          if (it.parent === f && it.local && it.name === name && it.kind !== 'impl') {
+            const ref = { file: m.file, i, mod: m };
+            if (this.nsMatch(ref, ns)) locals.push(ref);
+          }
+        });
+        const out: Res[] = preferActive(locals).map((ref) => ({ t: 'item', ref }));
+        for (const u of m.file.uses)
+          if (u.scope === f && !u.glob && u.alias === name) out.push(...this.resolveUse(u, m).filter((r) => this.resMatches(r, ns)));
+        for (const u of m.file.uses)
+          if (u.scope === f && u.glob) for (const t of this.globTargets(u, m)) if (t.t === 'mod') out.push(...this.memberOf(t.m, name, ns));
+        if (out.length > 0) return dedupe(out);
+      }
+    }
+    const own = this.memberOf(m, name, ns);
+    if (own.length > 0) return own;
+    if (ns !== 'value') {
+      const crate = this.externCrate(m, name);
+      if (crate.length > 0) return crate;
+    }
+    if (PRELUDE.has(name)) return [{ t: 'ext' }];
+    // In a `use`, a first segment that is nothing of the crate's names an extern crate (2018 paths).
+    if (inUse && ns === 'type') return [{ t: 'ext' }];
+    // A macro defined in a parent module earlier in the text is in scope (textual scoping).
+    if (ns === 'macro')
+      for (let p = m.parent; p; p = p.parent)
+        for (const r of this.membersOf(p).get(name) ?? []) if (itemOf(r).kind === 'macro') return [{ t: 'item', ref: r }];
+    return [];
+  }
+
+  private externCrate(m: Module, name: string): Res[] {
+    const dep = m.crate.deps.get(name);
+    if (dep) {
+      const root = this.program.crateRoot(dep);
+      return root ? [{ t: 'mod', m: root }] : [];
+    }
+    if (name === m.crate.name && m.crate.kind === 'lib') return [{ t: 'mod', m: this.crateRootOf(m) }];
+    if (SYSROOT_CRATES.has(name) || m.crate.externalDeps.has(name)) return [{ t: 'ext' }];
+    return [];
+  }
+
+  private crateRootOf(m: Module): Module {
+    let r = m;
+    while (r.parent) r = r.parent;
+    return r;
+  }
+
+  // ——— impls ———
+
+  /** The impls of every file of the program, by the item their self type resolves to. */
+  impls(): { byType: Map<string, ImplRef[]>; blanket: ImplRef[] } {
+    if (this.implIndex) return this.implIndex;
+    const byType = new Map<string, ImplRef[]>();
+    const blanket: ImplRef[] = [];
+    this.implIndex = { byType, blanket };
+    for (const mod of this.program.modules) {
+      if (mod.item !== -1) continue;
+      mod.file.items.forEach((it, i) => {
+        if (it.kind !== 'impl' || !it.implSelf) return;
+        const owner = this.moduleFor(mod.file, i);
+        if (!owner) return;
+        const ref: ItemRef = { file: mod.file, i, mod: owner };
+        const scope = this.itemScope(ref);
+        // A trait that does not resolve is still a trait: its methods are not the type's own.
+        const trait = it.implTrait ? (this.typePath(scope, it.implTrait, it)[0] ?? { t: 'ext' as const }) : undefined;
+        const impl: ImplRef = { ref, ...(trait ? { trait } : {}) };
+        const self = this.typePath(scope, it.implSelf, it);
+        if (self.length === 0 && isGenericParam(it.implSelf, it)) {
+          blanket.push(impl);
+          return;
+        }
+        for (const r of self) {
+          if (r.t === 'ext') {
+            // A trait of the program implemented for a type from outside it (`impl Ext for str`).
+            let te = it.implSelf;
+            while (te.k === 'ref') te = te.inner;
+            if (te.k === 'path' && trait?.t === 'item') {
+              const key = `std:${te.segs[te.segs.length - 1]}`;
+              byType.set(key, [...(byType.get(key) ?? []), impl]);
+            }
+            continue;
+          }
+          if (r.t !== 'item') continue;
+          const target = this.unalias(r.ref);
+          if (!target) continue;
+          const key = refKey(target);
+          const list = byType.get(key) ?? [];
+          list.push(impl);
+          byType.set(key, list);
+        }
+      });
+    }
+    return this.implIndex;
+  }
+
+  /** A type alias followed to the struct, enum, union or trait it names (within the program). */
+  unalias(ref: ItemRef, depth = 0): ItemRef | undefined {
+    const it = itemOf(ref);
+    if (it.kind !== 'type') return ref;
+    if (!it.aliased || depth > 8 || (it.parent !== -1 && ref.file.items[it.parent]!.kind !== 'mod' && !it.local)) return undefined;
+    const r = this.typePath(this.itemScope(ref), it.aliased, it)[0];
+    return r?.t === 'item' ? this.unalias(r.ref, depth + 1) : undefined;
+  }
+
+  /** What a path type names (`a::B<T>` → B), skipping references; the item's generics are not names. */
+  typePath(scope: Scope, t: TypeExpr, generic?: Item): Res[] {
+    while (t.k === 'ref') t = t.inner;
+    if (t.k !== 'path') return [];
+    if (t.segs.length === 1 && generic?.generics?.some((g) => g.name === t.segs[0])) return [];
+    return this.resolvePath(scope, t.segs, t.global ?? false, 'type');
+  }
+
+  private readonly memberMemo = new Map<string, Map<string, ItemRef[]>>();
+  private readonly childMemo = new Map<FileIR, Map<number, number[]>>();
+
+  /** The items of a file by the index of their parent (one pass per file). */
+  private childrenOf(file: FileIR): Map<number, number[]> {
+    let out = this.childMemo.get(file);
+    if (out) return out;
+    out = new Map();
+    file.items.forEach((it, i) => {
+      const list = out.get(it.parent);
+      if (list) list.push(i);
+      else out.set(it.parent, [i]);
+    });
+    this.childMemo.set(file, out);
+    return out;
+  }
+
+  /** Members of a trait or an impl, by name. */
+  membersNamed(container: ItemRef, name: string): ItemRef[] {
+    const key = refKey(container);
+    let byName = this.memberMemo.get(key);
+    if (!byName) {
+      byName = new Map();
+      this.memberMemo.set(key, byName);
+      for (const i of this.childrenOf(container.file).get(container.i) ?? []) {
+        const it = container.file.items[i]!;
+        if (it.kind === 'field') continue;
+        const list = byName.get(it.name) ?? [];
+        list.push({ file: container.file, i, mod: container.mod });
+        byName.set(it.name, list);
+      }
+    }
+    return byName.get(name) ?? [];
+  }
+
+  /** A trait and its supertraits of the program (each once). */
+  traitClosure(trait: ItemRef, out = new Map<string, ItemRef>()): ItemRef[] {
+    const key = refKey(trait);
+    if (out.has(key)) return [...out.values()];
+    out.set(key, trait);
+    const it = itemOf(trait);
+    for (const s of it.supertraits ?? []) {
+      for (const r of this.typePath(this.itemScope(trait), s))
+        if (r.t === 'item' && itemOf(r.ref).kind === 'trait') this.traitClosure(r.ref, out);
+    }
+    return [...out.values()];
+  }
+
+  /**
+   * The associated items named `name` of a type (`Type::name`): inherent impl members first,
+   * then the trait items of its trait impls (a trait method is its trait's item). A trait's
+   * own items for a trait (`Trait::name`).
+   */
+  associated(type: ItemRef, name: string): Res[] {
+    const target = this.unalias(type);
+    if (!target) return [];
+    const it = itemOf(target);
+    if (it.kind === 'trait') {
+      for (const t of this.traitClosure(target)) {
+        const m = this.membersNamed(t, name);
+        if (m.length > 0) return m.map((ref) => ({ t: 'item', ref }));
+      }
+      return [];
+    }
+    const found = this.methodsOf(target, name);
+    return found.targets.length > 0 ? found.targets.map((ref) => ({ t: 'item', ref })) : found.external ? [{ t: 'ext' }] : [];
+  }
+
+  /**
+   * The function `name` of a type: an inherent one, else the item of a trait it implements
+   * that declares it. `external` when a trait from outside the program may provide it.
+   */
+  methodsOf(type: ItemRef, name: string, depth = 0): { targets: ItemRef[]; external: boolean } {
+    const impls = this.impls().byType.get(refKey(type)) ?? [];
+    const inherent: ItemRef[] = [];
+    for (const impl of impls)
+      if (!impl.trait)
+        inherent.push(...this.membersNamed(impl.ref, name).filter((r) => itemOf(r).kind === 'fn' || itemOf(r).kind === 'const'));
+    if (inherent.length > 0) return { targets: preferActive(inherent), external: false };
+    const fromTraits: ItemRef[] = [];
+    let external = false;
+    for (const impl of impls) {
+      if (!impl.trait) continue;
+      if (impl.trait.t === 'ext') {
+        external = true;
+        continue;
+      }
+      if (impl.trait.t !== 'item') continue;
+      for (const t of this.traitClosure(impl.trait.ref))
+        fromTraits.push(...this.membersNamed(t, name).filter((r) => itemOf(r).kind === 'fn' || itemOf(r).kind === 'const'));
+    }
+    if (fromTraits.length > 0) return { targets: dedupeRefs(fromTraits), external: false };
+    // Blanket impls of the program's traits (`impl<T: Read> Ext for T`).
+    for (const impl of this.impls().blanket) {
+      if (impl.trait?.t !== 'item') continue;
+      const m = this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn');
+      if (m.length > 0) fromTraits.push(...m);
+    }
+    if (fromTraits.length > 0) return { targets: dedupeRefs(fromTraits), external: false };
+    return { targets: [], external: external || depth > 0 };
+  }
+
+  /** Trait items named `name` that the program's trait impls give a type from outside it (`String`, `str`). */
+  stdTypeMethods(typeName: string, name: string): ItemRef[] {
+    const out: ItemRef[] = [];
+    for (const impl of this.impls().byType.get(`std:${typeName}`) ?? [])
+      if (impl.trait?.t === 'item') out.push(...this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn'));
+    return dedupeRefs(out);
+  }
+
+  /** Trait items named `name` of a set of trait bounds (a generic parameter, `impl Trait`, `dyn Trait`). */
+  boundMethods(traits: readonly ItemRef[], name: string): ItemRef[] {
+    const out: ItemRef[] = [];
+    const seen = new Map<string, ItemRef>();
+    for (const t of traits) this.traitClosure(t, seen);
+    for (const t of seen.values()) out.push(...this.membersNamed(t, name).filter((r) => itemOf(r).kind === 'fn'));
+    return out;
+  }
+}
+
+/**
+ * Of items sharing a name, those a default build compiles (the item's and its impl's cfg): twins
+ * under opposite cfgs resolve to the active one; when none is known to be active, all are kept.
+ */
+function preferActive(list: ItemRef[]): ItemRef[] {
+  if (list.length < 2) return list;
+  const active = list.filter((r) => {
+    const it = itemOf(r);
+    const features = r.mod.crate.features;
+    if (isActive(it.attrs, features) === false) return false;
+    const container = it.parent !== -1 ? r.file.items[it.parent] : undefined;
+    return !(container?.kind === 'impl' && isActive(container.attrs, features) === false);
+  });
+  return active.length > 0 ? active : list;
+}
+
+function isGenericParam(t: TypeExpr, item: Item): boolean {
+  while (t.k === 'ref') t = t.inner;
+  return t.k === 'path' && t.segs.length === 1 && (item.generics?.some((g) => g.name === t.segs[0]) ?? false);
+}
+
+function dedupe(list: Res[]): Res[] {
+  if (list.length < 2) return list;
+  const seen = new Set<string>();
+  const out: Res[] = [];
+  for (const r of list) {
+    const key = r.t === 'ext' ? 'ext' : r.t === 'mod' ? `mod:${r.m.file.path}#${r.m.item}:${r.m.crate.key}` : refKey(r.ref);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(r);
+  }
+  // Something of the program beats "outside": a glob of std and a local item of the same name.
+  return out.some((r) => r.t !== 'ext') ? out.filter((r) => r.t !== 'ext') : out;
+}
+
+function dedupeRefs(list: ItemRef[]): ItemRef[] {
+  const seen = new Set<string>();
+  return list.filter((r) => {
+    const k = refKey(r);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

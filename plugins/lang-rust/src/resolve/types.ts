@@ -1,0 +1,254 @@
+/**
+ * Types as far as method resolution needs them: a struct, enum or union of the program with
+ * its type arguments, a set of trait bounds (a generic parameter, `impl Trait`, `dyn Trait`,
+ * `Self` in a trait), or a type from outside the program (`Option<T>`, `Vec<T>`), kept by name
+ * with its arguments so that `?`, `unwrap()`, indexing and iteration can see through it.
+ */
+import type { Item, TypeExpr } from '../syntax/file-ir.js';
+import { type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js';
+
+export type Ty =
+  | { t: 'adt'; ref: ItemRef; args: Ty[] }
+  | { t: 'bounds'; traits: ItemRef[] }
+  | { t: 'std'; name: string; args: Ty[] }
+  | { t: 'tuple'; elems: Ty[] }
+  | { t: 'array'; elem: Ty };
+
+/** Where a type is read: a scope, the generic parameters in force (bound to types when known) and `Self`. */
+export interface TyCtx {
+  scope: Scope;
+  generics: Map<string, Ty | undefined>;
+  self?: Ty | undefined;
+}
+
+/** Smart pointers and guards a method call sees through (auto-deref). */
+const DEREF_STD = new Set([
+  'Box',
+  'Rc',
+  'Arc',
+  'Ref',
+  'RefMut',
+  'MutexGuard',
+  'RwLockReadGuard',
+  'RwLockWriteGuard',
+  'Cow',
+  'ManuallyDrop',
+  'Pin',
+  'Weak',
+]);
+/** Sequences whose index and iteration give their first argument. */
+const SEQUENCES = new Set([
+  'Vec',
+  'VecDeque',
+  'LinkedList',
+  'BinaryHeap',
+  'HashSet',
+  'BTreeSet',
+  'IntoIter',
+  'Iter',
+  'IterMut',
+  'SmallVec',
+]);
+const MAX_DEPTH = 12;
+const ITERATOR_TRAITS = new Set(['Iterator', 'DoubleEndedIterator', 'ExactSizeIterator', 'IntoIterator', 'FusedIterator']);
+
+/** `Box<T>` → `T`, repeatedly. */
+export function deref(t: Ty | undefined): Ty | undefined {
+  for (let i = 0; i < MAX_DEPTH && t?.t === 'std' && DEREF_STD.has(t.name) && t.args[0]; i++) t = t.args[0];
+  return t;
+}
+
+/** The element type of a sequence (indexing, `for x in …`): `Vec<T>`, `[T; n]`, `&[T]`, a map's values. */
+export function elementOf(t: Ty | undefined): Ty | undefined {
+  t = deref(t);
+  if (!t) return undefined;
+  if (t.t === 'array') return t.elem;
+  if (t.t === 'std' && SEQUENCES.has(t.name)) return t.args[0];
+  if (t.t === 'std' && (t.name === 'HashMap' || t.name === 'BTreeMap' || t.name === 'IndexMap')) return t.args[1];
+  return undefined;
+}
+
+/**
+ * Reads type expressions into {@link Ty}s.
+ *
+ * @example
+ * ```ts
+ * const types = new Types(names);
+ * types.of({ k: 'path', segs: ['Box'], args: [{ k: 'path', segs: ['Parser'], args: [] }] }, ctx); // { t: 'std', name: 'Box', args: [adt Parser] }
+ * ```
+ */
+export class Types {
+  constructor(readonly names: Names) {}
+
+  of(te: TypeExpr | undefined, ctx: TyCtx, depth = 0): Ty | undefined {
+    if (!te || depth > MAX_DEPTH) return undefined;
+    switch (te.k) {
+      case 'ref':
+        return this.of(te.inner, ctx, depth + 1);
+      case 'tuple':
+        return { t: 'tuple', elems: te.elems.map((e) => this.of(e, ctx, depth + 1) ?? UNKNOWN_TUPLE_SLOT) };
+      case 'array': {
+        const elem = this.of(te.elem, ctx, depth + 1);
+        return elem ? { t: 'array', elem } : { t: 'std', name: '[]', args: [] };
+      }
+      case 'bounds': {
+        // `impl Iterator<Item = T>`, `Box<dyn Iterator<Item = T>>`: a sequence of T.
+        const iter = te.traits.find((b) => b.k === 'path' && b.item && ITERATOR_TRAITS.has(b.segs[b.segs.length - 1]!));
+        if (iter?.k === 'path') {
+          const elem = this.of(iter.item, ctx, depth + 1);
+          return { t: 'std', name: 'Iter', args: elem ? [elem] : [] };
+        }
+        const traits = te.traits.flatMap((b) => this.traitRefs(b, ctx));
+        return traits.length > 0 ? { t: 'bounds', traits } : undefined;
+      }
+      case 'qualified':
+        return this.projection(this.of(te.self, ctx, depth + 1), te.name, depth + 1);
+      case 'unknown':
+        return undefined;
+      case 'path': {
+        if (te.segs.length === 1) {
+          const name = te.segs[0]!;
+          if (name === 'Self') return ctx.self;
+          if (ctx.generics.has(name)) return ctx.generics.get(name);
+        }
+        // `Self::Item`, `G::NodeId`: an associated type of a type whose traits or impls say what it is.
+        if (te.segs.length === 2 && !te.global && (te.segs[0] === 'Self' || ctx.generics.has(te.segs[0]!)))
+          return this.projection(te.segs[0] === 'Self' ? ctx.self : ctx.generics.get(te.segs[0]!), te.segs[1]!, depth + 1);
+        const args = () => te.args.map((a) => this.of(a, ctx, depth + 1) ?? UNKNOWN_TUPLE_SLOT);
+        const res = this.names.resolvePath(ctx.scope, te.segs, te.global ?? false, 'type');
+        const r = res[0];
+        if (!r || (res.length > 1 && res.some((x) => x.t !== 'item')))
+          return r?.t === 'ext' ? { t: 'std', name: te.segs[te.segs.length - 1]!, args: args() } : undefined;
+        if (r.t === 'ext') return { t: 'std', name: te.segs[te.segs.length - 1]!, args: args() };
+        if (r.t !== 'item') return undefined;
+        const it = itemOf(r.ref);
+        if (it.kind === 'struct' || it.kind === 'enum' || it.kind === 'union') return { t: 'adt', ref: r.ref, args: args() };
+        if (it.kind === 'trait') return { t: 'bounds', traits: [r.ref] };
+        if (it.kind === 'type' && it.aliased) {
+          // An alias: its target read where the alias is, its parameters bound to the arguments.
+          const generics = new Map<string, Ty | undefined>();
+          const a = args();
+          const scope = this.names.itemScope(r.ref);
+          (it.generics ?? []).forEach((g, k) =>
+            generics.set(g.name, a[k] ?? (g.default ? this.of(g.default, { scope, generics: new Map() }, depth + 1) : undefined)),
+          );
+          return this.of(it.aliased, { scope, generics }, depth + 1);
+        }
+        return undefined;
+      }
+    }
+  }
+
+  /**
+   * The associated type `name` of `base`: the `type Name = …` of an impl of its type, or, for a
+   * bound (a generic parameter, `Self` in a trait), what the trait declares of it (its default,
+   * else its own bounds: `type Iter: Iterator<Item = Self::Node>`).
+   */
+  projection(base: Ty | undefined, name: string, depth: number): Ty | undefined {
+    const b = deref(base);
+    if (!b || depth > MAX_DEPTH) return undefined;
+    if (b.t === 'std') return name === 'Item' && b.name === 'Iter' ? b.args[0] : undefined;
+    if (b.t === 'bounds') {
+      for (const trait of b.traits)
+        for (const t of this.names.traitClosure(trait)) {
+          const member = this.names.membersNamed(t, name).find((r) => itemOf(r).kind === 'type');
+          if (!member) continue;
+          const it = itemOf(member);
+          const ctx: TyCtx = { scope: this.names.itemScope(member), generics: new Map(), self: b };
+          if (it.aliased) return this.of(it.aliased, ctx, depth + 1);
+          if (it.supertraits && it.supertraits.length > 0) return this.of({ k: 'bounds', traits: it.supertraits }, ctx, depth + 1);
+          return undefined;
+        }
+      return undefined;
+    }
+    if (b.t === 'adt') {
+      for (const impl of this.names.impls().byType.get(refKey(b.ref)) ?? []) {
+        const member = this.names.membersNamed(impl.ref, name).find((r) => itemOf(r).kind === 'type');
+        const it = member ? itemOf(member) : undefined;
+        if (!member || !it?.aliased) continue;
+        const ctx = this.fnCtx(member, b);
+        return this.of(it.aliased, ctx, depth + 1);
+      }
+    }
+    return undefined;
+  }
+
+  /** The traits of the program a bound names (`Read` of std gives none). */
+  traitRefs(b: TypeExpr, ctx: TyCtx): ItemRef[] {
+    const out: ItemRef[] = [];
+    for (const r of this.names.typePath(ctx.scope, b)) if (r.t === 'item' && itemOf(r.ref).kind === 'trait') out.push(r.ref);
+    return out;
+  }
+
+  /**
+   * The context of a function's signature: its module, its generic parameters (and those of the
+   * impl or trait around it) as their bounds, `Self`, and the impl's parameters bound by the
+   * receiver's type arguments when the receiver is known.
+   */
+  fnCtx(fn: ItemRef, receiver?: Ty): TyCtx {
+    const it = itemOf(fn);
+    const scope = this.names.itemScope(fn);
+    const ctx: TyCtx = { scope, generics: new Map() };
+    const container = it.parent !== -1 ? fn.file.items[it.parent] : undefined;
+    if (container && (container.kind === 'impl' || container.kind === 'trait')) {
+      const cref: ItemRef = { file: fn.file, i: it.parent, mod: fn.mod };
+      this.bindGenerics(container, ctx);
+      if (container.kind === 'trait') ctx.self = receiver ?? { t: 'bounds', traits: [cref] };
+      else {
+        // impl<T> Foo<T>: T is the receiver's argument where it sits in the self type.
+        const selfTe = container.implSelf;
+        if (receiver?.t === 'adt' && selfTe?.k === 'path')
+          selfTe.args.forEach((a, k) => {
+            if (a.k === 'path' && a.segs.length === 1 && ctx.generics.has(a.segs[0]!)) ctx.generics.set(a.segs[0]!, receiver.args[k]);
+          });
+        ctx.self = receiver ?? this.of(selfTe, ctx);
+      }
+    }
+    this.bindGenerics(it, ctx);
+    return ctx;
+  }
+
+  /** Adds an item's generic parameters to a context, each as its bounds (or unknown). */
+  bindGenerics(it: Item, ctx: TyCtx): void {
+    for (const g of it.generics ?? []) {
+      const iter = g.bounds.find((b) => b.k === 'path' && b.item && ITERATOR_TRAITS.has(b.segs[b.segs.length - 1]!));
+      if (iter?.k === 'path') {
+        const elem = this.of(iter.item, ctx);
+        ctx.generics.set(g.name, { t: 'std', name: 'Iter', args: elem ? [elem] : [] });
+        continue;
+      }
+      const traits = g.bounds.flatMap((b) => this.traitRefs(b, ctx));
+      ctx.generics.set(g.name, traits.length > 0 ? { t: 'bounds', traits } : undefined);
+    }
+  }
+
+  /** The declared type of a field of a struct, union or variant (`0` for a tuple field), its parameters bound by `owner`'s arguments. */
+  fieldType(owner: Ty & { t: 'adt' }, field: string): Ty | undefined {
+    const it = itemOf(owner.ref);
+    const f = it.fields?.find((x) => x.name === field);
+    if (!f) return undefined;
+    const generics = new Map<string, Ty | undefined>();
+    (it.generics ?? []).forEach((g, k) => generics.set(g.name, owner.args[k]));
+    return this.of(f.type, { scope: this.names.itemScope(owner.ref), generics, self: owner });
+  }
+
+  /** The type a function returns, `Self` and the impl's parameters read for `receiver`. */
+  returnType(fn: ItemRef, receiver?: Ty): Ty | undefined {
+    const it = itemOf(fn);
+    if (!it.ret) return undefined;
+    return this.of(it.ret, this.fnCtx(fn, receiver));
+  }
+
+  /** The declared type of a const or static. */
+  valueType(ref: ItemRef): Ty | undefined {
+    const it = itemOf(ref);
+    return it.ret ? this.of(it.ret, { scope: this.names.itemScope(ref), generics: new Map() }) : undefined;
+  }
+
+  key(t: Ty): string {
+    return t.t === 'adt' ? refKey(t.ref) : t.t;
+  }
+}
+
+/** A tuple slot or argument whose type is not known. */
+const UNKNOWN_TUPLE_SLOT: Ty = { t: 'std', name: '?', args: [] };

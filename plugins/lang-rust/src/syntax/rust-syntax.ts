@@ -1,0 +1,63 @@
+/**
+ * tree-sitter-rust, loaded once per session: parses a file into a syntax tree, and reads it
+ * into a {@link FileIR} (the tree freed unless the caller asks to walk its bodies).
+ */
+import { initTreeSitter, LineIndex, loadGrammar, TimedParser } from '@travsr/sdk/tree-sitter';
+import type { Tree } from 'web-tree-sitter';
+import { type Extraction, extractFile } from './extract.js';
+import type { FileIR } from './file-ir.js';
+
+/** Where the grammar and the runtime come from (dist/ in the built plugin). */
+export interface RustSyntaxResources {
+  /** `tree-sitter-rust.wasm` (tree-sitter-wasms@0.1.13). */
+  grammar: string | URL;
+  /** web-tree-sitter's `tree-sitter.wasm`; default: web-tree-sitter's own. */
+  treeSitterWasm?: string | URL;
+  /** A parse taking longer than this fails its file. Default 20 000 ms. */
+  parseTimeoutMs?: number;
+}
+
+/** One reused parser for Rust. */
+export class RustSyntax {
+  private parser: TimedParser | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(private readonly resources: RustSyntaxResources) {}
+
+  /** Loads the runtime and the grammar (once: later calls, also while it loads, share the first). */
+  initialize(): Promise<void> {
+    this.loading ??= this.load();
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
+    await initTreeSitter(this.resources.treeSitterWasm === undefined ? {} : { treeSitterWasm: this.resources.treeSitterWasm });
+    const grammar = await loadGrammar(this.resources.grammar);
+    this.parser = new TimedParser(grammar.language, 'the rust grammar (tree-sitter-rust.wasm)', this.resources.parseTimeoutMs ?? 20_000);
+  }
+
+  /** Parses text into a tree the caller must `delete()`. @throws Error when the parse times out or the grammar is not loaded. */
+  parse(text: string, path: string): Tree {
+    if (!this.parser) throw new Error('RustSyntax.initialize() was not called');
+    return this.parser.parse(text, path);
+  }
+
+  /** A file's IR (the tree is freed). */
+  read(path: string, text: string): FileIR {
+    const { ir, tree, extraTrees } = this.readWithBodies(path, text);
+    tree.delete();
+    for (const t of extraTrees) t.delete();
+    return ir;
+  }
+
+  /** A file's IR and its function bodies, for use while the returned trees live (the caller deletes `tree` and `extraTrees`). */
+  readWithBodies(path: string, text: string): Extraction & { tree: Tree } {
+    const tree = this.parse(text, path);
+    try {
+      return { ...extractFile(tree, text, new LineIndex(text), path, (t) => this.parse(t, path)), tree };
+    } catch (e) {
+      tree.delete();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+// One session serving two runs (the daemon's): what changed in between is read again.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FileGraphBuilder } from '@travsr/sdk';
+import { RustAnalyzer } from '../src/analyzer.js';
+import { GRAMMAR, writeProject } from './helpers/analyze-project.js';
+
+async function phaseB(analyzer: RustAnalyzer, root: string, paths: string[], changed: string[]): Promise<string[]> {
+  const out: string[] = [];
+  const ctx = {
+    root,
+    corpus: 'test',
+    options: {},
+    phases: ['A', 'B'],
+    changed,
+    signal: new AbortController().signal,
+    log: () => undefined,
+    readFile: async (f: { path: string }) => ({ path: f.path, language: 'rust', text: readFileSync(join(root, f.path), 'utf8') }),
+    graphFor: (f: { path: string }) => new FileGraphBuilder({ corpus: 'test', path: f.path, language: 'rust', provenance: 'phase-b' }),
+  };
+  for await (const r of analyzer.analyze(
+    paths.map((path) => ({ path, language: 'rust' })),
+    ctx as never,
+  ))
+    for (const e of r.edges) if (e.kind === 'calls') out.push(`${e.src.path}:${e.src.signature} -> ${e.dst.path}:${e.dst.signature}`);
+  return out.sort();
+}
+
+describe('an incremental session', () => {
+  it('reads changed files again, and starts afresh when a module file comes', async () => {
+    const root = writeProject({
+      'Cargo.toml': '[package]\nname = "inc"\nversion = "0.1.0"\n',
+      'src/lib.rs': 'mod a;\npub fn main() { a::one(); }\n',
+      'src/a.rs': 'pub fn one() {}\n',
+    });
+    const analyzer = new RustAnalyzer({ grammar: GRAMMAR });
+    await analyzer.initialize({ root, phases: ['A', 'B'], options: {} });
+    expect(await phaseB(analyzer, root, ['src/lib.rs', 'src/a.rs'], [])).toEqual(['src/lib.rs:main -> src/a.rs:one']);
+
+    writeFileSync(join(root, 'src/a.rs'), 'pub fn two() {}\n');
+    writeFileSync(join(root, 'src/lib.rs'), 'mod a;\nmod b;\npub fn main() { a::two(); b::three(); }\n');
+    writeFileSync(join(root, 'src/b.rs'), 'pub fn three() {}\n');
+    expect(await phaseB(analyzer, root, ['src/lib.rs'], ['src/a.rs', 'src/lib.rs', 'src/b.rs'])).toEqual([
+      'src/lib.rs:main -> src/a.rs:two',
+      'src/lib.rs:main -> src/b.rs:three',
+    ]);
+  });
+});

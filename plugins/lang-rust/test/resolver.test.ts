@@ -1,0 +1,287 @@
+// Phase B on small crates: what the native resolver proves, and what it refuses to guess.
+import { describe, expect, it } from 'vitest';
+import { analyzeProject, calls } from './helpers/analyze-project.js';
+
+const manifest = (name: string, extra = '') => `[package]\nname = "${name}"\nversion = "0.1.0"\nedition = "2021"\n${extra}`;
+
+describe('modules and uses', () => {
+  it('follows mod files, inline modules, #[path], use groups, globs, renames, self/super/crate and pub use re-exports', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('shop'),
+      'src/lib.rs': [
+        'pub mod cart;',
+        'mod pricing;',
+        '#[path = "odd/place.rs"]',
+        'mod placed;',
+        'pub use pricing::total as price_total;',
+        'pub mod util { pub fn fmt() {} pub mod deep { pub fn inner() { super::fmt(); crate::util::fmt(); } } }',
+        'pub fn run() { cart::Cart::new().checkout(); price_total(1); placed::here(); util::deep::inner(); }',
+        '',
+      ].join('\n'),
+      'src/cart.rs': [
+        'use crate::{pricing::{self, total}, util::*};',
+        'use super::placed::here as there;',
+        'pub struct Cart;',
+        'impl Cart {',
+        '    pub fn new() -> Self { Cart }',
+        '    pub fn checkout(&self) { total(2); pricing::total(3); fmt(); there(); }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/pricing/mod.rs': 'mod tax;\npub fn total(x: u32) -> u32 { tax::rate(x) }\n',
+      'src/pricing/tax.rs': 'pub fn rate(x: u32) -> u32 { x }\n',
+      'src/odd/place.rs': 'pub fn here() {}\n',
+    });
+    expect(r.failed).toEqual([]);
+    expect(calls(r)).toEqual([
+      'src/cart.rs:Cart::checkout -calls-> src/lib.rs:util::fmt',
+      'src/cart.rs:Cart::checkout -calls-> src/odd/place.rs:here',
+      'src/cart.rs:Cart::checkout -calls-> src/pricing/mod.rs:total',
+      'src/lib.rs:run -calls-> src/cart.rs:Cart::checkout',
+      'src/lib.rs:run -calls-> src/cart.rs:Cart::new',
+      'src/lib.rs:run -calls-> src/lib.rs:util::deep::inner',
+      'src/lib.rs:run -calls-> src/odd/place.rs:here',
+      'src/lib.rs:run -calls-> src/pricing/mod.rs:total',
+      'src/lib.rs:util::deep::inner -calls-> src/lib.rs:util::fmt',
+      'src/pricing/mod.rs:total -calls-> src/pricing/tax.rs:rate',
+    ]);
+    expect(r.edges).toContain('src/cart.rs: -imports-> src/pricing/mod.rs:');
+  });
+
+  it('lets a local item shadow an imported name, and a local binding shadow both', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('shadow'),
+      'src/lib.rs': [
+        'mod a { pub fn go() {} }',
+        'use a::go;',
+        'fn helper() {}',
+        'pub fn main1() { go(); }',
+        'pub fn main2() { fn go() {} go(); }',
+        'pub fn main3(helper: fn()) { helper(); }',
+        'pub fn main4() { let go = || 1; go(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:main1 -calls-> src/lib.rs:a::go', 'src/lib.rs:main2 -calls-> src/lib.rs:main2::go']);
+  });
+
+  it('resolves across the crates of a workspace through path dependencies, renamed ones too', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': '[workspace]\nmembers = ["core", "app"]\n[workspace.dependencies]\nshop-core = { path = "core" }\n',
+      'core/Cargo.toml': manifest('shop-core'),
+      'core/src/lib.rs': 'pub mod money { pub fn add(a: u32, b: u32) -> u32 { a + b } }\npub use money::add;\n',
+      'app/Cargo.toml': manifest(
+        'app',
+        '[dependencies]\nshop-core = { workspace = true }\nmoney = { path = "../core", package = "shop-core" }\nserde = "1"\n',
+      ),
+      'app/src/main.rs': 'use shop_core::money;\nfn main() { money::add(1, 2); shop_core::add(3, 4); ::money::add(5, 6); serde::x(); }\n',
+    });
+    expect(calls(r)).toEqual(['app/src/main.rs:main -calls-> core/src/lib.rs:money::add']);
+  });
+
+  it('resolves calls from integration tests, examples and bins to the package lib', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('tool-kit'),
+      'src/lib.rs': 'pub fn api() {}\n',
+      'src/main.rs': 'fn main() { tool_kit::api(); }\n',
+      'tests/it.rs': '#[test]\nfn works() { tool_kit::api(); }\n',
+      'examples/demo.rs': 'use tool_kit::api;\nfn main() { api(); }\n',
+    });
+    expect(calls(r)).toEqual([
+      'examples/demo.rs:main -calls-> src/lib.rs:api',
+      'src/main.rs:main -calls-> src/lib.rs:api',
+      'tests/it.rs:works -calls-> src/lib.rs:api',
+    ]);
+  });
+});
+
+describe('impls and methods', () => {
+  const lib = [
+    'use std::rc::Rc;',
+    'use std::sync::Arc;',
+    'pub struct Inner;',
+    'impl Inner { pub fn poll(&self) -> Result<Token, ()> { Ok(Token) } pub fn new() -> Inner { Inner } }',
+    'pub struct Token;',
+    'impl Token { pub fn text(&self) -> &str { "" } }',
+    'pub struct Conn { inner: Inner, boxed: Box<Inner>, shared: Rc<Inner>, list: Vec<Token>, maybe: Option<Arc<Inner>> }',
+    'pub trait Read { fn read(&self) -> usize; fn read_twice(&self) -> usize { self.read() + self.read() } }',
+    'impl Read for Conn { fn read(&self) -> usize { 0 } }',
+    'impl Conn {',
+    '    pub fn new() -> Self { Self::build() }',
+    '    fn build() -> Conn { Conn { inner: Inner::new(), boxed: Box::new(Inner), shared: Rc::new(Inner), list: vec![], maybe: None } }',
+    '    pub fn go(&self) -> Result<(), ()> {',
+    '        self.inner.poll()?.text();',
+    '        self.boxed.poll();',
+    '        self.shared.poll();',
+    '        self.list[0].text();',
+    '        for t in &self.list { t.text(); }',
+    '        self.list.iter().map(|t| t.text()).count();',
+    '        if let Some(i) = &self.maybe { i.poll(); }',
+    '        let x: Inner = Inner::new();',
+    '        x.poll();',
+    '        let y = Conn::new();',
+    '        y.read_twice();',
+    '        Ok(())',
+    '    }',
+    '}',
+    'pub fn generic<R: Read>(r: &R, d: &dyn Read, i: impl Read) -> usize { r.read() + d.read() + i.read() + R::read_twice(r) + <Conn as Read>::read(&Conn::new()) }',
+    'pub fn unknown(x: SomethingElse, f: impl Fn()) { x.poll(); f(); }',
+    '',
+  ].join('\n');
+
+  it('types receivers by declarations, constructors, returns, fields, ?, auto-deref, indexing, iteration and patterns', async () => {
+    const r = await analyzeProject({ 'Cargo.toml': manifest('net'), 'src/lib.rs': lib });
+    const go = calls(r).filter((e) => e.startsWith('src/lib.rs:Conn::go '));
+    expect(go).toEqual([
+      'src/lib.rs:Conn::go -calls-> src/lib.rs:Conn::new',
+      'src/lib.rs:Conn::go -calls-> src/lib.rs:Inner::new',
+      'src/lib.rs:Conn::go -calls-> src/lib.rs:Inner::poll',
+      'src/lib.rs:Conn::go -calls-> src/lib.rs:Read::read_twice',
+      'src/lib.rs:Conn::go -calls-> src/lib.rs:Token::text',
+    ]);
+    expect(calls(r)).toContain('src/lib.rs:Conn::new -calls-> src/lib.rs:Conn::build');
+  });
+
+  it('sends trait method calls to the trait item, with implements edges from each impl', async () => {
+    const r = await analyzeProject({ 'Cargo.toml': manifest('net'), 'src/lib.rs': lib });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:generic '))).toEqual([
+      'src/lib.rs:generic -calls-> src/lib.rs:Conn::new',
+      'src/lib.rs:generic -calls-> src/lib.rs:Read::read',
+      'src/lib.rs:generic -calls-> src/lib.rs:Read::read_twice',
+    ]);
+    expect(calls(r)).toContain('src/lib.rs:Read::read_twice -calls-> src/lib.rs:Read::read');
+    expect(r.edges).toContain('src/lib.rs:<Conn as Read>::read -implements-> src/lib.rs:Read::read');
+    expect(r.edges).toContain('src/lib.rs:Conn -implements-> src/lib.rs:Read');
+  });
+
+  it('never guesses: an unknown receiver type or a closure parameter gives no edge', async () => {
+    const r = await analyzeProject({ 'Cargo.toml': manifest('net'), 'src/lib.rs': lib });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:unknown '))).toEqual([]);
+    expect(r.logs.join('\n')).toMatch(/call sites: \d+ resolved in the repository, \d+ outside it, \d+ unknown/);
+  });
+
+  it('reads calls inside macro arguments, and chooses the cfg twin a default build compiles', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('twins', '[features]\ndefault = ["fast"]\nfast = []\n'),
+      'src/lib.rs': [
+        '#[cfg(feature = "fast")]',
+        'mod imp { pub fn speed() -> u32 { 1 } }',
+        '#[cfg(not(feature = "fast"))]',
+        'mod imp { pub fn speed() -> u32 { 0 } }',
+        'pub struct S;',
+        'impl S { pub fn name(&self) -> String { String::new() } }',
+        'pub fn show(s: &S) { println!("{} {}", s.name(), imp::speed()); assert!(check(s)); }',
+        'fn check(_s: &S) -> bool { true }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:show -calls-> src/lib.rs:S::name',
+      'src/lib.rs:show -calls-> src/lib.rs:check',
+      'src/lib.rs:show -calls-> src/lib.rs:imp::speed',
+    ]);
+  });
+
+  it('records type references of signatures and supertraits', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('types'),
+      'src/lib.rs':
+        'pub struct A;\npub struct B { a: A }\npub trait Base {}\npub trait Sub: Base {}\npub fn f(b: &B) -> Option<A> { None }\n',
+    });
+    expect(r.edges).toEqual(
+      expect.arrayContaining([
+        'src/lib.rs:B -types-> src/lib.rs:A',
+        'src/lib.rs:Sub -inherits-> src/lib.rs:Base',
+        'src/lib.rs:f -types-> src/lib.rs:A',
+        'src/lib.rs:f -types-> src/lib.rs:B',
+      ]),
+    );
+  });
+});
+
+describe('macros and associated types', () => {
+  it('reads the items a macro_rules! of the file writes, and items written inside other macros', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('macros'),
+      'src/lib.rs': [
+        'macro_rules! flag {',
+        '    ($bit:expr, $is:ident, $set:ident) => {',
+        '        pub fn $is(&self) -> bool { self.bits & (1 << $bit) != 0 }',
+        '        pub fn $set(&mut self) { self.bits |= 1 << $bit; helper(); }',
+        '    };',
+        '}',
+        'fn helper() {}',
+        'pub struct Info { bits: u8 }',
+        'impl Info {',
+        '    flag!(0, is_utf8, set_utf8);',
+        '    pub fn check(&mut self) -> bool { self.set_utf8(); self.is_utf8() }',
+        '}',
+        'template! {',
+        '    pub trait Walk { fn walk(&self) -> usize; }',
+        '}',
+        'pub fn go<W: Walk>(w: &W) -> usize { w.walk() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Info::check -calls-> src/lib.rs:Info::is_utf8',
+      'src/lib.rs:Info::check -calls-> src/lib.rs:Info::set_utf8',
+      'src/lib.rs:Info::set_utf8 -calls-> src/lib.rs:helper',
+      'src/lib.rs:go -calls-> src/lib.rs:Walk::walk',
+    ]);
+  });
+
+  it('follows associated types, iterators of the program and a macro that unwraps a Result', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('assoc'),
+      'src/lib.rs': [
+        'macro_rules! tri { ($e:expr) => { match $e { Ok(v) => v, Err(e) => return Err(e) } }; }',
+        'pub struct Node;',
+        'impl Node { pub fn id(&self) -> u32 { 0 } }',
+        'pub trait Graph { type Nodes: Iterator<Item = Self::N>; type N; fn nodes(&self) -> Self::Nodes; }',
+        'pub struct Nodes;',
+        'impl Iterator for Nodes { type Item = Node; fn next(&mut self) -> Option<Node> { None } }',
+        'pub struct G;',
+        'impl Graph for G { type Nodes = Nodes; type N = Node; fn nodes(&self) -> Nodes { Nodes } }',
+        'fn load() -> Result<Node, ()> { Ok(Node) }',
+        'pub fn count(g: &G) -> Result<u32, ()> {',
+        '    let first = tri!(load());',
+        '    first.id();',
+        '    for n in g.nodes() { n.id(); }',
+        '    g.nodes().filter(|n| n.id() > 0).count();',
+        '    Ok(0)',
+        '}',
+        'pub fn generic<T: Graph<N = Node>>(g: &T) { g.nodes(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:count '))).toEqual([
+      'src/lib.rs:count -calls-> src/lib.rs:Graph::nodes',
+      'src/lib.rs:count -calls-> src/lib.rs:Node::id',
+      'src/lib.rs:count -calls-> src/lib.rs:load',
+    ]);
+  });
+});
+
+describe('bad input', () => {
+  it('indexes a file with syntax errors (its good items kept, the error reported) and a broken Cargo.toml', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': '[package\nname = ',
+      'src/lib.rs': 'pub fn good() { helper(); }\nfn helper() {}\nfn broken( { let = ; }\npub fn after() { good(); }\n',
+    });
+    expect(r.failed).toEqual([]);
+    expect(calls(r)).toEqual(expect.arrayContaining(['src/lib.rs:good -calls-> src/lib.rs:helper']));
+    expect(r.diagnostics.get('src/lib.rs')?.map((d) => d.code)).toContain('PARSE_ERRORS');
+    expect(r.logs.join('\n')).toMatch(/Cargo\.toml could not be read/);
+  });
+
+  it('reports a `mod x;` whose file is missing (generated into OUT_DIR) and resolves the rest', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('gen'),
+      'build.rs': 'fn main() { std::fs::write("x", "y").unwrap(); }\n',
+      'src/lib.rs': 'mod generated;\ninclude!(concat!(env!("OUT_DIR"), "/gen.rs"));\npub fn a() { b(); }\nfn b() {}\n',
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:a -calls-> src/lib.rs:b']);
+    expect(r.diagnostics.get('src/lib.rs')?.find((d) => d.code === 'UNRESOLVED_MODULE')?.message).toMatch(/no file for mod generated/);
+  });
+});

@@ -1,2 +1,0 @@
-/* a block comment /* nested
-fn broken() { let s = r##"never closed
