@@ -263,6 +263,29 @@ describe('macros and associated types', () => {
   });
 });
 
+describe('blanket impls', () => {
+  it('applies a blanket impl only to types that meet its bounds', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('blanket'),
+      'src/lib.rs': [
+        'pub trait Walk { fn walk(&self); }',
+        'pub trait Ext { fn twice(&self); fn size(&self) -> usize; }',
+        'impl<T: Walk> Ext for T { fn twice(&self) { self.walk(); self.walk(); } fn size(&self) -> usize { 0 } }',
+        'pub struct Dog;',
+        'impl Walk for Dog { fn walk(&self) {} }',
+        'pub struct Stone;',
+        'impl Stone { pub fn weight(&self) -> u32 { 1 } }',
+        'pub fn go(d: Dog, s: Stone) { d.twice(); s.size(); s.weight(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:go '))).toEqual([
+      'src/lib.rs:go -calls-> src/lib.rs:Ext::twice',
+      'src/lib.rs:go -calls-> src/lib.rs:Stone::weight',
+    ]);
+  });
+});
+
 describe('bad input', () => {
   it('indexes a file with syntax errors (its good items kept, the error reported) and a broken Cargo.toml', async () => {
     const r = await analyzeProject({

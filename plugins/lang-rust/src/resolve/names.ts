@@ -554,14 +554,35 @@ export class Names {
         fromTraits.push(...this.membersNamed(t, name).filter((r) => itemOf(r).kind === 'fn' || itemOf(r).kind === 'const'));
     }
     if (fromTraits.length > 0) return { targets: dedupeRefs(fromTraits), external: false };
-    // Blanket impls of the program's traits (`impl<T: Read> Ext for T`).
+    // Blanket impls of the program's traits (`impl<T: Matcher> Ext for T`) whose bounds the type meets.
     for (const impl of this.impls().blanket) {
-      if (impl.trait?.t !== 'item') continue;
+      if (impl.trait?.t !== 'item' || !this.meetsBounds(type, impl)) continue;
       const m = this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn');
       if (m.length > 0) fromTraits.push(...m);
     }
     if (fromTraits.length > 0) return { targets: dedupeRefs(fromTraits), external: false };
     return { targets: [], external: external || depth > 0 };
+  }
+
+  /**
+   * Whether a type meets the bounds of a blanket impl's parameter: every bound is a trait of
+   * the program the type has an impl of. A bound from outside the program (`T: Read`) cannot be
+   * checked, so such an impl is not taken.
+   */
+  private meetsBounds(type: ItemRef, impl: ImplRef): boolean {
+    const it = itemOf(impl.ref);
+    let self = it.implSelf;
+    while (self?.k === 'ref') self = self.inner;
+    const param = self?.k === 'path' ? it.generics?.find((g) => g.name === self.segs[0]) : undefined;
+    if (!param) return false;
+    const scope = this.itemScope(impl.ref);
+    const implemented = new Set<string>();
+    for (const i of this.impls().byType.get(refKey(type)) ?? [])
+      if (i.trait?.t === 'item') for (const t of this.traitClosure(i.trait.ref)) implemented.add(refKey(t));
+    return param.bounds.every((b) => {
+      const r = this.typePath(scope, b)[0];
+      return r?.t === 'item' && itemOf(r.ref).kind === 'trait' && implemented.has(refKey(r.ref));
+    });
   }
 
   /** Trait items named `name` that the program's trait impls give a type from outside it (`String`, `str`). */
