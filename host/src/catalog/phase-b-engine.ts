@@ -3,20 +3,23 @@ import type { PluginManifest } from '@travsr/protocol';
 /**
  * Which Phase B a plugin runs, in the words `travsr status` and `travsr lang list` use:
  * `native` for a plugin's own resolver (edges with provenance `phase-b`), the indexer it runs
- * for `scip` (its declared `scip-*` tool, e.g. `scip-go`; `scip` when it declares none) and
+ * for `scip` (its declared `scip-*` tool, e.g. `scip-go`, or `rust-analyzer`; `scip` when it declares none) and
  * `lsif` for an LSIF emitter.
  */
 export type PhaseBEngine = string;
 
 type ToolsOf = Pick<PluginManifest, 'constraints'>;
 
+/** Tools that write SCIP without being named `scip-*` (`rust-analyzer scip`). */
+const SCIP_WRITERS = new Set(['rust-analyzer']);
+
 /**
  * The SCIP indexer among a plugin's declared tools (`scip-go`), if any; with `optional`, also
- * among its optional ones (lang-python's `scip-python` upgrade).
+ * among its optional ones (lang-python's `scip-python` upgrade, lang-rust's `rust-analyzer`).
  */
 function scipTool(manifest: ToolsOf | undefined, optional = false): string | undefined {
   const tools = [...(manifest?.constraints.tools ?? []), ...(optional ? (manifest?.constraints.optionalTools ?? []) : [])];
-  return tools.find((t) => t.startsWith('scip-'));
+  return tools.find((t) => t.startsWith('scip-') || SCIP_WRITERS.has(t));
 }
 
 /**

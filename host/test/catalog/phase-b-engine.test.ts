@@ -16,6 +16,9 @@ describe('Phase B engines', () => {
     expect(engineOfProvenance('scip', pythonManifest)).toBe('scip');
     expect(engineOfProvenance('lsif')).toBe('lsif');
     expect(engineOfProvenance('scip', upgradedManifest)).toBe('scip-python');
+    // lang-rust: rust-analyzer writes SCIP without being named scip-*.
+    expect(engineOfProvenance('scip', { constraints: { ...base, optionalTools: ['rust-analyzer'] } })).toBe('rust-analyzer');
+    expect(expectedPhaseBEngine({ phases: ['A', 'B'], constraints: { ...base, optionalTools: ['rust-analyzer'] } })).toBe('native');
   });
 
   it('lists every engine that stored edges, native first, and none without edges', () => {
