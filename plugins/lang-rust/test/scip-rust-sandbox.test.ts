@@ -51,7 +51,7 @@ if (mode === 'hang') {
   const before = pids.filter(alive).length;
   controller.abort();
   const error = await running.then(() => 'resolved', (e) => e.message);
-  for (let i = 0; i < 100 && pids.some(alive); i++) await sleep(20);
+  for (let i = 0; i < 500 && pids.some(alive); i++) await sleep(20);
   console.log(JSON.stringify({ before, after: pids.filter(alive).length, error }));
 } else {
   try {
