@@ -71,11 +71,10 @@ async function travsrExport(corpusDir, corpus) {
  */
 function withoutTruthBlind(repo, exportFile) {
   const lines = readFileSync(exportFile, 'utf8').split('\n').filter(Boolean);
+  // Each line parsed once: the nodes are needed before the edges are judged.
+  const records = lines.map((l) => JSON.parse(l));
   const nodes = new Map();
-  for (const l of lines) {
-    const o = JSON.parse(l);
-    if (o.type === 'node') nodes.set(o.id, o);
-  }
+  for (const o of records) if (o.type === 'node') nodes.set(o.id, o);
   const sources = new Map();
   const textOf = (n) => {
     let src = sources.get(n.path);
@@ -85,8 +84,8 @@ function withoutTruthBlind(repo, exportFile) {
   };
   let superCalls = 0;
   let renamed = 0;
-  const kept = lines.filter((l) => {
-    const o = JSON.parse(l);
+  const kept = lines.filter((_, i) => {
+    const o = records[i];
     if (o.type !== 'edge' || o.kind !== 'calls') return true;
     const caller = nodes.get(o.src);
     const callee = nodes.get(o.dst);

@@ -334,6 +334,9 @@ export function writeCrate(dir: string): void {
  * exits 0 without writing; `garbage` writes bytes that are not SCIP. A workspace directory
  * holding a file `BROKEN` fails whatever the mode.
  */
+/** The project root the encoded index names until the fake tool writes the real one over it. */
+const STAND_IN_ROOT = '/stand-in-root';
+
 export type FakeMode = 'ok' | 'fail' | 'old' | 'hang' | 'slow' | 'no-index' | 'garbage';
 
 /**
@@ -346,7 +349,8 @@ export type FakeMode = 'ok' | 'fail' | 'old' | 'hang' | 'slow' | 'no-index' | 'g
  */
 export function writeFakeRustAnalyzer(binDir: string, mode: FakeMode = 'ok'): string {
   mkdirSync(binDir, { recursive: true });
-  const index = Buffer.from(fixtureIndex('/placeholder')).toString('base64');
+  // Encoded for a stand-in root; the script appends a metadata field with the real root, which protobuf merges in.
+  const index = Buffer.from(fixtureIndex(STAND_IN_ROOT)).toString('base64');
   const script = `#!${process.execPath}
 const fs = require('node:fs');
 const path = require('node:path');

@@ -139,12 +139,13 @@ export class Names {
     let out = this.members.get(m);
     if (out) return out;
     out = new Map();
-    m.file.items.forEach((it, i) => {
-      if (it.parent !== m.item || it.local || it.kind === 'impl' || it.kind === 'field' || it.kind === 'variant') return;
+    for (const i of this.childrenOf(m.file).get(m.item) ?? []) {
+      const it = m.file.items[i]!;
+      if (it.local || it.kind === 'impl' || it.kind === 'field' || it.kind === 'variant') continue;
       const list = out.get(it.name) ?? [];
       list.push({ file: m.file, i, mod: m });
       out.set(it.name, list);
-    });
+    }
     this.members.set(m, out);
     return out;
   }
@@ -224,9 +225,10 @@ export class Names {
 
   private variantsNamed(e: ItemRef, name: string): Res[] {
     const out: Res[] = [];
-    e.file.items.forEach((it, i) => {
-      if (it.parent === e.i && it.kind === 'variant' && it.name === name) out.push({ t: 'item', ref: { file: e.file, i, mod: e.mod } });
-    });
+    for (const i of this.childrenOf(e.file).get(e.i) ?? []) {
+      const it = e.file.items[i]!;
+      if (it.kind === 'variant' && it.name === name) out.push({ t: 'item', ref: { file: e.file, i, mod: e.mod } });
+    }
     return out;
   }
 
@@ -350,12 +352,12 @@ export class Names {
     if (scope.fn !== undefined && !inUse) {
       for (let f: number = scope.fn; f !== -1 && m.file.items[f]!.kind !== 'mod'; f = m.file.items[f]!.parent) {
         const locals: ItemRef[] = [];
-        m.file.items.forEach((it, i) => {
-          if (it.parent === f && it.local && it.name === name && it.kind !== 'impl') {
-            const ref = { file: m.file, i, mod: m };
-            if (this.nsMatch(ref, ns)) locals.push(ref);
-          }
-        });
+        for (const i of this.childrenOf(m.file).get(f) ?? []) {
+          const it = m.file.items[i]!;
+          if (!it.local || it.name !== name || it.kind === 'impl') continue;
+          const ref = { file: m.file, i, mod: m };
+          if (this.nsMatch(ref, ns)) locals.push(ref);
+        }
         const out: Res[] = preferActive(locals).map((ref) => ({ t: 'item', ref }));
         for (const u of m.file.uses)
           if (u.scope === f && !u.glob && u.alias === name) out.push(...this.resolveUse(u, m).filter((r) => this.resMatches(r, ns)));
