@@ -1,5 +1,5 @@
 import type { ContextItem } from './context-result.js';
-import { renderedItemTokens } from './context-render.js';
+import { codeBlockTokens, renderedItemTokens } from './context-render.js';
 import { refsOf } from './graph-queries.js';
 import { knapsack } from './knapsack.js';
 import type { GraphSnapshot } from './graph-snapshot.js';
@@ -96,7 +96,7 @@ export function contextItems(g: VisibleGraph, definitions: readonly [number, num
       ...(withheld === undefined ? {} : { withheld }),
       tokens: 0,
     };
-    item.tokens = renderedItemTokens(item);
+    item.tokens = renderedItemTokens(item, snippet ? codeBlockTokens(snippet) : undefined);
     items.push(item);
   }
   return items;

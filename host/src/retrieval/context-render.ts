@@ -94,9 +94,23 @@ export function codeBlock(text: string): string {
  * space, where the pre-tokenizer always splits (a run of punctuation ends at white space), so
  * the counts add up.
  */
-export function renderedItemTokens(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 'score' | 'withheld'>): number {
+export function renderedItemTokens(it: Pick<ContextItem, 'node' | 'why' | 'snippet' | 'score' | 'withheld'>, codeTokens?: number): number {
   const { title, reasons, code } = itemPieces(it);
-  return countTokens(title) + countTokens(reasons) + (code === '' ? 0 : countTokens(code));
+  return countTokens(title) + countTokens(reasons) + (code === '' ? 0 : (codeTokens ?? countTokens(code)));
+}
+
+// The code block counts of the snippets a long-lived reader hands out again (SourceReader
+// shares one object per definition): no text to build and look up again for each question.
+const codeBlockCounts = new WeakMap<object, number>();
+
+/**
+ * The tokens of the code block of `snippet` ({@link codeBlock} of its text), remembered by the
+ * snippet object: pass it to {@link renderedItemTokens} for an item showing that snippet.
+ */
+export function codeBlockTokens(snippet: { readonly text: string }): number {
+  let n = codeBlockCounts.get(snippet);
+  if (n === undefined) codeBlockCounts.set(snippet, (n = countTokens(codeBlock(snippet.text))));
+  return n;
 }
 
 // A code block ends with its fence, a piece of its own: the line break that joins the next item

@@ -19,6 +19,8 @@ interface SourceFile {
   lines: string[];
   sha256: string;
   changed: boolean;
+  /** The snippets asked for, by lines and limit: the same object again for the same question (see {@link SourceReader.snippet}). */
+  snippets: Map<string, Snippet>;
 }
 
 /**
@@ -27,6 +29,11 @@ interface SourceFile {
  * Files are read once per reader (a reader lives for one request, or one server with
  * {@link clear} after reindexing). A file that cannot be read safely gives no snippet,
  * never an error; {@link refusal} says why.
+ *
+ * A snippet is made once per file read and lines asked for: a server answering many questions
+ * gets the same {@link Snippet} object for a definition each time, so what is derived from it
+ * (get_context's token counts, context-render.ts) can be remembered by the object, and is
+ * forgotten with the file.
  */
 export class SourceReader {
   private readonly files = new Map<string, SourceFile | Extract<RepoFileRead, { ok: false }>>();
@@ -36,7 +43,10 @@ export class SourceReader {
     this.reader = new RepoFileReader(repoRoot);
   }
 
-  /** Lines of `path` (1-based `start`..`end`, inclusive), or undefined when unreadable. */
+  /**
+   * Lines of `path` (1-based `start`..`end`, inclusive), or undefined when unreadable. The
+   * snippet is shared: callers must not change it.
+   */
   snippet(
     path: string,
     startLine: number,
@@ -45,13 +55,22 @@ export class SourceReader {
   ): Snippet | undefined {
     const file = this.read(path, opts.indexedSha256);
     if (!('lines' in file) || startLine < 1) return undefined;
+    const key = `${startLine}:${endLine}:${opts.maxLines}`;
+    const made = file.snippets.get(key);
+    if (made) return made;
+    const snippet = this.cut(path, file, startLine, endLine, opts.maxLines);
+    if (snippet) file.snippets.set(key, snippet);
+    return snippet;
+  }
+
+  private cut(path: string, file: SourceFile, startLine: number, endLine: number, maxLines: number): Snippet | undefined {
     const last = Math.min(Math.max(endLine, startLine), file.lines.length);
     if (startLine > last) return undefined;
     let lines = file.lines.slice(startLine - 1, last);
     let truncated = false;
-    if (lines.length > opts.maxLines) {
+    if (lines.length > maxLines) {
       // Keep the head (signature, doc, first statements) and the last line; say what was cut.
-      const head = Math.max(1, opts.maxLines - 2);
+      const head = Math.max(1, maxLines - 2);
       const cut = lines.length - head - 1;
       lines = [...lines.slice(0, head), `… (${cut} lines elided: ${startLine + head}–${last - 1})`, lines[lines.length - 1]!];
       truncated = true;
@@ -91,7 +110,9 @@ export class SourceReader {
     const cached = this.files.get(path);
     if (cached) return cached;
     const r = this.reader.read(path, indexedSha256);
-    const file = r.ok ? { lines: r.bytes.toString('utf8').split(/\r?\n/), sha256: r.sha256, changed: r.changed } : r;
+    const file = r.ok
+      ? { lines: r.bytes.toString('utf8').split(/\r?\n/), sha256: r.sha256, changed: r.changed, snippets: new Map<string, Snippet>() }
+      : r;
     this.files.set(path, file);
     return file;
   }

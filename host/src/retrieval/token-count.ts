@@ -21,12 +21,15 @@ export function countTokens(text: string): number {
 
 // A long-lived server renders the same definitions for many questions, and counts every
 // definition ahead of them (item-token-warmer.ts): their counts are kept by the text's digest,
-// so a changed snippet is counted again and no text is held. Shorter texts cost less to count
-// than to look up. Two generations instead of a least-recently-used order: a count used again
+// so a changed snippet is counted again and no long text is held; a text of up to
+// MEMO_MAX_KEY_CHARS (an item's title, its reasons) is its own key, since making a digest
+// costs more than the map's own hashing of so short a string. Shorter texts than
+// MEMO_MIN_CHARS cost less to count than to look up. Two generations instead of a least-recently-used order: a count used again
 // moves to the recent one, and when it is full the previous one is dropped whole — no map
 // reordered on every hit (with a quarter of a million entries that churn cost more than the
 // counting it saved).
 const MEMO_MIN_CHARS = 32;
+const MEMO_MAX_KEY_CHARS = 160;
 let recent = new Map<string, number>();
 let previous = new Map<string, number>();
 
@@ -39,7 +42,8 @@ function remember(key: string, n: number): void {
 }
 
 function memoKey(text: string): string {
-  return createHash('sha1').update(text).digest('base64');
+  // A digest is 28 characters of base64 and never starts with a space: no text key equals one.
+  return text.length <= MEMO_MAX_KEY_CHARS ? ` ${text}` : createHash('sha1').update(text).digest('base64');
 }
 
 /** The counts {@link countTokens} remembers: for tests and diagnostics. */
@@ -62,7 +66,7 @@ export const tokenCountMemo = {
     return recent.has(key) || previous.has(key);
   },
   /**
-   * At most this many are kept, about 100 bytes each: in two generations of half as many, the
+   * At most this many are kept, about 100–250 bytes each: in two generations of half as many, the
    * older dropped whole when the recent one fills; a count used again moves to the recent one.
    */
   maxEntries: 250_000,

@@ -2,7 +2,9 @@
 // time. The pool (tool-pool.ts) kills and replaces a worker whose call timed out or was
 // cancelled, so a slow query never holds the server. Between calls the worker counts the
 // tokens of the graphs' definitions ahead of the questions (ItemTokenWarmer), in slices short
-// enough that a call waits for one at most.
+// enough that a call waits for one at most; once they are counted, it answers a few dozen
+// questions of its own, once (QueryWarmUp), so that V8 has compiled the retrieval code before
+// the first real ones — a call that comes meanwhile waits for one of those at most.
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CodeGraph } from '../retrieval/code-graph.js';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
@@ -10,6 +12,7 @@ import { GraphChangeLog } from '../retrieval/graph-change-log.js';
 import { ItemTokenWarmer } from '../retrieval/item-token-warmer.js';
 import { GraphStore, type GraphChanges } from '../store/index.js';
 import { deferredTraceSink } from '../traces/trace-sink.js';
+import { QueryWarmUp } from './query-warm-up.js';
 import { runTool, type ToolHost, type ToolResult } from './tool-runner.js';
 import { join } from 'node:path';
 
@@ -49,16 +52,24 @@ if (parentPort) {
   );
   const host: ToolHost = { graphs, saveTrace: deferredTraceSink(data.graphs[0]?.root) };
   const warmers = graphs.map((g) => new ItemTokenWarmer(g));
+  let warmUp: QueryWarmUp | 'done' | undefined;
   let warming: NodeJS.Immediate | undefined;
-  // Counts in slices until every graph is done; a call or a change of the graph starts it again.
+  // Counts in slices until every graph is done, then answers its warm-up questions one at a
+  // time; a call or a change of the graph starts it again.
   const warm = () => {
     warming = undefined;
     try {
       let done = true;
       for (const w of warmers) done = w.step(WARM_SLICE_MS) && done;
+      if (done && warmUp !== 'done') {
+        warmUp ??= new QueryWarmUp(graphs);
+        if (warmUp.step()) warmUp = 'done';
+        else done = false;
+      }
       if (!done) warming = setImmediate(warm);
     } catch {
-      // Counting ahead is an optimisation: a graph that cannot be read now fails the next call, which says why.
+      // Counting and warming up ahead are optimisations: a graph that cannot be read now fails the next call, which says why.
+      if (warmUp !== undefined) warmUp = 'done';
     }
   };
   const warmLater = () => {

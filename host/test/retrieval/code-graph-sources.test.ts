@@ -1,5 +1,7 @@
 // The files a long-lived graph read for snippets: kept across graph versions, but for the changed ones.
 import { describe, expect, it, vi } from 'vitest';
+import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
+import { codeBlock, codeBlockTokens } from '../../src/retrieval/context-render.js';
 import { GraphChangeLog } from '../../src/retrieval/graph-change-log.js';
 import { RepoFileReader } from '../../src/retrieval/repo-file-reader.js';
 import { contextFixture, rewriteFile } from './context-fixture.js';
@@ -7,6 +9,19 @@ import { contextFixture, rewriteFile } from './context-fixture.js';
 const opts = { maxLines: 60, indexedSha256: undefined };
 
 describe('CodeGraph sources', () => {
+  it('hands out the same snippet for the same lines until the file is forgotten, and its code block count with it', () => {
+    const fx = contextFixture();
+    const first = fx.cg.sources.snippet('src/auth/token.ts', 2, 4, opts);
+    expect(first).toBeDefined();
+    expect(fx.cg.sources.snippet('src/auth/token.ts', 2, 4, opts)).toBe(first);
+    expect(fx.cg.sources.snippet('src/auth/token.ts', 2, 4, { ...opts, maxLines: 2 })).not.toBe(first);
+    expect(codeBlockTokens(first!)).toBe(cl100kCount(codeBlock(first!.text)));
+    fx.cg.sources.forget(['src/auth/token.ts']);
+    const again = fx.cg.sources.snippet('src/auth/token.ts', 2, 4, opts);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
+
   it('reads again only the files a new graph version changed, when the change log names them, and all of them without one', () => {
     const fx = contextFixture();
     const log = new GraphChangeLog();

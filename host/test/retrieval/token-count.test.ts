@@ -13,6 +13,21 @@ describe('countTokens', () => {
     expect(countTokens(changed)).toBe(cl100kCount(changed));
   });
 
+  it('keeps the count of a short text (a title, reasons) and of a long one (a code block) alike', () => {
+    tokenCountMemo.clear();
+    const title = '## src/auth/token.ts:2-4 function verifyToken —';
+    const block = `\`\`\`\n${'  return verify(token, key);\n'.repeat(30)}\`\`\`\n`;
+    for (const t of [title, block]) {
+      expect(tokenCountMemo.has(t)).toBe(false);
+      expect(countTokens(t)).toBe(cl100kCount(t));
+      expect(tokenCountMemo.has(t)).toBe(true);
+      expect(countTokens(t)).toBe(cl100kCount(t));
+    }
+    // A text that looks like a digest is not taken for one.
+    const digestLike = 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=xyzxyzxyz';
+    expect(countTokens(digestLike)).toBe(cl100kCount(digestLike));
+  });
+
   it('keeps at most its bound of counts, those used last: a count used again outlives the others', () => {
     const bound = tokenCountMemo.maxEntries;
     tokenCountMemo.maxEntries = 100;
