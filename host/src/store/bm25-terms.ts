@@ -10,7 +10,16 @@ export interface TermSearchOptions {
   maxDocumentFrequency?: number;
   /** At most this many distinct query terms, the rarest kept (default 128). */
   maxTerms?: number;
+  /**
+   * Whether the query's words bring their synonyms (the `synonyms` pairs of the store,
+   * `travsr synonym`), each at {@link SYNONYM_WEIGHT} of the word. Default false here; the
+   * store's text indexes (file-text-index.ts) ask for them unless told not to.
+   */
+  synonyms?: boolean;
 }
+
+/** The weight of a synonym's token against the query word it stands for: below the word itself. */
+export const SYNONYM_WEIGHT = 0.5;
 
 /**
  * The hits of single terms in one FTS5 table ([rowid, rank] pairs of one lookup each), kept
@@ -124,6 +133,7 @@ export function bm25Scores(
   if (all.length === 0) return score;
   const repeats = new Map<string, number>();
   for (const t of all) repeats.set(t, (repeats.get(t) ?? 0) + 1);
+  if (options.synonyms === true) addSynonymTerms(ctx, repeats);
   const terms = [...repeats.keys()];
   const stats = ftsStatistics(ctx, index.table);
   const docs = stats.rows;
@@ -155,4 +165,25 @@ export function bm25Scores(
     } else for (const r of hitsOf(t)) score.set(r.id, (score.get(r.id) ?? 0) - weight * r.rank);
   }
   return score;
+}
+
+/**
+ * Adds to `weights` (query token → weight) the tokens of the synonyms of the query's tokens,
+ * in both directions of each pair, at {@link SYNONYM_WEIGHT} of the word they stand for (the
+ * most of it when several words bring the same token); a token of the query keeps its own weight.
+ */
+export function addSynonymTerms(ctx: StoreContext, weights: Map<string, number>): void {
+  const words = [...weights.keys()];
+  const pairs = ctx
+    .stmt(
+      'SELECT term AS word, synonym AS other FROM synonyms WHERE term IN (SELECT value FROM json_each(@words)) ' +
+        'UNION ALL SELECT synonym, term FROM synonyms WHERE synonym IN (SELECT value FROM json_each(@words))',
+    )
+    .all({ words: JSON.stringify(words) }) as { word: string; other: string }[];
+  const added = new Map<string, number>();
+  for (const { word, other } of pairs) {
+    const w = SYNONYM_WEIGHT * (weights.get(word) ?? 0);
+    for (const t of identifierTokens(other)) if (!weights.has(t) && w > (added.get(t) ?? 0)) added.set(t, w);
+  }
+  for (const [t, w] of added) weights.set(t, w);
 }

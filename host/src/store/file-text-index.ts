@@ -23,7 +23,8 @@ export interface DefinitionHit {
 /**
  * Lexical search over source text: whole files (`file_fts`: path and content) and
  * definitions' own lines (`node_body_fts`), both as identifier tokens, ranked by
- * {@link bm25ByTerms}.
+ * {@link bm25ByTerms}, the query's words with their synonyms (below the words themselves)
+ * unless `synonyms: false` is asked for.
  */
 export class FileTextIndex {
   // Kept per store and table: a server's questions share their words (see TermHitsCache).
@@ -38,7 +39,7 @@ export class FileTextIndex {
       this.ctx,
       { table: 'file_fts', vocab: 'file_fts_vocab', bm25: 'bm25(file_fts, 1.0, 1.0)' },
       query,
-      options,
+      withSynonyms(options),
       this.fileTerms,
     );
     if (best.length === 0) return [];
@@ -86,12 +87,12 @@ export class FileTextIndex {
 
   /** BM25 of `query` over every matching definition's own source, by node id (tombstoned ones not filtered out), unsorted. */
   definitionScores(query: string, options: TermSearchOptions = {}): Map<number, number> {
-    return bm25Scores(this.ctx, DEFINITION_TERMS, query, options, this.definitionTerms);
+    return bm25Scores(this.ctx, DEFINITION_TERMS, query, withSynonyms(options), this.definitionTerms);
   }
 
   /** Live definitions whose own source matches `query`, best first. */
   searchDefinitions(query: string, options: TermSearchOptions = {}): DefinitionHit[] {
-    const best = bm25ByTerms(this.ctx, DEFINITION_TERMS, query, options, this.definitionTerms);
+    const best = bm25ByTerms(this.ctx, DEFINITION_TERMS, query, withSynonyms(options), this.definitionTerms);
     if (best.length === 0) return [];
     const live = new Set(
       (
@@ -104,4 +105,8 @@ export class FileTextIndex {
     );
     return best.filter(([id]) => live.has(id)).map(([id, score]) => ({ id, score }));
   }
+}
+
+function withSynonyms(options: TermSearchOptions): TermSearchOptions {
+  return options.synonyms === undefined ? { ...options, synonyms: true } : options;
 }

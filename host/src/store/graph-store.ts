@@ -755,14 +755,37 @@ export class GraphStore {
     return this.read(() => this.fileText.definitionScores(query, options));
   }
 
-  /** Adds a synonym pair (used in both directions by {@link searchSymbols}). */
-  addSynonym(term: string, synonym: string): void {
-    this.write(() => this.symbols.addSynonym(term, synonym));
+  /**
+   * Adds synonym pairs, used in both directions by {@link searchSymbols} and by every BM25 of
+   * the text indexes (below the word itself); returns how many were new. Answers change with
+   * them, so a change moves the graph version (caches of answers keyed by it are dropped).
+   * All or none: a pair that is not two different words fails the whole call.
+   */
+  addSynonyms(pairs: readonly SynonymPair[]): number {
+    return this.write(() =>
+      this.inTransaction(() => {
+        let added = 0;
+        for (const p of pairs) if (this.symbols.addSynonym(p.term, p.synonym)) added++;
+        if (added > 0) this.ctx.bumpGraphVersion();
+        return added;
+      }),
+    );
   }
 
-  /** Removes a synonym pair; true when it existed. */
+  /** Adds a synonym pair (see {@link addSynonyms}); false when it was known already. */
+  addSynonym(term: string, synonym: string): boolean {
+    return this.addSynonyms([{ term, synonym }]) > 0;
+  }
+
+  /** Removes a synonym pair (either direction); true when it existed (the graph version then moves). */
   removeSynonym(term: string, synonym: string): boolean {
-    return this.write(() => this.symbols.removeSynonym(term, synonym));
+    return this.write(() =>
+      this.inTransaction(() => {
+        const removed = this.symbols.removeSynonym(term, synonym);
+        if (removed) this.ctx.bumpGraphVersion();
+        return removed;
+      }),
+    );
   }
 
   /** Every synonym pair, sorted. */

@@ -168,8 +168,8 @@ export class SymbolIndex {
       .map((x) => x.p);
   }
 
-  /** Records that `term` may also be written `synonym` (used in both directions). */
-  addSynonym(term: string, synonym: string): void {
+  /** Records that `term` may also be written `synonym` (used in both directions); false when it was known. */
+  addSynonym(term: string, synonym: string): boolean {
     const t = normalizeTerm(term);
     const s = normalizeTerm(synonym);
     if (identifierTokens(t).length === 0 || identifierTokens(s).length === 0 || t === s)
@@ -178,7 +178,10 @@ export class SymbolIndex {
         `cannot add the synonym ${JSON.stringify(term)} = ${JSON.stringify(synonym)}: both must contain letters or digits and differ; give two different words`,
         this.ctx.path,
       );
-    this.ctx.stmt('INSERT OR IGNORE INTO synonyms (term, synonym) VALUES (?, ?)').run(t, s);
+    const known = this.ctx.stmt('SELECT 1 FROM synonyms WHERE (term = ? AND synonym = ?) OR (term = ? AND synonym = ?)').get(t, s, s, t);
+    if (known) return false;
+    this.ctx.stmt('INSERT INTO synonyms (term, synonym) VALUES (?, ?)').run(t, s);
+    return true;
   }
 
   /** Removes a synonym pair (either direction); true when something was removed. */

@@ -1,6 +1,14 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { bm25ByTerms, ftsRowCount, readVarint, TermHitsCache } from '../../src/store/bm25-terms.js';
+import {
+  addSynonymTerms,
+  bm25ByTerms,
+  bm25Scores,
+  ftsRowCount,
+  readVarint,
+  SYNONYM_WEIGHT,
+  TermHitsCache,
+} from '../../src/store/bm25-terms.js';
 import { StoreContext } from '../../src/store/store-context.js';
 
 function ftsTable(): StoreContext {
@@ -99,5 +107,53 @@ describe('TermHitsCache', () => {
     get('a');
     expect(lookedUp).toEqual(['a', 'b', 'a']);
     expect([...get('a')]).toEqual([1, -1, 2, -0.5]);
+  });
+});
+
+describe('synonyms in BM25', () => {
+  const DOCS = { table: 'docs', vocab: 'docs_vocab', bm25: 'bm25(docs)' };
+  function withSynonyms(pairs: [string, string][]): StoreContext {
+    const ctx = ftsTable();
+    ctx.db.exec('CREATE TABLE synonyms (term TEXT NOT NULL, synonym TEXT NOT NULL, PRIMARY KEY (term, synonym))');
+    const add = ctx.db.prepare('INSERT INTO synonyms (term, synonym) VALUES (?, ?)');
+    for (const [t, s] of pairs) add.run(t, s);
+    const insert = ctx.db.prepare('INSERT INTO docs (rowid, body) VALUES (?, ?)');
+    const bodies = ['load the configuration file', 'read cfg values', 'parse the request body', 'unrelated text here', 'more filler words'];
+    bodies.forEach((b, i) => insert.run(i + 1, b));
+    return ctx;
+  }
+
+  it("adds the tokens of each word's synonyms, both directions, at a fraction of the word's weight", () => {
+    const ctx = withSynonyms([
+      ['cfg', 'configuration'],
+      ['request', 'req'],
+      ['http', 'hypertext transfer'],
+    ]);
+    const weights = new Map([
+      ['cfg', 2],
+      ['req', 1],
+      ['http', 1],
+      ['hypertext', 1],
+    ]);
+    addSynonymTerms(ctx, weights);
+    expect(Object.fromEntries(weights)).toEqual({
+      cfg: 2,
+      req: 1,
+      http: 1,
+      hypertext: 1, // the query's own word keeps its weight
+      configuration: 2 * SYNONYM_WEIGHT,
+      request: SYNONYM_WEIGHT,
+      transfer: SYNONYM_WEIGHT,
+    });
+  });
+
+  it('finds the rows that hold only a synonym, below those that hold the word, and only when asked', () => {
+    const ctx = withSynonyms([['cfg', 'configuration']]);
+    const plain = bm25Scores(ctx, DOCS, 'cfg');
+    expect([...plain.keys()]).toEqual([2]);
+    const expanded = bm25Scores(ctx, DOCS, 'cfg', { synonyms: true });
+    expect([...expanded.keys()].sort()).toEqual([1, 2]);
+    expect(expanded.get(2)).toBeGreaterThan(expanded.get(1)!);
+    expect(expanded.get(2)).toBe(plain.get(2));
   });
 });

@@ -153,3 +153,36 @@ describe('searchSymbols', () => {
     writer.close();
   });
 });
+
+describe('synonyms', () => {
+  it('expand the BM25 over file text too, and move the graph version when they change', () => {
+    const store = tempStore();
+    store.replaceFile(analysis('src/settings.ts', { text: 'export function loadSettings() { readConfiguration(); }' }));
+    store.replaceFile(analysis('src/other.ts', { text: 'export function renderPage() {}' }));
+    expect(store.searchFiles('cfg')).toEqual([]);
+    const v0 = store.graphVersion();
+    expect(store.addSynonyms([{ term: 'cfg', synonym: 'configuration' }])).toBe(1);
+    expect(store.graphVersion()).toBe(v0 + 1);
+    expect(store.searchFiles('cfg').map((h) => h.path)).toEqual(['src/settings.ts']);
+    expect(store.searchFiles('cfg', { synonyms: false })).toEqual([]);
+    // Known already (in either order): nothing added, the version stays.
+    expect(store.addSynonym('configuration', 'cfg')).toBe(false);
+    expect(store.graphVersion()).toBe(v0 + 1);
+    expect(store.removeSynonym('configuration', 'cfg')).toBe(true);
+    expect(store.graphVersion()).toBe(v0 + 2);
+    expect(store.removeSynonym('configuration', 'cfg')).toBe(false);
+    store.close();
+  });
+
+  it('are added all or none', () => {
+    const store = tempStore();
+    expect(() =>
+      store.addSynonyms([
+        { term: 'req', synonym: 'request' },
+        { term: 'x', synonym: '--' },
+      ]),
+    ).toThrow(/must contain letters or digits/);
+    expect(store.listSynonyms()).toEqual([]);
+    store.close();
+  });
+});
