@@ -24,7 +24,16 @@ import { buildBaseline, filesOfFunctions } from './localization/bm25.js';
 import { instanceDir, loadInstances, materialize } from './localization/instances.js';
 import { FILE_KS, FUNCTION_KS, accuracy } from './localization/score.js';
 import { isSetAside } from './localization/split.js';
-import { ask, cliEntry, defaultCliEntry, definitionKinds, ensureIndex, rankingsOf } from './localization/travsr.js';
+import {
+  applyMinedSynonyms,
+  ask,
+  clearSynonyms,
+  cliEntry,
+  defaultCliEntry,
+  definitionKinds,
+  ensureIndex,
+  rankingsOf,
+} from './localization/travsr.js';
 
 export const name = 'localization';
 export const title = 'localization (SWE-bench dev)';
@@ -136,6 +145,9 @@ export async function run(opts = {}) {
   if (loaded.problem) return [skipRow(title, loaded.problem)];
   const { instances, reposDir } = loaded;
   const reindex = opts.reindex ?? process.env.TRAVSR_BENCH_REINDEX === '1';
+  // TRAVSR_BENCH_SYNONYMS=mine: each graph with the synonyms `travsr synonym mine` proposes (issue 21).
+  const mined = (opts.synonyms ?? process.env.TRAVSR_BENCH_SYNONYMS) === 'mine';
+  const minedPairs = [];
   let travsrSkip = await travsrProblem();
   const home = tempDir('localization-home');
 
@@ -161,7 +173,8 @@ export async function run(opts = {}) {
         const index = await ensureIndex(src, join(instanceDir(inst), 'INDEX_COMPLETE'), { home, reindex });
         indexRuns.push({ ...index, repo: inst.repo });
         record.index = index;
-        const answer = await ask(src, inst.problem_statement, { home, budget: BUDGET });
+        if (mined) minedPairs.push(await applyMinedSynonyms(src, { home }));
+        const answer = await ask(src, inst.problem_statement, { home, budget: BUDGET }).finally(() => mined && clearSynonyms(src));
         if (answer.status === 'unavailable') {
           travsrSkip = `ask not available: \`${cliEntry.replace(/.*\/host\//, 'host/')} ask\` is not a command of this build (BM25 rows above are unaffected)`;
         } else if (answer.status === 'error') {
@@ -196,7 +209,8 @@ export async function run(opts = {}) {
   if (travsrSkip && !perInstance.some((r) => r.travsr)) {
     rows.push(skipRow(`${title}: Travsr ask`, travsrSkip));
   } else {
-    rows.push(...accuracyRows('Travsr ask', perInstance.map((r) => r.travsr).filter(Boolean), instances));
+    const label = mined ? `Travsr ask, mined synonyms (mean ${Math.round(mean(minedPairs))} pairs)` : 'Travsr ask';
+    rows.push(...accuracyRows(label, perInstance.map((r) => r.travsr).filter(Boolean), instances));
     if (travsrSkip) rows.push(skipRow(`${title}: Travsr ask`, `stopped part way: ${travsrSkip}`));
   }
   if (indexRuns.length > 0) {

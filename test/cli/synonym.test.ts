@@ -10,6 +10,7 @@ beforeAll(async () => {
   const files: Record<string, string> = {
     'app/loader.rb': 'def read_settings(path)\n  parse_configuration(File.read(path))\nend\n',
     'app/parser.rb': 'def parse_configuration(text)\n  text.lines.map(&:strip)\nend\n',
+    'app/notify.rb': 'def notify_user(message)\n  msg = format(message)\n  deliver(msg)\nend\n',
   };
   for (let i = 0; i < 6; i++) files[`app/page_${i}.rb`] = `def render_page_${i}(view)\n  view.html + ${i}\nend\n`;
   repo.write(files).commit('app');
@@ -63,6 +64,23 @@ describe('travsr synonym', () => {
     expect(bad.stderr).toContain('standard input:2');
     const after = await travsr(['synonym', 'list', '--json', '--repo', repo.root]);
     expect(JSON.parse(after.stdout)).toEqual(listed);
+  });
+
+  it('mines proposals from the code, writes nothing without --apply, and adds them with it', async () => {
+    const proposed = await travsr(['synonym', 'mine', '--repo', repo.root]);
+    expect(proposed.code, proposed.stderr).toBe(0);
+    expect(proposed.stdout).toMatch(/msg = message {2}\(1 definition hold both, .*common abbreviation\)/);
+    expect(proposed.stdout).toContain('nothing written');
+    const before = JSON.parse((await travsr(['synonym', 'list', '--json', '--repo', repo.root])).stdout) as { synonyms: unknown[] };
+    expect(before.synonyms).not.toContainEqual({ term: 'msg', synonym: 'message' });
+    const applied = await travsr(['synonym', 'mine', '--apply', '--json', '--repo', repo.root]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const out = JSON.parse(applied.stdout) as { proposals: { term: string; synonym: string }[]; applied: boolean; added: number };
+    expect(out.applied).toBe(true);
+    expect(out.added).toBe(out.proposals.length);
+    const after = JSON.parse((await travsr(['synonym', 'list', '--json', '--repo', repo.root])).stdout) as { synonyms: unknown[] };
+    expect(after.synonyms).toContainEqual({ term: 'msg', synonym: 'message' });
+    expect((await travsr(['synonym', 'mine', '--repo', repo.root])).stdout).not.toContain('msg = message');
   });
 
   it('says what to do in a directory that is not indexed', async () => {

@@ -793,6 +793,17 @@ export class GraphStore {
     return this.read(() => this.symbols.listSynonyms());
   }
 
+  /**
+   * Calls `fn` with the identifier tokens of every definition's own text (as the definition
+   * BM25 indexes them: name, signature, doc comment and body, lowercased, space-separated),
+   * one definition at a time, from one snapshot: what `travsr synonym mine` reads.
+   */
+  forEachDefinitionText(fn: (tokens: string) => void): void {
+    this.read(() => {
+      for (const r of this.ctx.stmt('SELECT body FROM node_body_fts').raw(true).iterate() as Iterable<[string]>) fn(r[0]);
+    });
+  }
+
   /** The node with this VName, tombstoned or not. */
   findNode(vname: VName): NodeRow | undefined {
     return this.read(() => {

@@ -186,3 +186,29 @@ export function rankingsOf(answer, kinds) {
   }
   return { files, functions };
 }
+
+/**
+ * `TRAVSR_BENCH_SYNONYMS=mine` (issue 21): `travsr synonym mine --apply` on the instance's graph
+ * before asking. Resolves the number of pairs added; {@link clearSynonyms} takes them out again
+ * afterwards, so the cached graph stays as `init` made it.
+ */
+export async function applyMinedSynonyms(src, { home }) {
+  clearSynonyms(src);
+  // TRAVSR_BENCH_SYNONYMS_ARGS: more flags of `synonym mine`, e.g. "--min-lift 20".
+  const extra = (process.env.TRAVSR_BENCH_SYNONYMS_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const r = await travsr(['synonym', 'mine', '--apply', '--json', ...extra], { cwd: src, home });
+  if (r.code !== 0) throw new Error(`travsr synonym mine exited with ${r.code}: ${lastLines(r.stderr)}`);
+  return JSON.parse(r.stdout).added;
+}
+
+/** Empties the synonyms of the instance's graph (and moves its graph version, as the store does). */
+export function clearSynonyms(src) {
+  const Database = require('better-sqlite3');
+  const db = new Database(join(src, '.travsr', 'graph.db'));
+  try {
+    if (db.prepare('DELETE FROM synonyms').run().changes > 0)
+      db.prepare("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'graph_version'").run();
+  } finally {
+    db.close();
+  }
+}
