@@ -189,7 +189,7 @@ export function mineSynonyms(store: GraphStore, opts: MineOptions = {}): Synonym
   const candidates = new Map<string, Map<string, SynonymProposal['reason']>>();
   const want = (short: string, long: string, reason: SynonymProposal['reason']) => {
     let m = candidates.get(short);
-    if (!m) candidates.set(short, (m = new Map()));
+    if (!m) candidates.set(short, (m = new Map<string, SynonymProposal['reason']>()));
     if (!m.has(long)) m.set(long, reason);
   };
   for (const [short, longs] of Object.entries(COMMON_ABBREVIATIONS))
