@@ -53,7 +53,7 @@ describe('travsr synonym', () => {
     expect(text.stdout).toContain('req = request');
     const json = await travsr(['synonym', 'list', '--json', '--repo', repo.root]);
     const listed = JSON.parse(json.stdout) as { synonyms: { term: string; synonym: string }[] };
-    expect(listed.synonyms).toContainEqual({ term: 'req', synonym: 'request' });
+    expect(listed.synonyms).toContainEqual({ term: 'req', synonym: 'request', origin: 'user' });
     // What list --json prints imports back: everything known already.
     const back = await travsr(['synonym', 'import', '-', '--repo', repo.root], { input: json.stdout });
     expect(back.stdout).toContain(`${listed.synonyms.length} pairs read, 0 new`);
@@ -72,15 +72,33 @@ describe('travsr synonym', () => {
     expect(proposed.stdout).toMatch(/msg = message {2}\(1 definition hold both, .*common abbreviation\)/);
     expect(proposed.stdout).toContain('nothing written');
     const before = JSON.parse((await travsr(['synonym', 'list', '--json', '--repo', repo.root])).stdout) as { synonyms: unknown[] };
-    expect(before.synonyms).not.toContainEqual({ term: 'msg', synonym: 'message' });
+    expect(before.synonyms).not.toContainEqual({ term: 'msg', synonym: 'message', origin: 'user' });
     const applied = await travsr(['synonym', 'mine', '--apply', '--json', '--repo', repo.root]);
     expect(applied.code, applied.stderr).toBe(0);
     const out = JSON.parse(applied.stdout) as { proposals: { term: string; synonym: string }[]; applied: boolean; added: number };
     expect(out.applied).toBe(true);
     expect(out.added).toBe(out.proposals.length);
     const after = JSON.parse((await travsr(['synonym', 'list', '--json', '--repo', repo.root])).stdout) as { synonyms: unknown[] };
-    expect(after.synonyms).toContainEqual({ term: 'msg', synonym: 'message' });
+    expect(after.synonyms).toContainEqual({ term: 'msg', synonym: 'message', origin: 'user' });
     expect((await travsr(['synonym', 'mine', '--repo', repo.root])).stdout).not.toContain('msg = message');
+  });
+
+  it('follows the retrieval.synonyms setting at the next command that writes, and leaves its pairs to it', async () => {
+    const set = await travsr(['config', 'set', 'retrieval.synonyms', 'db=database|data store', '--repo', repo.root]);
+    expect(set.code, set.stderr).toBe(0);
+    expect((await travsr(['index', repo.root])).code).toBe(0);
+    const listed = await travsr(['synonym', 'list', '--repo', repo.root]);
+    expect(listed.stdout).toContain('db = data store (retrieval.synonyms), database (retrieval.synonyms)');
+    const json = JSON.parse((await travsr(['synonym', 'list', '--json', '--repo', repo.root])).stdout) as {
+      synonyms: { term: string; synonym: string; origin: string }[];
+    };
+    expect(json.synonyms).toContainEqual({ term: 'db', synonym: 'database', origin: 'config' });
+    const remove = await travsr(['synonym', 'remove', 'database', 'db', '--repo', repo.root]);
+    expect(remove.code).toBe(1);
+    expect(remove.stderr).toContain('comes from the retrieval.synonyms setting');
+    expect((await travsr(['config', 'unset', 'retrieval.synonyms', '--repo', repo.root])).code).toBe(0);
+    expect((await travsr(['index', repo.root])).code).toBe(0);
+    expect((await travsr(['synonym', 'list', '--repo', repo.root])).stdout).not.toContain('database');
   });
 
   it('says what to do in a directory that is not indexed', async () => {

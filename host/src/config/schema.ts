@@ -14,6 +14,7 @@ export interface ConfigTypes {
   'index.exclude': string[];
   'index.followSymlinks': boolean;
   'index.semantic': boolean;
+  'retrieval.synonyms': Record<string, string>;
   'plugins.prefer': Record<string, string>;
   'plugins.options': Record<string, string>;
   'plugins.dirs': string[];
@@ -146,6 +147,19 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     expected: 'a boolean (true or false)',
     defaultValue: () => true,
     defaultText: 'true',
+  },
+  'retrieval.synonyms': {
+    // Only widens searches; kept in the store with origin `config` (store/symbol-index.ts).
+    trust: 'ordinary',
+    kind: 'string-map',
+    env: 'TRAVSR_RETRIEVAL_SYNONYMS',
+    description:
+      'Synonyms every search of the graph uses, both ways (word = "synonym|another synonym"), beside the ones `travsr synonym` keeps; synced into the graph store when a command opens the repository to write (index, hook-run, the daemon)',
+    expected: 'a table of word = "synonym|another synonym"',
+    mapKey: { pattern: /^[\p{L}\p{N}_ -]+$/u, what: 'a word (letters, digits, _ - and spaces)' },
+    mapValue: { pattern: /^[\p{L}\p{N}_ |-]+$/u, what: 'synonyms separated by | (letters, digits, _ - and spaces)' },
+    defaultValue: () => ({}),
+    defaultText: '{}',
   },
   'plugins.prefer': {
     // Chooses among plugins the user registered (lang.toml); `lang install` reads only the user's value.

@@ -772,6 +772,21 @@ export class GraphStore {
     );
   }
 
+  /**
+   * Makes the synonym pairs of the `retrieval.synonyms` setting exactly `pairs` (origin
+   * `config`; a pair also added by a user stays), moving the graph version when anything
+   * changed; true then. All or none, like {@link addSynonyms}.
+   */
+  syncConfigSynonyms(pairs: readonly SynonymPair[]): boolean {
+    return this.write(() =>
+      this.inTransaction(() => {
+        const changed = this.symbols.syncConfigSynonyms(pairs);
+        if (changed) this.ctx.bumpGraphVersion();
+        return changed;
+      }),
+    );
+  }
+
   /** Adds a synonym pair (see {@link addSynonyms}); false when it was known already. */
   addSynonym(term: string, synonym: string): boolean {
     return this.addSynonyms([{ term, synonym }]) > 0;

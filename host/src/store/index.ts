@@ -7,7 +7,7 @@ export { identifierTokens } from './identifier-tokens.js';
 export { bestHits } from './best-hits.js';
 export { refTargetName } from './file-graph-writer.js';
 export { SAME_FILE_CONFIDENCE, REPO_UNIQUE_CONFIDENCE } from './ref-resolver.js';
-export type { SynonymPair } from './symbol-index.js';
+export type { SynonymOrigin, SynonymPair } from './symbol-index.js';
 export type { IndexRunMode, IndexRunRecord, IndexRunStart, IndexRunStatus } from './index-runs.js';
 export type * from './types.js';
 export type { DefinitionHit, FileHit, FileSearchOptions } from './file-text-index.js';

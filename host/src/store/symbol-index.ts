@@ -32,10 +32,14 @@ export function ftsColumns(
   return [tokenDocument(name), tokenDocument(qualifiedName), tokenDocument(path), tokenDocument(skeleton, DOC_TOKENS)];
 }
 
-/** A synonym pair as stored. */
+/** Where a synonym pair came from: `travsr synonym` / the API, or the `retrieval.synonyms` setting. */
+export type SynonymOrigin = 'user' | 'config';
+
+/** A synonym pair as stored (its origin when read back; `user` when added without one). */
 export interface SynonymPair {
   term: string;
   synonym: string;
+  origin?: SynonymOrigin;
 }
 
 /**
@@ -169,7 +173,7 @@ export class SymbolIndex {
   }
 
   /** Records that `term` may also be written `synonym` (used in both directions); false when it was known. */
-  addSynonym(term: string, synonym: string): boolean {
+  addSynonym(term: string, synonym: string, origin: SynonymOrigin = 'user'): boolean {
     const t = normalizeTerm(term);
     const s = normalizeTerm(synonym);
     if (identifierTokens(t).length === 0 || identifierTokens(s).length === 0 || t === s)
@@ -180,7 +184,7 @@ export class SymbolIndex {
       );
     const known = this.ctx.stmt('SELECT 1 FROM synonyms WHERE (term = ? AND synonym = ?) OR (term = ? AND synonym = ?)').get(t, s, s, t);
     if (known) return false;
-    this.ctx.stmt('INSERT INTO synonyms (term, synonym) VALUES (?, ?)').run(t, s);
+    this.ctx.stmt('INSERT INTO synonyms (term, synonym, origin) VALUES (?, ?, ?)').run(t, s, origin);
     return true;
   }
 
@@ -192,9 +196,25 @@ export class SymbolIndex {
     return r.changes > 0;
   }
 
+  /**
+   * Makes the pairs of origin `config` exactly `pairs` (normalized; a pair a user added
+   * already stays the user's); true when anything changed.
+   */
+  syncConfigSynonyms(pairs: readonly SynonymPair[]): boolean {
+    const key = (t: string, s: string) => (t < s ? `${t}\0${s}` : `${s}\0${t}`);
+    const rows = this.ctx.stmt('SELECT term, synonym, origin FROM synonyms').all() as Required<SynonymPair>[];
+    const have = new Set(rows.filter((r) => r.origin === 'config').map((r) => key(r.term, r.synonym)));
+    const users = new Set(rows.filter((r) => r.origin !== 'config').map((r) => key(r.term, r.synonym)));
+    const want = new Set(pairs.map((p) => key(normalizeTerm(p.term), normalizeTerm(p.synonym))).filter((k) => !users.has(k)));
+    if (have.size === want.size && [...want].every((k) => have.has(k))) return false;
+    this.ctx.stmt("DELETE FROM synonyms WHERE origin = 'config'").run();
+    for (const p of pairs) this.addSynonym(p.term, p.synonym, 'config');
+    return true;
+  }
+
   /** All synonym pairs, sorted. */
   listSynonyms(): SynonymPair[] {
-    return this.ctx.stmt('SELECT term, synonym FROM synonyms ORDER BY term, synonym').all() as SynonymPair[];
+    return this.ctx.stmt('SELECT term, synonym, origin FROM synonyms ORDER BY term, synonym').all() as SynonymPair[];
   }
 
   private synonymsOf(key: string): string[] {

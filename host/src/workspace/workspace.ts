@@ -6,6 +6,7 @@ import type { IndexSettings } from '../indexer/indexer.js';
 import { findRepoRoot } from '../git/index.js';
 import { stderrLogger, type Logger } from '../log/logger.js';
 import { repoTravsrDir } from '../paths/travsr-home.js';
+import { syncConfigSynonyms } from '../synonyms/config-synonyms.js';
 import { GraphStore } from '../store/index.js';
 import { deriveCorpus } from './corpus.js';
 import { initializedGitRoot } from './initialized-root.js';
@@ -63,6 +64,11 @@ export async function openWorkspace(
   // Said on every command that opens the repository, so nobody wonders why a setting has no effect.
   for (const ignored of config.ignored) logger.log('warn', ignored.message);
   const store = GraphStore.open(join(travsrDir, 'graph.db'), opts.readonly ? { readonly: true } : {});
+  // The setting's synonyms follow the configuration at every command that writes.
+  if (!opts.readonly) {
+    const problem = syncConfigSynonyms(store, config);
+    if (problem) logger.log('warn', problem);
+  }
   const corpus = derivedCorpus ? await derivedCorpus : config.values.corpus.value;
   return {
     root,

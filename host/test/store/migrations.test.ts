@@ -43,18 +43,18 @@ describe('migrations', () => {
   it('bring an empty database to the latest version, one recorded step per migration', () => {
     const path = tempDbPath();
     const store = GraphStore.open(path);
-    expect(GraphStore.LATEST_SCHEMA_VERSION).toBe(15);
-    expect(store.schemaVersion()).toBe(15);
+    expect(GraphStore.LATEST_SCHEMA_VERSION).toBe(16);
+    expect(store.schemaVersion()).toBe(16);
     store.close();
     const db = new Database(path, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(15);
+    expect(db.pragma('user_version', { simple: true })).toBe(16);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const steps = db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as {
       version: number;
       name: string;
       applied_at: number;
     }[];
-    expect(steps.map((s) => s.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    expect(steps.map((s) => s.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
     expect(steps.every((s) => s.name.length > 0 && s.applied_at > 0)).toBe(true);
     expect(tables(db)).toEqual(
       expect.arrayContaining([
@@ -80,7 +80,7 @@ describe('migrations', () => {
     db.close();
     // Opening again applies nothing.
     const again = GraphStore.open(path);
-    expect(again.schemaVersion()).toBe(15);
+    expect(again.schemaVersion()).toBe(16);
     again.close();
   });
 
@@ -109,7 +109,7 @@ describe('migrations', () => {
     db.close();
 
     const store = GraphStore.open(path);
-    expect(store.schemaVersion()).toBe(15);
+    expect(store.schemaVersion()).toBe(16);
     const sign = store.findNode(vn('src/auth/jwt.ts', '#sign(string,Claims):string'));
     expect(sign).toMatchObject({ id: 1, kind: 'function', tombstoned: false, acl: '' });
     expect(sign?.nodeId).toBe(nodeId(vn('src/auth/jwt.ts', '#sign(string,Claims):string')));
@@ -123,7 +123,7 @@ describe('migrations', () => {
     const check = new Database(path, { readonly: true });
     expect(
       (check.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version),
-    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
     check.close();
   });
 
@@ -163,7 +163,7 @@ describe('migrations', () => {
       [
         ...GRAPH_MIGRATIONS,
         {
-          version: 16,
+          version: 17,
           name: 'breaks halfway',
           up: (d) => {
             d.exec('CREATE TABLE half_done (x INTEGER); ALTER TABLE nodes ADD COLUMN half_done INTEGER;');
@@ -173,10 +173,10 @@ describe('migrations', () => {
       ],
       path,
     );
-    expect(() => failing.run()).toThrow(/to schema v16 \(breaks halfway\) failed: disk on fire; the database is unchanged at v15/);
+    expect(() => failing.run()).toThrow(/to schema v17 \(breaks halfway\) failed: disk on fire; the database is unchanged at v16/);
     expect(codeOf(() => failing.run())).toBe('STORE_MIGRATION_FAILED');
-    expect(failing.currentVersion()).toBe(15);
-    expect(db.pragma('user_version', { simple: true })).toBe(15);
+    expect(failing.currentVersion()).toBe(16);
+    expect(db.pragma('user_version', { simple: true })).toBe(16);
     expect(tables(db)).not.toContain('half_done');
     expect((db.prepare('PRAGMA table_info(nodes)').all() as { name: string }[]).map((c) => c.name)).not.toContain('half_done');
     db.close();
@@ -188,7 +188,7 @@ describe('migrations', () => {
     const { signal } = await runChild(['crash-migration', path]);
     expect(signal).toBe('SIGKILL');
     const store = GraphStore.open(path); // recovers the WAL, still at the latest version
-    expect(store.schemaVersion()).toBe(15);
+    expect(store.schemaVersion()).toBe(16);
     store.close();
     const db = new Database(path, { readonly: true });
     expect(tables(db)).not.toContain('half_done');
@@ -199,9 +199,9 @@ describe('migrations', () => {
     const path = tempDbPath();
     GraphStore.open(path).close();
     const db = new Database(path);
-    db.prepare('INSERT INTO schema_migrations VALUES (16, ?, 0)').run('from the future');
+    db.prepare('INSERT INTO schema_migrations VALUES (17, ?, 0)').run('from the future');
     db.close();
-    expect(() => GraphStore.open(path)).toThrow(/is at schema v16 but this travsr only knows up to v15.*upgrade travsr/);
+    expect(() => GraphStore.open(path)).toThrow(/is at schema v17 but this travsr only knows up to v16.*upgrade travsr/);
     expect(codeOf(() => GraphStore.open(path))).toBe('STORE_TOO_NEW');
     expect(codeOf(() => GraphStore.open(path, { readonly: true }))).toBe('STORE_TOO_NEW');
   });
@@ -211,7 +211,7 @@ describe('migrations', () => {
     const db = raw(path);
     db.exec(SEED_V1);
     db.close();
-    expect(() => GraphStore.open(path, { readonly: true })).toThrow(/is at schema v1 and needs migrating to v15.*run `travsr index`/);
+    expect(() => GraphStore.open(path, { readonly: true })).toThrow(/is at schema v1 and needs migrating to v16.*run `travsr index`/);
     expect(codeOf(() => GraphStore.open(path, { readonly: true }))).toBe('STORE_OUTDATED');
     expect(codeOf(() => GraphStore.open(tempDbPath(), { readonly: true }))).toBe('STORE_NOT_FOUND');
   });

@@ -75,9 +75,9 @@ describe('searchSymbols', () => {
     expect(names(store.searchSymbols('authenticate'))).toEqual(['authenticateUser']);
     expect(names(store.searchSymbols('k8s'))).toEqual(['kubernetesClient']);
     expect(store.listSynonyms()).toEqual([
-      { term: 'auth', synonym: 'authenticate' },
-      { term: 'delete', synonym: 'remove' },
-      { term: 'k8s', synonym: 'kubernetes client' },
+      { term: 'auth', synonym: 'authenticate', origin: 'user' },
+      { term: 'delete', synonym: 'remove', origin: 'user' },
+      { term: 'k8s', synonym: 'kubernetes client', origin: 'user' },
     ]);
     expect(store.removeSynonym('remove', 'delete')).toBe(true);
     expect(names(store.searchSymbols('deleteItem'))).toEqual(['removeItem']); // still 'item'
@@ -183,6 +183,47 @@ describe('synonyms', () => {
       ]),
     ).toThrow(/must contain letters or digits/);
     expect(store.listSynonyms()).toEqual([]);
+    store.close();
+  });
+});
+
+describe('synonyms of the configuration', () => {
+  it('are synced: added, replaced and taken out with the setting, a user pair kept, the version moved only on a change', () => {
+    const store = tempStore();
+    store.addSynonym('req', 'request');
+    const v0 = store.graphVersion();
+    expect(
+      store.syncConfigSynonyms([
+        { term: 'DB', synonym: 'database' },
+        { term: 'req', synonym: 'request' },
+      ]),
+    ).toBe(true);
+    expect(store.graphVersion()).toBe(v0 + 1);
+    expect(store.listSynonyms()).toEqual([
+      { term: 'db', synonym: 'database', origin: 'config' },
+      { term: 'req', synonym: 'request', origin: 'user' },
+    ]);
+    // The same setting again: nothing to do.
+    expect(
+      store.syncConfigSynonyms([
+        { term: 'db', synonym: 'database' },
+        { term: 'request', synonym: 'req' },
+      ]),
+    ).toBe(false);
+    expect(store.graphVersion()).toBe(v0 + 1);
+    // Changed: the old config pair goes, the new one comes; the user's stays.
+    expect(store.syncConfigSynonyms([{ term: 'k8s', synonym: 'kubernetes' }])).toBe(true);
+    expect(store.listSynonyms().map((p) => `${p.term}=${p.synonym}:${p.origin}`)).toEqual(['k8s=kubernetes:config', 'req=request:user']);
+    expect(store.syncConfigSynonyms([])).toBe(true);
+    expect(store.listSynonyms().map((p) => p.term)).toEqual(['req']);
+    // A bad pair changes nothing.
+    expect(() =>
+      store.syncConfigSynonyms([
+        { term: 'a', synonym: 'b' },
+        { term: 'x', synonym: 'x' },
+      ]),
+    ).toThrow(/must contain letters or digits and differ/);
+    expect(store.listSynonyms().map((p) => p.term)).toEqual(['req']);
     store.close();
   });
 });

@@ -14,6 +14,7 @@ import { v12DefinitionTextSearch } from './v12-definition-text-search.js';
 import { v13IndexRuns } from './v13-index-runs.js';
 import { v14LiveNodes } from './v14-live-nodes.js';
 import { v15FileInterfaces } from './v15-file-interfaces.js';
+import { v16SynonymOrigins } from './v16-synonym-origins.js';
 
 export type { Migration } from './migration.js';
 
@@ -34,4 +35,5 @@ export const GRAPH_MIGRATIONS: readonly Migration[] = [
   v13IndexRuns,
   v14LiveNodes,
   v15FileInterfaces,
+  v16SynonymOrigins,
 ];

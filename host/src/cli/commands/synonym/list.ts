@@ -4,7 +4,8 @@ import { openWorkspace } from '../../../workspace/workspace.js';
 
 export default class SynonymList extends TravsrCommand {
   static override summary = 'List the synonym pairs the searches of this repository use';
-  static override description = 'The JSON form (--json) is one that `travsr synonym import` reads back.';
+  static override description =
+    'Pairs from the retrieval.synonyms setting are marked "(retrieval.synonyms)" (origin "config" in --json). The JSON form (--json) is one that `travsr synonym import` reads back.';
   static override examples = ['<%= config.bin %> synonym list', '<%= config.bin %> synonym list --json > synonyms.json'];
   static override flags = {
     repo: Flags.string({ description: 'repository (default: the current directory)' }),
@@ -25,7 +26,8 @@ export default class SynonymList extends TravsrCommand {
         return;
       }
       const byTerm = new Map<string, string[]>();
-      for (const p of pairs) byTerm.set(p.term, [...(byTerm.get(p.term) ?? []), p.synonym]);
+      for (const p of pairs)
+        byTerm.set(p.term, [...(byTerm.get(p.term) ?? []), p.origin === 'config' ? `${p.synonym} (retrieval.synonyms)` : p.synonym]);
       for (const [term, synonyms] of byTerm) this.log(`${term} = ${synonyms.join(', ')}`);
     } finally {
       ws.close();
