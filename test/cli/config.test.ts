@@ -101,6 +101,7 @@ describe('travsr config', () => {
       'index.exclude',
       'index.followSymlinks',
       'index.semantic',
+      'retrieval.synonyms',
       'plugins.prefer',
       'plugins.options',
       'plugins.dirs',
