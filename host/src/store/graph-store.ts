@@ -16,7 +16,7 @@ import { NodeTable } from './node-table.js';
 import { RefResolver } from './ref-resolver.js';
 import { FILE_COLUMNS, NODE_COLUMNS, toFileRow, toNodeRow, type RawFile, type RawNode } from './rows.js';
 import { StoreContext } from './store-context.js';
-import { SymbolIndex, type SynonymPair } from './symbol-index.js';
+import { SymbolIndex, type SynonymOrigin, type SynonymPair } from './symbol-index.js';
 import type {
   EdgeRow,
   EdgeTuple,
@@ -801,6 +801,11 @@ export class GraphStore {
         return removed;
       }),
     );
+  }
+
+  /** Where the synonym pair came from (`user` or `config`), either order; undefined when it is no pair. */
+  synonymOrigin(term: string, synonym: string): SynonymOrigin | undefined {
+    return this.read(() => this.symbols.synonymOrigin(term, synonym));
   }
 
   /** Every synonym pair, sorted. */

@@ -182,8 +182,7 @@ export class SymbolIndex {
         `cannot add the synonym ${JSON.stringify(term)} = ${JSON.stringify(synonym)}: both must contain letters or digits and differ; give two different words`,
         this.ctx.path,
       );
-    const known = this.ctx.stmt('SELECT 1 FROM synonyms WHERE (term = ? AND synonym = ?) OR (term = ? AND synonym = ?)').get(t, s, s, t);
-    if (known) return false;
+    if (this.synonymOrigin(t, s) !== undefined) return false;
     this.ctx.stmt('INSERT INTO synonyms (term, synonym, origin) VALUES (?, ?, ?)').run(t, s, origin);
     return true;
   }
@@ -210,6 +209,16 @@ export class SymbolIndex {
     this.ctx.stmt("DELETE FROM synonyms WHERE origin = 'config'").run();
     for (const p of pairs) this.addSynonym(p.term, p.synonym, 'config');
     return true;
+  }
+
+  /** Where the pair `term` = `synonym` (either order) came from; undefined when it is no pair. */
+  synonymOrigin(term: string, synonym: string): SynonymOrigin | undefined {
+    const t = normalizeTerm(term);
+    const s = normalizeTerm(synonym);
+    const row = this.ctx
+      .stmt('SELECT origin FROM synonyms WHERE (term = ? AND synonym = ?) OR (term = ? AND synonym = ?)')
+      .get(t, s, s, t) as { origin: SynonymOrigin } | undefined;
+    return row?.origin;
   }
 
   /** All synonym pairs, sorted. */

@@ -196,7 +196,11 @@ export function mineSynonyms(store: GraphStore, opts: MineOptions = {}): Synonym
     if (df.has(short)) for (const long of longs) if (df.has(long)) want(short, long, 'common abbreviation');
   const frequent = [...df].filter(([w, n]) => n >= minTogether && /^[a-z]+$/.test(w)).map(([w]) => w);
   const byInitial = new Map<string, string[]>();
-  for (const w of frequent) byInitial.set(w[0]!, [...(byInitial.get(w[0]!) ?? []), w]);
+  for (const w of frequent) {
+    const same = byInitial.get(w[0]!);
+    if (same) same.push(w);
+    else byInitial.set(w[0]!, [w]);
+  }
   for (const short of frequent) {
     if (short.length > 5) continue;
     for (const long of byInitial.get(short[0]!) ?? [])

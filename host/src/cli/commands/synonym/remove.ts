@@ -17,14 +17,7 @@ export default class SynonymRemove extends TravsrCommand {
     const { args, flags } = await this.parse(SynonymRemove);
     const ws = await openWorkspace(flags.repo ?? process.cwd());
     try {
-      const same = (a: string, b: string) => a === b.trim().toLowerCase();
-      const fromConfig = ws.store
-        .listSynonyms()
-        .some(
-          (p) =>
-            p.origin === 'config' &&
-            ((same(p.term, args.word) && same(p.synonym, args.synonym)) || (same(p.term, args.synonym) && same(p.synonym, args.word))),
-        );
+      const fromConfig = ws.store.synonymOrigin(args.word, args.synonym) === 'config';
       if (fromConfig)
         this.error(
           `${args.word} = ${args.synonym} comes from the retrieval.synonyms setting (${ws.config.values['retrieval.synonyms'].origin ?? ws.config.values['retrieval.synonyms'].source}); take it out there`,
