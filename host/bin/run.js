@@ -26,6 +26,11 @@ if (args.length === 1 && args[0] === '--version') {
   // oclif like any command.
   let exitCode;
   if (args[0] === 'hook-run' || args[0] === 'status' || args[0] === 'mcp') {
+    // A reader that stops early (`travsr status | head -1`) closes the pipe: the rest of the
+    // output goes nowhere, without a stack trace, as oclif's commands do it.
+    process.stdout.on('error', (err) => {
+      if (err?.code !== 'EPIPE') throw err;
+    });
     const [{ requireWithCodeCache }, { travsrHome }] = await Promise.all([
       import('../dist/cli/code-cache.js'),
       import('../dist/paths/travsr-home.js'),

@@ -34,6 +34,11 @@ const EXECUTE = join(hostDir, 'dist', 'cli', 'execute.js');
 const LEAN_ENTRY = join(hostDir, 'dist', 'cli', 'lean-entry.js');
 const LEAN_BUNDLE = 'lean.cjs';
 const LEAN_MCP_BUNDLE = 'lean-mcp.cjs';
+// Every command start parses these files: without whitespace and comments V8 has about a third
+// less to read and scan (`config get` 238 → 220 ms, `status` 277 → 244 ms, the first answer of
+// `mcp` through the daemon ~25 ms sooner). Names stay as written, so stack traces keep them, and
+// the linked source maps give the lines.
+const MINIFY = { minifyWhitespace: true, minifySyntax: true };
 
 function commandModules(dir) {
   const out = [];
@@ -82,6 +87,7 @@ async function bundle() {
     platform: 'node',
     target: 'node20',
     external: EXTERNAL,
+    ...MINIFY,
     // CommonJS dependencies merged into ES modules still call require() for Node's built-ins.
     banner: {
       js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
@@ -107,6 +113,7 @@ async function bundle() {
       target: 'node20',
       external,
       define: { 'import.meta.url': '__travsrImportMetaUrl' },
+      ...MINIFY,
       banner: { js: "const __travsrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
       sourcemap: 'linked',
       legalComments: 'none',

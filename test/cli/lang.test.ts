@@ -405,7 +405,7 @@ describe('per-repository locks at index time', () => {
     cpSync(EXAMPLE_LUA, copy, { recursive: true, filter: (src) => !src.includes('node_modules') });
     for (const [file, from, to] of [
       ['travsr-plugin.json', '"version": "0.1.0"', '"version": "0.2.0"'],
-      ['dist/main.js', 'id: "example-lua",\n  version: "0.1.0",', 'id: "example-lua",\n  version: "0.2.0",'],
+      ['dist/main.js', 'id:"example-lua",version:"0.1.0",', 'id:"example-lua",version:"0.2.0",'],
     ] as const) {
       const text = readFileSync(join(copy, file), 'utf8');
       expect(text, `${file} of example-lua changed shape: update this test`).toContain(from);
