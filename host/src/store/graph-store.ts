@@ -775,14 +775,18 @@ export class GraphStore {
   /**
    * Makes the synonym pairs of the `retrieval.synonyms` setting exactly `pairs` (origin
    * `config`; a pair also added by a user stays), moving the graph version when anything
-   * changed; true then. All or none, like {@link addSynonyms}.
+   * changed; true then. All or none, like {@link addSynonyms}. Every command that opens the
+   * repository to write calls it: when nothing changed it only reads, and takes no write lock.
    */
   syncConfigSynonyms(pairs: readonly SynonymPair[]): boolean {
+    if (!this.read(() => this.symbols.configSynonymsDiffer(pairs))) return false;
     return this.write(() =>
       this.inTransaction(() => {
-        const changed = this.symbols.syncConfigSynonyms(pairs);
-        if (changed) this.ctx.bumpGraphVersion();
-        return changed;
+        // Again under the lock: another process may have synced meanwhile.
+        if (!this.symbols.configSynonymsDiffer(pairs)) return false;
+        this.symbols.replaceConfigSynonyms(pairs);
+        this.ctx.bumpGraphVersion();
+        return true;
       }),
     );
   }

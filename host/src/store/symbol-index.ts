@@ -196,19 +196,22 @@ export class SymbolIndex {
   }
 
   /**
-   * Makes the pairs of origin `config` exactly `pairs` (normalized; a pair a user added
-   * already stays the user's); true when anything changed.
+   * Whether the pairs of origin `config` differ from `pairs` (normalized; a pair a user added
+   * stays the user's, so it is not wanted as `config`). Reads only.
    */
-  syncConfigSynonyms(pairs: readonly SynonymPair[]): boolean {
+  configSynonymsDiffer(pairs: readonly SynonymPair[]): boolean {
     const key = (t: string, s: string) => (t < s ? `${t}\0${s}` : `${s}\0${t}`);
     const rows = this.ctx.stmt('SELECT term, synonym, origin FROM synonyms').all() as Required<SynonymPair>[];
     const have = new Set(rows.filter((r) => r.origin === 'config').map((r) => key(r.term, r.synonym)));
     const users = new Set(rows.filter((r) => r.origin !== 'config').map((r) => key(r.term, r.synonym)));
     const want = new Set(pairs.map((p) => key(normalizeTerm(p.term), normalizeTerm(p.synonym))).filter((k) => !users.has(k)));
-    if (have.size === want.size && [...want].every((k) => have.has(k))) return false;
+    return have.size !== want.size || [...want].some((k) => !have.has(k));
+  }
+
+  /** Makes the pairs of origin `config` exactly `pairs` (a pair a user added already stays the user's). */
+  replaceConfigSynonyms(pairs: readonly SynonymPair[]): void {
     this.ctx.stmt("DELETE FROM synonyms WHERE origin = 'config'").run();
     for (const p of pairs) this.addSynonym(p.term, p.synonym, 'config');
-    return true;
   }
 
   /** Where the pair `term` = `synonym` (either order) came from; undefined when it is no pair. */

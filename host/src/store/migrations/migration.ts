@@ -12,3 +12,12 @@ export interface Migration {
   /** SQL to execute, or a function for steps SQL cannot express (computing BLAKE3 ids, FTS rows). */
   readonly up: string | ((db: Database.Database) => void);
 }
+
+/**
+ * `ALTER TABLE table ADD COLUMN column declaration` unless the table has the column already
+ * (a database that a newer build migrated and an older one opened again).
+ */
+export function addColumnIfMissing(db: Database.Database, table: string, column: string, declaration: string): void {
+  const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+  if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
+}

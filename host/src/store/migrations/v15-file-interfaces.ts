@@ -1,4 +1,4 @@
-import type { Migration } from './migration.js';
+import { addColumnIfMissing, type Migration } from './migration.js';
 
 /**
  * v15: `files.interface`, the file's interface as its plugin last reported it (protocol SPEC
@@ -9,8 +9,5 @@ import type { Migration } from './migration.js';
 export const v15FileInterfaces: Migration = {
   version: 15,
   name: 'file interfaces',
-  up: (db) => {
-    const columns = db.prepare('PRAGMA table_info(files)').all() as { name: string }[];
-    if (!columns.some((c) => c.name === 'interface')) db.exec('ALTER TABLE files ADD COLUMN interface TEXT');
-  },
+  up: (db) => addColumnIfMissing(db, 'files', 'interface', 'TEXT'),
 };

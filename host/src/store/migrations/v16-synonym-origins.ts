@@ -1,4 +1,4 @@
-import type { Migration } from './migration.js';
+import { addColumnIfMissing, type Migration } from './migration.js';
 
 /**
  * v16: `synonyms.origin`, where a pair came from: `user` (`travsr synonym add|import|mine`,
@@ -8,8 +8,5 @@ import type { Migration } from './migration.js';
 export const v16SynonymOrigins: Migration = {
   version: 16,
   name: 'synonym origins',
-  up: (db) => {
-    const columns = db.prepare('PRAGMA table_info(synonyms)').all() as { name: string }[];
-    if (!columns.some((c) => c.name === 'origin')) db.exec("ALTER TABLE synonyms ADD COLUMN origin TEXT NOT NULL DEFAULT 'user'");
-  },
+  up: (db) => addColumnIfMissing(db, 'synonyms', 'origin', "TEXT NOT NULL DEFAULT 'user'"),
 };

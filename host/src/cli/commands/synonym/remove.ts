@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { describeConfigSource } from '../../../config/index.js';
 import { TravsrCommand } from '../../base-command.js';
 import { openWorkspace } from '../../../workspace/workspace.js';
 
@@ -20,7 +21,7 @@ export default class SynonymRemove extends TravsrCommand {
       const fromConfig = ws.store.synonymOrigin(args.word, args.synonym) === 'config';
       if (fromConfig)
         this.error(
-          `${args.word} = ${args.synonym} comes from the retrieval.synonyms setting (${ws.config.values['retrieval.synonyms'].origin ?? ws.config.values['retrieval.synonyms'].source}); take it out there`,
+          `${args.word} = ${args.synonym} comes from the retrieval.synonyms setting (${describeConfigSource(ws.config.values['retrieval.synonyms'])}); take it out there`,
           { exit: 1 },
         );
       if (ws.store.removeSynonym(args.word, args.synonym)) this.log(`removed ${args.word} = ${args.synonym}`);
