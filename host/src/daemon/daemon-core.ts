@@ -75,6 +75,9 @@ export class DaemonCore {
   /** The managed repository holding `path`, if any. */
   repoOf(path: string): ManagedRepo | undefined {
     const abs = resolve(path);
+    // A managed root named as such (every tool call names its repositories) needs no look-up on disk.
+    const direct = this.repos.get(abs);
+    if (direct) return direct;
     const root = initializedGitRoot(abs) ?? abs;
     return this.repos.get(root) ?? [...this.repos.values()].find((r) => abs === r.root || abs.startsWith(`${r.root}/`));
   }
@@ -191,8 +194,7 @@ export class DaemonCore {
     if (hit) return reply(hit, true, versions);
     const timeout = req.timeoutMs > 0 ? AbortSignal.timeout(req.timeoutMs) : undefined;
     const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
-    const result = await this.tools_().run(req.tool, args, policy, signals.length > 0 ? AbortSignal.any(signals) : undefined);
-    const answer = { result, structuredJson: JSON.stringify(result.structured) };
+    const answer = await this.tools_().runJson(req.tool, args, policy, signals.length > 0 ? AbortSignal.any(signals) : undefined);
     this.cache.set(key, answer, versions);
     return reply(answer, false, versions);
   }
@@ -294,10 +296,10 @@ export class DaemonCore {
   }
 }
 
-function reply({ result: r, structuredJson }: CachedAnswer, cached: boolean, versions: ReadonlyMap<string, number>): CallToolReply {
+function reply(r: CachedAnswer, cached: boolean, versions: ReadonlyMap<string, number>): CallToolReply {
   return {
     text: r.text,
-    structuredJson,
+    structuredJson: r.structuredJson,
     traceId: r.traceId,
     isError: r.isError,
     cached,

@@ -308,8 +308,14 @@ function handlers(
     ListTools: unary(() => ({ tools: core.tools() })),
     CallTool: unary<CallToolRequest, unknown>((req, call) => {
       const abort = new AbortController();
-      call.on('cancelled', () => abort.abort());
-      return core.callTool(req, abort.signal);
+      // grpc-js reports the end of every call, answered ones too: only one still running is stopped.
+      let answered = false;
+      call.on('cancelled', () => {
+        if (!answered) abort.abort();
+      });
+      return core.callTool(req, abort.signal).finally(() => {
+        answered = true;
+      });
     }),
     WatchGraph: (call: grpc.ServerWritableStream<{ repos: string[] }, unknown>) => {
       if (!authorized(call, tokens)) return call.destroy(UNAUTHENTICATED as grpc.ServiceError);

@@ -1,10 +1,7 @@
-import type { ToolResult } from '../tools/tool-runner.js';
+import type { JsonToolResult } from '../tools/tool-runner.js';
 
-/** A tool answer as the daemon sends it: its structured content serialized once. */
-export interface CachedAnswer {
-  result: ToolResult;
-  structuredJson: string;
-}
+/** A tool answer as the daemon sends it: its structured content serialized once, by the worker that made it. */
+export type CachedAnswer = JsonToolResult;
 
 /** What {@link QueryCache.stats} reports. */
 export interface QueryCacheStats {
@@ -67,8 +64,8 @@ export class QueryCache {
 
   /** Keeps an answer (not an error) computed at `versions`. */
   set(key: string, answer: CachedAnswer, versions: ReadonlyMap<string, number>): void {
-    if (answer.result.isError) return;
-    const bytes = 2 * (answer.result.text.length + answer.structuredJson.length + key.length);
+    if (answer.isError) return;
+    const bytes = 2 * (answer.text.length + answer.structuredJson.length + key.length);
     if (bytes > this.limits.maxBytes) return;
     this.remove(key);
     this.entries.set(key, { answer, bytes, versions });

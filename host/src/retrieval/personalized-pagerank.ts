@@ -9,6 +9,9 @@ import {
   type RestartDistribution,
   type TransitionModel,
   type TransitionOptions,
+  walkDegree,
+  walkNodeCache,
+  type WalkNodeCache,
 } from './transition-model.js';
 
 /** Options of {@link personalizedPageRank}. */
@@ -152,10 +155,6 @@ interface Workspace {
   readonly stamp: Uint32Array;
   readonly residual: Float64Array;
   readonly estimate: Float64Array;
-  /** Cached outWeight of a node, -1 until computed in this call. */
-  readonly total: Float64Array;
-  /** Cached count of slots the walk may follow at a node, -1 until computed in this call. */
-  readonly degree: Int32Array;
   readonly queued: Uint8Array;
   /** 1 once the node's residual has reached epsilon in this call: it is in the result. */
   readonly listed: Uint8Array;
@@ -172,8 +171,6 @@ function workspaceFor(graph: CsrGraph): Workspace {
       stamp: new Uint32Array(n),
       residual: new Float64Array(n),
       estimate: new Float64Array(n),
-      total: new Float64Array(n),
-      degree: new Int32Array(n),
       queued: new Uint8Array(n),
       listed: new Uint8Array(n),
     };
@@ -231,6 +228,8 @@ class ForwardPush {
   private readonly queue: number[] = [];
   /** Whether degrees must be counted (hidden nodes or kinds weighted 0); else the slot count is the degree. */
   private readonly counted: boolean;
+  /** Out-weights and degrees of this walk's nodes, kept across calls. */
+  private readonly nodes: WalkNodeCache;
 
   constructor(
     private readonly model: TransitionModel,
@@ -239,6 +238,7 @@ class ForwardPush {
     private readonly epsilon: number,
   ) {
     this.ws = workspaceFor(model.graph);
+    this.nodes = walkNodeCache(model);
     const kindWeights = [...(model.forward ? model.forwardWeight : []), ...(model.backward ? model.backwardWeight : [])];
     this.counted = model.visible !== undefined || kindWeights.some((w) => w === 0);
   }
@@ -256,8 +256,8 @@ class ForwardPush {
       ws.residual[u] = 0;
       ws.estimate[u]! += alpha * ru;
       pushes++;
-      let total = ws.total[u]!;
-      if (total < 0) total = ws.total[u] = outWeight(model, u);
+      let total = this.nodes.total[u]!;
+      if (total !== total) total = this.nodes.total[u] = outWeight(model, u);
       const rest = (1 - alpha) * ru;
       if (total === 0) {
         this.spreadOverSeeds(rest);
@@ -298,8 +298,6 @@ class ForwardPush {
       ws.stamp[v] = ws.epoch;
       ws.residual[v] = 0;
       ws.estimate[v] = 0;
-      ws.total[v] = -1;
-      ws.degree[v] = -1;
       ws.queued[v] = 0;
       ws.listed[v] = 0;
     }
@@ -328,17 +326,8 @@ class ForwardPush {
 
   /** Number of slots at v the walk may follow: into visible nodes, of kinds weighted above 0. */
   private degree(v: number): number {
-    const ws = this.ws;
-    if (ws.degree[v]! >= 0) return ws.degree[v]!;
-    const { graph: g, visible: vis, forward, backward, forwardWeight, backwardWeight } = this.model;
-    let d = 0;
-    if (forward)
-      for (let e = g.outOffsets[v]!, end = g.outOffsets[v + 1]!; e < end; e++)
-        if ((vis === undefined || vis[g.outTargets[e]!] === 1) && forwardWeight[g.outKinds[e]!]! > 0) d++;
-    if (backward)
-      for (let e = g.inOffsets[v]!, end = g.inOffsets[v + 1]!; e < end; e++)
-        if ((vis === undefined || vis[g.inSources[e]!] === 1) && backwardWeight[g.inKinds[e]!]! > 0) d++;
-    return (ws.degree[v] = d);
+    const known = this.nodes.degree[v]!;
+    return known >= 0 ? known : (this.nodes.degree[v] = walkDegree(this.model, v));
   }
 
   private result(limit: number, pushes: number): LocalPageRankResult {

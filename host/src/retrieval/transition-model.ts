@@ -95,6 +95,56 @@ export function outWeight(model: TransitionModel, u: number): number {
   return total;
 }
 
+/**
+ * Per node of one walk (graph, visibility mask and kind weights): the {@link outWeight} and the
+ * number of slots the walk may follow, each filled in the first time a query needs it and kept
+ * for every later walk with the same model — a long-lived server asks about the same hubs
+ * question after question. NaN / -1 until computed.
+ */
+export interface WalkNodeCache {
+  readonly total: Float64Array;
+  readonly degree: Int32Array;
+}
+
+// Keyed by the graph, then by the visibility mask (the graph itself when there is none), then
+// by the kind weights: a snapshot's graph and masks never change, so an entry never goes stale
+// and goes away with them.
+const walkCaches = new WeakMap<CsrGraph, WeakMap<object, Map<string, WalkNodeCache>>>();
+
+/**
+ * The {@link WalkNodeCache} of `model`, shared by every walk with the same graph, mask and
+ * weights. The visibility mask must not be changed after it was passed to a walk (the access
+ * policy's masks are made once per snapshot and policy).
+ */
+export function walkNodeCache(model: TransitionModel): WalkNodeCache {
+  let byMask = walkCaches.get(model.graph);
+  if (byMask === undefined) walkCaches.set(model.graph, (byMask = new WeakMap()));
+  const maskKey: object = model.visible ?? model.graph;
+  let byWeights = byMask.get(maskKey);
+  if (byWeights === undefined) byMask.set(maskKey, (byWeights = new Map<string, WalkNodeCache>()));
+  const key = `${model.forward ? 'f' : ''}${model.backward ? 'b' : ''}${model.byConfidence ? 'c' : ''}:${model.forwardWeight.join(',')}:${model.backwardWeight.join(',')}`;
+  let cache = byWeights.get(key);
+  if (cache === undefined) {
+    const n = model.graph.nodeCount;
+    cache = { total: new Float64Array(n).fill(Number.NaN), degree: new Int32Array(n).fill(-1) };
+    byWeights.set(key, cache);
+  }
+  return cache;
+}
+
+/** Number of slots at `u` the walk may follow: into visible nodes, of kinds weighted above 0. */
+export function walkDegree(model: TransitionModel, u: number): number {
+  const { graph: g, visible: vis, forward, backward, forwardWeight, backwardWeight } = model;
+  let d = 0;
+  if (forward)
+    for (let e = g.outOffsets[u]!, end = g.outOffsets[u + 1]!; e < end; e++)
+      if ((vis === undefined || vis[g.outTargets[e]!] === 1) && forwardWeight[g.outKinds[e]!]! > 0) d++;
+  if (backward)
+    for (let e = g.inOffsets[u]!, end = g.inOffsets[u + 1]!; e < end; e++)
+      if ((vis === undefined || vis[g.inSources[e]!] === 1) && backwardWeight[g.inKinds[e]!]! > 0) d++;
+  return d;
+}
+
 /** Seeds of a personalized walk: node ids (equal weight each) or a map of node id → weight. */
 export type PprSeeds = ReadonlyMap<number, number> | Iterable<number>;
 

@@ -42,6 +42,7 @@ export class RefResolver {
   /** See {@link GraphStore.resolveRefs}. Runs inside the caller's transaction. */
   resolve(scope?: ResolveScope): ResolveRefsResult {
     const result: ResolveRefsResult = { edges: 0, ambiguous: 0, unresolved: 0 };
+    const changesBefore = this.totalChanges();
     const match = new Matcher(this.ctx);
     if (!scope) {
       this.ctx.stmt('DELETE FROM edges WHERE derived = 1').run();
@@ -83,8 +84,15 @@ export class RefResolver {
         for (const r of refsOf.all(src) as RefRow[]) match.resolve(r, result);
       }
     }
-    this.ctx.bumpGraphVersion();
+    // Only a pass that wrote something moves the graph version: an update that changed no file
+    // (a daemon's catch-up at start) must not drop every answer and cache keyed by it.
+    if (this.totalChanges() !== changesBefore) this.ctx.bumpGraphVersion();
     return result;
+  }
+
+  /** Rows inserted, updated or deleted on this connection so far (SQLite's total_changes()). */
+  private totalChanges(): number {
+    return (this.ctx.stmt('SELECT total_changes() AS n').get() as { n: number }).n;
   }
 }
 

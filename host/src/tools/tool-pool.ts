@@ -1,7 +1,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TraceRecorder, type Trace } from '../traces/trace.js';
-import type { ToolResult } from './tool-runner.js';
+import { jsonToolResult, type JsonToolResult, type ToolResult } from './tool-runner.js';
 import type { GraphChanges } from '../store/index.js';
 import type { ToolWorkerCall, ToolWorkerChanges, ToolWorkerData, ToolWorkerReply } from './tool-worker.js';
 import { hostPackagePath } from '../paths/host-package.js';
@@ -23,7 +23,8 @@ export interface ToolPoolOptions {
 
 interface Pending {
   call: ToolWorkerCall;
-  resolve(r: ToolResult): void;
+  /** The worker's answer, or a failure of the pool's own (made a JsonToolResult for a `json` call). */
+  resolve(r: ToolResult | JsonToolResult): void;
   signal: AbortSignal | undefined;
 }
 
@@ -54,11 +55,36 @@ export class ToolPool {
 
   /** Runs tool `name`; resolves with its result (errors, timeouts and cancellation are error results). */
   run(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal): Promise<ToolResult> {
-    if (this.closed) return Promise.resolve(this.failure(name, 'TOOL_FAILED', 'the server is shutting down'));
+    return this.submit(name, args, policy, signal, false) as Promise<ToolResult>;
+  }
+
+  /**
+   * {@link run}, answered with the structured content as JSON text made on the worker: for a
+   * caller that sends the answer on, so no object tree is cloned between threads and parsed
+   * back to be serialized again.
+   */
+  runJson(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal): Promise<JsonToolResult> {
+    return this.submit(name, args, policy, signal, true) as Promise<JsonToolResult>;
+  }
+
+  private submit(
+    name: string,
+    args: unknown,
+    policy: AccessPolicy,
+    signal: AbortSignal | undefined,
+    json: boolean,
+  ): Promise<ToolResult | JsonToolResult> {
+    const shaped = (r: ToolResult): ToolResult | JsonToolResult => (json ? jsonToolResult(r) : r);
+    if (this.closed) return Promise.resolve(shaped(this.failure(name, 'TOOL_FAILED', 'the server is shutting down')));
     return new Promise((resolve) => {
-      const pending: Pending = { call: { id: this.nextId++, name, args, policy }, resolve, signal };
+      const pending: Pending = {
+        call: { id: this.nextId++, name, args, policy, ...(json ? { json } : {}) },
+        // The pool's own failures are ToolResults; a worker's answer has the asked shape already.
+        resolve: (r) => resolve('structured' in r ? shaped(r) : r),
+        signal,
+      };
       if (signal?.aborted) {
-        resolve(this.failure(name, 'TOOL_CANCELLED', 'the call was cancelled before it started'));
+        pending.resolve(this.failure(name, 'TOOL_CANCELLED', 'the call was cancelled before it started'));
         return;
       }
       signal?.addEventListener('abort', () => this.cancel(pending), { once: true });

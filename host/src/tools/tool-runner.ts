@@ -22,6 +22,22 @@ export interface ToolResult {
   isError: boolean;
 }
 
+/**
+ * A {@link ToolResult} with its structured content as JSON text: what a server that sends the
+ * answer on (the daemon) needs, made where the answer was made, so only strings cross threads.
+ */
+export interface JsonToolResult {
+  text: string;
+  structuredJson: string;
+  traceId: string;
+  isError: boolean;
+}
+
+/** `r` as a {@link JsonToolResult}. */
+export function jsonToolResult(r: ToolResult): JsonToolResult {
+  return { text: r.text, structuredJson: JSON.stringify(r.structured), traceId: r.traceId, isError: r.isError };
+}
+
 /** A tool call that failed on its input: named code, what was wrong, what to do. */
 export class ToolError extends TravsrError {
   override readonly name = 'ToolError';

@@ -13,7 +13,7 @@ import { ItemTokenWarmer } from '../retrieval/item-token-warmer.js';
 import { GraphStore, type GraphChanges } from '../store/index.js';
 import { deferredTraceSink } from '../traces/trace-sink.js';
 import { QueryWarmUp } from './query-warm-up.js';
-import { runTool, type ToolHost, type ToolResult } from './tool-runner.js';
+import { jsonToolResult, runTool, type JsonToolResult, type ToolHost, type ToolResult } from './tool-runner.js';
 import { join } from 'node:path';
 
 /** What a worker is started with. */
@@ -32,6 +32,8 @@ export interface ToolWorkerCall {
   name: string;
   args: unknown;
   policy: AccessPolicy;
+  /** Answer a {@link JsonToolResult}: the structured content serialized here, not cloned as objects. */
+  json?: boolean;
 }
 
 /** The graph changes of one repository, from the daemon's writer (see {@link ToolPool.noteChanges}). */
@@ -42,7 +44,7 @@ export interface ToolWorkerChanges {
 }
 
 /** A worker's answer. */
-export type ToolWorkerReply = { id: number; result: ToolResult } | { id: number; crash: string };
+export type ToolWorkerReply = { id: number; result: ToolResult | JsonToolResult } | { id: number; crash: string };
 
 if (parentPort) {
   const port = parentPort;
@@ -92,7 +94,8 @@ if (parentPort) {
   }
   port.on('message', (call: ToolWorkerCall) => {
     try {
-      port.postMessage({ id: call.id, result: runTool(host, call.name, call.args, call.policy) } satisfies ToolWorkerReply);
+      const result = runTool(host, call.name, call.args, call.policy);
+      port.postMessage({ id: call.id, result: call.json === true ? jsonToolResult(result) : result } satisfies ToolWorkerReply);
     } catch (e) {
       port.postMessage({ id: call.id, crash: (e as Error).stack ?? String(e) } satisfies ToolWorkerReply);
     }

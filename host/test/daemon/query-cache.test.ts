@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QueryCache, type CachedAnswer } from '../../src/daemon/query-cache.js';
-import type { ToolResult } from '../../src/tools/tool-runner.js';
 
-const answer = (text: string, isError = false): CachedAnswer => ({
-  result: { text, structured: { text }, traceId: 't', isError } satisfies ToolResult,
-  structuredJson: JSON.stringify({ text }),
-});
+const answer = (text: string, isError = false): CachedAnswer => ({ text, structuredJson: JSON.stringify({ text }), traceId: 't', isError });
 const key = (args: unknown, version = 1, corpora: readonly string[] | '*' = '*') =>
   QueryCache.key({ tool: 'get_callers', args, corpora, groups: [], versions: new Map([['/r', version]]) });
 
@@ -13,7 +9,7 @@ describe('QueryCache', () => {
   it('answers the same call at the same graph version, whatever the order of its arguments', () => {
     const c = new QueryCache({ maxEntries: 10, maxBytes: 1 << 20 });
     c.set(key({ symbol: 'f', depth: 1 }), answer('x'), new Map([['/r', 1]]));
-    expect(c.get(key({ depth: 1, symbol: 'f' }))?.result.text).toBe('x');
+    expect(c.get(key({ depth: 1, symbol: 'f' }))?.text).toBe('x');
     expect(c.get(key({ symbol: 'f', depth: 2 }))).toBeUndefined();
     expect(c.stats()).toMatchObject({ hits: 1, misses: 1, entries: 1 });
   });
@@ -23,7 +19,7 @@ describe('QueryCache', () => {
     c.set(key({ symbol: 'f' }, 1, ['a']), answer('x'), new Map([['/r', 1]]));
     expect(c.get(key({ symbol: 'f' }, 2, ['a']))).toBeUndefined();
     expect(c.get(key({ symbol: 'f' }, 1, ['b']))).toBeUndefined();
-    expect(c.get(key({ symbol: 'f' }, 1, ['a']))?.result.text).toBe('x');
+    expect(c.get(key({ symbol: 'f' }, 1, ['a']))?.text).toBe('x');
   });
 
   it('drops the answers of older versions when a version moves, and keeps no errors', () => {
@@ -43,7 +39,7 @@ describe('QueryCache', () => {
     c.get(key({ n: 1 })); // 1 is now the most recent
     c.set(key({ n: 3 }), answer('3'), v);
     expect(c.get(key({ n: 2 }))).toBeUndefined();
-    expect(c.get(key({ n: 1 }))?.result.text).toBe('1');
+    expect(c.get(key({ n: 1 }))?.text).toBe('1');
     const small = new QueryCache({ maxEntries: 100, maxBytes: 600 });
     small.set(key({ n: 1 }), answer('a'.repeat(100)), v);
     small.set(key({ n: 2 }), answer('b'.repeat(100)), v);

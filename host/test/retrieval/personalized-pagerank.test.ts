@@ -261,6 +261,30 @@ describe('localPersonalizedPageRank (forward push)', () => {
     expect(localPersonalizedPageRank(graph, [150], { direction: 'both' })).toEqual(first);
   });
 
+  it('keeps what it learns of a node per walk: other walks on the same graph in between change no answer', () => {
+    // Each node's out-weight and degree are kept per graph, mask and kind weights across calls:
+    // a walk of another model (direction, weights, mask) on the same graph must not use them.
+    const rand = prng(41);
+    const n = 60;
+    const { edges } = randomGraph(rand, n, 300);
+    const shared = buildCsrGraph(n, edges);
+    const visible = randomVisible(rand, n, 0.3);
+    const models = [
+      { direction: 'both' as const, weighted: true, reverseFactor: 0.7 },
+      { direction: 'both' as const, weighted: true, reverseFactor: 0.7, visible },
+      { direction: 'out' as const, weighted: false },
+      { direction: 'in' as const, weighted: true, edgeKinds: edgeKindMask(['calls', 'imports']) },
+      { direction: 'both' as const, weighted: false, visible },
+    ];
+    for (let round = 0; round < 3; round++)
+      for (const [i, m] of models.entries()) {
+        const seeds = [below(rand, n), below(rand, n)];
+        const opts = { ...m, epsilon: 1e-5 };
+        const fresh = localPersonalizedPageRank(buildCsrGraph(n, edges), seeds, opts);
+        expect(localPersonalizedPageRank(shared, seeds, opts), `model ${i}, round ${round}`).toEqual(fresh);
+      }
+  });
+
   it('never lets mass into a hidden node: same result as on the graph with those nodes deleted', () => {
     const rand = prng(31);
     for (let trial = 0; trial < 20; trial++) {

@@ -1,5 +1,6 @@
 // The caller's view of the graph: nodes and files by access policy, on a real store.
 import { describe, expect, it } from 'vitest';
+import { showsEveryNode } from '../../src/retrieval/access-policy.js';
 import { isVisibleFile, isVisibleNode } from '../../src/retrieval/visible-graph.js';
 import { contextFixture, ENGINEERS } from './context-fixture.js';
 
@@ -23,5 +24,21 @@ describe('visibleGraph', () => {
     expect(isVisibleFile(other, 'src/auth/token.ts')).toBe(false);
     expect(isVisibleNode(seenBy(), undefined)).toBe(false);
     expect(isVisibleFile(seenBy(), 'src/not-indexed.ts')).toBe(false);
+  });
+
+  it('gives every policy that sees the whole graph one mask, so what is kept per mask is shared', () => {
+    const { seenBy, g } = contextFixture();
+    // The fixture's billing file is for the finance group only.
+    const everyone = seenBy({ corpora: '*', groups: ['finance'] });
+    const corpora = [...new Set(g.snap.corpora)];
+    const named = seenBy({ corpora, groups: ['eng', 'finance'] });
+    expect(showsEveryNode(everyone.visible)).toBe(true);
+    expect(named.visible).toBe(everyone.visible);
+    const eng = seenBy(ENGINEERS);
+    expect(showsEveryNode(eng.visible)).toBe(false);
+    expect(eng.visible).not.toBe(everyone.visible);
+    // A mask made elsewhere is looked at once.
+    expect(showsEveryNode(new Uint8Array([1, 1, 1]))).toBe(true);
+    expect(showsEveryNode(new Uint8Array([1, 0, 1]))).toBe(false);
   });
 });

@@ -46,6 +46,21 @@ describe('GraphStore.resolveRefs', () => {
     store.close();
   });
 
+  it('moves the graph version only when it wrote something', () => {
+    // A daemon's catch-up at start resolves with nothing changed: answers and caches keyed by
+    // the version must survive it.
+    const store = tempStore();
+    const main = def('src/main.ts', '#main');
+    store.replaceFile(analysis('src/main.ts', { nodes: [main], refs: [ref(main.vname, 'parse')] }));
+    store.replaceFile(analysis('src/util.ts', { nodes: [def('src/util.ts', '#parse')] }));
+    const v0 = store.graphVersion();
+    expect(store.resolveRefs({ paths: [], names: [] })).toEqual({ edges: 0, ambiguous: 0, unresolved: 0 });
+    expect(store.graphVersion()).toBe(v0);
+    expect(store.resolveRefs({ paths: ['src/main.ts'], names: [] }).edges).toBe(1);
+    expect(store.graphVersion()).toBe(v0 + 1);
+    store.close();
+  });
+
   it('makes no edge when the name is ambiguous or unknown, and never matches files, placeholders, tombstones or other languages', () => {
     const store = tempStore();
     const main = def('src/main.ts', '#main');

@@ -39,6 +39,27 @@ describe('ToolPool', () => {
     }
   });
 
+  it('answers with the structured content as JSON made on the worker when asked (runJson), failures too', async () => {
+    const pool = new ToolPool({ graphs: [{ root: repo(), corpus: CORPUS }], size: 1, saveTrace: () => {} });
+    try {
+      const args = { query: 'alpha' };
+      const [asObjects, asJson] = [
+        await pool.run('search_symbols', args, FULL_ACCESS),
+        await pool.runJson('search_symbols', args, FULL_ACCESS),
+      ];
+      expect(asJson).not.toHaveProperty('structured');
+      expect(JSON.parse(asJson.structuredJson)).toEqual({ ...asObjects.structured, trace_id: asJson.traceId });
+      expect(asJson.text.replace(asJson.traceId, '')).toBe(asObjects.text.replace(asObjects.traceId, ''));
+      const bad = await pool.runJson('get_callers', {}, FULL_ACCESS);
+      expect(bad.isError).toBe(true);
+      expect(JSON.parse(bad.structuredJson)).toMatchObject({ error: { code: 'INVALID_ARGUMENTS' } });
+      const cancelled = await pool.runJson('get_context', args, FULL_ACCESS, AbortSignal.abort());
+      expect(JSON.parse(cancelled.structuredJson)).toMatchObject({ error: { code: 'TOOL_CANCELLED' } });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('stops a call that runs past the timeout, says so, and keeps serving', async () => {
     const traces: Trace[] = [];
     const pool = new ToolPool({ graphs: [{ root: repo(), corpus: CORPUS }], size: 1, timeoutMs: 1, saveTrace: (t) => traces.push(t) });
