@@ -26,7 +26,6 @@ export function mayReadCorpus(policy: AccessPolicy, corpus: string): boolean {
 }
 
 const masks = new WeakMap<GraphSnapshot, Map<string, Uint8Array>>();
-const fullMasks = new WeakMap<Uint8Array, boolean>();
 
 /**
  * The visibility mask of `policy` over `snapshot` (1 = may see): what every traversal takes,
@@ -40,6 +39,7 @@ export function visibilityMask(snapshot: GraphSnapshot, policy: AccessPolicy): U
   if (cached) return cached;
   const mask = new Uint8Array(snapshot.nodeCount);
   const decided = new Map<string, number>();
+  let hidesAny = false;
   for (let i = 0; i < mask.length; i++) {
     const corpus = snapshot.corpora[i]!;
     const acl = snapshot.acls[i]!;
@@ -47,14 +47,14 @@ export function visibilityMask(snapshot: GraphSnapshot, policy: AccessPolicy): U
     let v = decided.get(k);
     if (v === undefined) decided.set(k, (v = mayRead(policy, corpus, acl) ? 1 : 0));
     mask[i] = v;
+    if (v === 0) hidesAny = true;
   }
   // Every policy that sees the whole snapshot gets the same mask, and with it the same caches
   // kept per mask (a daemon's call for one repository's corpus and a local user's '*' alike).
   let shared: Uint8Array = mask;
-  if (mask.indexOf(0) === -1) {
+  if (!hidesAny) {
     shared = perSnapshot.get(EVERY_NODE) ?? mask;
     perSnapshot.set(EVERY_NODE, shared);
-    fullMasks.set(shared, true);
   }
   perSnapshot.set(key, shared);
   return shared;
@@ -62,14 +62,3 @@ export function visibilityMask(snapshot: GraphSnapshot, policy: AccessPolicy): U
 
 // The key under which a snapshot keeps its mask that hides nothing (no policy's JSON key looks like it).
 const EVERY_NODE = '\u0000every node';
-
-/**
- * True when `mask` hides no node (a local user, or a policy that covers the whole graph), so a
- * traversal may skip the mask: the same result without a lookup per edge. Remembered per mask;
- * a mask must not change once made ({@link visibilityMask}'s never do).
- */
-export function showsEveryNode(mask: Uint8Array): boolean {
-  let full = fullMasks.get(mask);
-  if (full === undefined) fullMasks.set(mask, (full = mask.indexOf(0) === -1));
-  return full;
-}

@@ -1,4 +1,3 @@
-import { showsEveryNode } from './access-policy.js';
 import { localPersonalizedPageRank } from './personalized-pagerank.js';
 import type { VisibleGraph } from './visible-graph.js';
 
@@ -19,9 +18,7 @@ export function spreadRelevance(g: VisibleGraph, seeds: ReadonlyMap<number, numb
     reverseFactor: 0.7,
     alpha: PPR_ALPHA,
     epsilon: PPR_EPSILON,
-    // Without a mask the walk neither checks each neighbour nor counts degrees, and every
-    // caller who sees everything shares the out-weights it keeps (transition-model.ts).
-    ...(showsEveryNode(g.visible) ? {} : { visible: g.visible }),
+    visible: g.visible,
     limit,
   });
   const relevance = new Map<number, number>();

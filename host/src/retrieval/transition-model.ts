@@ -1,7 +1,14 @@
 import { EDGE_KINDS, pprWeight } from '@travsr/protocol';
 import type { CsrGraph } from './csr-graph.js';
 import { checkNode, checkRange, RetrievalError, RetrievalErrorCode } from './errors.js';
-import { checkDirection, checkVisibility, resolveKindMask, type Direction, type EdgeKindFilter } from './traversal-options.js';
+import {
+  checkDirection,
+  checkVisibility,
+  resolveKindMask,
+  showsEveryNode,
+  type Direction,
+  type EdgeKindFilter,
+} from './traversal-options.js';
 
 /**
  * How a random walk moves over a {@link CsrGraph}: the options shared by both PageRank
@@ -45,6 +52,7 @@ export interface TransitionModel {
   readonly backwardWeight: Float64Array;
   /** Multiply by the edge's confidence (weighted walks). */
   readonly byConfidence: boolean;
+  /** The caller's mask; undefined when there is none or it hides nothing. */
   readonly visible: Uint8Array | undefined;
 }
 
@@ -71,7 +79,9 @@ export function transitionModel(graph: CsrGraph, opts: TransitionOptions): Trans
     forwardWeight,
     backwardWeight,
     byConfidence: weighted,
-    visible: opts.visible,
+    // A mask that hides nothing is left out: no lookup per edge, no degree to count, and every
+    // caller who sees everything shares the out-weights kept per walk (walkNodeCache).
+    visible: opts.visible !== undefined && !showsEveryNode(opts.visible) ? opts.visible : undefined,
   };
 }
 

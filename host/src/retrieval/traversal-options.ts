@@ -62,6 +62,19 @@ export function checkVisibility(visible: Uint8Array | undefined, nodeCount: numb
     );
 }
 
+const fullMasks = new WeakMap<Uint8Array, boolean>();
+
+/**
+ * True when `mask` hides no node (a local user, or a policy that covers the whole graph), so a
+ * walk may leave it out: the same result without a lookup per edge. Remembered per mask; a
+ * mask must not change once passed to a traversal (the access policy's never do).
+ */
+export function showsEveryNode(mask: Uint8Array): boolean {
+  let full = fullMasks.get(mask);
+  if (full === undefined) fullMasks.set(mask, (full = mask.indexOf(0) === -1));
+  return full;
+}
+
 /** Throws INVALID_OPTION unless `direction` is one of the {@link Direction}s in `allowed`. */
 export function checkDirection(direction: string, allowed: readonly Direction[]): void {
   if (!(allowed as readonly string[]).includes(direction))

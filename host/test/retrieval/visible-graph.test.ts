@@ -1,6 +1,6 @@
 // The caller's view of the graph: nodes and files by access policy, on a real store.
 import { describe, expect, it } from 'vitest';
-import { showsEveryNode } from '../../src/retrieval/access-policy.js';
+import { showsEveryNode } from '../../src/retrieval/traversal-options.js';
 import { isVisibleFile, isVisibleNode } from '../../src/retrieval/visible-graph.js';
 import { contextFixture, ENGINEERS } from './context-fixture.js';
 
