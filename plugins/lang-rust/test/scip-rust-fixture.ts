@@ -377,7 +377,9 @@ if (mode === 'fail' || fs.existsSync(path.join(dir, 'BROKEN')))
 if (mode === 'hang') {
   // As rust-analyzer runs cargo: a child in its process group.
   const child = spawn('sleep', ['30'], { stdio: 'ignore' });
-  fs.writeFileSync(path.join(target, 'pids'), process.pid + ' ' + child.pid);
+  // Written whole, then renamed: a test that waits for the file never reads it half written.
+  fs.writeFileSync(path.join(target, 'pids.tmp'), process.pid + ' ' + child.pid);
+  fs.renameSync(path.join(target, 'pids.tmp'), path.join(target, 'pids'));
   setInterval(() => {}, 1000);
   return;
 }
