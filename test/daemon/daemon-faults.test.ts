@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPaths } from '../../host/src/daemon/daemon-paths.js';
+import { processAlive } from '../../host/src/paths/process-alive.js';
 import { daemonClientConstructor } from '../../host/src/daemon/daemon-service.js';
 import { eventually, repoStatus, stopTestDaemon } from '../helpers/daemon.js';
 import { buildMisbehavePlugins } from '../helpers/fixture-plugins.js';
@@ -71,7 +72,7 @@ describe('daemon faults', () => {
       }
     }, 'an update in the middle of its files');
     process.kill(pid, 'SIGKILL');
-    await eventually(() => spawnSync('kill', ['-0', String(pid)]).status !== 0, 'the daemon to be gone');
+    await eventually(() => !processAlive(pid), 'the daemon to be gone');
     expect(integrity(repo.root)).toBe('ok/0');
     // Its socket and pid file are left behind; the next daemon replaces them.
     expect(statSync(daemonPaths().socket).isSocket()).toBe(true);

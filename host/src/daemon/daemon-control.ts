@@ -4,7 +4,8 @@ import { errorCode } from '@travsr/protocol';
 import { hostPackagePath } from '../paths/host-package.js';
 import { connectDaemon, type DaemonClient } from './daemon-client.js';
 import { daemonPaths, ensurePrivateDirectory, type DaemonPaths } from './daemon-paths.js';
-import { processAlive, recordedDaemonPid } from './daemon-server.js';
+import { processAlive } from '../paths/process-alive.js';
+import { recordedDaemonPid } from './daemon-server.js';
 import { DaemonError, DaemonErrorCode } from './errors.js';
 
 /** Options of {@link startDetachedDaemon}. */

@@ -3,6 +3,7 @@ import { chmodSync, closeSync, existsSync, openSync, readFileSync, rmSync, unlin
 import * as grpc from '@grpc/grpc-js';
 import { errorCode } from '@travsr/protocol';
 import type { Logger } from '../log/logger.js';
+import { processAlive } from '../paths/process-alive.js';
 import { writePrivateFile } from '../paths/private-file.js';
 import { HOST_VERSION } from '../version.js';
 import { hostPackageDir } from '../paths/host-package.js';
@@ -183,16 +184,6 @@ function readPid(file: string): PidRecord | undefined {
 export function recordedDaemonPid(paths: DaemonPaths): number | undefined {
   const r = readPid(paths.pidFile);
   return r && processAlive(r.pid) ? r.pid : undefined;
-}
-
-/** Whether process `pid` exists (one of another user counts: it exists, we may not signal it). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return errorCode(e) === 'EPERM';
-  }
 }
 
 /** A socket file with no daemon behind it (one that died) is removed; anything else there is refused. */

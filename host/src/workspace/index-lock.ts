@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { TravsrError } from '@travsr/protocol';
+import { processAlive } from '../paths/process-alive.js';
 
 /** Error when another index run holds the repository's lock for too long. */
 export class IndexLockError extends TravsrError {
@@ -36,7 +37,7 @@ export async function acquireIndexLock(travsrDir: string, waitMs = 60_000): Prom
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     const holder = Number.parseInt(safeRead(path), 10);
-    if (!Number.isInteger(holder) || !alive(holder)) {
+    if (!Number.isInteger(holder) || !processAlive(holder)) {
       try {
         unlinkSync(path);
       } catch {
@@ -59,7 +60,7 @@ export async function acquireIndexLock(travsrDir: string, waitMs = 60_000): Prom
  */
 export function indexLockHolder(travsrDir: string): number | undefined {
   const holder = Number.parseInt(safeRead(join(travsrDir, 'index.lock')), 10);
-  return Number.isInteger(holder) && alive(holder) ? holder : undefined;
+  return Number.isInteger(holder) && processAlive(holder) ? holder : undefined;
 }
 
 function safeRead(path: string): string {
@@ -67,14 +68,5 @@ function safeRead(path: string): string {
     return readFileSync(path, 'utf8');
   } catch {
     return '';
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
