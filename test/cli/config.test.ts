@@ -124,6 +124,13 @@ describe('travsr config', () => {
       'daemon.warmPlugins',
       'daemon.pluginIdle',
       'daemon.pluginMemory',
+      'mcp.oauthIssuer',
+      'mcp.oauthAudience',
+      'mcp.oauthResource',
+      'mcp.oauthJwksUri',
+      'mcp.oauthGroupsClaim',
+      'mcp.oauthCorporaClaim',
+      'mcp.oauthJwksCache',
     ]);
     expect(out.values['index.exclude']).toEqual({
       value: ['vendor/**', '*.gen.ts'],

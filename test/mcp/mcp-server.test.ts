@@ -6,9 +6,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
+import { initCorpora, startMcpHttp } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
@@ -69,14 +70,10 @@ beforeAll(async () => {
     ].join('\n'),
   });
   beta.commit('beta');
-  for (const [repo, corpus] of [
+  await initCorpora([
     [alpha, 'alpha'],
     [beta, 'beta'],
-  ] as const) {
-    expect((await travsr(['config', 'set', 'corpus', corpus, '--repo', repo.root])).code).toBe(0);
-    const init = await travsr(['init', repo.root, '--no-hook']);
-    expect(init.code, init.stderr).toBe(0);
-  }
+  ]);
 }, 180_000);
 
 afterAll(() => {
@@ -161,19 +158,7 @@ describe('MCP over HTTP with bearer tokens', () => {
       (JSON.parse((await travsr(['mcp', 'token', 'add', name, ...access, '--json'])).stdout) as { token: string }).token;
     alphaToken = await add('alpha-reader', ['--corpus', 'alpha']);
     allToken = await add('admin', ['--all-corpora']);
-    server = execa(process.execPath, [BIN, 'mcp', '--http', '--port', '0', '--repo', alpha.root, '--repo', beta.root], {
-      env: { TRAVSR_HOME: process.env.TRAVSR_HOME! },
-      reject: false,
-    });
-    base = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      server.stderr!.on('data', (chunk: Buffer) => {
-        err += chunk.toString();
-        const m = /(http:\/\/[^\s]+)\/mcp/.exec(err);
-        if (m) resolve(m[1]!);
-      });
-      void server.then(() => reject(new Error(`the server exited: ${err}`)));
-    });
+    ({ server, base } = await startMcpHttp([alpha.root, beta.root]));
   }, 60_000);
   afterAll(async () => {
     server?.kill('SIGTERM');

@@ -7,15 +7,14 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
+import { initCorpora, startMcpHttp } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
-const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 /** Only in beta's source: seeing it means beta leaked. */
 const BETA_MARK = 'BETA_CONFIDENTIAL_31337';
 /** Only in a file beside the repositories: seeing it means a path walked out. */
@@ -119,31 +118,15 @@ beforeAll(async () => {
     ].join('\n'),
   });
   beta.commit('beta');
-  for (const [repo, corpus] of [
+  await initCorpora([
     [alpha, 'alpha'],
     [beta, 'beta'],
-  ] as const) {
-    expect((await travsr(['config', 'set', 'corpus', corpus, '--repo', repo.root])).code).toBe(0);
-    const init = await travsr(['init', repo.root, '--no-hook']);
-    expect(init.code, init.stderr).toBe(0);
-  }
+  ]);
   const add = async (name: string, access: string[]) =>
     (JSON.parse((await travsr(['mcp', 'token', 'add', name, ...access, '--json'])).stdout) as { token: string }).token;
   alphaToken = await add('held-alpha-only', ['--corpus', 'alpha']);
   allToken = await add('held-all', ['--all-corpora']);
-  server = execa(process.execPath, [BIN, 'mcp', '--http', '--port', '0', '--repo', alpha.root, '--repo', beta.root], {
-    env: { TRAVSR_HOME: process.env.TRAVSR_HOME! },
-    reject: false,
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    server.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const m = /(http:\/\/[^\s]+)\/mcp/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    void server.then(() => reject(new Error(`the server exited: ${err}`)));
-  });
+  ({ server, base } = await startMcpHttp([alpha.root, beta.root]));
   port = Number(new URL(base).port);
 }, 180_000);
 

@@ -3,14 +3,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpHttp } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
-const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 const repo = mkdtempSync(join(tmpdir(), 'travsr-session-cap-'));
 const servers: ResultPromise[] = [];
 let flooder: string;
@@ -33,20 +32,9 @@ afterAll(async () => {
 
 /** Starts the real `travsr mcp --http` and resolves with its base URL. */
 async function startServer(flags: string[]): Promise<string> {
-  const server = execa(process.execPath, [BIN, 'mcp', '--http', '--port', '0', '--repo', repo, ...flags], {
-    env: { TRAVSR_HOME: process.env.TRAVSR_HOME! },
-    reject: false,
-  });
+  const { server, base } = await startMcpHttp([repo], { args: flags });
   servers.push(server);
-  return new Promise<string>((resolve, reject) => {
-    let err = '';
-    server.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const m = /(http:\/\/[^\s]+)\/mcp/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    void server.then(() => reject(new Error(`the server exited: ${err}`)));
-  });
+  return base;
 }
 
 /** One raw initialize, as a flooding client sends it. */

@@ -5,15 +5,14 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
+import { startMcpHttp } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
-const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 const SECRET_MARK = 'TRAVSR_TEST_SECRET_9c41';
 // Several lines, so the indexed range 1-3 of gammaFn covers it.
 const SECRET = `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET_MARK} line one\n${SECRET_MARK} line two\n${SECRET_MARK} line three\n-----END OPENSSH PRIVATE KEY-----\n`;
@@ -89,19 +88,9 @@ describe('finding 1: Query-time reads follow symlinks out of the repository', ()
       const add = await travsr(['mcp', 'token', 'add', 'symlinked-reader', '--corpus', 'symlinked', '--json']);
       expect(add.code, add.stderr).toBe(0);
       const token = (JSON.parse(add.stdout) as { token: string }).token;
-      server = execa(process.execPath, [BIN, 'mcp', '--http', '--port', '0', '--repo', repo.root], {
-        env: { TRAVSR_HOME: process.env.TRAVSR_HOME! },
-        reject: false,
-      });
-      const base = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        server.stderr!.on('data', (chunk: Buffer) => {
-          err += chunk.toString();
-          const m = /(http:\/\/[^\s]+)\/mcp/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        void server.then(() => reject(new Error(`the server exited: ${err}`)));
-      });
+      const started = await startMcpHttp([repo.root]);
+      server = started.server;
+      const base = started.base;
       client = new Client({ name: 'travsr-attack', version: '1.0.0' });
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),

@@ -37,6 +37,13 @@ export interface ConfigTypes {
   'daemon.warmPlugins': boolean;
   'daemon.pluginIdle': number;
   'daemon.pluginMemory': number;
+  'mcp.oauthIssuer': string;
+  'mcp.oauthAudience': string;
+  'mcp.oauthResource': string;
+  'mcp.oauthJwksUri': string;
+  'mcp.oauthGroupsClaim': string;
+  'mcp.oauthCorporaClaim': string;
+  'mcp.oauthJwksCache': number;
 }
 
 /** A configuration key, as written with dots (`index.workers`); in TOML the part before the dot is a table. */
@@ -395,6 +402,76 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     min: 64,
     defaultValue: () => 2048,
     defaultText: '2048',
+  },
+
+  // Who may read the graph over `mcp --http`: a repository's file must not choose the issuer
+  // whose tokens are accepted, nor how their claims map onto corpora and groups.
+  'mcp.oauthIssuer': {
+    trust: 'security',
+    kind: 'string',
+    env: 'TRAVSR_MCP_OAUTH_ISSUER',
+    description:
+      'OAuth 2.1 / OpenID Connect issuer whose access tokens (JWTs) `mcp --http` accepts beside `travsr mcp token` tokens: its `corpus:<name>` scopes say what a token reads; https:// (http:// only on loopback); empty: OAuth off',
+    expected: 'an issuer URL, or empty',
+    defaultValue: () => '',
+    defaultText: '"" (off)',
+  },
+  'mcp.oauthAudience': {
+    trust: 'security',
+    kind: 'string',
+    env: 'TRAVSR_MCP_OAUTH_AUDIENCE',
+    description: 'The audience (`aud`) an OAuth access token must name; empty: the resource URL (mcp.oauthResource)',
+    expected: 'a string without control characters',
+    defaultValue: () => '',
+    defaultText: '"" (the resource URL)',
+  },
+  'mcp.oauthResource': {
+    trust: 'security',
+    kind: 'string',
+    env: 'TRAVSR_MCP_OAUTH_RESOURCE',
+    description:
+      "The URL clients reach the MCP endpoint at (behind a reverse proxy, e.g. https://mcp.example.com/mcp), as the protected-resource metadata gives it; empty: the server's own http://<host>:<port>/mcp",
+    expected: 'a URL, or empty',
+    defaultValue: () => '',
+    defaultText: '"" (the server\'s own URL)',
+  },
+  'mcp.oauthJwksUri': {
+    trust: 'security',
+    kind: 'string',
+    env: 'TRAVSR_MCP_OAUTH_JWKS_URI',
+    description: "Where the issuer publishes its signing keys; empty: the jwks_uri of the issuer's discovery document",
+    expected: 'a URL, or empty',
+    defaultValue: () => '',
+    defaultText: '"" (discovered)',
+  },
+  'mcp.oauthGroupsClaim': {
+    trust: 'security',
+    kind: 'string',
+    env: 'TRAVSR_MCP_OAUTH_GROUPS_CLAIM',
+    description: "The access-token claim that lists the caller's ACL groups (an array of names)",
+    expected: 'a claim name',
+    defaultValue: () => 'groups',
+    defaultText: 'groups',
+  },
+  'mcp.oauthCorporaClaim': {
+    trust: 'security',
+    kind: 'string',
+    env: 'TRAVSR_MCP_OAUTH_CORPORA_CLAIM',
+    description:
+      'An access-token claim that lists corpora a token reads (an array of names, or "*"), besides its corpus:<name> scopes; empty: scopes only',
+    expected: 'a claim name, or empty',
+    defaultValue: () => '',
+    defaultText: '"" (scopes only)',
+  },
+  'mcp.oauthJwksCache': {
+    trust: 'security',
+    kind: 'integer',
+    env: 'TRAVSR_MCP_OAUTH_JWKS_CACHE',
+    description: "Seconds the issuer's keys are used before they are fetched again (a key the issuer rotated out stops working by then)",
+    expected: 'an integer ≥ 1 (s)',
+    min: 1,
+    defaultValue: () => 600,
+    defaultText: '600',
   },
 };
 

@@ -1,6 +1,7 @@
 import type { Logger } from '../log/logger.js';
 import { startMcpHttpServer, type McpHttpServer } from '../mcp/http-server.js';
 import { mcpServerFactory } from '../mcp/server.js';
+import type { OAuthOptions } from '../mcp/oauth.js';
 import { TokenStore } from '../mcp/token-store.js';
 import type { DaemonCore } from './daemon-core.js';
 import { DaemonError, DaemonErrorCode } from './errors.js';
@@ -13,6 +14,8 @@ export interface HostedMcpHttpOptions {
   port: number;
   /** No bearer tokens, full access: refused by the HTTP server unless the host is a loopback address. */
   noAuth: boolean;
+  /** Also accept OAuth access tokens of an issuer (from the user's `mcp.oauth*` settings). */
+  oauth?: OAuthOptions;
 }
 
 /**
@@ -30,11 +33,12 @@ export async function startHostedMcpHttp(core: DaemonCore, opts: HostedMcpHttpOp
     host: opts.host,
     port: opts.port,
     tokens: opts.noAuth ? undefined : TokenStore.load(),
+    ...(opts.oauth && !opts.noAuth ? { oauth: opts.oauth } : {}),
     logger,
   });
   logger.log(
     'info',
-    `daemon: serving MCP at ${server.url} (Streamable HTTP) and ${server.sseUrl} (SSE); ${opts.noAuth ? 'no authentication' : 'bearer tokens required'}`,
+    `daemon: serving MCP at ${server.url} (Streamable HTTP) and ${server.sseUrl} (SSE); ${opts.noAuth ? 'no authentication' : opts.oauth ? `bearer tokens or OAuth access tokens of ${opts.oauth.issuer} required` : 'bearer tokens required'}`,
   );
   return server;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { oauthOptionsOf } from '../mcp/oauth.js';
 import { loadConfig } from '../config/index.js';
 import type { Logger, LogLevel } from '../log/logger.js';
 import { terminalText } from '../log/terminal-text.js';
@@ -48,7 +49,11 @@ export async function serveDaemon(opts: ServeOptions): Promise<void> {
     }
   }
   // A bad address is said before the daemon claims anything.
-  const mcpHttp = opts.mcpHttp === undefined ? undefined : { ...parseAddress(opts.mcpHttp), noAuth: opts.mcpNoAuth === true };
+  const oauth = oauthOptionsOf(v);
+  const mcpHttp =
+    opts.mcpHttp === undefined
+      ? undefined
+      : { ...parseAddress(opts.mcpHttp), noAuth: opts.mcpNoAuth === true, ...(oauth ? { oauth } : {}) };
   const daemon: RunningDaemon = await startDaemon({
     paths: daemonPaths(),
     logger,

@@ -12,7 +12,9 @@ import { TravsrError } from '@travsr/protocol';
  * - `MCP_TOKEN_NOT_FOUND`: no token of that name;
  * - `MCP_TOKEN_POLICY_INVALID`: a token that could read nothing (no corpus) or a malformed corpus or group name;
  * - `MCP_AUTH_REQUIRED`: the HTTP server was asked to listen beyond loopback without tokens;
- * - `MCP_LISTEN_FAILED`: the HTTP server could not listen (address in use, permission denied, unknown host).
+ * - `MCP_LISTEN_FAILED`: the HTTP server could not listen (address in use, permission denied, unknown host);
+ * - `MCP_OAUTH_CONFIG`: an `mcp.oauth*` setting that is not a usable URL (not absolute, or http:// beyond loopback);
+ * - `MCP_OAUTH_DISCOVERY`: the issuer's discovery document cannot be read, names another issuer, or has no keys URL.
  */
 export type McpServerErrorCode =
   | 'MCP_TOKENS_INVALID'
@@ -23,7 +25,9 @@ export type McpServerErrorCode =
   | 'MCP_TOKEN_NOT_FOUND'
   | 'MCP_TOKEN_POLICY_INVALID'
   | 'MCP_AUTH_REQUIRED'
-  | 'MCP_LISTEN_FAILED';
+  | 'MCP_LISTEN_FAILED'
+  | 'MCP_OAUTH_CONFIG'
+  | 'MCP_OAUTH_DISCOVERY';
 
 /**
  * An error of the MCP server or its token store; the message says what happened, why, and what to do

@@ -9,6 +9,7 @@ import { listenFailureReason } from '@travsr/registry';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { FULL_ACCESS, type AccessPolicy } from '../retrieval/access-policy.js';
 import { McpServerError } from './errors.js';
+import { OAuthVerifier, type OAuthOptions } from './oauth.js';
 import type { McpServerFactory } from './server.js';
 import {
   DEFAULT_SESSION_LIMITS,
@@ -18,7 +19,7 @@ import {
   type SessionRefusal,
   type SessionSlot,
 } from './session-quota.js';
-import type { TokenStore } from './token-store.js';
+import { TOKEN_PREFIX, type TokenStore } from './token-store.js';
 
 /** How to start the MCP HTTP server. */
 export interface McpHttpServerOptions {
@@ -33,6 +34,12 @@ export interface McpHttpServerOptions {
    * full access, and is refused unless `host` is a loopback address.
    */
   tokens: TokenStore | undefined;
+  /**
+   * Also accept OAuth 2.1 access tokens (JWTs) of this issuer, beside `tokens` (whose tokens,
+   * which start with `travsr_`, keep working), and serve the protected-resource metadata at
+   * `/.well-known/oauth-protected-resource`. See {@link OAuthVerifier}.
+   */
+  oauth?: OAuthOptions;
   logger?: Logger;
   /**
    * Origins (e.g. `https://app.example.com`) allowed to call from a browser. On loopback the
@@ -111,6 +118,9 @@ class Refusal {
   ) {}
 }
 
+/** Where RFC 9728 puts the protected-resource metadata (the resource's path may follow). */
+const WELL_KNOWN_RESOURCE = '/.well-known/oauth-protected-resource';
+
 const TOKEN_HINT =
   'Create a token on the server machine with `travsr mcp token add <name> --corpus <corpus>` (or --all-corpora) and configure the client to send it as `Authorization: Bearer <token>`.';
 
@@ -128,12 +138,16 @@ const TOKEN_HINT =
  */
 export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<McpHttpServer> {
   const loopback = isLoopbackHost(opts.host);
-  if (!opts.tokens && !loopback)
+  if (!opts.tokens && !opts.oauth && !loopback)
     throw new McpServerError(
       'MCP_AUTH_REQUIRED',
       `refusing to serve MCP on ${opts.host} without authentication: anyone who can reach that address could read the graph. Require tokens (create one with \`travsr mcp token add <name>\`), or listen on a loopback address such as 127.0.0.1`,
     );
   const logger = opts.logger ?? silentLogger;
+  // Built before listening, so a setting that is not a usable URL stops the start; the default
+  // resource (this server's own /mcp URL) is known once it listens.
+  let ownUrl = '';
+  const oauth = opts.oauth ? new OAuthVerifier(opts.oauth, () => ownUrl) : undefined;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sessions = new Map<string, Session>();
   let closing: Promise<void> | undefined;
@@ -174,6 +188,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('ok');
       return;
     }
+    if (url.pathname === WELL_KNOWN_RESOURCE || url.pathname.startsWith(`${WELL_KNOWN_RESOURCE}/`)) return resourceMetadata(req, res);
     if (url.pathname !== '/mcp' && url.pathname !== '/sse' && url.pathname !== '/messages')
       return send(
         res,
@@ -182,7 +197,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     if (closing) return send(res, new Refusal(503, -32000, 'The MCP server is shutting down; connect again once it is restarted.'));
     const rebinding = g.check(req);
     if (rebinding) return send(res, rebinding);
-    const caller = authenticate(req);
+    const caller = await authenticate(req);
     if (caller instanceof Refusal) return send(res, caller);
 
     if (url.pathname === '/mcp') return streamable(req, res, caller, g);
@@ -190,26 +205,66 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     return sseMessage(req, res, caller, url.searchParams.get('sessionId'));
   }
 
-  function authenticate(req: IncomingMessage): Caller | Refusal {
-    if (!opts.tokens) return { key: 'local', name: 'local', policy: FULL_ACCESS };
+  /**
+   * The caller of a request: a `travsr mcp token` (the token store), else an OAuth access token
+   * (when `oauth` is set), else the local user when the server needs no authentication.
+   */
+  async function authenticate(req: IncomingMessage): Promise<Caller | Refusal> {
+    if (!opts.tokens && !oauth) return { key: 'local', name: 'local', policy: FULL_ACCESS };
     const header = req.headers.authorization;
     const presented = header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1];
     if (presented === undefined)
       return new Refusal(
         401,
         -32000,
-        `Unauthorized: this Travsr MCP server needs a bearer token and the request ${header === undefined ? 'has no Authorization header' : 'has an Authorization header that is not `Bearer <token>`'}. ${TOKEN_HINT}`,
-        { 'WWW-Authenticate': 'Bearer realm="travsr"' },
+        `Unauthorized: this Travsr MCP server needs a bearer token and the request ${header === undefined ? 'has no Authorization header' : 'has an Authorization header that is not `Bearer <token>`'}. ${tokenHint()}`,
+        { 'WWW-Authenticate': bearerChallenge() },
       );
-    const entry = opts.tokens.authenticate(presented);
-    if (!entry)
-      return new Refusal(
-        401,
-        -32000,
-        `Unauthorized: the bearer token is not one this server knows (it may have been removed; \`travsr mcp token list\` shows the current ones). ${TOKEN_HINT}`,
-        { 'WWW-Authenticate': 'Bearer realm="travsr", error="invalid_token"' },
-      );
-    return { key: entry.sha256, name: entry.name, policy: { corpora: entry.corpora, groups: entry.groups } };
+    if (opts.tokens && (!oauth || presented.startsWith(TOKEN_PREFIX))) {
+      const entry = opts.tokens.authenticate(presented);
+      if (!entry)
+        return new Refusal(
+          401,
+          -32000,
+          `Unauthorized: the bearer token is not one this server knows (it may have been removed; \`travsr mcp token list\` shows the current ones). ${tokenHint()}`,
+          { 'WWW-Authenticate': bearerChallenge('invalid_token') },
+        );
+      return { key: entry.sha256, name: entry.name, policy: { corpora: entry.corpora, groups: entry.groups } };
+    }
+    const verified = await oauth!.verify(presented);
+    if ('policy' in verified) return verified;
+    logger.log('info', `MCP request refused: OAuth token: ${verified.description}`);
+    const what = verified.status === 403 ? 'Forbidden' : verified.status === 503 ? 'Service Unavailable' : 'Unauthorized';
+    return new Refusal(
+      verified.status,
+      -32000,
+      `${what}: ${verified.description}.${verified.status === 401 ? ` Get a new access token from ${oauth!.issuer} for ${oauth!.audience}.` : ''}`,
+      verified.error ? { 'WWW-Authenticate': bearerChallenge(verified.error, verified.description) } : {},
+    );
+  }
+
+  /** What a 401 or 403 tells the client (RFC 6750 §3, and RFC 9728's `resource_metadata` with OAuth). */
+  function bearerChallenge(error?: string, description?: string): string {
+    const parts = ['realm="travsr"'];
+    if (oauth) parts.push(`resource_metadata="${oauth.metadataUrl()}"`);
+    if (error) parts.push(`error="${error}"`);
+    if (description) parts.push(`error_description="${description.replace(/["\\]/g, "'")}"`);
+    return `Bearer ${parts.join(', ')}`;
+  }
+
+  function tokenHint(): string {
+    return oauth
+      ? `Send an OAuth access token from ${oauth.issuer} (its metadata: ${oauth.metadataUrl()}), or a token made with \`travsr mcp token add\`, as \`Authorization: Bearer <token>\`.`
+      : TOKEN_HINT;
+  }
+
+  /** RFC 9728 protected-resource metadata: public, for clients to find where to get a token. */
+  function resourceMetadata(req: IncomingMessage, res: ServerResponse): void {
+    if (!oauth) return send(res, new Refusal(404, -32000, 'Not found: this MCP server does not take OAuth tokens (no mcp.oauthIssuer)'));
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, methodNotAllowed('GET, HEAD'));
+    res
+      .writeHead(200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' })
+      .end(req.method === 'HEAD' ? undefined : JSON.stringify(oauth.metadata()));
   }
 
   async function streamable(req: IncomingMessage, res: ServerResponse, caller: Caller, g: RebindingGuard): Promise<void> {
@@ -344,6 +399,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     });
   });
   const base = `http://${hostForUrl(opts.host)}:${port}`;
+  ownUrl = `${base}/mcp`;
   logger.log('info', `MCP HTTP server listening on ${base}/mcp (and ${base}/sse for older clients)`);
   return { url: `${base}/mcp`, sseUrl: `${base}/sse`, port, close };
 }

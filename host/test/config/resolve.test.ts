@@ -91,6 +91,13 @@ describe('resolveConfig defaults and types', () => {
       'daemon.warmPlugins': true,
       'daemon.pluginIdle': 600,
       'daemon.pluginMemory': 2048,
+      'mcp.oauthIssuer': '',
+      'mcp.oauthAudience': '',
+      'mcp.oauthResource': '',
+      'mcp.oauthJwksUri': '',
+      'mcp.oauthGroupsClaim': 'groups',
+      'mcp.oauthCorporaClaim': '',
+      'mcp.oauthJwksCache': 600,
     });
   });
 
@@ -156,6 +163,13 @@ describe('resolveConfig defaults and types', () => {
         TRAVSR_DAEMON_WARM_PLUGINS: 'false',
         TRAVSR_DAEMON_PLUGIN_IDLE: '30',
         TRAVSR_DAEMON_PLUGIN_MEMORY: '512',
+        TRAVSR_MCP_OAUTH_ISSUER: 'https://idp.example.com',
+        TRAVSR_MCP_OAUTH_AUDIENCE: 'travsr-api',
+        TRAVSR_MCP_OAUTH_RESOURCE: 'https://mcp.example.com/mcp',
+        TRAVSR_MCP_OAUTH_JWKS_URI: 'https://idp.example.com/keys',
+        TRAVSR_MCP_OAUTH_GROUPS_CLAIM: 'roles',
+        TRAVSR_MCP_OAUTH_CORPORA_CLAIM: 'travsr_corpora',
+        TRAVSR_MCP_OAUTH_JWKS_CACHE: '60',
       },
       cwd: '/here',
       home: '/home/u',
@@ -190,6 +204,13 @@ describe('resolveConfig defaults and types', () => {
       'daemon.warmPlugins': false,
       'daemon.pluginIdle': 30,
       'daemon.pluginMemory': 512,
+      'mcp.oauthIssuer': 'https://idp.example.com',
+      'mcp.oauthAudience': 'travsr-api',
+      'mcp.oauthResource': 'https://mcp.example.com/mcp',
+      'mcp.oauthJwksUri': 'https://idp.example.com/keys',
+      'mcp.oauthGroupsClaim': 'roles',
+      'mcp.oauthCorporaClaim': 'travsr_corpora',
+      'mcp.oauthJwksCache': 60,
     });
     for (const k of CONFIG_KEYS) expect(v[k].source).toBe('env');
   });

@@ -8,7 +8,10 @@ export default class Mcp extends TravsrCommand {
   static override description = `stdio (the default) is for one local client that starts the server itself (Claude Desktop,
 Claude Code, Cursor: see \`travsr connect\`); it answers with full access. --http serves Streamable HTTP at /mcp and
 the older HTTP+SSE transport at /sse: every request needs a bearer token (\`travsr mcp token add\`) that names the
-corpora it may read — unless --no-auth on a loopback address. Several --repo serve several corpora (federated).
+corpora it may read — unless --no-auth on a loopback address. With mcp.oauthIssuer set (\`travsr config set
+mcp.oauthIssuer https://idp.example.com --global\`), OAuth access tokens of that issuer are accepted too: JWTs whose
+corpus:<name> scopes name the corpora they read; the protected-resource metadata is at
+/.well-known/oauth-protected-resource. Several --repo serve several corpora (federated).
 With a daemon running, stdio is answered by the daemon; for HTTP answered by it, start it with --mcp-http instead.`;
   static override examples = [
     '<%= config.bin %> mcp --stdio --repo .',
@@ -74,19 +77,26 @@ With a daemon running, stdio is answered by the daemon; for HTTP answered by it,
       served.close();
       return;
     }
-    const { startMcpHttpServer } = await import('../../../mcp/http-server.js');
+    const [{ startMcpHttpServer }, { oauthOptionsOf }, { loadConfig }] = await Promise.all([
+      import('../../../mcp/http-server.js'),
+      import('../../../mcp/oauth.js'),
+      import('../../../config/index.js'),
+    ]);
+    // The user's settings (and the environment), never a repository's: who may read over HTTP.
+    const oauth = flags['no-auth'] ? undefined : oauthOptionsOf(loadConfig().values);
     const http = await startMcpHttpServer({
       factory,
       host: flags.host,
       port: flags.port,
       tokens: flags['no-auth'] ? undefined : TokenStore.load(),
+      ...(oauth ? { oauth } : {}),
       ...(served.host.logger ? { logger: served.host.logger } : {}),
       ...(flags['allowed-origin'] ? { allowedOrigins: flags['allowed-origin'] } : {}),
       sessionIdleMs: flags['session-idle'] * 1000,
       sessionLimits: { perToken: flags['max-sessions-per-token'], total: flags['max-sessions'] },
     });
     this.logToStderr(
-      `travsr MCP server: ${http.url} (Streamable HTTP), ${http.sseUrl} (SSE); corpora ${served.host.graphs.map((g) => g.corpus).join(', ')}; ${flags['no-auth'] ? 'no authentication' : 'bearer tokens required'}`,
+      `travsr MCP server: ${http.url} (Streamable HTTP), ${http.sseUrl} (SSE); corpora ${served.host.graphs.map((g) => g.corpus).join(', ')}; ${flags['no-auth'] ? 'no authentication' : oauth ? `bearer tokens or OAuth access tokens of ${oauth.issuer} required` : 'bearer tokens required'}`,
     );
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
