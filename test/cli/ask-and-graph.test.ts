@@ -1,6 +1,6 @@
 // `travsr ask` and `travsr graph callers|deps|blast-radius|path` on a repository indexed by the real plugins:
 // Python by lang-python (calls resolved in Phase B), Ruby by lang-structural (calls matched by name).
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
@@ -167,5 +167,33 @@ describe('travsr graph', () => {
     expect(path.stdout).toMatch(/Path from checkout to apply_discount \(1 hops, via calls\)/);
     const none = await travsr(['graph', 'callers', 'no_such_function', '--repo', repo.root]);
     expect(none.stdout).toMatch(/No symbol matches "no_such_function"; try search_symbols/);
+  });
+
+  it('export --format html writes one page that draws the part around a focus, or says what is wrong', async () => {
+    const out = join(repo.root, '..', `${basename(repo.root)}-checkout.html`);
+    const r = await travsr(['graph', 'export', repo.root, '--format', 'html', '--focus', 'checkout', '--depth', '1', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^wrote \d+ nodes and \d+ edges to /);
+    const html = readFileSync(out, 'utf8');
+    rmSync(out, { force: true });
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    const data = JSON.parse(/<script type="application\/json" id="graph-data">([\s\S]*?)<\/script>/.exec(html)![1]!) as {
+      nodes: { name: string; focus: boolean }[];
+      edges: { kind: string; resolved: boolean }[];
+    };
+    expect(data.nodes.filter((n) => n.focus).map((n) => n.name)).toEqual(['checkout']);
+    // One hop: what it calls (resolved by lang-python's Phase B) and the file that contains it.
+    expect(data.nodes.map((n) => n.name)).toEqual(expect.arrayContaining(['apply_discount', 'charge_card']));
+    expect(data.edges.filter((e) => e.kind === 'calls').every((e) => e.resolved)).toBe(true);
+    expect(data.nodes.map((n) => n.name)).not.toContain('print_totals');
+
+    const missing = await travsr(['graph', 'export', repo.root, '--format', 'html', '--focus', 'no_such_thing']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^Error \[SUBGRAPH_FOCUS_NOT_FOUND\]: nothing in the graph is named "no_such_thing"/m);
+    const whole = await travsr(['graph', 'export', repo.root, '--format', 'html', '--max-nodes', '5']);
+    expect(whole.stderr).toMatch(/^Error \[SUBGRAPH_TOO_LARGE\]: the graph has \d+ nodes, more than 5 can be drawn/m);
+    const notHtml = await travsr(['graph', 'export', repo.root, '--focus', 'checkout']);
+    expect(notHtml.code).toBe(2);
+    expect(notHtml.stderr).toMatch(/add --format html/);
   });
 });
