@@ -183,7 +183,7 @@ describe('RegistryClient', () => {
   let registry: string;
   let packed: PackResult;
   let server: TestServer;
-  const savedEnv: Partial<Record<(typeof PROXY_VARS)[number], string>> = {};
+  const savedEnv: Partial<Record<(typeof PROXY_VARS)[number], string | undefined>> = {};
   const clients: RegistryClient[] = [];
 
   function client(options: Partial<RegistryClientOptions> = {}): RegistryClient {

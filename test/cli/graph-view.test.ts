@@ -5,20 +5,18 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa, type ResultPromise } from 'execa';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
+import { startCli, type CliProcess } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
-const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 /** The browser: TRAVSR_CHROMIUM, else Debian's or Ubuntu's chromium (`.ci/run` installs it). */
 const CHROMIUM = process.env.TRAVSR_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
 let repo: GitRepo;
 let out: string;
-let server: ResultPromise;
+let server: CliProcess;
 let url: string;
 let browser: Browser;
 let page: Page;
@@ -53,13 +51,10 @@ beforeAll(async () => {
   const init = await travsr(['init', repo.root, '--no-hook']);
   expect(init.code, init.stderr).toBe(0);
   out = mkdtempSync(join(tmpdir(), 'travsr-graph-view-out-'));
-  server = execa(process.execPath, [BIN, 'graph', 'view', 'checkout', '--repo', repo.root, '--no-open'], {
-    env: { TRAVSR_HOME: process.env.TRAVSR_HOME! },
-    reject: false,
-  });
+  server = startCli(['graph', 'view', 'checkout', '--repo', repo.root, '--no-open']);
   url = await new Promise<string>((resolve, reject) => {
     let text = '';
-    server.stdout!.on('data', (chunk: Buffer) => {
+    server.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString();
       const m = /graph view: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(text);
       if (m) resolve(m[1]!);

@@ -25,7 +25,7 @@ afterEach(async () => stopTestDaemon());
 function integrity(root: string): string {
   const db = new Database(join(root, '.travsr', 'graph.db'), { readonly: true });
   try {
-    return `${db.pragma('integrity_check', { simple: true }) as string}/${db.pragma('foreign_key_check').length}`;
+    return `${db.pragma('integrity_check', { simple: true }) as string}/${(db.pragma('foreign_key_check') as unknown[]).length}`;
   } finally {
     db.close();
   }

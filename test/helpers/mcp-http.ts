@@ -1,13 +1,22 @@
 import { fileURLToPath } from 'node:url';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import type { GitRepo } from './git-repo.js';
 import { travsr } from './run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 
+/** A `travsr` process a test started and stops (`kill('SIGTERM')`, then await it). */
+export type CliProcess = ReturnType<typeof startCli>;
+
+/** Starts the real CLI with `args`, the test's TRAVSR_HOME and `env`, never rejecting on its exit code. */
+export function startCli(args: readonly string[], env: Record<string, string> = {}) {
+  const childEnv: Record<string, string> = { TRAVSR_HOME: process.env.TRAVSR_HOME!, ...env };
+  return execa(process.execPath, [BIN, ...args], { env: childEnv, reject: false });
+}
+
 /** The real `travsr mcp --http` of a test and the base URL it serves (`<base>/mcp`, `<base>/sse`). */
 export interface McpHttpProcess {
-  server: ResultPromise;
+  server: CliProcess;
   base: string;
 }
 
@@ -20,14 +29,7 @@ export async function startMcpHttp(
   repos: readonly string[],
   opts: { args?: string[]; env?: Record<string, string> } = {},
 ): Promise<McpHttpProcess> {
-  const server = execa(
-    process.execPath,
-    [BIN, 'mcp', '--http', '--port', '0', ...repos.flatMap((r) => ['--repo', r]), ...(opts.args ?? [])],
-    {
-      env: { TRAVSR_HOME: process.env.TRAVSR_HOME!, ...opts.env },
-      reject: false,
-    },
-  );
+  const server = startCli(['mcp', '--http', '--port', '0', ...repos.flatMap((r) => ['--repo', r]), ...(opts.args ?? [])], opts.env);
   const base = await new Promise<string>((resolve, reject) => {
     let err = '';
     server.stderr.on('data', (chunk: Buffer) => {

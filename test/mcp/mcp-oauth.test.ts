@@ -5,11 +5,10 @@
 // unsigned) are signed here with its own key, so only the claim under test is wrong.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ResultPromise } from 'execa';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { initCorpora, startMcpHttp } from '../helpers/mcp-http.js';
+import { initCorpora, startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
 import { OidcIssuer } from '../helpers/oidc-issuer.js';
 import { travsr } from '../helpers/run-cli.js';
 
@@ -18,7 +17,7 @@ const AUDIENCE = 'https://mcp.example.test/travsr';
 let alpha: GitRepo;
 let beta: GitRepo;
 let idp: OidcIssuer;
-let server: ResultPromise;
+let server: CliProcess;
 let base: string;
 
 beforeAll(async () => {

@@ -6,10 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { initCorpora, startMcpHttp } from '../helpers/mcp-http.js';
+import { initCorpora, startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
@@ -149,7 +148,7 @@ describe('MCP over stdio', () => {
 });
 
 describe('MCP over HTTP with bearer tokens', () => {
-  let server: ResultPromise;
+  let server: CliProcess;
   let base: string;
   let alphaToken: string;
   let allToken: string;

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { initCorpora, startMcpHttp } from '../helpers/mcp-http.js';
+import { initCorpora, startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
 /** Only in beta's source: seeing it means beta leaked. */
@@ -27,7 +26,7 @@ const answerOf = (r: ToolCall): string => JSON.stringify(r);
 let parent: string;
 let alpha: GitRepo;
 let beta: GitRepo;
-let server: ResultPromise;
+let server: CliProcess;
 let base: string;
 let port: number;
 let alphaToken: string;

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
@@ -120,7 +120,7 @@ function readState(db: Database.Database, since: number): KillState {
 async function killWhen(root: string, args: string[], reached: (s: KillState) => boolean): Promise<KillState> {
   const dbPath = join(root, '.travsr', 'graph.db');
   const since = Date.now();
-  const child: ResultPromise = execa(process.execPath, [BIN, ...args], {
+  const child = execa(process.execPath, [BIN, ...args], {
     env: { ...ENV, TRAVSR_HOME: process.env.TRAVSR_HOME! },
     reject: false,
     stdin: 'ignore',

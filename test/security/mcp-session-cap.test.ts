@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcpHttp } from '../helpers/mcp-http.js';
+import { startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
 const repo = mkdtempSync(join(tmpdir(), 'travsr-session-cap-'));
-const servers: ResultPromise[] = [];
+const servers: CliProcess[] = [];
 let flooder: string;
 let other: string;
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { travsr } from '../helpers/run-cli.js';
 
@@ -26,7 +26,7 @@ interface Reply {
 }
 
 /** `travsr mcp --stdio`, with a reader of the JSON-RPC lines it writes. */
-function startStdio(): { server: ResultPromise; next: () => Promise<Reply>; send: (line: string) => void; stderr: () => string } {
+function startStdio() {
   const server = execa(process.execPath, [BIN, 'mcp', '--stdio', '--repo', repo], {
     env: { TRAVSR_HOME: process.env.TRAVSR_HOME! },
     reject: false,
@@ -52,7 +52,7 @@ function startStdio(): { server: ResultPromise; next: () => Promise<Reply>; send
   const exited = server.then((r) => r);
   return {
     server,
-    send: (line) => void server.stdin.write(line),
+    send: (line: string) => void server.stdin.write(line),
     stderr: () => err,
     // A reply, or a failure naming what happened instead (the server ended, or stayed silent).
     next: () =>
@@ -94,7 +94,7 @@ describe('finding 10: MCP stdio ignores unparsable lines without a JSON-RPC pars
     expect(tools.id).toBe(2);
     expect(tools.result!.tools!.length).toBeGreaterThan(0);
     expect(s.stderr()).toMatch(/travsr mcp: Parse error: line 1/);
-    s.server.stdin!.end();
+    s.server.stdin.end();
     expect((await s.server).exitCode).toBe(0);
   });
 
@@ -118,7 +118,7 @@ describe('finding 10: MCP stdio ignores unparsable lines without a JSON-RPC pars
     const tools = await s.next();
     expect(tools.id).toBe(4);
     expect(tools.result!.tools!.length).toBeGreaterThan(0);
-    s.server.stdin!.end();
+    s.server.stdin.end();
     expect((await s.server).exitCode).toBe(0);
   });
 });

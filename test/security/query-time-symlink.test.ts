@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { startMcpHttp } from '../helpers/mcp-http.js';
+import { startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
 import { travsr } from '../helpers/run-cli.js';
 
 const SECRET_MARK = 'TRAVSR_TEST_SECRET_9c41';
@@ -82,7 +81,7 @@ describe('finding 1: Query-time reads follow symlinks out of the repository', ()
   });
 
   describe('MCP over HTTP with a token scoped to the corpus', () => {
-    let server: ResultPromise;
+    let server: CliProcess;
     let client: Client;
     beforeAll(async () => {
       const add = await travsr(['mcp', 'token', 'add', 'symlinked-reader', '--corpus', 'symlinked', '--json']);

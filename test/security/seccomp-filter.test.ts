@@ -42,7 +42,7 @@ describe('finding 10: the sandbox has no seccomp filter (namespaces are the only
     it(`${tier}: ptrace, keyrings, bpf, mount, unshare, setns, namespace clones, personality, userfaultfd, io_uring and TIOCSTI, rare socket families and modify_ldt are refused; ordinary calls are not`, async () => {
       const manifest = {
         ...plugin.manifest,
-        constraints: { ...plugin.manifest.constraints, ipc: tier === 'native-ipc' ? 'posix-shm' : 'none' },
+        constraints: { ...plugin.manifest.constraints, ipc: tier === 'native-ipc' ? ('posix-shm' as const) : ('none' as const) },
       };
       const run = await runInSandbox(manifest, { tier, pluginDir: plugin.dir });
       expect(run.exitCode, run.stderr).toBe(0);

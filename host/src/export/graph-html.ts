@@ -79,6 +79,7 @@ ${GRAPH_PAGE_COLORS}  document.title = data.title;
     style: GRAPH_STYLE,
     layout: { name: 'cose', animate: false, randomize: false, nodeRepulsion: function () { return 8000; } },
   });
+  if (cy.zoom() > 1.5) { cy.zoom(1.5); cy.center(); }
   var byId = {};
   data.nodes.forEach(function (n) { byId[n.id] = n; });
   function show(n) {

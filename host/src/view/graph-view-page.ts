@@ -59,6 +59,8 @@ const VIEW_SCRIPT = `
     cy.add(added);
     if (focus) g.roots.forEach(function (id) { cy.getElementById(id).addClass('focus'); });
     cy.layout({ name: 'cose', animate: false, randomize: false, nodeRepulsion: function () { return 8000; } }).run();
+    // A few nodes would be fitted to huge sizes: no closer than 1.5.
+    if (cy.zoom() > 1.5) { cy.zoom(1.5); cy.center(); }
     summary();
     document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
   }
@@ -88,7 +90,9 @@ const VIEW_SCRIPT = `
     var source = text('pre', 'loading the source\\u2026');
     source.id = 'source';
     box.appendChild(source);
-    api('/api/definition', { symbol: n.id }).then(function (d) { source.textContent = d.error || d.text || ''; });
+    api('/api/definition', { symbol: n.id }).then(function (d) {
+      source.textContent = d.error || (d.definition === null ? d.text : d.source != null ? d.source : (d.source_withheld ? 'source not shown: ' + d.source_withheld.detail : d.skeleton || ''));
+    });
   }
   cy.on('tap', 'node', function (ev) {
     var n = nodes[ev.target.id()];

@@ -11,7 +11,7 @@ import { configSha256, trustRepository } from '../../src/config/index.js';
 import { registrySource } from '../../src/catalog/registry-source.js';
 
 const VARS = ['TRAVSR_HOME', 'TRAVSR_REGISTRY_URL', 'TRAVSR_REGISTRY_TRUSTED_KEYS'] as const;
-const saved: Partial<Record<(typeof VARS)[number], string>> = {};
+const saved: Partial<Record<(typeof VARS)[number], string | undefined>> = {};
 
 let root: string;
 let home: string;

@@ -88,6 +88,8 @@ describe('itemReasons', () => {
         quotedFiles: new Map(),
         nameWordFiles: new Map(),
         definitionText: () => 0,
+        definitionIdentifiers: new Map(),
+        quotedDefinitions: new Map(),
         frameSites: [],
       },
       relevance: new Map([[dense('sendWithAuth'), 0.5]]),

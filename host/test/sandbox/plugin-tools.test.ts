@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PluginManifest } from '@travsr/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaresTools, npmPackageDir, resolvePluginTools, toolBind, whichOnPath } from '../../src/sandbox/plugin-tools.js';
 
@@ -91,7 +92,9 @@ describe('resolvePluginTools', () => {
   });
 
   it('finds optional tools like the others, but a missing one is not counted against a pass', () => {
-    const manifest = { constraints: { network: false, ipc: 'none', hostApi: false, optionalTools: ['scip-python', 'scip-go'] } } as const;
+    const manifest: Pick<PluginManifest, 'constraints'> = {
+      constraints: { network: false, ipc: 'none', hostApi: false, optionalTools: ['scip-python', 'scip-go'] },
+    };
     const tools = resolvePluginTools(manifest, join(dir, 'npm', 'bin'));
     expect(tools.found.map((t) => t.name)).toEqual(['scip-python']);
     expect(tools.missing).toEqual([]);
