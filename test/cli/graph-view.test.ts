@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { startCli, type CliProcess } from '../helpers/mcp-http.js';
-import { travsr } from '../helpers/run-cli.js';
+import { startCli, travsr, type CliProcess } from '../helpers/run-cli.js';
 
 /** The browser: TRAVSR_CHROMIUM, else Debian's or Ubuntu's chromium (`.ci/run` installs it). */
 const CHROMIUM = process.env.TRAVSR_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));

@@ -1,18 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import type { GitRepo } from './git-repo.js';
-import { travsr } from './run-cli.js';
-
-const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
-
-/** A `travsr` process a test started and stops (`kill('SIGTERM')`, then await it). */
-export type CliProcess = ReturnType<typeof startCli>;
-
-/** Starts the real CLI with `args`, the test's TRAVSR_HOME and `env`, never rejecting on its exit code. */
-export function startCli(args: readonly string[], env: Record<string, string> = {}) {
-  const childEnv: Record<string, string> = { TRAVSR_HOME: process.env.TRAVSR_HOME!, ...env };
-  return execa(process.execPath, [BIN, ...args], { env: childEnv, reject: false });
-}
+import { startCli, travsr, type CliProcess } from './run-cli.js';
 
 /** The real `travsr mcp --http` of a test and the base URL it serves (`<base>/mcp`, `<base>/sse`). */
 export interface McpHttpProcess {

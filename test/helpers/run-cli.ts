@@ -18,3 +18,12 @@ export async function travsr(
   });
   return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** A `travsr` process a test started and stops (`kill('SIGTERM')`, then await it). */
+export type CliProcess = ReturnType<typeof startCli>;
+
+/** Starts the real CLI with `args`, the test's TRAVSR_HOME and `env`, never rejecting on its exit code. */
+export function startCli(args: readonly string[], env: Record<string, string> = {}) {
+  const childEnv: Record<string, string> = { TRAVSR_HOME: process.env.TRAVSR_HOME!, ...env };
+  return execa(process.execPath, [BIN, ...args], { env: childEnv, reject: false });
+}

@@ -8,9 +8,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { initCorpora, startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
+import { initCorpora, startMcpHttp } from '../helpers/mcp-http.js';
 import { OidcIssuer } from '../helpers/oidc-issuer.js';
-import { travsr } from '../helpers/run-cli.js';
+import { travsr, type CliProcess } from '../helpers/run-cli.js';
 
 const AUDIENCE = 'https://mcp.example.test/travsr';
 

@@ -8,8 +8,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { initCorpora, startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
-import { travsr } from '../helpers/run-cli.js';
+import { initCorpora, startMcpHttp } from '../helpers/mcp-http.js';
+import { travsr, type CliProcess } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 const TOOLS = [

@@ -11,8 +11,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { initCorpora, startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
-import { travsr } from '../helpers/run-cli.js';
+import { initCorpora, startMcpHttp } from '../helpers/mcp-http.js';
+import { travsr, type CliProcess } from '../helpers/run-cli.js';
 
 /** Only in beta's source: seeing it means beta leaked. */
 const BETA_MARK = 'BETA_CONFIDENTIAL_31337';

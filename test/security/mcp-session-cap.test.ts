@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
-import { travsr } from '../helpers/run-cli.js';
+import { startMcpHttp } from '../helpers/mcp-http.js';
+import { travsr, type CliProcess } from '../helpers/run-cli.js';
 
 const repo = mkdtempSync(join(tmpdir(), 'travsr-session-cap-'));
 const servers: CliProcess[] = [];

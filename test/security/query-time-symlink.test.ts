@@ -9,8 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
-import { startMcpHttp, type CliProcess } from '../helpers/mcp-http.js';
-import { travsr } from '../helpers/run-cli.js';
+import { startMcpHttp } from '../helpers/mcp-http.js';
+import { travsr, type CliProcess } from '../helpers/run-cli.js';
 
 const SECRET_MARK = 'TRAVSR_TEST_SECRET_9c41';
 // Several lines, so the indexed range 1-3 of gammaFn covers it.

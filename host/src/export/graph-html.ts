@@ -93,13 +93,8 @@ ${GRAPH_PAGE_COLORS}  document.title = data.title;
       if (e.source === n.id && byId[e.target]) lists.out.push(e.kind + ' \\u2192 ' + (byId[e.target].qualifiedName || byId[e.target].name) + (e.resolved ? '' : ' (name-matched)'));
       if (e.target === n.id && byId[e.source]) lists.in.push((byId[e.source].qualifiedName || byId[e.source].name) + ' \\u2192 ' + e.kind + (e.resolved ? '' : ' (name-matched)'));
     });
-    [['Links from it', lists.out], ['Links to it', lists.in]].forEach(function (pair) {
-      if (!pair[1].length) return;
-      box.appendChild(text('h3', pair[0] + ' (' + pair[1].length + ')'));
-      var ul = document.createElement('ul');
-      pair[1].sort().forEach(function (s) { ul.appendChild(text('li', s)); });
-      box.appendChild(ul);
-    });
+    titledList(box, 'Links from it', lists.out);
+    titledList(box, 'Links to it', lists.in);
   }
   cy.on('tap', 'node', function (ev) { show(byId[ev.target.id()]); });
   document.getElementById('search').addEventListener('input', function (ev) {

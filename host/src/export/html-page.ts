@@ -36,7 +36,7 @@ export function htmlGraphPage(p: HtmlGraphPage): string {
 </head>
 <body>
 ${p.body}
-<script>${inlineScript(readFileSync(createRequire(import.meta.url).resolve(CYTOSCAPE), 'utf8'))}</script>
+<script>${cytoscapeSource()}</script>
 <script type="application/json" id="graph-data">${jsonForScript(p.data)}</script>
 <script>${inlineScript(p.script)}</script>
 </body>
@@ -82,7 +82,23 @@ export const GRAPH_PAGE_COLORS = `
     { selector: 'edge.matched', style: { 'line-style': 'dashed' } },
   ];
   function text(tag, s, cls) { var e = document.createElement(tag); e.textContent = s; if (cls) e.className = cls; return e; }
+  /** Appends "title (n)" and the items, sorted, as a list; nothing when there are none. */
+  function titledList(box, title, items) {
+    if (!items.length) return;
+    box.appendChild(text('h3', title + ' (' + items.length + ')'));
+    var ul = document.createElement('ul');
+    items.slice().sort().forEach(function (s) { ul.appendChild(text('li', s)); });
+    box.appendChild(ul);
+  }
 `;
+
+let cytoscape: string | undefined;
+
+/** Cytoscape.js's source, read once per process (the graph view serves its page again on every load). */
+function cytoscapeSource(): string {
+  cytoscape ??= inlineScript(readFileSync(createRequire(import.meta.url).resolve(CYTOSCAPE), 'utf8'));
+  return cytoscape;
+}
 
 /** JSON that cannot end the script element it is in (`</script>`, `<!--`) whatever the strings hold. */
 function jsonForScript(value: unknown): string {

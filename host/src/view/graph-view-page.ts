@@ -80,13 +80,8 @@ const VIEW_SCRIPT = `
       var s = d.kind + ' ' + (other.qualifiedName || other.name) + (e.hasClass('matched') ? ' (name-matched)' : '');
       (d.source === n.id ? links.out : links.in).push(s);
     });
-    [['Uses', links.out], ['Used by', links.in]].forEach(function (pair) {
-      if (!pair[1].length) return;
-      box.appendChild(text('h3', pair[0] + ' (' + pair[1].length + ')'));
-      var ul = document.createElement('ul');
-      pair[1].sort().forEach(function (s) { ul.appendChild(text('li', s)); });
-      box.appendChild(ul);
-    });
+    titledList(box, 'Uses', links.out);
+    titledList(box, 'Used by', links.in);
     var source = text('pre', 'loading the source\\u2026');
     source.id = 'source';
     box.appendChild(source);
@@ -124,10 +119,8 @@ const VIEW_SCRIPT = `
       var byDepth = {};
       (r.nodes || []).forEach(function (n) { (byDepth[n.depth] = byDepth[n.depth] || []).push(n); });
       Object.keys(byDepth).sort().forEach(function (d) {
-        box.appendChild(text('h3', 'depth ' + d + ' (' + byDepth[d].length + ')'));
-        var ul = document.createElement('ul');
-        byDepth[d].forEach(function (n) { ul.appendChild(text('li', (n.qualifiedName || n.name) + ' \\u2014 ' + place(n))); cy.getElementById(n.id).addClass('blast'); });
-        box.appendChild(ul);
+        byDepth[d].forEach(function (n) { cy.getElementById(n.id).addClass('blast'); });
+        titledList(box, 'depth ' + d, byDepth[d].map(function (n) { return (n.qualifiedName || n.name) + ' \\u2014 ' + place(n); }));
       });
       if (!(r.nodes || []).length) box.appendChild(text('p', 'Nothing depends on it.', 'hint'));
     });

@@ -40,6 +40,8 @@ export async function startGraphView(opts: GraphViewOptions): Promise<GraphView>
   const token = randomBytes(24).toString('base64url');
   const policy = opts.policy ?? FULL_ACCESS;
   const tool = (name: string, args: Record<string, unknown>) => runTool(opts.host, name, args, policy);
+  // The same page for every load of this run: made once.
+  const page = renderGraphViewPage({ focus: opts.focus ?? null, depth: opts.depth ?? 1 });
   const server = createServer((req, res) => {
     try {
       handle(req, res);
@@ -64,7 +66,7 @@ export async function startGraphView(opts: GraphViewOptions): Promise<GraphView>
         'Referrer-Policy': 'no-referrer',
         'X-Content-Type-Options': 'nosniff',
       });
-      return void res.end(renderGraphViewPage({ focus: opts.focus ?? null, depth: opts.depth ?? 1 }));
+      return void res.end(page);
     }
     const symbol = url.searchParams.get('symbol') ?? '';
     const depth = Math.min(5, Math.max(1, Number(url.searchParams.get('depth')) || 1));
