@@ -13,6 +13,7 @@ export default tseslint.config(
   {
     ignores: [
       'test/bench/.cache/**',
+      'release/**',
       'host/templates/**',
       '**/dist/**',
       '**/node_modules/**',

@@ -2,11 +2,13 @@
 // traces, and grant/revoke unsandboxed runs.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { travsr } from '../helpers/run-cli.js';
 import { buildMisbehavePlugins } from '../helpers/fixture-plugins.js';
 
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let work: string;
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'travsr-cli-'));
@@ -32,6 +34,10 @@ describe('travsr CLI', () => {
       extensions: ['.my'],
     });
     expect(readFileSync(join(dir, 'snapshots/output/example.my'), 'utf8')).toMatch(/definition function/);
+    // The SDK as the npm registry publishes it, at this Travsr's version: no path into this checkout.
+    const sdkVersion = (JSON.parse(readFileSync(join(repoRoot, 'sdk', 'package.json'), 'utf8')) as { version: string }).version;
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies['@travsr/sdk']).toBe(`^${sdkVersion}`);
 
     const tested = await travsr(['plugin', 'test', dir]);
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);

@@ -110,17 +110,9 @@ async function trustedKeyEntry(entry: string, base: { dir: string; from: string 
 export async function registrySource(repoRoot: string | undefined, cwd = process.cwd()): Promise<RegistrySource> {
   const config = loadConfig({ repoRoot, cwd });
   const url = config.values['registry.url'].value.trim();
+  if (url === '') return builtinRegistrySource(config);
   const trusted = new TrustedKeys();
-  const hasBuiltin = await addBuiltinKey(trusted);
-  if (url === '') {
-    const dir = builtinRegistryDir();
-    if (!hasBuiltin || !existsSync(join(dir, 'SHA256SUMS')))
-      throw new LangError(
-        LangErrorCode.BuiltinRegistryMissing,
-        `this Travsr has no built-in plugin registry (${dir} is missing): build it with \`npm run build\`, or set a registry with \`travsr config set registry.url <url>\``,
-      );
-    return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted, scope: 'user', deadlineMs: deadlineMsOf(config) };
-  }
+  await addBuiltinKey(trusted);
   const base = configFileBase(config, 'registry.trustedKeys', cwd);
   for (const entry of config.values['registry.trustedKeys'].value) trusted.add(await trustedKeyEntry(entry, base), 'registry.trustedKeys');
   const fromRepo = config.values['registry.url'].source === 'repo' || config.values['registry.trustedKeys'].source === 'repo';
@@ -131,6 +123,24 @@ export async function registrySource(repoRoot: string | undefined, cwd = process
     scope: fromRepo ? 'repository' : 'user',
     deadlineMs: deadlineMsOf(config),
   };
+}
+
+/**
+ * The registry that ships with this installation (`host/builtin-registry/`, signed by the key
+ * beside it), whatever `registry.url` says: where `travsr init` takes the first-party plugins
+ * from in an installed package, and what `travsr lang` reads when no registry is configured.
+ *
+ * @throws LangError `BUILTIN_REGISTRY_MISSING`
+ */
+export async function builtinRegistrySource(config: LoadedConfig = loadConfig({})): Promise<RegistrySource> {
+  const trusted = new TrustedKeys();
+  const dir = builtinRegistryDir();
+  if (!(await addBuiltinKey(trusted)) || !existsSync(join(dir, 'SHA256SUMS')))
+    throw new LangError(
+      LangErrorCode.BuiltinRegistryMissing,
+      `this Travsr has no built-in plugin registry (${dir} is missing): build it with \`npm run build\` in a checkout, reinstall the travsr package, or set a registry with \`travsr config set registry.url <url>\``,
+    );
+  return { name: BUILTIN_REGISTRY, location: dir, trustedKeys: trusted, scope: 'user', deadlineMs: deadlineMsOf(config) };
 }
 
 function deadlineMsOf(config: LoadedConfig): number {

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from './sqlite-native.js';
 
 /**
  * True when `path` is a non-empty file that SQLite does not recognize as a database (it does
@@ -24,7 +25,7 @@ export function hasForeignHeader(path: string): boolean {
   }
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = openSqlite(path, { readonly: true, fileMustExist: true });
     db.pragma('schema_version', { simple: true }); // reads page 1: a foreign header fails here
     return false;
   } catch (e) {

@@ -21,6 +21,12 @@ export interface ScaffoldOptions {
   language: string;
   /** With the dot, e.g. `.mylang`. */
   extension: string;
+  /**
+   * The plugin's dependency spec for @travsr/sdk in its package.json. Default: `^<version>` of
+   * the SDK this Travsr runs on, from the npm registry (`file:<checkout>/sdk` for an SDK
+   * that is not published, a tarball, a git URL: anything npm takes).
+   */
+  sdk?: string;
 }
 
 const TEMPLATE_DIR = `${hostPackagePath('templates', 'plugin')}/`;
@@ -38,7 +44,8 @@ export function scaffoldPlugin(dir: string, opts: ScaffoldOptions): string[] {
     throw new PluginError(PluginErrorCode.ManifestInvalid, `language "${opts.language}" must be lowercase letters, digits, + # . _ -`);
   if (!/^\.[A-Za-z0-9._+-]+$/.test(opts.extension))
     throw new PluginError(PluginErrorCode.ManifestInvalid, `extension "${opts.extension}" must start with a dot, e.g. .mylang`);
-  const vars: Record<string, string> = { ...opts, sdkSpec: sdkSpec() };
+  const { sdk, ...names } = opts;
+  const vars: Record<string, string> = { ...names, sdkSpec: sdk ?? sdkSpec() };
   const fill = (s: string) => s.replace(/\{\{(\w+)\}\}/g, (m, k: string) => vars[k] ?? m);
   const written: string[] = [];
   const copy = (from: string) => {
@@ -94,14 +101,15 @@ function assertFreeDirectory(target: string): void {
   }
 }
 
-/** The dependency spec for @travsr/sdk: this installation's copy, until it is on a registry. */
-function sdkSpec(): string {
+/**
+ * The default dependency spec for @travsr/sdk: `^` the version this Travsr runs on, so the plugin
+ * installs the SDK from the npm registry (@travsr/sdk is published with every release, see
+ * host/scripts/pack-release.mjs) and stays compatible with this host.
+ */
+export function sdkSpec(): string {
   const require = createRequire(import.meta.url);
-  try {
-    return `file:${dirname(require.resolve('@travsr/sdk/package.json'))}`;
-  } catch {
-    return '0.1.0';
-  }
+  const { version } = JSON.parse(readFileSync(require.resolve('@travsr/sdk/package.json'), 'utf8')) as { version: string };
+  return `^${version}`;
 }
 
 /** A default plugin id from a directory name: `./my-lang` → `my-lang`. */

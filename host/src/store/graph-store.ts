@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { PROVENANCES, type VName } from '@travsr/protocol';
 import { hasForeignHeader } from '../paths/sqlite-header.js';
+import { openSqlite } from '../paths/sqlite-native.js';
 import { repoTravsrDir } from '../paths/travsr-home.js';
 import { rebuildAdvice, StoreError, StoreErrorCode, translateSqliteError } from './errors.js';
 import { FileGraphWriter } from './file-graph-writer.js';
@@ -126,7 +127,7 @@ export class GraphStore {
     assertSqliteHeader(dbPath);
     let db: Database.Database;
     try {
-      db = new Database(dbPath, readonly ? { readonly: true, fileMustExist: true } : {});
+      db = openSqlite(dbPath, readonly ? { readonly: true, fileMustExist: true } : {});
     } catch (e) {
       throw translateSqliteError(e, dbPath);
     }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite, SqliteNativeError } from '../paths/sqlite-native.js';
 import { TravsrError } from '@travsr/protocol';
 import { hasForeignHeader } from '../paths/sqlite-header.js';
 import { repoTravsrDir, travsrHome } from '../paths/travsr-home.js';
@@ -63,13 +64,14 @@ export class TraceStore {
       );
     try {
       mkdirSync(dirname(path), { recursive: true });
-      const db = new Database(path);
+      const db = openSqlite(path);
       db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
       // the table as the graph store's migration v10 makes it: traces.db has no migrations
       db.exec(TRACES_TABLE_SQL);
       return new TraceStore(db, path);
     } catch (e) {
+      if (e instanceof SqliteNativeError) throw e;
       throw new TraceStoreError(
         'TRACE_STORE_UNAVAILABLE',
         `cannot open the trace store ${path}: ${(e as Error).message}; check that the directory is writable`,

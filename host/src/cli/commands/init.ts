@@ -5,7 +5,8 @@ import { TravsrCommand } from '../base-command.js';
 import { gitPath, installPostCommitHook } from '../../git/index.js';
 import { formatSummary } from '../../indexer/index-summary.js';
 import { loadConfig } from '../../config/index.js';
-import { loadBuiltinPlugins, registeredPlugins, registerPlugins } from '../../catalog/registered-plugins.js';
+import { registeredPlugins, registerPlugins } from '../../catalog/registered-plugins.js';
+import { firstPartyPlugins, installFirstParty, type FirstPartyPlugins } from '../../catalog/first-party-plugins.js';
 import { LanguageMap, walkRepository, type WalkEntry } from '../../indexer/walk/index.js';
 import { loadPluginDir } from '../../plugins/plugin-dir.js';
 import { indexWorkspace } from '../../workspace/index-workspace.js';
@@ -16,7 +17,7 @@ import { connectRunningDaemon } from '../../daemon/daemon-connect.js';
 export default class Init extends TravsrCommand {
   static override summary = 'Set up Travsr in a repository: register plugins, install the git hook, index';
   static override description =
-    "Creates .travsr/ (kept out of git), registers the first-party plugins for the languages found in the tree (in ~/.travsr/lang.toml, at your own sandbox.tier), installs a post-commit hook that reindexes incrementally, and runs a full index. Security keys of the repository's own .travsr/config.toml (plugins.dirs, sandbox.tier, registry.*) count only after `travsr trust`.";
+    "Creates .travsr/ (kept out of git), registers the first-party plugins for the languages found in the tree (in ~/.travsr/lang.toml, at your own sandbox.tier; an installed package installs them from its built-in registry and locks them in .travsr/plugins.lock), installs a post-commit hook that reindexes incrementally, and runs a full index. Security keys of the repository's own .travsr/config.toml (plugins.dirs, sandbox.tier, registry.*) count only after `travsr trust`.";
   static override examples = ['<%= config.bin %> init', '<%= config.bin %> init ../my-repo --json'];
   static override args = { path: Args.directory({ description: 'repository to set up', default: '.', exists: true }) };
   static override flags = {
@@ -39,8 +40,13 @@ export default class Init extends TravsrCommand {
         }
       }
 
-      // Which languages are here, by every plugin this installation has?
-      const builtin = await loadBuiltinPlugins(ws.logger);
+      // Which languages are here, by every plugin this installation has? First-party plugins are
+      // the checkout's plugin directories, or in an installed package its built-in registry's.
+      const firstParty: FirstPartyPlugins = await firstPartyPlugins(ws.logger).catch((e: unknown) => {
+        ws.logger.log('warn', (e as Error).message);
+        return { from: 'checkout', plugins: [] };
+      });
+      const builtin = firstParty.from === 'checkout' ? [...firstParty.plugins] : [];
       const available = [...builtin];
       for (const dir of ws.config.values['plugins.dirs'].value) {
         try {
@@ -53,15 +59,16 @@ export default class Init extends TravsrCommand {
       // index's, so it inspects every file that any of them might claim.
       const { plugins: registered } = await registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
       const known = new Set(available.map((p) => p.manifest.id));
+      const claimants = [...available, ...registered.map((r) => r.plugin).filter((p) => !known.has(p.manifest.id))].map((p) => p.manifest);
+      const offered =
+        firstParty.from === 'builtin-registry' ? firstParty.manifests.filter((m) => !claimants.some((c) => c.id === m.id)) : [];
       const map = LanguageMap.fromPlugins(
-        [...available, ...registered.map((r) => r.plugin).filter((p) => !known.has(p.manifest.id))].map((p) => ({
-          id: p.manifest.id,
-          manifest: p.manifest,
-        })),
+        [...claimants, ...offered].map((manifest) => ({ id: manifest.id, manifest })),
         { prefer: ws.settings.prefer },
       );
       // One walk: it finds the languages here, and the index below takes what it found.
       const languages = new Set<string>();
+      const matched = new Set<string>();
       const entries: WalkEntry[] = [];
       for await (const entry of walkRepository(ws.root, {
         maxFileBytes: ws.settings.maxFileBytes,
@@ -71,13 +78,29 @@ export default class Init extends TravsrCommand {
         reportUnclaimed: true,
       })) {
         entries.push(entry);
-        if (entry.kind === 'file' && entry.match) languages.add(entry.match.language);
+        if (entry.kind === 'file' && entry.match) {
+          languages.add(entry.match.language);
+          matched.add(entry.match.plugin);
+        }
       }
       // First-party plugins are registered in lang.toml; plugins from `plugins.dirs` stay development plugins.
       // lang.toml is the user's, shared by every repository: its grants follow the user's own
       // sandbox.tier, never the repository's (a trusted repository's tier applies to its own runs).
       const added = await registerPlugins(builtin, languages, loadConfig({}).values['sandbox.tier'].value);
       for (const a of added) steps.push(`registered ${a.plugin} for ${a.language}`);
+      // An installed package's first-party plugins: installed from its built-in registry and locked,
+      // those that serve what is here (a plugin registered already is locked at its version).
+      if (firstParty.from === 'builtin-registry') {
+        const ids = firstParty.manifests.map((m) => m.id).filter((id) => matched.has(id));
+        const installed = await installFirstParty(ws.root, ids, (id, e) => {
+          ws.logger.log('warn', `${id} was not installed from the built-in registry: ${e.message}`);
+          steps.push(`${id} was not installed: ${e.message}`);
+        });
+        for (const r of installed)
+          steps.push(
+            `${r.alreadyInstalled ? 'locked' : 'installed'} ${r.id} ${r.version} from the built-in registry${r.activeLanguages.length > 0 ? ` for ${r.activeLanguages.join(', ')}` : ''}`,
+          );
+      }
       if (languages.size === 0) steps.push('no language with an available plugin was found');
 
       if (ws.git && flags.hook && ws.config.values['hook.enabled'].value) {

@@ -13,6 +13,10 @@ export default class PluginNew extends TravsrCommand {
     id: Flags.string({ description: 'plugin id (default: the directory name)' }),
     language: Flags.string({ description: 'language id the plugin analyzes', default: 'mylang' }),
     extension: Flags.string({ description: 'file extension it claims, with the dot', default: '.mylang' }),
+    sdk: Flags.string({
+      description:
+        "@travsr/sdk dependency spec for the plugin's package.json (default: ^ this Travsr's SDK version, from the npm registry); e.g. file:../travsr/sdk",
+    }),
   };
 
   async run(): Promise<void> {
@@ -20,10 +24,14 @@ export default class PluginNew extends TravsrCommand {
     const id = flags.id ?? defaultPluginId(args.dir);
     const { snapshotTest } = await import('@travsr/sdk/testing');
     // Built in a staging directory and moved into place once complete: a failure leaves nothing behind.
-    const { files } = await createPlugin(args.dir, { id, language: flags.language, extension: flags.extension }, async (staging) => {
-      await bundlePlugin(staging);
-      await snapshotTest({ pluginDir: staging, update: true });
-    });
+    const { files } = await createPlugin(
+      args.dir,
+      { id, language: flags.language, extension: flags.extension, ...(flags.sdk === undefined ? {} : { sdk: flags.sdk }) },
+      async (staging) => {
+        await bundlePlugin(staging);
+        await snapshotTest({ pluginDir: staging, update: true });
+      },
+    );
     this.log(`created plugin ${id} in ${args.dir}:`);
     for (const f of files) this.log(`  ${f}`);
     this.log('  dist/main.js (bundled)');

@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// Packs what a user installs with `npm i -g travsr` (README "Install from npm"), into release/ at
+// the repository root, and reports its size:
+//
+//   release/travsr-<v>.tgz           the CLI: the built host (bin/, dist/ without source maps,
+//                                    the command manifest, templates/), the signed built-in
+//                                    registry holding every first-party plugin, sandbox-profiles/,
+//                                    and the three workspace packages it runs on (@travsr/protocol,
+//                                    @travsr/registry, @travsr/sdk) bundled inside it with what
+//                                    they load, so the one tarball is the whole of Travsr; the
+//                                    host's own dependencies are ordinary runtime dependencies npm
+//                                    installs (no TypeScript or vitest; esbuild only for
+//                                    `plugin new|pack`, which bundle a plugin).
+//   release/travsr-sdk-<v>.tgz       @travsr/sdk, for plugin authors (`travsr plugin new` depends
+//   release/travsr-protocol-<v>.tgz  on its registry version) and the protocol package it needs.
+//
+// The tarball is made by `npm pack` from a staging directory: host/package.json without its
+// scripts, `bundleDependencies` naming the three workspace packages, node_modules/@travsr/*
+// holding exactly what `npm pack` would publish of each, and beside them the packages they
+// depend on, copied from this checkout's node_modules (npm takes a bundled package's
+// dependencies from the bundle).
+// Run by `npm run build` (skipped when nothing it reads changed); `npm run package` forces nothing
+// more, it is the same step.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { buildIfChanged } from '@travsr/sdk/build';
+
+const hostDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(hostDir, '..');
+const outDir = join(root, 'release');
+/** The workspace packages the CLI runs on, shipped inside its tarball. */
+const BUNDLED = [
+  { name: '@travsr/protocol', dir: join(root, 'protocol') },
+  { name: '@travsr/registry', dir: join(root, 'registry') },
+  { name: '@travsr/sdk', dir: join(root, 'sdk') },
+];
+/** Published on their own beside the CLI: the SDK plugin authors depend on, and its protocol package. */
+const STANDALONE = ['protocol', 'sdk'];
+/** Left out of the CLI's tarball: source maps (two thirds of dist/ by size) and tsc's incremental state. */
+const LEFT_OUT = /(\.map|\.tsbuildinfo)$/;
+/** The staging directory of the current pack. */
+let stageRoot;
+
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+/** The files `npm pack` would publish from `dir` (its `files` field, package.json, README…). */
+const packedFiles = (dir) => JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], dir))[0].files.map((f) => f.path);
+
+const step = {
+  name: 'npm release',
+  root: hostDir,
+  inputs: [
+    fileURLToPath(import.meta.url),
+    join(root, 'package.json'),
+    join(root, 'README.md'),
+    join(root, 'sandbox-profiles'),
+    join(hostDir, 'package.json'),
+    join(hostDir, 'bin'),
+    join(hostDir, 'dist'),
+    join(hostDir, 'templates'),
+    join(hostDir, 'builtin-registry'),
+    join(hostDir, 'oclif.manifest.json'),
+    ...BUNDLED.flatMap((p) => [join(p.dir, 'package.json'), join(p.dir, 'dist')]),
+  ],
+  outputs: [outDir],
+  skip: [join(hostDir, 'dist', '.tsbuildinfo')],
+};
+await buildIfChanged(step, pack);
+
+async function pack() {
+  for (const needed of ['dist/bundle/.bundled', 'oclif.manifest.json', 'builtin-registry/SHA256SUMS']) {
+    if (!existsSync(join(hostDir, needed))) {
+      console.error(`pack-release: host/${needed} is missing; run \`npm run build\` first`);
+      process.exit(1);
+    }
+  }
+  const t0 = performance.now();
+  const stage = mkdtempSync(join(tmpdir(), 'travsr-release-'));
+  stageRoot = stage;
+  try {
+    const host = readJson(join(hostDir, 'package.json'));
+    const copy = (from, files, to) => {
+      for (const file of files) {
+        if (LEFT_OUT.test(file)) continue;
+        mkdirSync(dirname(join(to, file)), { recursive: true });
+        cpSync(join(from, file), join(to, file));
+      }
+    };
+    copy(hostDir, packedFiles(hostDir), stage);
+    cpSync(join(root, 'README.md'), join(stage, 'README.md'));
+    cpSync(join(root, 'sandbox-profiles'), join(stage, 'sandbox-profiles'), { recursive: true });
+
+    // The three workspace packages and everything they load, as installed here (their
+    // non-optional dependencies, transitively): npm takes a bundled package's dependencies from
+    // the bundle, never from the registry, so they must all be inside.
+    const dependencies = { ...host.dependencies };
+    const bundled = new Map(); // source directory → directory in the stage
+    const optionalDependencies = {};
+    const visit = (name, from, where) => {
+      const dir = resolvePackage(name, from);
+      if (dir === undefined) {
+        console.error(`pack-release: ${name} (needed by ${where}) is not installed; run \`npm ci\``);
+        process.exit(1);
+      }
+      if (bundled.has(dir)) return;
+      bundled.set(dir, stagePathOf(dir, name));
+      const manifest = readJson(join(dir, 'package.json'));
+      for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, dir, manifest.name);
+      // Optional ones are platform-specific (msgpackr's native decoder): not copied from this
+      // machine, but optional dependencies of the CLI, which npm installs for the user's platform
+      // at the version installed here.
+      for (const dep of Object.keys(manifest.optionalDependencies ?? {})) {
+        const found = resolvePackage(dep, dir);
+        if (found !== undefined) optionalDependencies[dep] = readJson(join(found, 'package.json')).version;
+      }
+    };
+    for (const pkg of BUNDLED) visit(pkg.name, hostDir, host.name);
+    for (const [dir, to] of bundled) copy(dir, BUNDLED.some((p) => p.dir === dir) ? packedFiles(dir) : publishedFiles(dir), to);
+    const rootManifest = readJson(join(root, 'package.json'));
+    const manifest = {
+      name: host.name,
+      version: host.version,
+      description: rootManifest.description,
+      keywords: ['mcp', 'model-context-protocol', 'code-graph', 'code-intelligence', 'call-graph', 'ai-agents'],
+      type: host.type,
+      license: host.license,
+      engines: rootManifest.engines,
+      bin: host.bin,
+      exports: host.exports,
+      files: [...host.files, 'sandbox-profiles'],
+      oclif: host.oclif,
+      dependencies: Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b))),
+      optionalDependencies,
+      bundleDependencies: BUNDLED.map((p) => p.name),
+    };
+    writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { recursive: true });
+    const [cli] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', outDir], stage));
+    const standalone = JSON.parse(
+      npm(['pack', '--json', '--ignore-scripts', '--pack-destination', outDir, ...STANDALONE.flatMap((w) => ['-w', w])], root),
+    );
+    writeFileSync(join(outDir, 'SIZE.txt'), sizeReport([cli, ...standalone]));
+    process.stdout.write(sizeReport([cli, ...standalone]));
+    console.log(`pack-release: ${relative(process.cwd(), outDir) || '.'}/ in ${Math.round(performance.now() - t0)} ms`);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Where Node finds package `name` required from directory `from`: `from`/node_modules/`name`,
+ * then each parent's, up to the repository root. Returns its real directory (workspace
+ * packages are links), or undefined.
+ */
+function resolvePackage(name, from) {
+  for (let dir = from; dir.startsWith(root); dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dir === root) break;
+  }
+  return undefined;
+}
+
+/**
+ * A bundled package's place in the stage, mirroring where it is installed here so that Node
+ * resolves the same copies: `node_modules/x` stays `node_modules/x`, a workspace package
+ * (`protocol/`) becomes `node_modules/@travsr/protocol`, and what is nested below either moves
+ * with it.
+ */
+function stagePathOf(dir, name) {
+  const rel = relative(root, dir);
+  if (rel.startsWith('node_modules')) return join(stageRoot, rel);
+  const workspace = BUNDLED.find((p) => dir === p.dir || dir.startsWith(p.dir + sep));
+  if (workspace === undefined) throw new Error(`pack-release: ${name} resolves to ${dir}, outside node_modules and the bundled workspaces`);
+  return join(stageRoot, 'node_modules', workspace.name, relative(workspace.dir, dir));
+}
+
+/** The files of a package installed from the registry: all of them but its own node_modules (nested packages are bundled on their own). */
+function publishedFiles(dir) {
+  const out = [];
+  const walk = (rel) => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (rel === '' && entry.name === 'node_modules') continue;
+        walk(path);
+      } else if (entry.isFile()) out.push(path);
+    }
+  };
+  walk('');
+  return out;
+}
+
+/** The size of each tarball, and of the CLI's parts (what a user downloads, and where it goes). */
+function sizeReport(packs) {
+  const mib = (n) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const lines = ['package                          tarball   unpacked   files'];
+  for (const p of packs)
+    lines.push(
+      `${p.filename.padEnd(32)} ${mib(p.size).padStart(9)} ${mib(p.unpackedSize).padStart(10)} ${String(p.entryCount).padStart(7)}`,
+    );
+  const parts = new Map();
+  for (const f of packs[0].files) {
+    const segments = f.path.split('/');
+    const depth = segments[0] === 'node_modules' ? (segments[1]?.startsWith('@') ? 3 : 2) : segments[0] === 'dist' ? 2 : 1;
+    const key = segments.slice(0, depth).join('/');
+    parts.set(key, (parts.get(key) ?? 0) + f.size);
+  }
+  lines.push('', `${packs[0].filename}, unpacked, by part:`);
+  for (const [part, bytes] of [...parts].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    lines.push(`  ${part.padEnd(34)} ${mib(bytes).padStart(9)}`);
+  lines.push('  (its runtime dependencies come from the npm registry at install: `npm ls -g --all` lists them)', '');
+  return lines.join('\n');
+}
