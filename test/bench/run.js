@@ -3,7 +3,8 @@
 //   node test/bench/run.js              every benchmark
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
 //                                       incremental, store, structural, ts-accuracy, ts-attributed, py-accuracy, rust-accuracy, retrieval,
-//                                       context, localization, install, ignore-depth, startup, daemon)
+//                                       context, localization, install, ignore-depth, startup, daemon,
+//                                       scip-stream)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ import * as install from './plugin-install.js';
 import * as ignoreDepth from './ignore-depth.js';
 import * as startup from './cli-startup.js';
 import * as daemon from './daemon-latency.js';
+import * as scipStream from './scip-stream.js';
 
 const BENCHMARKS = [
   frames,
@@ -49,6 +51,7 @@ const BENCHMARKS = [
   ignoreDepth,
   startup,
   daemon,
+  scipStream,
 ];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */

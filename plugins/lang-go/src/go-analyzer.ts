@@ -14,9 +14,9 @@ import {
   type SourceFile,
 } from '@travsr/sdk';
 import type { GoSyntax } from './go-syntax.js';
-import { moduleDirsOf, ScipGraph } from './scip-merge.js';
+import { moduleDirsOf } from './go-modules.js';
 import { runScipGo, ScipGoError, type GoTools } from './scip-go-runner.js';
-import type { ScipIndex } from '@travsr/sdk/scip';
+import { ScipGraph } from '@travsr/sdk/scip';
 
 /** How often a running scip-go is reported (well under the host's 2-minute analyze idle timeout). */
 const HEARTBEAT_MS = 20_000;
@@ -131,32 +131,34 @@ export class GoAnalyzer {
       const tools = this.tools!;
       // Every module the repository has: the requested files are only this batch.
       const modules = moduleDirsOf(await goFilesUnder(ctx.root), (dir) => existsSync(join(ctx.root, dir, 'go.mod')));
-      const indexes: ScipIndex[] = [];
+      const indexes: { path: string; projectRoot: string }[] = [];
       const failures: string[] = [];
       for (const dir of [...modules.keys()].sort()) {
         const started = performance.now();
-        // A large module takes minutes: a log line now and then tells the host the plugin is alive
-        // (it stops a plugin silent for longer than its analyze idle timeout) and the user why it waits.
-        const heartbeat = setInterval(
-          () => ctx.log('info', `scip-go is still indexing ${dir || '.'} (${Math.round((performance.now() - started) / 1000)} s)`),
-          this.heartbeatMs,
-        );
         try {
-          const index = await runScipGo({ tools, moduleDir: join(ctx.root, dir), scratchDir: this.scratchDir, signal: ctx.signal });
-          indexes.push(index);
-          ctx.log(
-            'info',
-            `scip-go indexed ${dir || '.'}: ${index.documents.length} files in ${Math.round(performance.now() - started)} ms`,
+          indexes.push(
+            await runScipGo({
+              tools,
+              moduleDir: join(ctx.root, dir),
+              scratchDir: this.scratchDir,
+              signal: ctx.signal,
+              // A large module takes minutes: a log line now and then tells the host the plugin is alive
+              // (it stops a plugin silent for longer than its analyze idle timeout) and the user why it waits.
+              heartbeat: (s) => ctx.log('info', `scip-go is still indexing ${dir || '.'} (${s} s)`),
+              heartbeatMs: this.heartbeatMs,
+            }),
           );
+          ctx.log('info', `scip-go indexed ${dir || '.'} in ${Math.round(performance.now() - started)} ms`);
         } catch (e) {
           failures.push((e as Error).message);
           ctx.log('warn', (e as Error).message);
-        } finally {
-          clearInterval(heartbeat);
         }
       }
       if (indexes.length === 0 && failures.length > 0) throw new ScipGoError(failures.join('; '));
-      return new ScipGraph(indexes, ctx.root);
+      // Read a document at a time: a large module's index is never held whole.
+      const graph = await ScipGraph.open(indexes, ctx.root, { callOfType: 'types' });
+      ctx.log('info', `scip-go's indexes hold ${graph.documentCount} files`);
+      return graph;
     })();
     this.semantic.catch(() => {
       this.semantic = undefined;

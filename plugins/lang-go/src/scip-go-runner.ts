@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { TravsrError } from '@travsr/sdk';
-import { decodeScipIndex, type ScipIndex } from '@travsr/sdk/scip';
+import { runExternalIndexer } from '@travsr/sdk/scip';
 
 /** The external programs Phase B runs, as the host passed them in `initialize.options.tools`. */
 export interface GoTools {
@@ -23,6 +21,9 @@ export interface ScipGoRun {
   signal?: AbortSignal;
   /** Default 20 minutes. */
   timeoutMs?: number;
+  /** Called now and then while scip-go runs, with the seconds since it started. */
+  heartbeat?: (seconds: number) => void;
+  heartbeatMs?: number;
 }
 
 /** scip-go failed: it exited non-zero, timed out, or wrote no readable index. */
@@ -59,14 +60,11 @@ export function scipGoEnv(run: Pick<ScipGoRun, 'tools' | 'scratchDir'>, base: No
   return env;
 }
 
-function exitCodeOf(error: Error): string {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'number' || typeof code === 'string' ? String(code) : error.message;
-}
-
 /**
- * Runs scip-go on one Go module and decodes the index it writes. The module is indexed
- * whole (`./...`): type information needs every package anyway.
+ * Runs scip-go on one Go module (indexed whole, `./...`: type information needs every package
+ * anyway) and returns where its index is, with the module's directory as its project root for an
+ * index that names none. The index stays in the scratch directory for the session: it is read a
+ * document at a time ({@link ScipGraph.open}).
  * @throws ScipGoError with scip-go's last lines of output when it fails.
  *
  * @example
@@ -74,9 +72,9 @@ function exitCodeOf(error: Error): string {
  * const index = await runScipGo({ tools: { scipGo: '/usr/local/bin/scip-go', go: '/usr/bin/go' }, moduleDir: '/repo', scratchDir: '/tmp' });
  * ```
  */
-export async function runScipGo(run: ScipGoRun): Promise<ScipIndex> {
-  const work = join(run.scratchDir, `scip-go-${process.pid}-${Date.now().toString(36)}`);
-  mkdirSync(work, { recursive: true });
+export async function runScipGo(run: ScipGoRun): Promise<{ path: string; projectRoot: string }> {
+  mkdirSync(run.scratchDir, { recursive: true });
+  const work = mkdtempSync(join(run.scratchDir, 'scip-go-'));
   const output = join(work, 'index.scip');
   const args = [
     '--module-root',
@@ -90,42 +88,21 @@ export async function runScipGo(run: ScipGoRun): Promise<ScipIndex> {
     '--quiet',
     './...',
   ];
-  const timeoutMs = run.timeoutMs ?? 20 * 60_000;
   try {
-    await new Promise<void>((resolve, reject) => {
-      execFile(
-        run.tools.scipGo,
-        args,
-        {
-          cwd: run.moduleDir,
-          env: scipGoEnv(run),
-          timeout: timeoutMs,
-          maxBuffer: 16 << 20,
-          ...(run.signal ? { signal: run.signal } : {}),
-        },
-        (error, stdout, stderr) => {
-          if (!error) return resolve();
-          const tail = `${stderr}\n${stdout}`.trim().split('\n').slice(-6).join(' | ').slice(0, 800);
-          const why =
-            (error as { killed?: boolean }).killed && !run.signal?.aborted
-              ? `did not finish within ${Math.round(timeoutMs / 1000)} s`
-              : error.name === 'AbortError'
-                ? 'was cancelled'
-                : `exited with ${exitCodeOf(error)}`;
-          reject(new ScipGoError(`scip-go ${why} on the module in ${run.moduleDir}${tail ? `: ${tail}` : ''}`));
-        },
-      );
+    await runExternalIndexer({
+      name: 'scip-go',
+      command: run.tools.scipGo,
+      args,
+      cwd: run.moduleDir,
+      env: scipGoEnv(run),
+      output,
+      ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.timeoutMs !== undefined ? { timeoutMs: run.timeoutMs } : {}),
+      ...(run.heartbeat ? { heartbeat: run.heartbeat, heartbeatMs: run.heartbeatMs } : {}),
     });
-    if (!existsSync(output)) throw new ScipGoError(`scip-go exited 0 but wrote no index at ${output}`);
-    try {
-      const index = decodeScipIndex(readFileSync(output));
-      // Document paths are relative to the project root; scip-go sets it, but take the module if not.
-      if (!index.projectRoot) index.projectRoot = pathToFileURL(run.moduleDir).href;
-      return index;
-    } catch (e) {
-      throw new ScipGoError(`scip-go wrote an index that cannot be read: ${(e as Error).message}`);
-    }
-  } finally {
+    return { path: output, projectRoot: run.moduleDir };
+  } catch (e) {
     rmSync(work, { recursive: true, force: true });
+    throw new ScipGoError((e as Error).message);
   }
 }

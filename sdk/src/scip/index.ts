@@ -8,9 +8,15 @@
  * - {@link scipDocumentPath}: a document's path in the repository.
  * - {@link scipCharacterToUtf8}: an occurrence's column as the protocol counts it.
  *
+ * - {@link runExternalIndexer}: run an indexer in the plugin's sandbox with a time limit and
+ *   heartbeats, keeping only the tail of its output.
+ * - {@link ScipIndexFile}: an index file read a document at a time (bounded memory).
+ * - {@link ScipGraph}: turn an analyzer's Phase A refs into resolved edges from the indexes.
+ *
  * Tests can write indexes with `encodeScipIndex` from `@travsr/sdk/testing`.
  */
 export {
+  decodeScipDocument,
   decodeScipIndex,
   ROLE_DEFINITION,
   ScipFormatError,
@@ -24,3 +30,6 @@ export {
 export { parseSymbol, symbolNamespace, type ParsedSymbol, type SymbolSuffix } from './scip-symbol.js';
 export { scipDocumentPath } from './document-path.js';
 export { scipCharacterToUtf8 } from './positions.js';
+export { ScipIndexFile, type ScipDocumentRef, type ScipIndexFileOptions } from './scip-index-file.js';
+export { ScipGraph, SCIP_CONFIDENCE, type DefinitionsOf, type MergeStats, type PhaseAGraph, type ScipGraphOptions } from './scip-graph.js';
+export { ExternalIndexerError, runExternalIndexer, type ExternalIndexerRun } from './external-indexer.js';

@@ -225,7 +225,7 @@ function readDocument(r: Reader): ScipDocument {
   return doc;
 }
 
-function readMetadata(r: Reader, index: ScipIndex): void {
+function readMetadata(r: Reader, index: Pick<ScipIndex, 'tool' | 'projectRoot'>): void {
   while (!r.done) {
     const [field, wire] = r.tag();
     if (field === 2 && wire === 2) {
@@ -239,6 +239,20 @@ function readMetadata(r: Reader, index: ScipIndex): void {
     } else if (field === 3 && wire === 2) index.projectRoot = r.string();
     else r.skip(wire);
   }
+}
+
+/**
+ * Decodes one `Document` message (a top-level field 2 of an index): what
+ * {@link ScipIndexFile} reads from a file one document at a time.
+ * @throws ScipFormatError when the bytes are not a well-formed Document.
+ */
+export function decodeScipDocument(bytes: Uint8Array): ScipDocument {
+  return readDocument(new Reader(bytes));
+}
+
+/** Decodes an index's `Metadata` message (top-level field 1) into `index.tool` and `index.projectRoot`. */
+export function decodeScipMetadata(bytes: Uint8Array, into: Pick<ScipIndex, 'tool' | 'projectRoot'>): void {
+  readMetadata(new Reader(bytes), into);
 }
 
 /**

@@ -1,20 +1,12 @@
-import { posix } from 'node:path';
-import type { EdgeKind, Node, Range, UnresolvedRef, VName } from '@travsr/sdk';
-import type { FileAnalysis, FileGraphBuilder } from '@travsr/sdk';
-import type { LineIndex } from '@travsr/sdk/tree-sitter';
-import type { GoSyntaxGraph } from './go-syntax.js';
-import {
-  parseSymbol,
-  ROLE_DEFINITION,
-  scipCharacterToUtf8,
-  scipDocumentPath,
-  symbolNamespace,
-  type ParsedSymbol,
-  type ScipDocument,
-  type ScipIndex,
-  type ScipOccurrence,
-  type ScipSymbolInfo,
-} from '@travsr/sdk/scip';
+import { pathToFileURL } from 'node:url';
+import type { FileGraphBuilder } from '../graph-builder.js';
+import type { LineIndex } from '../positions.js';
+import type { EdgeKind, FileAnalysis, Node, Range, UnresolvedRef, VName } from '../index.js';
+import { scipCharacterToUtf8 } from './positions.js';
+import { scipDocumentPath } from './document-path.js';
+import { ROLE_DEFINITION, type ScipDocument, type ScipIndex, type ScipOccurrence, type ScipSymbolInfo } from './scip-index.js';
+import { ScipIndexFile, type ScipDocumentRef } from './scip-index-file.js';
+import { parseSymbol, symbolNamespace, type ParsedSymbol } from './scip-symbol.js';
 
 /** Confidence of an edge taken from the SCIP index (a compiler resolved it). */
 export const SCIP_CONFIDENCE = 1;
@@ -36,8 +28,32 @@ interface Site {
   roles: number;
 }
 
-/** The definitions of a file (Phase A nodes with ranges), for mapping SCIP symbols to VNames. */
+/** The definitions of a file (Phase A nodes with ranges, its file node among them), for mapping SCIP symbols to VNames. */
 export type DefinitionsOf = (path: string) => Promise<readonly Node[] | undefined>;
+
+/** What an analyzer's Phase A made of one file: what {@link ScipGraph.merge} resolves. */
+export interface PhaseAGraph {
+  /** The file's definitions (ranges set). */
+  readonly definitions: readonly Node[];
+  /** Its refs, with ranges: a ref is resolved by the occurrence that ends where its range ends. */
+  readonly refs: readonly UnresolvedRef[];
+  /** The line index of the text, for column conversions. */
+  readonly lines: LineIndex;
+}
+
+/** How an indexer's occurrences are read into edges. */
+export interface ScipGraphOptions {
+  /**
+   * What a call of a type becomes: `calls` (a constructor call — TypeScript's `new Foo()`,
+   * Python's `Foo()`: the default) or `types` (Go's `T(x)` is a conversion, a use of the type).
+   */
+  readonly callOfType?: 'calls' | 'types';
+  /**
+   * What `character` offsets count when a document leaves `position_encoding` unspecified:
+   * `utf8` (scip-go; the default) or what the indexer really uses (scip-python 0.6: `utf16`).
+   */
+  readonly unspecifiedEncoding?: 'utf8' | 'utf16' | 'utf32';
+}
 
 /** What {@link ScipGraph.merge} did to one file, for logs and tests. */
 export interface MergeStats {
@@ -51,9 +67,16 @@ export interface MergeStats {
   typeEdges: number;
 }
 
-/** Converts a SCIP `character` offset on a line to UTF-8 bytes (scip-go's unspecified encoding is UTF-8). */
-function utf8Column(lines: LineIndex, line0: number, character: number, encoding: ScipDocument['positionEncoding']): number {
-  return encoding === 'utf8' || encoding === 'unspecified' ? character : scipCharacterToUtf8(lines.line(line0), character, encoding);
+/** Converts a SCIP `character` offset on a line to UTF-8 bytes; `unspecified` counts as `assume`. */
+function utf8Column(
+  lines: LineIndex,
+  line0: number,
+  character: number,
+  encoding: ScipDocument['positionEncoding'],
+  assume: ScipGraphOptions['unspecifiedEncoding'],
+): number {
+  const e = encoding === 'unspecified' ? (assume ?? 'utf8') : encoding;
+  return e === 'utf8' ? character : scipCharacterToUtf8(lines.line(line0), character, e);
 }
 
 function contains(r: Range | undefined, line: number): boolean {
@@ -78,46 +101,113 @@ function vnameKey(v: VName): string {
   return `${v.corpus}\0${v.root}\0${v.path}\0${v.language}\0${v.signature}`;
 }
 
+/** Where a document of the graph is read from: decoded already, or from its index file. */
+type DocumentSource = { readonly doc: ScipDocument } | { readonly lazy: { file?: ScipIndexFile }; readonly ref: ScipDocumentRef };
+
 /**
- * The compiler-resolved view of a set of Go modules, from their SCIP indexes (scip-go):
- * where every symbol is defined, which files make up each package, and per file the
- * occurrences that resolve the Phase A graph's refs.
+ * The compiler-resolved view of a repository from SCIP indexes (any SCIP producer: scip-go,
+ * scip-typescript, scip-python, scip-java, scip-clang…): where every symbol is defined, which
+ * files make up each package or module (a symbol's namespace), and per file the occurrences that
+ * resolve an analyzer's Phase A refs. {@link ScipGraph.open} reads index files a document at a
+ * time (a large index is never held whole), the constructor takes decoded indexes.
+ *
+ * @example
+ * ```ts
+ * const graph = await ScipGraph.open(['/tmp/index.scip'], ctx.root);
+ * const { analysis } = await graph.merge(builder, phaseA, definitionsOf);
+ * ```
  */
 export class ScipGraph {
-  private readonly docs = new Map<string, ScipDocument>();
+  private readonly docs = new Map<string, DocumentSource>();
   private readonly definitions = new Map<string, DefinitionSite>();
-  private readonly infos = new Map<string, ScipSymbolInfo>();
   private readonly packageFiles = new Map<string, string[]>();
   private readonly parsed = new Map<string, ParsedSymbol | undefined>();
   private readonly targets = new Map<string, Node | 'external' | undefined>();
+  private readonly files: ScipIndexFile[] = [];
 
   /**
-   * @param indexes one index per module
+   * @param indexes decoded indexes (one per project or module)
    * @param repoRoot the repository root as the plugin sees it (document paths are made relative to it)
    */
-  constructor(indexes: readonly ScipIndex[], repoRoot: string) {
-    for (const index of indexes) {
-      for (const doc of index.documents) {
-        const path = scipDocumentPath(index, doc, repoRoot);
-        if (path === undefined) continue;
-        this.docs.set(path, doc);
-        for (const info of doc.symbols) this.infos.set(info.symbol, info);
-        const packages = new Set<string>();
-        for (const occ of doc.occurrences) {
-          if ((occ.roles & ROLE_DEFINITION) === 0 || occ.symbol.startsWith('local ')) continue;
-          const parsed = this.parse(occ.symbol);
-          const last = parsed?.descriptors[parsed.descriptors.length - 1];
-          const pkg = symbolNamespace(parsed);
-          if (pkg) packages.add(pkg);
-          if (!last || last.suffix === 'namespace') continue;
-          if (!this.definitions.has(occ.symbol)) {
-            const info = this.infos.get(occ.symbol);
-            this.definitions.set(occ.symbol, { path, line: occ.startLine + 1, name: info?.displayName || last.name });
-          }
-        }
-        for (const pkg of packages) this.packageFiles.set(pkg, [...(this.packageFiles.get(pkg) ?? []), path]);
+  constructor(
+    indexes: readonly ScipIndex[],
+    private readonly repoRoot: string,
+    private readonly options: ScipGraphOptions = {},
+  ) {
+    for (const index of indexes) for (const doc of index.documents) this.add(index, doc, { doc });
+  }
+
+  /**
+   * Reads index files (each scanned once and then read a document at a time, see
+   * {@link ScipIndexFile}); {@link close} closes them. An entry `{ path, projectRoot }` names the
+   * directory the indexer ran in, for an index whose metadata has no project root.
+   * @throws ScipFormatError for a malformed file
+   */
+  static async open(
+    paths: readonly (string | { readonly path: string; readonly projectRoot: string })[],
+    repoRoot: string,
+    options: ScipGraphOptions = {},
+  ): Promise<ScipGraph> {
+    const graph = new ScipGraph([], repoRoot, options);
+    try {
+      for (const entry of paths) {
+        // `projectRoot`: the directory the indexer ran in, for an index whose metadata names none.
+        const { path, projectRoot } = typeof entry === 'string' ? { path: entry, projectRoot: undefined } : entry;
+        // Each document is taken in as the scan reads it (SCIP writes the metadata, with the
+        // project root, first), then dropped: merge() reads it again from its place.
+        const holder: { file?: ScipIndexFile } = {};
+        const file = await ScipIndexFile.open(path, {
+          onDocument: (doc, ref, meta) =>
+            graph.add({ projectRoot: meta.projectRoot || (projectRoot ? pathToFileURL(projectRoot).href : '') }, doc, {
+              lazy: holder,
+              ref,
+            }),
+        });
+        holder.file = file;
+        graph.files.push(file);
+      }
+    } catch (e) {
+      await graph.close();
+      throw e;
+    }
+    return graph;
+  }
+
+  /** Closes the index files {@link open} read. */
+  async close(): Promise<void> {
+    await Promise.all(this.files.splice(0).map((f) => f.close()));
+  }
+
+  /** Records where `doc`'s symbols are defined and which namespaces it belongs to. */
+  private add(index: Pick<ScipIndex, 'projectRoot'>, doc: ScipDocument, source: DocumentSource): void {
+    const path = scipDocumentPath(index, doc, this.repoRoot);
+    if (path === undefined) return;
+    this.docs.set(path, source);
+    const infos = new Map<string, ScipSymbolInfo>();
+    for (const info of doc.symbols) infos.set(info.symbol, info);
+    const packages = new Set<string>();
+    for (const occ of doc.occurrences) {
+      if ((occ.roles & ROLE_DEFINITION) === 0 || occ.symbol.startsWith('local ')) continue;
+      // Not cached: a large index defines millions of symbols, and merge() parses few of them.
+      const parsed = parseSymbol(occ.symbol);
+      const last = parsed?.descriptors[parsed.descriptors.length - 1];
+      const pkg = symbolNamespace(parsed);
+      if (pkg) packages.add(pkg);
+      if (!last || last.suffix === 'namespace') continue;
+      if (!this.definitions.has(occ.symbol)) {
+        const info = infos.get(occ.symbol);
+        this.definitions.set(occ.symbol, { path, line: occ.startLine + 1, name: info?.displayName || last.name });
       }
     }
+    for (const pkg of packages) this.packageFiles.set(pkg, [...(this.packageFiles.get(pkg) ?? []), path]);
+  }
+
+  private async document(path: string): Promise<ScipDocument | undefined> {
+    const source = this.docs.get(path);
+    if (!source) return undefined;
+    if ('doc' in source) return source.doc;
+    if (!source.lazy.file) throw new Error(`${path}: its index file is still being read`);
+    return source.lazy.file.read(source.ref);
   }
 
   /** Number of documents indexed. */
@@ -163,21 +253,21 @@ export class ScipGraph {
 
   /**
    * Turns a file's Phase A graph into its Phase B graph: each ref that the index resolves
-   * becomes an edge (provenance `scip`, confidence 1) — calls to functions and methods,
-   * conversions as type references, embeddings as `inherits`, imports as edges to every file
-   * of the imported package — and refs to the standard library or dependencies are dropped
-   * rather than matched by name; type references in each definition and `implements` edges
-   * (a type or method to the interface or interface method it satisfies) are added.
-   * Refs the index does not cover (a file outside every module, a build-tag variant) stay.
+   * becomes an edge (provenance `scip`, confidence 1) of the ref's kind — calls, type
+   * references, `inherits`, imports as edges to every file of the imported package or module
+   * (the symbol's namespace) — and refs to symbols outside the repository (the standard
+   * library, dependencies) are dropped rather than matched by name; type references in each
+   * definition and `implements` edges (from SCIP's implementation relationships) are added.
+   * Refs the index does not cover (a file it left out, a build-tag variant) stay.
    * `graph` is the request's builder, so its `contains` edges carry `phase-b`.
    */
   async merge(
     graph: FileGraphBuilder,
-    syntax: GoSyntaxGraph,
+    syntax: PhaseAGraph,
     definitionsOf: DefinitionsOf,
   ): Promise<{ analysis: FileAnalysis; stats: MergeStats }> {
     const stats: MergeStats = { resolved: 0, external: 0, dynamic: 0, typeEdges: 0 };
-    const doc = this.docs.get(graph.path);
+    const doc = await this.document(graph.path);
     if (!doc) return { analysis: graph.build(), stats };
     const sites: Site[] = [];
     const at = new Map<string, Site>();
@@ -238,8 +328,8 @@ export class ScipGraph {
         continue;
       }
       const suffix = this.parse(site.symbol)?.descriptors.at(-1)?.suffix;
-      // `T(x)` is a conversion: a use of the type, not a call.
-      const kind: EdgeKind = ref.kind === 'calls' && suffix === 'type' ? 'types' : ref.kind;
+      // Go's `T(x)` is a conversion: a use of the type, not a call (options.callOfType).
+      const kind: EdgeKind = ref.kind === 'calls' && suffix === 'type' && this.options.callOfType === 'types' ? 'types' : ref.kind;
       emit(ref.src, target, kind);
       stats.resolved++;
     }
@@ -276,29 +366,10 @@ export class ScipGraph {
   private site(occ: ScipOccurrence, lines: LineIndex, encoding: ScipDocument['positionEncoding']): Site {
     return {
       line: occ.endLine + 1,
-      startCol: utf8Column(lines, occ.startLine, occ.startChar, encoding),
-      endCol: utf8Column(lines, occ.endLine, occ.endChar, encoding),
+      startCol: utf8Column(lines, occ.startLine, occ.startChar, encoding, this.options.unspecifiedEncoding),
+      endCol: utf8Column(lines, occ.endLine, occ.endChar, encoding, this.options.unspecifiedEncoding),
       symbol: occ.symbol,
       roles: occ.roles,
     };
   }
-}
-
-/** Repository paths of the modules (directories with a go.mod) that hold `paths`, nearest first. */
-export function moduleDirsOf(paths: Iterable<string>, hasGoMod: (dir: string) => boolean): Map<string, string[]> {
-  const byModule = new Map<string, string[]>();
-  const cache = new Map<string, string | undefined>();
-  const find = (dir: string): string | undefined => {
-    if (cache.has(dir)) return cache.get(dir);
-    const found = hasGoMod(dir) ? dir : dir === '' ? undefined : find(posix.dirname(dir) === '.' ? '' : posix.dirname(dir));
-    cache.set(dir, found);
-    return found;
-  };
-  for (const path of paths) {
-    const dir = posix.dirname(path);
-    const mod = find(dir === '.' ? '' : dir);
-    if (mod === undefined) continue;
-    byModule.set(mod, [...(byModule.get(mod) ?? []), path]);
-  }
-  return byModule;
 }

@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileGraphBuilder } from '../../src/graph-builder.js';
+import { LineIndex } from '../../src/positions.js';
+import type { Node, UnresolvedRef } from '../../src/index.js';
+import { decodeScipIndex, ScipGraph, type ScipGraphOptions } from '../../src/scip/index.js';
+import { encodeScipIndex } from '../../src/testing/scip-writer.js';
+
+// A TypeScript-like repository: two files define `helper`, b.ts calls the one it imports from
+// a.ts, a library's `ext` and the class `Shop`. Phase A (here written by hand) sees names only.
+const A = 'export function helper() { return 1; }\nexport class Shop {}\n';
+const B = "import { helper, Shop } from './a';\nexport function main() { return helper() + ext(); }\nexport const s = new Shop();\n";
+const C = 'export function helper() { return 3; }\n';
+const REPO = '/work/shop';
+const sym = (path: string, desc: string) => `scip-typescript npm shop 1.0.0 \`${path}\`/${desc}`;
+const EXT = 'scip-typescript npm lib 2.0.0 `index.d.ts`/ext().';
+
+const at = (text: string, line: number, word: string): [number, number, number] => {
+  const col = text.split('\n')[line]!.indexOf(word);
+  return [line, col, col + word.length];
+};
+
+const index = encodeScipIndex({
+  projectRoot: `file://${REPO}`,
+  toolName: 'scip-typescript',
+  documents: [
+    {
+      path: 'a.ts',
+      language: 'typescript',
+      occurrences: [
+        { range: at(A, 0, 'helper'), symbol: sym('a.ts', 'helper().'), definition: true },
+        { range: at(A, 1, 'Shop'), symbol: sym('a.ts', 'Shop#'), definition: true },
+      ],
+    },
+    {
+      path: 'b.ts',
+      language: 'typescript',
+      occurrences: [
+        { range: at(B, 1, 'main'), symbol: sym('b.ts', 'main().'), definition: true },
+        { range: at(B, 1, 'helper'), symbol: sym('a.ts', 'helper().') },
+        { range: at(B, 1, 'ext'), symbol: EXT },
+        { range: at(B, 2, 'Shop'), symbol: sym('a.ts', 'Shop#') },
+      ],
+    },
+    {
+      path: 'c.ts',
+      language: 'typescript',
+      occurrences: [{ range: at(C, 0, 'helper'), symbol: sym('c.ts', 'helper().'), definition: true }],
+    },
+  ],
+});
+
+/** Phase A of one file: its definitions (function or class per `export` line) and, for b.ts, its call refs. */
+function phaseA(path: string, text: string) {
+  const graph = new FileGraphBuilder({ corpus: 'shop', path, language: 'typescript' });
+  const definitions: Node[] = [];
+  text.split('\n').forEach((line, i) => {
+    const m = /^export (function|class|const) (\w+)/.exec(line);
+    if (m)
+      definitions.push(
+        graph.define({
+          kind: m[1] === 'class' ? 'class' : 'function',
+          name: m[2]!,
+          range: { startLine: i + 1, startCol: 0, endLine: i + 1, endCol: line.length },
+        }),
+      );
+  });
+  const refs: UnresolvedRef[] = [];
+  if (path === 'b.ts') {
+    for (const [line, word, src] of [
+      [1, 'helper', 0],
+      [1, 'ext', 0],
+      [2, 'Shop', 1],
+    ] as const) {
+      const [l, s, e] = at(text, line, word);
+      refs.push(graph.ref(definitions[src]!, 'calls', word, { startLine: l + 1, startCol: s, endLine: l + 1, endCol: e })!);
+    }
+  }
+  return { graph, syntax: { definitions, refs, lines: new LineIndex(text) } };
+}
+
+const texts: Record<string, string> = { 'a.ts': A, 'b.ts': B, 'c.ts': C };
+const definitionsOf = async (path: string) => {
+  const text = texts[path];
+  if (text === undefined) return undefined;
+  const { graph, syntax } = phaseA(path, text);
+  return [graph.fileNode, ...syntax.definitions];
+};
+
+async function mergeB(graph: ScipGraph) {
+  const { graph: builder, syntax } = phaseA('b.ts', B);
+  return graph.merge(builder, syntax, definitionsOf);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'travsr-scip-graph-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ScipGraph', () => {
+  const opened: ScipGraph[] = [];
+  afterAll(async () => Promise.all(opened.map((g) => g.close())));
+  const fromFile = async (options?: ScipGraphOptions) => {
+    const path = join(dir, `index-${opened.length}.scip`);
+    writeFileSync(path, index);
+    const g = await ScipGraph.open([path], REPO, options);
+    opened.push(g);
+    return g;
+  };
+
+  it('resolves a call to the definition the indexer names, not another of the same name, and drops a call into a library', async () => {
+    const graph = await fromFile();
+    expect(graph.documentCount).toBe(3);
+    const { analysis, stats } = await mergeB(graph);
+    const calls = analysis.edges
+      .filter((e) => e.kind === 'calls')
+      .map((e) => `${e.src.signature} -> ${e.dst.path}:${e.dst.signature} (${e.provenance}, ${e.confidence})`);
+    expect(calls).toEqual(['main -> a.ts:helper (scip, 1)', 's -> a.ts:Shop (scip, 1)']);
+    expect(stats).toMatchObject({ resolved: 2, external: 1 });
+    expect(analysis.refs ?? []).toEqual([]);
+  });
+
+  it('reads the same from an index file (a document at a time) as from a decoded index', async () => {
+    const streamed = await mergeB(await fromFile());
+    const decoded = await mergeB(new ScipGraph([decodeScipIndex(index)], REPO));
+    expect(streamed).toEqual(decoded);
+  });
+
+  it('makes a call of a type a type reference where the language says so (Go conversions)', async () => {
+    const { analysis } = await mergeB(await fromFile({ callOfType: 'types' }));
+    expect(analysis.edges.filter((e) => e.kind === 'types').map((e) => e.dst.signature)).toEqual(['Shop']);
+  });
+
+  it('leaves a file the index does not hold as Phase A made it', async () => {
+    const graph = new ScipGraph([decodeScipIndex(index)], '/elsewhere');
+    expect(graph.has('b.ts')).toBe(false);
+    const { analysis, stats } = await mergeB(graph);
+    expect(analysis.refs?.map((r) => r.name)).toEqual(['helper', 'ext', 'Shop']);
+    expect(stats.resolved).toBe(0);
+  });
+});
