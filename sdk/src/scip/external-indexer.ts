@@ -88,12 +88,22 @@ export function runExternalIndexer(run: ExternalIndexerRun): Promise<string> {
     if (run.signal?.aborted) return reject(new ExternalIndexerError(`${run.name} was cancelled before it started`));
     const tail = new Tail();
     let why: string | undefined;
-    const child = spawn(run.command, [...run.args], { cwd: run.cwd, env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own: stopping it stops what it started too (the build tool scip-java
+    // runs, the compiler processes of scip-clang), and what it leaves running goes when it exits.
+    const child = spawn(run.command, [...run.args], { cwd: run.cwd, env: run.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    child.on('exit', killGroup);
     child.stdout.on('data', (c: Buffer) => tail.push(c));
     child.stderr.on('data', (c: Buffer) => tail.push(c));
     const stop = (reason: string) => {
       why ??= reason;
-      child.kill('SIGKILL');
+      killGroup();
     };
     const timer = setTimeout(() => stop(`did not finish within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
     const beat = run.heartbeat

@@ -82,6 +82,30 @@ describe('runExternalIndexer', () => {
     await expect(run).rejects.toThrow(/cancelled was cancelled/);
   });
 
+  it('stops what the tool started too (its process group), at the time limit', async () => {
+    const pidFile = join(dir, 'grandchild.pid');
+    // The tool starts a child of its own that would outlive it, writes its pid, and waits.
+    const command = tool(
+      'parent',
+      `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });\nfs.writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));\nsetTimeout(() => {}, 60000);`,
+    );
+    const output = join(dir, 'parent.scip');
+    await expect(
+      runExternalIndexer({ ...base, name: 'parent', command, args: ['--output', output], output, timeoutMs: 1_000 }),
+    ).rejects.toThrow(/did not finish/);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return !/^\S+ \S+ [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/, 'x'));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+  });
+
   it('says when the tool is not there', async () => {
     const output = join(dir, 'none.scip');
     await expect(runExternalIndexer({ ...base, name: 'scip-none', command: join(dir, 'no-such-tool'), args: [], output })).rejects.toThrow(
