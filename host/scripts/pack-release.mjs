@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { buildIfChanged } from '@travsr/sdk/build';
+import { buildIfChanged, lockfiles } from '@travsr/sdk/build';
 
 const hostDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(hostDir, '..');
@@ -45,9 +45,17 @@ const LEFT_OUT = /(\.map|\.tsbuildinfo)$/;
 let stageRoot;
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
-const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+// npm is npm.cmd on Windows, which Node runs only through a shell.
+const npm = (args, cwd) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
 /** The files `npm pack` would publish from `dir` (its `files` field, package.json, README…). */
 const packedFiles = (dir) => JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], dir))[0].files.map((f) => f.path);
+
+/** What a workspace package publishes, as build inputs: package.json, README.md and its `files`. */
+function publishedInputs(dir) {
+  const manifest = readJson(join(dir, 'package.json'));
+  return ['package.json', 'README.md', ...(manifest.files ?? [])].map((f) => join(dir, f)).filter((f) => existsSync(f));
+}
 
 const step = {
   name: 'npm release',
@@ -63,7 +71,10 @@ const step = {
     join(hostDir, 'templates'),
     join(hostDir, 'builtin-registry'),
     join(hostDir, 'oclif.manifest.json'),
-    ...BUNDLED.flatMap((p) => [join(p.dir, 'package.json'), join(p.dir, 'dist')]),
+    // Everything each bundled package publishes (its `files`: the protocol's schemas, .proto and
+    // validators too) and the lockfile, which decides the third-party packages bundled with them.
+    ...BUNDLED.flatMap((p) => publishedInputs(p.dir)),
+    ...lockfiles(root),
   ],
   outputs: [outDir],
   skip: [join(hostDir, 'dist', '.tsbuildinfo')],
@@ -101,20 +112,36 @@ async function pack() {
     const optionalDependencies = {};
     const visit = (name, from, where) => {
       const dir = resolvePackage(name, from);
-      if (dir === undefined) {
-        console.error(`pack-release: ${name} (needed by ${where}) is not installed; run \`npm ci\``);
-        process.exit(1);
-      }
+      if (dir === undefined) fail(`${name} (needed by ${where}) is not installed; run \`npm ci\``);
       if (bundled.has(dir)) return;
       bundled.set(dir, stagePathOf(dir, name));
       const manifest = readJson(join(dir, 'package.json'));
+      // This machine's build of a native module must not ship: such a package is a dependency
+      // npm installs (and builds) on the user's machine, not a bundled one.
+      const scripts = manifest.scripts ?? {};
+      if (manifest.gypfile || existsSync(join(dir, 'binding.gyp')) || scripts.install || scripts.preinstall || scripts.postinstall)
+        fail(
+          `${manifest.name} (needed by ${where}) has a native build or an install script, so it cannot be bundled; make it a dependency of the host instead`,
+        );
+      // A bundled package at the top of node_modules that the host also depends on must be the
+      // version the host names: both resolve to that one copy.
+      const wanted = host.dependencies[manifest.name];
+      const topLevel = bundled.get(dir) === join(stageRoot, 'node_modules', manifest.name);
+      if (topLevel && wanted !== undefined && !BUNDLED.some((b) => b.name === manifest.name) && wanted !== manifest.version)
+        fail(`${manifest.name}: the host depends on ${wanted}, but ${manifest.version} is what the bundle would hold; use one version`);
       for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, dir, manifest.name);
       // Optional ones are platform-specific (msgpackr's native decoder): not copied from this
       // machine, but optional dependencies of the CLI, which npm installs for the user's platform
       // at the version installed here.
       for (const dep of Object.keys(manifest.optionalDependencies ?? {})) {
         const found = resolvePackage(dep, dir);
-        if (found !== undefined) optionalDependencies[dep] = readJson(join(found, 'package.json')).version;
+        if (found === undefined) continue;
+        const version = readJson(join(found, 'package.json')).version;
+        if (optionalDependencies[dep] !== undefined && optionalDependencies[dep] !== version)
+          fail(
+            `optional dependency ${dep} is installed at two versions (${optionalDependencies[dep]}, ${version}); dedupe it (npm dedupe)`,
+          );
+        optionalDependencies[dep] = version;
       }
     };
     for (const pkg of BUNDLED) visit(pkg.name, hostDir, host.name);
@@ -194,6 +221,11 @@ function publishedFiles(dir) {
   };
   walk('');
   return out;
+}
+
+/** Stops the pack with a message (the staging directory is removed by the caller's finally). */
+function fail(message) {
+  throw new Error(`pack-release: ${message}`);
 }
 
 /** The size of each tarball, and of the CLI's parts (what a user downloads, and where it goes). */

@@ -15,7 +15,12 @@ import { builtinRegistrySource, registryClient } from './registry-source.js';
  */
 export type FirstPartyPlugins =
   | { readonly from: 'checkout'; readonly plugins: readonly LoadedPlugin[] }
-  | { readonly from: 'builtin-registry'; readonly manifests: readonly PluginManifest[] };
+  | {
+      readonly from: 'builtin-registry';
+      readonly manifests: readonly PluginManifest[];
+      /** Plugins of the registry whose version document could not be read or verified, with why. */
+      readonly problems: readonly string[];
+    };
 
 /**
  * Finds this installation's first-party plugins (see {@link FirstPartyPlugins}). The built-in
@@ -32,9 +37,16 @@ export async function firstPartyPlugins(logger?: Logger): Promise<FirstPartyPlug
   try {
     const { index } = await client.snapshot();
     const manifests: PluginManifest[] = [];
-    for (const [id, entry] of Object.entries(index.plugins).sort(([a], [b]) => a.localeCompare(b)))
-      manifests.push((await client.versionDocument(id, entry.latest)).manifest);
-    return { from: 'builtin-registry', manifests };
+    const problems: string[] = [];
+    // One plugin whose document fails its check is left out, not every plugin.
+    for (const [id, entry] of Object.entries(index.plugins).sort(([a], [b]) => a.localeCompare(b))) {
+      try {
+        manifests.push((await client.versionDocument(id, entry.latest)).manifest);
+      } catch (e) {
+        problems.push(`${id}@${entry.latest} of the built-in registry is left out: ${(e as Error).message}`);
+      }
+    }
+    return { from: 'builtin-registry', manifests, problems };
   } finally {
     await client.close();
   }

@@ -37,7 +37,7 @@ export function openSqlite(path: string, options?: Database.Options): Database.D
     throw new SqliteNativeError(
       `the SQLite driver's native module (better-sqlite3) cannot be loaded for ${platform}: ${detail}. ` +
         'npm installs it from a prebuilt binary where one is published for this platform and Node.js, and otherwise builds it ' +
-        'from source, which needs python3, make and a C++ compiler, and npm 11 runs only when install scripts are allowed. ' +
+        'from source, which needs python3, make and a C++ compiler; newer npm versions run that step only where install scripts are allowed. ' +
         'Install those tools, then reinstall: `npm i -g travsr --allow-scripts=better-sqlite3` (a global install), or ' +
         '`npm rebuild better-sqlite3` in a checkout; after switching Node.js versions, reinstall the same way',
       { cause: e },

@@ -156,7 +156,15 @@ export class GoAnalyzer {
       }
       if (indexes.length === 0 && failures.length > 0) throw new ScipGoError(failures.join('; '));
       // Read a document at a time: a large module's index is never held whole.
-      const graph = await ScipGraph.open(indexes, ctx.root, { callOfType: 'types' });
+      const graph = await ScipGraph.open(indexes, ctx.root, {
+        callOfType: 'types',
+        // A module whose index cannot be read keeps its Phase A refs; the others are merged.
+        onUnreadable: (path, e) => {
+          failures.push(`scip-go wrote an index that cannot be read (${path}): ${e.message}`);
+          ctx.log('warn', failures.at(-1)!);
+        },
+      });
+      if (graph.documentCount === 0 && failures.length > 0) throw new ScipGoError(failures.join('; '));
       ctx.log('info', `scip-go's indexes hold ${graph.documentCount} files`);
       return graph;
     })();

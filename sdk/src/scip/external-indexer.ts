@@ -94,11 +94,22 @@ export function runExternalIndexer(run: ExternalIndexerRun): Promise<string> {
     const killGroup = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
+      } catch (e) {
+        // ESRCH: already gone. Elsewhere (no process groups, EPERM) the tool itself at least.
+        if ((e as NodeJS.ErrnoException).code !== 'ESRCH') child.kill('SIGKILL');
       }
     };
-    child.on('exit', killGroup);
+    // 'close' waits for the output pipes; a process the tool started in a session of its own (a
+    // build daemon) may hold them open after the tool exited. Settle shortly after the exit anyway.
+    let closeGrace: NodeJS.Timeout | undefined;
+    child.on('exit', (code, signal) => {
+      killGroup();
+      closeGrace = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        settle(code, signal);
+      }, 2_000);
+    });
     child.stdout.on('data', (c: Buffer) => tail.push(c));
     child.stderr.on('data', (c: Buffer) => tail.push(c));
     const stop = (reason: string) => {
@@ -113,6 +124,7 @@ export function runExternalIndexer(run: ExternalIndexerRun): Promise<string> {
     run.signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => {
       clearTimeout(timer);
+      if (closeGrace) clearTimeout(closeGrace);
       if (beat) clearInterval(beat);
       run.signal?.removeEventListener('abort', onAbort);
     };
@@ -121,6 +133,8 @@ export function runExternalIndexer(run: ExternalIndexerRun): Promise<string> {
       reject(new ExternalIndexerError(`${run.name} ${message} (in ${run.cwd})${lines ? `: ${lines}` : ''}`, lines));
     };
     child.on('error', (e: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
       done();
       fail(
         e.code === 'ENOENT'
@@ -128,12 +142,16 @@ export function runExternalIndexer(run: ExternalIndexerRun): Promise<string> {
           : `could not be started: ${e.message}`,
       );
     });
-    child.on('close', (code, signal) => {
+    let settled = false;
+    const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
       done();
       if (why) return fail(why);
       if (code !== 0) return fail(signal ? `was killed by ${signal}` : `exited with ${code}`);
       if (!existsSync(run.output) || statSync(run.output).size === 0) return fail(`exited 0 but wrote no index at ${run.output}`);
       resolve(run.output);
-    });
+    };
+    child.on('close', settle);
   });
 }

@@ -53,6 +53,12 @@ export interface ScipGraphOptions {
    * `utf8` (scip-go; the default) or what the indexer really uses (scip-python 0.6: `utf16`).
    */
   readonly unspecifiedEncoding?: 'utf8' | 'utf16' | 'utf32';
+  /**
+   * {@link ScipGraph.open}: called for an index file that cannot be read (malformed, truncated),
+   * which is then left out — its documents are not merged, the other files' are. Without it the
+   * open fails.
+   */
+  readonly onUnreadable?: (path: string, error: Error) => void;
 }
 
 /** What {@link ScipGraph.merge} did to one file, for logs and tests. */
@@ -156,15 +162,24 @@ export class ScipGraph {
         // Each document is taken in as the scan reads it (SCIP writes the metadata, with the
         // project root, first), then dropped: merge() reads it again from its place.
         const holder: { file?: ScipIndexFile } = {};
-        const file = await ScipIndexFile.open(path, {
-          onDocument: (doc, ref, meta) =>
-            graph.add({ projectRoot: meta.projectRoot || (projectRoot ? pathToFileURL(projectRoot).href : '') }, doc, {
-              lazy: holder,
-              ref,
-            }),
-        });
-        holder.file = file;
-        graph.files.push(file);
+        const added: string[] = [];
+        const root = { projectRoot: '' };
+        try {
+          const file = await ScipIndexFile.open(path, {
+            onDocument: (doc, ref, meta) => {
+              root.projectRoot = meta.projectRoot || (projectRoot ? pathToFileURL(projectRoot).href : '');
+              const at = graph.add(root, doc, { lazy: holder, ref });
+              if (at !== undefined) added.push(at);
+            },
+          });
+          holder.file = file;
+          graph.files.push(file);
+        } catch (e) {
+          if (!options.onUnreadable) throw e;
+          // The documents it had yielded stay out of merge(); their definition sites were well formed.
+          for (const p of added) graph.docs.delete(p);
+          options.onUnreadable(path, e as Error);
+        }
       }
     } catch (e) {
       await graph.close();
@@ -179,9 +194,9 @@ export class ScipGraph {
   }
 
   /** Records where `doc`'s symbols are defined and which namespaces it belongs to. */
-  private add(index: Pick<ScipIndex, 'projectRoot'>, doc: ScipDocument, source: DocumentSource): void {
+  private add(index: Pick<ScipIndex, 'projectRoot'>, doc: ScipDocument, source: DocumentSource): string | undefined {
     const path = scipDocumentPath(index, doc, this.repoRoot);
-    if (path === undefined) return;
+    if (path === undefined) return undefined;
     this.docs.set(path, source);
     const infos = new Map<string, ScipSymbolInfo>();
     for (const info of doc.symbols) infos.set(info.symbol, info);
@@ -199,7 +214,12 @@ export class ScipGraph {
         this.definitions.set(occ.symbol, { path, line: occ.startLine + 1, name: info?.displayName || last.name });
       }
     }
-    for (const pkg of packages) this.packageFiles.set(pkg, [...(this.packageFiles.get(pkg) ?? []), path]);
+    for (const pkg of packages) {
+      const files = this.packageFiles.get(pkg);
+      if (files) files.push(path);
+      else this.packageFiles.set(pkg, [path]);
+    }
+    return path;
   }
 
   private async document(path: string): Promise<ScipDocument | undefined> {

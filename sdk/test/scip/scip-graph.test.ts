@@ -131,6 +131,19 @@ describe('ScipGraph', () => {
     expect(analysis.edges.filter((e) => e.kind === 'types').map((e) => e.dst.signature)).toEqual(['Shop']);
   });
 
+  it('leaves out an index file that cannot be read when told to, and merges the others', async () => {
+    const good = join(dir, 'good.scip');
+    const bad = join(dir, 'bad.scip');
+    writeFileSync(good, index);
+    writeFileSync(bad, index.subarray(0, index.length - 5));
+    await expect(ScipGraph.open([bad], REPO)).rejects.toThrow(/runs past the end of the file/);
+    const unreadable: string[] = [];
+    const graph = await ScipGraph.open([bad, good], REPO, { onUnreadable: (path) => unreadable.push(path) });
+    opened.push(graph);
+    expect(unreadable).toEqual([bad]);
+    expect((await mergeB(graph)).stats.resolved).toBe(2);
+  });
+
   it('leaves a file the index does not hold as Phase A made it', async () => {
     const graph = new ScipGraph([decodeScipIndex(index)], '/elsewhere');
     expect(graph.has('b.ts')).toBe(false);

@@ -91,7 +91,15 @@ export default class Init extends TravsrCommand {
       // An installed package's first-party plugins: installed from its built-in registry and locked,
       // those that serve what is here (a plugin registered already is locked at its version).
       if (firstParty.from === 'builtin-registry') {
-        const ids = firstParty.manifests.map((m) => m.id).filter((id) => matched.has(id));
+        for (const problem of firstParty.problems) steps.push(problem);
+        // What no plugin here served yet, and what is registered at the very version the registry
+        // has (installed from it before: locked for this repository too). A plugin of the user's
+        // own (plugins.dirs, another registry, another version) is left as it is.
+        const registeredVersion = new Map(claimants.map((m) => [m.id, m.version]));
+        const ids = firstParty.manifests
+          .filter((m) => matched.has(m.id) && (offered.includes(m) || registeredVersion.get(m.id) === m.version))
+          .filter((m) => !available.some((p) => p.manifest.id === m.id))
+          .map((m) => m.id);
         const installed = await installFirstParty(ws.root, ids, (id, e) => {
           ws.logger.log('warn', `${id} was not installed from the built-in registry: ${e.message}`);
           steps.push(`${id} was not installed: ${e.message}`);
