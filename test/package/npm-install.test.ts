@@ -85,112 +85,80 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe('npm i -g travsr (the packed tarball, into an empty prefix)', () => {
-  it(
-    'installs the CLI with runtime dependencies only, no path back into the checkout',
-    () => {
-      expect(existsSync(join(prefix, 'bin', 'travsr'))).toBe(true);
-      const deps = readdirSync(join(installed, 'node_modules'));
-      for (const dev of ['typescript', 'vitest', 'eslint', 'prettier', 'oidc-provider', 'playwright-core']) expect(deps).not.toContain(dev);
-      expect(readdirSync(join(installed, 'node_modules', '@travsr')).sort()).toEqual(['protocol', 'registry', 'sdk']);
-      // Every link npm made stays inside the prefix (bundled packages are copies, not workspace links).
-      expect(execaSync('find', [prefix, '-type', 'l', '-lname', `${repoRoot}*`]).stdout).toBe('');
-      expect(existsSync(join(installed, 'builtin-registry', 'SHA256SUMS'))).toBe(true);
-      expect(existsSync(join(installed, 'sandbox-profiles', 'linux', 'bwrap.json'))).toBe(true);
-    },
-    TEST_TIMEOUT_MS,
-  );
+describe('npm i -g travsr (the packed tarball, into an empty prefix)', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('installs the CLI with runtime dependencies only, no path back into the checkout', () => {
+    expect(existsSync(join(prefix, 'bin', 'travsr'))).toBe(true);
+    const deps = readdirSync(join(installed, 'node_modules'));
+    for (const dev of ['typescript', 'vitest', 'eslint', 'prettier', 'oidc-provider', 'playwright-core']) expect(deps).not.toContain(dev);
+    expect(readdirSync(join(installed, 'node_modules', '@travsr')).sort()).toEqual(['protocol', 'registry', 'sdk']);
+    // Every link npm made stays inside the prefix (bundled packages are copies, not workspace links).
+    expect(execaSync('find', [prefix, '-type', 'l', '-lname', `${repoRoot}*`]).stdout).toBe('');
+    expect(existsSync(join(installed, 'builtin-registry', 'SHA256SUMS'))).toBe(true);
+    expect(existsSync(join(installed, 'sandbox-profiles', 'linux', 'bwrap.json'))).toBe(true);
+  });
 
-  it(
-    'init installs the first-party plugins from the built-in registry, locks them and indexes',
-    async () => {
-      const r = await run(['init', '.', '--json']);
-      const out = JSON.parse(r.stdout) as { languages: string[]; steps: string[]; summary: { analyzed: number; failed: number } };
-      expect(out.languages).toEqual(expect.arrayContaining(['typescript', 'lua']));
-      expect(out.steps).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^installed lang-typescript \S+ from the built-in registry/)]),
-      );
-      expect(out.summary.failed).toBe(0);
-      expect(out.summary.analyzed).toBe(3);
-      const lock = readFileSync(join(repo, '.travsr', 'plugins.lock'), 'utf8');
-      expect(lock).toMatch(/\[plugins\.lang-typescript\][^[]*registry = "builtin"/);
-      expect(existsSync(join(home, '.travsr', 'plugins', 'lang-typescript'))).toBe(true);
-    },
-    TEST_TIMEOUT_MS,
-  );
+  it('init installs the first-party plugins from the built-in registry, locks them and indexes', async () => {
+    const r = await run(['init', '.', '--json']);
+    const out = JSON.parse(r.stdout) as { languages: string[]; steps: string[]; summary: { analyzed: number; failed: number } };
+    expect(out.languages).toEqual(expect.arrayContaining(['typescript', 'lua']));
+    expect(out.steps).toEqual(expect.arrayContaining([expect.stringMatching(/^installed lang-typescript \S+ from the built-in registry/)]));
+    expect(out.summary.failed).toBe(0);
+    expect(out.summary.analyzed).toBe(3);
+    const lock = readFileSync(join(repo, '.travsr', 'plugins.lock'), 'utf8');
+    expect(lock).toMatch(/\[plugins\.lang-typescript\][^[]*registry = "builtin"/);
+    expect(existsSync(join(home, '.travsr', 'plugins', 'lang-typescript'))).toBe(true);
+  });
 
-  it(
-    'ask answers from the graph, and graph callers finds the caller',
-    async () => {
-      const r = await run(['ask', 'where is add called from', '--json']);
-      const answer = JSON.parse(r.stdout) as { functions?: { path: string; qualified_name: string }[] };
-      expect(r.stdout).toContain('math.ts');
-      expect((answer.functions ?? []).map((f) => f.qualified_name)).toContain('add');
-      const callers = await run(['graph', 'callers', 'add', '--json']);
-      expect(callers.stdout).toContain('twice');
-    },
-    TEST_TIMEOUT_MS,
-  );
+  it('ask answers from the graph, and graph callers finds the caller', async () => {
+    const r = await run(['ask', 'where is add called from', '--json']);
+    const answer = JSON.parse(r.stdout) as { functions?: { path: string; qualified_name: string }[] };
+    expect(r.stdout).toContain('math.ts');
+    expect((answer.functions ?? []).map((f) => f.qualified_name)).toContain('add');
+    const callers = await run(['graph', 'callers', 'add', '--json']);
+    expect(callers.stdout).toContain('twice');
+  });
 
-  it(
-    'mcp serves the tools over stdio',
-    async () => {
-      const [command, args] = sealed([join(prefix, 'bin', 'travsr'), 'mcp']);
-      const client = new Client({ name: 'npm-install-test', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command, args, cwd: repo, env: userEnv(), stderr: 'pipe' }));
-      try {
-        const { tools } = await client.listTools();
-        expect(tools.map((t) => t.name)).toEqual(
-          expect.arrayContaining(['get_context', 'get_callers', 'get_definition', 'search_symbols']),
-        );
-      } finally {
-        await client.close();
-      }
-    },
-    TEST_TIMEOUT_MS,
-  );
+  it('mcp serves the tools over stdio', async () => {
+    const [command, args] = sealed([join(prefix, 'bin', 'travsr'), 'mcp']);
+    const client = new Client({ name: 'npm-install-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command, args, cwd: repo, env: userEnv(), stderr: 'pipe' }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_context', 'get_callers', 'get_definition', 'search_symbols']));
+    } finally {
+      await client.close();
+    }
+  });
 
-  it(
-    'lang install works offline from the built-in registry',
-    async () => {
-      await run(['lang', 'remove', 'lang-data'], { reject: false });
-      const r = await run(['lang', 'install', 'json', '--json']);
-      const out = JSON.parse(r.stdout) as { installed: { id: string; registry: string }[] };
-      expect(out.installed).toEqual([expect.objectContaining({ id: 'lang-data', registry: 'builtin' })]);
-    },
-    TEST_TIMEOUT_MS,
-  );
+  it('lang install works offline from the built-in registry', async () => {
+    await run(['lang', 'remove', 'lang-data'], { reject: false });
+    const r = await run(['lang', 'install', 'json', '--json']);
+    const out = JSON.parse(r.stdout) as { installed: { id: string; registry: string }[] };
+    expect(out.installed).toEqual([expect.objectContaining({ id: 'lang-data', registry: 'builtin' })]);
+  });
 
-  it(
-    'plugin new scaffolds against the registry version of @travsr/sdk',
-    async () => {
-      await run(['plugin', 'new', join(work, 'lang-mylang'), '--language', 'mylang', '--extension', '.my']);
-      const pkg = JSON.parse(readFileSync(join(work, 'lang-mylang', 'package.json'), 'utf8')) as {
-        devDependencies: Record<string, string>;
-      };
-      const sdk = JSON.parse(readFileSync(join(installed, 'node_modules', '@travsr', 'sdk', 'package.json'), 'utf8')) as {
-        version: string;
-      };
-      expect(pkg.devDependencies['@travsr/sdk']).toBe(`^${sdk.version}`);
-      expect(existsSync(join(work, 'lang-mylang', 'dist', 'main.js'))).toBe(true);
-    },
-    TEST_TIMEOUT_MS,
-  );
+  it('plugin new scaffolds against the registry version of @travsr/sdk', async () => {
+    await run(['plugin', 'new', join(work, 'lang-mylang'), '--language', 'mylang', '--extension', '.my']);
+    const pkg = JSON.parse(readFileSync(join(work, 'lang-mylang', 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const sdk = JSON.parse(readFileSync(join(installed, 'node_modules', '@travsr', 'sdk', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(pkg.devDependencies['@travsr/sdk']).toBe(`^${sdk.version}`);
+    expect(existsSync(join(work, 'lang-mylang', 'dist', 'main.js'))).toBe(true);
+  });
 
-  it(
-    'says what to do when the SQLite driver has no native module',
-    async () => {
-      const binding = join(installed, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
-      renameSync(binding, `${binding}.aside`);
-      try {
-        const r = await run(['ask', 'add'], { reject: false });
-        expect(r.exitCode).not.toBe(0);
-        expect(r.stderr).toContain('SQLITE_NATIVE_UNAVAILABLE');
-        expect(r.stderr).toContain('--allow-scripts=better-sqlite3');
-      } finally {
-        renameSync(`${binding}.aside`, binding);
-      }
-    },
-    TEST_TIMEOUT_MS,
-  );
+  it('says what to do when the SQLite driver has no native module', async () => {
+    const binding = join(installed, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    renameSync(binding, `${binding}.aside`);
+    try {
+      const r = await run(['ask', 'add'], { reject: false });
+      expect(r.exitCode).not.toBe(0);
+      expect(r.stderr).toContain('SQLITE_NATIVE_UNAVAILABLE');
+      expect(r.stderr).toContain('--allow-scripts=better-sqlite3');
+    } finally {
+      renameSync(`${binding}.aside`, binding);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import type { PluginManifest } from '@travsr/protocol';
 import type { Logger } from '../log/logger.js';
 import type { LoadedPlugin } from '../plugins/plugin-dir.js';
-import { installFromRegistry, langContext, type InstallOutcome } from './install-plugin.js';
+import { installFromRegistry, langContext, withRegistry, type InstallOutcome } from './install-plugin.js';
 import { loadBuiltinPlugins } from './registered-plugins.js';
 import { builtinRegistrySource, registryClient } from './registry-source.js';
 
@@ -64,19 +64,19 @@ export async function installFirstParty(
 ): Promise<InstallOutcome[]> {
   if (ids.length === 0) return [];
   const ctx = await langContext(repoRoot, false);
-  const source = await builtinRegistrySource();
-  const client = registryClient(source);
   const out: InstallOutcome[] = [];
-  try {
-    for (const id of ids) {
-      try {
-        out.push(await installFromRegistry(ctx, source, client, id, undefined, 'install'));
-      } catch (e) {
-        onError(id, e as Error);
+  await withRegistry(
+    ctx,
+    async (source, client) => {
+      for (const id of ids) {
+        try {
+          out.push(await installFromRegistry(ctx, source, client, id, undefined, 'install'));
+        } catch (e) {
+          onError(id, e as Error);
+        }
       }
-    }
-  } finally {
-    await client.close();
-  }
+    },
+    await builtinRegistrySource(),
+  );
   return out;
 }

@@ -403,9 +403,13 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
   }
 }
 
-/** Opens the configured registry for `fn`, closing it afterwards. */
-export async function withRegistry<T>(ctx: LangContext, fn: (source: RegistrySource, client: RegistryClient) => Promise<T>): Promise<T> {
-  const source = await registrySource(ctx.repoRoot);
+/** Opens the configured registry (or `source`, e.g. the built-in one) for `fn`, closing it afterwards. */
+export async function withRegistry<T>(
+  ctx: LangContext,
+  fn: (source: RegistrySource, client: RegistryClient) => Promise<T>,
+  source?: RegistrySource,
+): Promise<T> {
+  source ??= await registrySource(ctx.repoRoot);
   const client = registryClient(source);
   try {
     return await fn(source, client);

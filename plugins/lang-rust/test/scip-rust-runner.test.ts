@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RUST_ANALYZER_HINT, RustAnalyzerError, RustAnalyzerUpgrade, rustAnalyzerEnv } from '../src/scip/rust-analyzer-runner.js';
 import { callbacksOver, writeCrate, writeFakeRustAnalyzer, type FakeMode } from './scip-rust-fixture.js';
+import { processAlive } from '../../../host/src/paths/process-alive.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scip-rust-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,20 +34,6 @@ function recorded(targetDir: string): { args: string[]; cwd: string; env: Record
     cwd: string;
     env: Record<string, string>;
   };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie (killed, not yet reaped by its new parent) is not running.
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 describe('RustAnalyzerUpgrade.available', () => {
@@ -207,14 +194,14 @@ describe('RustAnalyzerUpgrade.run failures', () => {
     // A busy machine may take seconds to start the stand-in: wait for it (up to 60 s), not a fixed short while.
     for (let i = 0; i < 2400 && !existsSync(pidsFile); i++) await new Promise((r) => setTimeout(r, 25));
     const pids = readFileSync(pidsFile, 'utf8').split(' ').map(Number);
-    expect(pids.every(alive)).toBe(true);
+    expect(pids.every(processAlive)).toBe(true);
     controller.abort();
     await expect(running).rejects.toThrow(
       /^rust-analyzer was stopped \(the analyze request was cancelled or ran out of time\) after \d+ s on /,
     );
     // rust-analyzer and the cargo it started (here `sleep 30`) are gone.
-    for (let i = 0; i < 500 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(pids.filter(alive)).toEqual([]);
+    for (let i = 0; i < 500 && pids.some(processAlive); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(pids.filter(processAlive)).toEqual([]);
     expect(readdirSync(scratch)).toEqual([]);
   });
 
@@ -225,8 +212,8 @@ describe('RustAnalyzerUpgrade.run failures', () => {
       new RustAnalyzerUpgrade(tool, { scratchDir: scratch, targetDir, timeoutMs: 5_000 }).run(repo, new AbortController().signal, log),
     ).rejects.toThrow(/^rust-analyzer did not finish within 5 s after \d+ s on /);
     const pids = readFileSync(join(targetDir, 'pids'), 'utf8').split(' ').map(Number);
-    for (let i = 0; i < 500 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(pids.filter(alive)).toEqual([]);
+    for (let i = 0; i < 500 && pids.some(processAlive); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(pids.filter(processAlive)).toEqual([]);
   });
 
   it('logs now and then while rust-analyzer runs, with its last line of output, so the host does not take the plugin for hung', async () => {

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { processAlive } from '../../../host/src/paths/process-alive.js';
 import { ExternalIndexerError, runExternalIndexer } from '../../src/scip/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'travsr-ext-indexer-'));
@@ -122,18 +123,3 @@ describe('runExternalIndexer', () => {
     );
   });
 });
-
-/** Whether `pid` is a live process (not gone, not a zombie waiting to be reaped); Linux reads its state in /proc. */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
