@@ -136,6 +136,11 @@ export class FileGraphBuilder {
     return this.base.path;
   }
 
+  /** The language id every node of this builder carries. */
+  get language(): string {
+    return this.base.language;
+  }
+
   /**
    * A VName in this file with the given signature.
    *

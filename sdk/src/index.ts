@@ -24,6 +24,7 @@ export type {
   SessionInfo,
   SourceFile,
 } from './definition.js';
+export { filesOfManifest, languageOfFiles } from './language-of-path.js';
 export { SourceReadError, type SourceReadErrorCode } from './read-source.js';
 export { TravsrError, errorCode } from '@travsr/protocol';
 export { LineIndex, strippedBomBytes, UTF8_BOM, type LineIndexOptions, type Utf16Point } from './positions.js';

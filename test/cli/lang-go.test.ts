@@ -67,9 +67,9 @@ describe('travsr lang install go', () => {
     expect(p.failed).toBe(0);
     expect(p.analyzed).toBe(4);
     expect(p.unavailable?.[0]).toMatchObject({ phase: 'B' });
-    expect(p.unavailable?.[0]?.reason).toMatch(/scip-go is not on PATH/);
+    expect(p.unavailable?.[0]?.reason).toMatch(/scip-go and go are not on PATH/);
     const human = await run(['index', '--rebuild'], BARE_PATH);
-    expect(human.stdout).toMatch(/phase B not run: scip-go is not on PATH/);
+    expect(human.stdout).toMatch(/phase B not run: scip-go and go are not on PATH/);
     const status = await run(['status'], BARE_PATH);
     expect(status.stdout).toMatch(/go\s+4 files .*phase A \(lang-go@0\.1\.0, standard; Phase B needs scip-go and go on PATH\)/);
   }, 240_000);

@@ -1,4 +1,5 @@
-import { posix } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 
 /** Repository paths of the modules (directories with a go.mod) that hold `paths`, nearest first. */
 export function moduleDirsOf(paths: Iterable<string>, hasGoMod: (dir: string) => boolean): Map<string, string[]> {
@@ -17,4 +18,26 @@ export function moduleDirsOf(paths: Iterable<string>, hasGoMod: (dir: string) =>
     byModule.set(mod, [...(byModule.get(mod) ?? []), path]);
   }
   return byModule;
+}
+
+/** Repository paths of the `.go` files under `root` (skipping vendor/, testdata/ and dot directories), for module discovery. */
+export async function goFilesUnder(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(join(root, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (e.name.startsWith('.') || e.name === 'vendor' || e.name === 'testdata' || e.name === 'node_modules') continue;
+        await walk(rel);
+      } else if (e.isFile() && e.name.endsWith('.go')) out.push(rel);
+    }
+  };
+  await walk('');
+  return out;
 }

@@ -21,7 +21,5 @@ await runAnalyzer({
   version: manifest.version,
   languages: manifest.languages,
   phases: manifest.phases,
-  initialize: (session) => analyzer.initialize(session),
-  analyzeFile: (file, ctx) => analyzer.analyzeFile(file, ctx),
-  analyze: (files, ctx) => analyzer.analyze(files, ctx),
+  ...analyzer.hooks(),
 });

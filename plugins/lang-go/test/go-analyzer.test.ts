@@ -107,9 +107,12 @@ describe('lang-go Phase A', () => {
     const analyzer = newAnalyzer(join(dir, 'scratch'));
     const none = await analyzer.initialize({ options: {} });
     expect(none.unavailable?.[0]?.phase).toBe('B');
-    expect(none.unavailable?.[0]?.reason).toMatch(/scip-go is not on PATH.*go install github.com\/sourcegraph\/scip-go/);
+    expect(none.unavailable?.[0]?.reason).toMatch(
+      /^scip-go and go are not on PATH: Go is analyzed at Phase A only .*go install github.com\/sourcegraph\/scip-go.*install Go/,
+    );
     const noGo = await newAnalyzer(join(dir, 'scratch')).initialize({ options: { tools: { 'scip-go': '/x/scip-go' } } });
-    expect(noGo.unavailable?.[0]?.reason).toMatch(/go is not on PATH/);
+    expect(noGo.unavailable?.[0]?.reason).toMatch(/^go is not on PATH, and scip-go needs it: .*install Go \(https:\/\/go.dev\/dl\/\)/);
+    expect(noGo.unavailable?.[0]?.reason).not.toMatch(/go install github/);
   });
 });
 

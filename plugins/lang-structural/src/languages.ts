@@ -34,7 +34,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   // Only implementations: `.mli` signatures need the ocaml_interface grammar, which the package lacks.
   { id: 'ocaml', grammar: 'tree-sitter-ocaml.wasm', extensions: ['.ml'] },
   { id: 'php', grammar: 'tree-sitter-php.wasm', extensions: ['.php', '.phtml'] },
-  { id: 'ruby', grammar: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec', 'Gemfile', 'Rakefile'] },
   { id: 'scala', grammar: 'tree-sitter-scala.wasm', extensions: ['.scala', '.sc'] },
   { id: 'swift', grammar: 'tree-sitter-swift.wasm', extensions: ['.swift'] },
   { id: 'zig', grammar: 'tree-sitter-zig.wasm', extensions: ['.zig'] },

@@ -83,27 +83,6 @@ const CASES: Record<string, Case> = {
       'calls Json.Serialize <- Shop.Checkout.Cart.ToJson',
     ],
   },
-  ruby: {
-    file: 'ruby/lib/mailer/delivery.rb',
-    defines: [
-      'module Mailer',
-      'class Mailer.Delivery',
-      'method Mailer.Delivery.deliver',
-      'method Mailer.Delivery.default',
-      'method Mailer.Delivery.from_env',
-      'method Mailer.Delivery.smtp',
-    ],
-    refers: [
-      'imports net/smtp <- <file>',
-      'imports template <- <file>',
-      'inherits Base <- Mailer.Delivery',
-      'inherits Retryable <- Mailer.Delivery',
-      'calls Template.render <- Mailer.Delivery.deliver',
-      'calls with_retries <- Mailer.Delivery.deliver',
-      'calls Logger <- Mailer.Delivery.initialize',
-      'calls Net::SMTP.start <- Mailer.Delivery.smtp',
-    ],
-  },
   php: {
     file: 'php/src/Http/Router.php',
     defines: [
@@ -311,9 +290,9 @@ describe('what is not a reference', () => {
 describe('language choice', () => {
   it('parses by extension when the host names a language the extension does not have', async () => {
     // The SDK test kit hands a multi-language plugin its first declared language for every file.
-    const spec = analyzer.languageFor({ path: 'src/app.rb', language: 'bash' });
-    expect(spec?.id).toBe('ruby');
-    expect(analyzer.languageFor({ path: 'Rakefile', language: 'ruby' })?.id).toBe('ruby');
+    const spec = analyzer.languageFor({ path: 'lib/app.ex', language: 'bash' });
+    expect(spec?.id).toBe('elixir');
+    expect(analyzer.languageFor({ path: 'mix.exs', language: 'elixir' })?.id).toBe('elixir');
     expect(analyzer.languageFor({ path: 'include/x.h', language: 'c' })?.id).toBe('c');
   });
 

@@ -6,6 +6,7 @@
  */
 export { pluginBundleOptions, type PluginBundleOptions } from './bundle-options.js';
 export { buildPlugin, type EsbuildBuild, type PluginBuild, type PluginBundle } from './build-plugin.js';
+export { buildGrammarPlugin, type GrammarPluginLayout } from './grammar-plugin.js';
 export {
   buildIfChanged,
   FORCE_BUILD_ENV,

@@ -33,3 +33,15 @@ export { scipCharacterToUtf8 } from './positions.js';
 export { ScipIndexFile, type ScipDocumentRef, type ScipIndexFileOptions } from './scip-index-file.js';
 export { ScipGraph, SCIP_CONFIDENCE, type DefinitionsOf, type MergeStats, type PhaseAGraph, type ScipGraphOptions } from './scip-graph.js';
 export { ExternalIndexerError, runExternalIndexer, type ExternalIndexerRun } from './external-indexer.js';
+export {
+  indexerEnv,
+  ScipAnalyzer,
+  ScipPhaseBError,
+  toolsFor,
+  type ScipAnalyzerOptions,
+  type ScipIndexer,
+  type ScipInvocation,
+  type ScipProjectRun,
+  type ToolPaths,
+} from './scip-analyzer.js';
+export { projectDirs, type ProjectDirsOptions } from './project-dirs.js';

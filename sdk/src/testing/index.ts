@@ -11,3 +11,5 @@ export { renderAnnotatedSource, commentStyleFor, type CommentStyle } from './ann
 export { unifiedDiff } from './diff.js';
 export { launchUnsandboxed, type Launcher, type LaunchOptions, type Launched, type LaunchedProcess, type ProcessExit } from './launch.js';
 export { encodeScipIndex, type ScipIndexSpec, type ScipDocumentSpec, type ScipOccurrenceSpec, type ScipSymbolSpec } from './scip-writer.js';
+export { scipDocumentAt, scipRangeAt, writeFakeIndexer, type FakeIndexerSpec, type ScipOccurrenceAt } from './scip-fixture.js';
+export { programContextFor, runPhaseB, type PhaseBAnalyzer, type PhaseBRun } from './phase-b.js';

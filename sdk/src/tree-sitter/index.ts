@@ -22,3 +22,4 @@ export {
 export { cleanImportName, cleanReferenceName, collectTags, type CollectOptions } from './collect-tags.js';
 export { TimedParser } from './timed-parser.js';
 export { createTagsAnalyzer, type TagsAnalyzerOptions, type TagsAnalyzerHooks } from './tags-analyzer.js';
+export { TagsSyntax, SyntaxByLanguage, type PhaseASyntax, type SyntaxGraph, type TagsSyntaxResources } from './tags-syntax.js';

@@ -73,7 +73,7 @@ module Mailer
     TEXT
   end
 end
-# ----- travsr snapshot: ruby/lib/mailer/delivery.rb (bash, phase A, status ok) -----
+# ----- travsr snapshot: lib/mailer/delivery.rb (ruby, phase A, status ok) -----
 # node file <file> (delivery.rb)
 # skeleton Mailer.Delivery.default: "def self.default"
 # skeleton Mailer.Delivery.deliver: "def deliver(message, to:)"

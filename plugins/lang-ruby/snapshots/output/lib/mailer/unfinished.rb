@@ -3,5 +3,5 @@ module Mailer
   def broken
     <<~TEXT
       a heredoc that never ends
-# ----- travsr snapshot: ruby/lib/mailer/unfinished.rb (bash, phase A, status ok) -----
+# ----- travsr snapshot: lib/mailer/unfinished.rb (ruby, phase A, status ok) -----
 # node file <file> (unfinished.rb)

@@ -1,0 +1,147 @@
+// Fixtures for testing a plugin whose Phase B is a SCIP indexer, without the indexer: the
+// documents it would write for a small project, located by the text they point at, and a
+// stand-in executable that checks how it is called and writes them.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeScipIndex, type ScipDocumentSpec, type ScipIndexSpec, type ScipSymbolSpec } from './scip-writer.js';
+
+/**
+ * One occurrence, found in the text: the `nth` (0-based) `ident` on the first line containing
+ * `lineNeedle`, with its symbol, and whether it is the definition.
+ */
+export type ScipOccurrenceAt = [lineNeedle: string, ident: string, symbol: string, definition?: boolean, nth?: number];
+
+/** `[line, startChar, endChar]` (0-based) of the `nth` `ident` on the first line of `text` containing `lineNeedle`. */
+export function scipRangeAt(text: string, lineNeedle: string, ident: string, nth = 0): [number, number, number] {
+  const lines = text.split('\n');
+  const line = lines.findIndex((l) => l.includes(lineNeedle));
+  if (line < 0) throw new Error(`fixture: no line with ${JSON.stringify(lineNeedle)}`);
+  let col = -1;
+  for (let i = 0; i <= nth; i++) col = lines[line]!.indexOf(ident, col + 1);
+  if (col < 0) throw new Error(`fixture: no ${JSON.stringify(ident)} on line ${line + 1} (${JSON.stringify(lineNeedle)})`);
+  return [line, col, col + ident.length];
+}
+
+/**
+ * A SCIP document for `text`, its occurrences located by the text they point at (positions in
+ * UTF-8 bytes equal characters for ASCII sources).
+ *
+ * @example
+ * ```ts
+ * scipDocumentAt('lib/shop.rb', text, [['def total', 'total', 'scip-ruby gem shop 1.0 Shop#total().', true]], [], 'ruby');
+ * ```
+ */
+export function scipDocumentAt(
+  path: string,
+  text: string,
+  occurrences: readonly ScipOccurrenceAt[],
+  symbols: ScipSymbolSpec[] = [],
+  language = '',
+): ScipDocumentSpec {
+  return {
+    path,
+    language,
+    occurrences: occurrences.map(([needle, ident, symbol, definition, nth]) => ({
+      range: scipRangeAt(text, needle, ident, nth ?? 0),
+      symbol,
+      definition: definition ?? false,
+    })),
+    symbols,
+  };
+}
+
+/** How a stand-in indexer ({@link writeFakeIndexer}) is called and what it does. */
+export interface FakeIndexerSpec {
+  /** The executable's name: `scip-ruby`. */
+  readonly name: string;
+  /** What it writes. */
+  readonly index: ScipIndexSpec;
+  /**
+   * Where it writes the index: the argument after `flag` (`--index-file`); with `positional`,
+   * the first argument; or `file`, a name in its working directory.
+   */
+  readonly output: { readonly flag: string } | { readonly file: string } | { readonly positional: true };
+  /** Arguments it refuses to run without (`['index']`, `['--compdb-path']`). */
+  readonly requireArgs?: readonly string[];
+  /** Files (any one of them) its working directory must hold (`Gemfile`, `*.csproj`). */
+  readonly requireInCwd?: readonly string[];
+  /** Other programs it runs, to be on PATH (`java`, `dotnet`). */
+  readonly requireOnPath?: readonly string[];
+  /** Environment variables it checks (name → value). */
+  readonly requireEnv?: Readonly<Record<string, string>>;
+  /**
+   * `ok` (default); `fail`: exits 1 with `failMessage`; `slow`: takes 0.7 s; `download`: tries to
+   * fetch `downloadUrl` first (as a build tool fetching a dependency would) and exits 1 with the
+   * error when that fails.
+   */
+  readonly mode?: 'ok' | 'fail' | 'slow' | 'download';
+  readonly failMessage?: string;
+  readonly downloadUrl?: string;
+}
+
+/**
+ * Writes a stand-in for an external SCIP indexer into `binDir` (and stand-ins for the programs
+ * it needs, each printing a version), and returns its path. It runs under this Node.js (an
+ * absolute interpreter path, which a sandbox binds), checks that it is called as the real tool
+ * would be, and writes the index given. Real indexers cannot be fetched on a machine without
+ * their ecosystems; what the plugin does with the index, and how the host finds, binds and
+ * passes the tools, is what such a test checks.
+ *
+ * @example
+ * ```ts
+ * writeFakeIndexer(bin, { name: 'scip-ruby', index: { projectRoot: '', documents }, output: { flag: '--index-file' } });
+ * ```
+ */
+export function writeFakeIndexer(binDir: string, spec: FakeIndexerSpec): string {
+  mkdirSync(binDir, { recursive: true });
+  const index = Buffer.from(encodeScipIndex(spec.index)).toString('base64');
+  const config = {
+    name: spec.name,
+    output: spec.output,
+    requireArgs: spec.requireArgs ?? [],
+    requireInCwd: spec.requireInCwd ?? [],
+    requireOnPath: spec.requireOnPath ?? [],
+    requireEnv: spec.requireEnv ?? {},
+    mode: spec.mode ?? 'ok',
+    failMessage: spec.failMessage ?? `error: ${spec.name} could not build the project`,
+    downloadUrl: spec.downloadUrl ?? 'https://repo1.maven.org/maven2/',
+  };
+  const script = `#!${process.execPath}
+const fs = require('node:fs');
+const path = require('node:path');
+const c = ${JSON.stringify(config)};
+const args = process.argv.slice(2);
+const die = (m) => { process.stderr.write(c.name + ': ' + m + '\\n'); process.exit(1); };
+for (const a of c.requireArgs) if (!args.includes(a)) { process.stderr.write('usage: ' + c.name + ' needs ' + a + '\\n'); process.exit(2); }
+const cwd = process.cwd();
+if (c.requireInCwd.length > 0) {
+  const names = fs.readdirSync(cwd);
+  const has = (m) => m.startsWith('*.') ? names.some((n) => n.endsWith(m.slice(1))) : names.includes(m);
+  if (!c.requireInCwd.some(has)) die('no ' + c.requireInCwd.join(' or ') + ' in ' + cwd);
+}
+for (const t of c.requireOnPath)
+  if (!(process.env.PATH || '').split(':').some((d) => d && fs.existsSync(path.join(d, t)))) die(t + ' not found on PATH');
+for (const [k, v] of Object.entries(c.requireEnv)) if (process.env[k] !== v) die('expected ' + k + '=' + v + ', got ' + process.env[k]);
+let out;
+if ('flag' in c.output) { const i = args.indexOf(c.output.flag); out = i >= 0 ? args[i + 1] : undefined; if (!out) die(c.output.flag + ' is required'); }
+else if ('file' in c.output) out = path.join(cwd, c.output.file);
+else out = args[0];
+const write = () => fs.writeFileSync(out, Buffer.from(${JSON.stringify(index)}, 'base64'));
+if (c.mode === 'fail') die(c.failMessage);
+if (c.mode === 'slow') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
+if (c.mode === 'download') {
+  fetch(c.downloadUrl, { signal: AbortSignal.timeout(10000) }).then(
+    () => write(),
+    (e) => die('could not download ' + c.downloadUrl + ': ' + ((e.cause && (e.cause.code || e.cause.message)) || e.message)),
+  );
+} else write();
+`;
+  const file = join(binDir, spec.name);
+  writeFileSync(file, script);
+  chmodSync(file, 0o755);
+  for (const t of spec.requireOnPath ?? []) {
+    writeFileSync(join(binDir, t), `#!/bin/sh\necho "${t} (stand-in) 1.0"\n`);
+    chmodSync(join(binDir, t), 0o755);
+  }
+  return file;
+}
