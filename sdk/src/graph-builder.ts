@@ -180,6 +180,29 @@ export class FileGraphBuilder {
   }
 
   /**
+   * Takes in what another analysis produced for this same file (a plugin's whole-program hook
+   * answering for it): its definitions (the file node aside), edges, refs and diagnostics. Its
+   * `phase-a` edges take this builder's provenance (a Phase B builder holds none); a definition whose
+   * signature this builder already has is left out.
+   *
+   * @example
+   * ```ts
+   * for await (const r of plugin.analyze([file], { ...ctx, phase: 'A' })) graph.adopt(r);
+   * ```
+   */
+  adopt(analysis: Pick<FileAnalysis, 'nodes' | 'edges'> & Partial<Pick<FileAnalysis, 'refs' | 'diagnostics'>>): void {
+    for (const n of analysis.nodes) {
+      if (n.kind === 'file' && n.vname.signature === '') continue;
+      if (n.vname.path !== this.base.path || this.taken.has(n.vname.signature)) continue;
+      this.taken.add(n.vname.signature);
+      this.nodes.push(n);
+    }
+    for (const e of analysis.edges) this.edges.push(e.provenance === 'phase-a' ? { ...e, provenance: this.provenance } : e);
+    for (const r of analysis.refs ?? []) this.refs.push(r);
+    for (const d of analysis.diagnostics ?? []) this.diagnostics.push(d);
+  }
+
+  /**
    * Adds a `contains` edge (confidence {@link CONTAINS_CONFIDENCE}, the builder's provenance: `phase-a` unless made for Phase B).
    *
    * @example

@@ -23,12 +23,14 @@ import { hasHostCookie, startedByHandMessage } from './cookie.js';
 import type {
   AnalyzerDefinition,
   FileAnalysis,
+  FileContext,
   FileResult,
   LogFunction,
   Phase,
   ProgramContext,
   SessionCapabilities,
   SessionInfo,
+  SourceFile,
 } from './definition.js';
 import { FileEmitter } from './file-emitter.js';
 import { FileGraphBuilder } from './graph-builder.js';
@@ -36,6 +38,7 @@ import { logToStderr, setLogSink } from './log.js';
 import { ProgressReporter } from './progress.js';
 import { readSourceFile, readSourceFileSync, SourceReadError } from './read-source.js';
 import { SDK_NAME, SDK_VERSION } from './version.js';
+import { broughtScipIndexers, BroughtScipPhaseB } from './scip/bring-your-own.js';
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
@@ -190,6 +193,10 @@ export class AnalyzerSession {
   /** `analyze.params.changed` of the request being served. */
   private changed: readonly string[] = [];
   private info: SessionInfo = { root: '', corpus: '', options: {}, phases: [] };
+  /** The SCIP indexers the user brought (`initialize.options.scip`), when any can run. */
+  private brought: BroughtScipPhaseB | undefined;
+  /** The context of the request being served, for a brought indexer's Phase A. */
+  private current: Omit<FileContext, 'graph' | 'phase'> | undefined;
   private readonly stopAll = new AbortController();
   private readonly inflight = new Set<Promise<unknown>>();
   private ended!: () => void;
@@ -299,8 +306,10 @@ export class AnalyzerSession {
       }
     }
     this.info = info;
+    const broughtProblems = await this.bringIndexers(info);
     this.state = 'initialized';
     const result: InitializeResult = { languages: [...(this.def.languages ?? [])] };
+    if (this.brought) result.phases = [...this.phases];
     if (session?.unavailable && session.unavailable.length > 0) {
       const off = new Set(session.unavailable.map((u) => u.phase));
       const phases = this.phases.filter((p) => !off.has(p));
@@ -314,7 +323,53 @@ export class AnalyzerSession {
       result.phases = [...phases];
       result.unavailable = session.unavailable.map((u) => ({ phase: u.phase, reason: u.reason.slice(0, 1024) }));
     }
+    if (broughtProblems.length > 0 && !this.phases.includes('B'))
+      result.unavailable = [
+        ...(result.unavailable ?? []),
+        ...broughtProblems.map((reason) => ({ phase: 'B' as const, reason: reason.slice(0, 1024) })),
+      ];
     return result;
+  }
+
+  /**
+   * The plugin's Phase A of one file, added to `graph`: its `analyzeFile`, or its whole-program
+   * hook asked for that file alone at phase A (a plugin, such as lang-typescript, with one hook for
+   * both phases).
+   */
+  private async phaseAOf(source: SourceFile, graph: FileGraphBuilder): Promise<void> {
+    const ctx = this.current ?? { ...this.context('B', this.stopAll.signal) };
+    if (this.def.analyzeFile) {
+      await this.def.analyzeFile(source, { ...ctx, phase: 'A', graph });
+      return;
+    }
+    const file = { path: source.path, language: source.language };
+    const program: ProgramContext = {
+      ...ctx,
+      phase: 'A',
+      readFile: (f) => readSourceFile(this.info.root, f, this.maxFileBytes),
+      graphFor: (f) => this.graphFor(f, 'A'),
+    };
+    const results = this.def.analyze!([file], program);
+    for await (const r of results as AsyncIterable<FileResult>) if (r.path === source.path) graph.adopt(r);
+  }
+
+  /**
+   * Sets up the SCIP indexers the user brought for this plugin's languages
+   * (`initialize.options.scip`, see {@link BroughtScipPhaseB}): they serve Phase B of their
+   * languages — a Phase-A-only plugin gains a Phase B — with the plugin's `analyzeFile` as the
+   * Phase A they merge into. Returns why those that cannot run (their program is not on PATH) do not.
+   */
+  private async bringIndexers(info: SessionInfo): Promise<string[]> {
+    const entries = broughtScipIndexers(info.options);
+    if (entries.length === 0) return [];
+    const brought = new BroughtScipPhaseB(entries, (source, graph) => this.phaseAOf(source, graph));
+    const problems = await brought.initialize(info);
+    for (const p of problems) this.sendLog('warn', p);
+    if (!brought.active) return problems;
+    this.brought = brought;
+    if (!this.phases.includes('B')) this.phases = [...this.phases, 'B'];
+    if (!info.phases.includes('B')) info.phases = [...info.phases, 'B'];
+    return problems;
   }
 
   private ping(params: PingParams): PingResult {
@@ -376,7 +431,9 @@ export class AnalyzerSession {
     const signal = AbortSignal.any([rc.signal, this.stopAll.signal]);
     const emitter = new FileEmitter(this.conn, rc.id, phase, (line) => this.io.stderr(`${this.def.id}: ${line}`));
     const progress = new ProgressReporter(this.conn, rc.id, params.files.length);
-    const useProgram = this.def.analyze !== undefined && (phase === 'B' || this.def.analyzeFile === undefined);
+    const useProgram =
+      (this.def.analyze !== undefined || (this.brought !== undefined && phase === 'B')) &&
+      (phase === 'B' || this.def.analyzeFile === undefined);
     this.changed = params.changed ?? [];
     if (useProgram) await this.analyzeProgram(params.files, phase, signal, emitter, progress);
     else await this.analyzeEachFile(params.files, phase, signal, emitter, progress);
@@ -458,8 +515,10 @@ export class AnalyzerSession {
     };
     let iterator: AsyncIterator<FileResult> | Iterator<FileResult>;
     let thrown: string | undefined;
+    this.current = ctx;
     try {
-      const iterable = this.def.analyze!(files, ctx);
+      const own = this.def.analyze?.bind(this.def);
+      const iterable = this.brought && phase === 'B' ? this.brought.analyze(files, ctx, own) : own!(files, ctx);
       iterator = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
     } catch (e) {
       throw new WireException(WireErrorCode.AnalysisFailed, `${this.def.id} failed to start the analysis: ${errorText(e)}`);

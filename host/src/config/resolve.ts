@@ -211,8 +211,59 @@ function fileLayer(
       }
     }
   };
+  takeLangScipTables(doc, at, warnings);
   walk(doc, []);
   return layer;
+}
+
+/** The keys of `[lang.<language>.scip]` and the `lang.*` map key each one goes into. */
+const LANG_SCIP_FIELDS: Readonly<Record<string, 'lang.scipCommand' | 'lang.scipTier' | 'lang.scipNetwork'>> = {
+  command: 'lang.scipCommand',
+  tier: 'lang.scipTier',
+  network: 'lang.scipNetwork',
+};
+
+/**
+ * Reads `[lang.<language>.scip]` tables (`command`, `tier`, `network`) into the `lang.scipCommand`,
+ * `lang.scipTier` and `lang.scipNetwork` tables they stand for, in place, so that they are checked
+ * and layered like any key. Other keys under `lang.<language>` are warned about and ignored.
+ */
+function takeLangScipTables(doc: Record<string, unknown>, at: (segments: string[]) => string, warnings: ConfigWarning[]): void {
+  const lang = doc['lang'];
+  if (!isTable(lang)) return;
+  for (const [language, raw] of Object.entries(lang)) {
+    if (Object.values(LANG_SCIP_FIELDS).some((k) => k === `lang.${language}`)) continue;
+    delete lang[language];
+    const scip = isTable(raw) ? raw['scip'] : undefined;
+    const extra = isTable(raw) ? Object.keys(raw).filter((k) => k !== 'scip') : [];
+    for (const key of extra.length > 0 || !isTable(scip) ? [...extra, ...(isTable(scip) ? [] : ['scip'])] : []) {
+      const segments = ['lang', language, key];
+      warnings.push({
+        code: 'CONFIG_UNKNOWN_KEY',
+        origin: at(segments),
+        key: segments.join('.'),
+        message: `${at(segments)}: unknown key "${segments.join('.')}" is ignored (a language's table holds [lang.${language}.scip] with command, tier and network)`,
+      });
+    }
+    if (!isTable(scip)) continue;
+    for (const [field, value] of Object.entries(scip)) {
+      const key = LANG_SCIP_FIELDS[field];
+      const segments = ['lang', language, 'scip', field];
+      if (!key) {
+        warnings.push({
+          code: 'CONFIG_UNKNOWN_KEY',
+          origin: at(segments),
+          key: segments.join('.'),
+          message: `${at(segments)}: unknown key "${segments.join('.')}" is ignored (did you mean command, tier or network?)`,
+        });
+        continue;
+      }
+      const table = key.slice('lang.'.length);
+      const target = isTable(lang[table]) ? lang[table] : (lang[table] = {});
+      // network = ["host", "host:port"] is kept as the space-separated text the map holds.
+      target[language] = field === 'network' && Array.isArray(value) ? value.join(' ') : value;
+    }
+  }
 }
 
 function envLayer(env: Readonly<Record<string, string | undefined>>, dirs: { cwd: string | undefined; home: string | undefined }): Layer {

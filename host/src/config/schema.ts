@@ -19,6 +19,9 @@ export interface ConfigTypes {
   'plugins.options': Record<string, string>;
   'plugins.dirs': string[];
   'plugins.cacheMax': number;
+  'lang.scipCommand': Record<string, string>;
+  'lang.scipTier': Record<string, string>;
+  'lang.scipNetwork': Record<string, string>;
   'analyze.deadline': number;
   'analyze.deadlinePerFile': number;
   'analyze.total': number;
@@ -215,6 +218,46 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     min: 0,
     defaultValue: () => 512,
     defaultText: '512',
+  },
+  'lang.scipCommand': {
+    // The command runs (in the sandbox of the language's plugin) on the user's behalf.
+    trust: 'security',
+    kind: 'string-map',
+    env: 'TRAVSR_LANG_SCIP_COMMAND',
+    description:
+      'Bring your own SCIP indexer: language = the command that indexes the repository into {output} (e.g. typescript = "scip-typescript index --output {output}"), run at the repository root in the sandbox of the plugin serving the language, whose Phase B it becomes; {root} is the repository root. Written in TOML also as [lang.<language>.scip] command = "…"',
+    expected: 'a table of language = "command … {output} …"',
+    mapKey: { pattern: LANGUAGE_ID, what: 'a language id (lowercase letters, digits, + # . _ -)' },
+    mapValue: {
+      pattern: /^(?=[\s\S]*\{output\})[^\x00-\x1f\x7f]+$/,
+      what: 'a command line with {output} where the indexer writes its index',
+    },
+    defaultValue: () => ({}),
+    defaultText: '{}',
+  },
+  'lang.scipTier': {
+    trust: 'security',
+    kind: 'string-map',
+    env: 'TRAVSR_LANG_SCIP_TIER',
+    description:
+      'The sandbox tier a brought SCIP indexer (lang.scipCommand) runs in: language = standard, native-ipc or elevated; the plugin serving the language is started in it when it is above the plugin\'s own. Also [lang.<language>.scip] tier = "…"',
+    expected: 'a table of language = "standard" | "native-ipc" | "elevated"',
+    mapKey: { pattern: LANGUAGE_ID, what: 'a language id (lowercase letters, digits, + # . _ -)' },
+    mapValue: { pattern: /^(standard|native-ipc|elevated)$/, what: 'standard, native-ipc or elevated' },
+    defaultValue: () => ({}),
+    defaultText: '{} (standard)',
+  },
+  'lang.scipNetwork': {
+    trust: 'security',
+    kind: 'string-map',
+    env: 'TRAVSR_LANG_SCIP_NETWORK',
+    description:
+      'The hosts a brought SCIP indexer in the elevated tier may reach through the allowlist proxy: language = "host[:port] …" (space-separated). Also [lang.<language>.scip] network = ["…"]',
+    expected: 'a table of language = "host[:port] host[:port] …"',
+    mapKey: { pattern: LANGUAGE_ID, what: 'a language id (lowercase letters, digits, + # . _ -)' },
+    mapValue: { pattern: /^[A-Za-z0-9*.:_ -]*$/, what: 'host[:port] entries separated by spaces' },
+    defaultValue: () => ({}),
+    defaultText: '{}',
   },
   'analyze.deadline': {
     // A repository could otherwise lift the limits that stop an analyzer its content makes loop.

@@ -6,6 +6,7 @@ import type { Trace } from '../traces/trace.js';
 import { LanguageMap } from './walk/index.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { emptySummary, type IndexSummary } from './index-summary.js';
+import type { BroughtIndexerSettings } from './brought-indexers.js';
 import { PluginSessions } from './plugin-sessions.js';
 import type { SpareSessions } from './spare-sessions.js';
 import { claimTree, type ClaimOptions } from './tree-claims.js';
@@ -47,6 +48,8 @@ export interface IndexSettings {
   pluginOptions?: Record<string, string>;
   /** `plugins.cacheMax`: size past which a plugin's cache directory is emptied after its session. */
   pluginCacheMaxMiB?: number;
+  /** `lang.scip*`: the SCIP indexers users bring, by language. */
+  broughtIndexers?: BroughtIndexerSettings;
 }
 
 /** Progress of an index run, for a progress bar. */
@@ -116,6 +119,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     semantic: settings.semantic,
     pluginOptions: settings.pluginOptions,
     pluginCacheMaxMiB: settings.pluginCacheMaxMiB,
+    broughtIndexers: settings.broughtIndexers,
     logger: req.logger,
     onTrace: req.onTrace,
     timeouts: req.timeouts,

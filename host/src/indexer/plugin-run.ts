@@ -4,7 +4,7 @@ import type { GraphStore } from '../store/index.js';
 import { rereadsStoredGraph, type ChangePlan, type Job } from './change-plan.js';
 import type { IndexSummary, PluginSummary } from './index-summary.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
-import { runPhases, type PluginSessions, type StartedPlugin } from './plugin-sessions.js';
+import type { PluginSessions, StartedPlugin } from './plugin-sessions.js';
 import { RequestQueue, type BatchRequest } from './request-queue.js';
 import { sendBatch, type InFlight, type PluginBatchRun } from './batch-request.js';
 import type { RunFailures } from './run-failures.js';
@@ -65,7 +65,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
   const { store, sessions, texts, failures } = ctx;
   const { textUnchanged } = ctx.plan;
   const m = reg.plugin.manifest;
-  const phases = runPhases(m, ctx.semantic);
+  const phases = sessions.phasesFor(reg);
   const ps: PluginSummary = {
     id: m.id,
     version: m.version,

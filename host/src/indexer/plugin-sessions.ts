@@ -6,6 +6,7 @@ import type { Trace } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { pluginOptionsFor } from './plugin-options.js';
+import { broughtIndexersFor, type BroughtIndexerSettings } from './brought-indexers.js';
 import type { SpareSessions } from './spare-sessions.js';
 
 /** A plugin's supervisor and the answer of its session's start (what `capabilities()` resolves to). */
@@ -23,6 +24,8 @@ export interface PluginSessionSettings {
   semantic: boolean;
   pluginOptions?: Record<string, string> | undefined;
   pluginCacheMaxMiB?: number | undefined;
+  /** `lang.scip*`: the SCIP indexers users bring, by language. */
+  broughtIndexers?: BroughtIndexerSettings | undefined;
   logger: Logger;
   onTrace?: ((t: Trace) => void) | undefined;
   timeouts?: Partial<PluginTimeouts> | undefined;
@@ -95,6 +98,16 @@ export class PluginSessions {
     return started;
   }
 
+  /** The phases `reg` runs in this run ({@link runPhases}, with the indexers brought for its languages). */
+  phasesFor(reg: RegisteredPlugin): ('A' | 'B')[] {
+    const brought = this.settings.broughtIndexers;
+    return runPhases(
+      reg.plugin.manifest,
+      this.settings.semantic,
+      reg.plugin.manifest.languages.some((l) => brought?.commands[l] !== undefined),
+    );
+  }
+
   /**
    * How this run starts `reg`'s supervisor, and the key of those settings (a spare session
    * started with other settings is not used).
@@ -102,15 +115,21 @@ export class PluginSessions {
   private supervisorFor(reg: RegisteredPlugin, brief: boolean): { key: string; make: () => PluginSupervisor } {
     const s = this.settings;
     const pluginId = reg.plugin.manifest.id;
-    const options = pluginOptionsFor(pluginId, s.pluginOptions);
-    const phases = runPhases(reg.plugin.manifest, s.semantic);
+    const own = pluginOptionsFor(pluginId, s.pluginOptions);
+    // Indexers brought for its languages: its Phase B for them, in the tier they ask for.
+    const brought = broughtIndexersFor(reg.plugin.manifest, s.broughtIndexers, { tier: reg.tier, networkAllow: reg.networkAllow });
+    const options = brought ? { ...own, scip: brought.entries } : own;
+    const phases = runPhases(reg.plugin.manifest, s.semantic, brought !== undefined);
+    const tier = brought?.tier ?? reg.tier;
+    const networkAllow = brought?.networkAllow ?? reg.networkAllow;
     const key = JSON.stringify([
       reg.plugin.dir,
       reg.plugin.label,
       reg.treeHash ?? '',
-      reg.tier,
+      tier,
       reg.allowUnsandboxed,
-      reg.networkAllow,
+      networkAllow,
+      brought?.tools ?? [],
       s.repoRoot,
       s.corpus,
       options ?? {},
@@ -126,7 +145,8 @@ export class PluginSessions {
         corpus: s.corpus,
         ...(options ? { pluginOptions: options } : {}),
         ...(s.pluginCacheMaxMiB !== undefined ? { cacheMaxMiB: s.pluginCacheMaxMiB } : {}),
-        grant: { tier: reg.tier, allowUnsandboxed: reg.allowUnsandboxed, networkAllow: reg.networkAllow },
+        grant: { tier, allowUnsandboxed: reg.allowUnsandboxed, ...(networkAllow.length > 0 ? { networkAllow } : {}) },
+        ...(brought && brought.tools.length > 0 ? { extraTools: brought.tools } : {}),
         ...(reg.treeHash ? { expectedTreeHash: reg.treeHash } : {}),
         logger: s.logger,
         onTrace: s.onTrace ?? persistentTraceSink(s.repoRoot, s.logger),
@@ -206,7 +226,12 @@ export class PluginSessions {
   }
 }
 
-/** The phases a plugin runs in an index run: its manifest's, without B when `semantic` is off. */
-export function runPhases(manifest: PluginManifest, semantic: boolean): ('A' | 'B')[] {
-  return (manifest.phases ?? ['A']).filter((p): p is 'A' | 'B' => p === 'A' || (p === 'B' && semantic));
+/**
+ * The phases a plugin runs in an index run: its manifest's — with B when a user brought a SCIP
+ * indexer for one of its languages (`brought`) — without B when `semantic` is off.
+ */
+export function runPhases(manifest: PluginManifest, semantic: boolean, brought = false): ('A' | 'B')[] {
+  const phases = manifest.phases ?? ['A'];
+  const all = brought && !phases.includes('B') ? [...phases, 'B' as const] : phases;
+  return all.filter((p): p is 'A' | 'B' => p === 'A' || (p === 'B' && semantic));
 }

@@ -40,6 +40,7 @@ import { analyzeDeadlineMs, type PluginTimeouts } from './timeouts.js';
 import { HOST_VERSION } from '../version.js';
 import { preparePluginCacheDir } from '../paths/plugin-cache-dir.js';
 import { DEFAULT_PLUGIN_CACHE_MAX_MIB, enforceCacheCap } from './plugin-cache-cap.js';
+import type { ResolvedTool } from '../sandbox/plugin-tools.js';
 
 /** States of a session, in the order a healthy one goes through them. */
 export type SessionState =
@@ -73,6 +74,12 @@ export interface SessionOptions {
   onTrace?: (trace: Trace) => void;
   /** Plugin options passed in `initialize`. */
   pluginOptions?: Record<string, unknown>;
+  /**
+   * Programs bound into the sandbox and named in `initialize.options.tools` besides the manifest's:
+   * the SCIP indexers users brought (`initialize.options.scip`), which give the plugin a Phase B
+   * for their languages even when its manifest declares none.
+   */
+  extraTools?: ResolvedTool[];
   /** Phases the host means to ask for, passed in `initialize` (default: not said, i.e. all). */
   phases?: ('A' | 'B')[];
   /** Largest frame the host accepts. */
@@ -279,6 +286,7 @@ export class PluginSession {
     this.setState('launching');
     const launch = this.opts.launch ?? prepareLaunch;
     const tools = resolvePluginTools(plugin.manifest);
+    for (const t of this.opts.extraTools ?? []) if (!tools.found.some((f) => f.name === t.name)) tools.found.push(t);
     if (tools.missing.length + tools.optionalMissing.length > 0) trace.details.toolsMissing = [...tools.missing, ...tools.optionalMissing];
     const spec: LaunchSpec = {
       pluginDir: plugin.dir,
@@ -363,7 +371,7 @@ export class PluginSession {
     const wanted = this.opts.phases?.filter((p) => hello.capabilities.phases.includes(p));
     if (wanted && wanted.length > 0 && wanted.length < hello.capabilities.phases.length) init.phases = wanted;
     if (this.opts.pluginOptions) init.options = this.opts.pluginOptions;
-    if (declaresTools(manifest)) {
+    if (declaresTools(manifest) || (this.opts.extraTools ?? []).length > 0 || this.opts.pluginOptions?.['scip'] !== undefined) {
       // Where each declared tool is, as the plugin sees it (bound at the same path); missing ones are absent.
       init.options = { ...init.options, tools: Object.fromEntries(tools.found.map((t) => [t.name, t.path])) };
     }
@@ -371,7 +379,9 @@ export class PluginSession {
     const initResult = await this.guard(conn.request('initialize', init, { timeoutMs: this.opts.timeouts.requestMs }), 'initialize');
     trace.details.languages = initResult.languages;
     const offered = hello.capabilities.phases;
-    this.phasesValue = (initResult.phases ?? offered).filter((p) => offered.includes(p));
+    // A plugin gains Phase B from the SCIP indexers users brought for its languages, when its initialize says so.
+    const accepted = this.opts.pluginOptions?.['scip'] !== undefined ? [...offered, 'B' as const] : offered;
+    this.phasesValue = (initResult.phases ?? offered).filter((p) => accepted.includes(p));
     this.unavailableValue = initResult.unavailable ?? [];
     if (this.unavailableValue.length > 0) trace.details.unavailable = this.unavailableValue;
     this.setState('ready');

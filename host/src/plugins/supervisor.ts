@@ -1,5 +1,6 @@
 import type { AnalyzeParams, UnavailablePhase } from '@travsr/protocol';
 import { resolveLimits, type LaunchCommand, type LaunchSpec, type ResourceLimits, type TierGrant } from '../sandbox/index.js';
+import type { ResolvedTool } from '../sandbox/plugin-tools.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import type { Trace } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
@@ -36,6 +37,8 @@ export interface SupervisorOptions {
   /** Receives each session's trace; by default traces are saved for `travsr trace` (see persistentTraceSink). */
   onTrace?: (trace: Trace) => void;
   pluginOptions?: Record<string, unknown>;
+  /** Programs to bind and name in `initialize.options.tools` besides the manifest's (the SCIP indexers users brought). */
+  extraTools?: ResolvedTool[];
   /** Phases the host means to ask for (`initialize.phases`), so the plugin can prepare them. */
   phases?: ('A' | 'B')[];
   maxFrameBytes?: number;
@@ -272,6 +275,7 @@ export class PluginSupervisor {
         ...(this.opts.expectedTreeHash ? { expectedTreeHash: this.opts.expectedTreeHash } : {}),
         onTrace: this.opts.onTrace ?? persistentTraceSink(this.opts.repoRoot, this.logger),
         ...(this.opts.pluginOptions ? { pluginOptions: this.opts.pluginOptions } : {}),
+        ...(this.opts.extraTools ? { extraTools: this.opts.extraTools } : {}),
         ...(this.opts.phases ? { phases: this.opts.phases } : {}),
         ...(this.opts.maxFrameBytes ? { maxFrameBytes: this.opts.maxFrameBytes } : {}),
         ...(this.opts.launch ? { launch: this.opts.launch } : {}),

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, sep } from 'node:path';
 import type { PluginManifest } from '@travsr/protocol';
@@ -13,7 +13,9 @@ export interface ResolvedTool {
    * What the sandbox must bind read-only for it to run, at the same path: nothing when it is
    * under the runtime the sandbox already binds (/usr); its npm package when it is a script of
    * one (`…/node_modules/@sourcegraph/scip-python` for the `scip-python` bin link: the script
-   * loads the rest of its package); its toolchain directory when it sits in the `bin/` of one
+   * loads the rest of its package), or the `node_modules` tree it was installed into when npm
+   * hoisted its dependencies there (`…/tools/node_modules` for a local `npm install
+   * @sourcegraph/scip-typescript`); its toolchain directory when it sits in the `bin/` of one
    * (a GOROOT holding `src/runtime`, a GOPATH holding `pkg/mod`: `~/go` for `~/go/bin/scip-go`);
    * else the file alone.
    */
@@ -78,11 +80,27 @@ export function npmPackageDir(real: string): string | undefined {
   return parts.slice(0, end).join(sep);
 }
 
+/** The outermost `node_modules` directory on a package's path: where npm hoists the dependencies of what it installed. */
+function outermostNodeModules(packageDir: string): string {
+  const parts = packageDir.split(sep);
+  return parts.slice(0, parts.indexOf('node_modules') + 1).join(sep);
+}
+
+/** True when a package's dependencies are not all in its own `node_modules` (npm hoisted them above it). */
+function npmDependenciesHoisted(packageDir: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    return Object.keys(manifest.dependencies ?? {}).some((dep) => !existsSync(join(packageDir, 'node_modules', dep)));
+  } catch {
+    return false;
+  }
+}
+
 /** What has to be bound for a tool at `real` (see {@link ResolvedTool.bind}). */
 export function toolBind(real: string, home: string = homedir(), platform: NodeJS.Platform = process.platform): string | undefined {
   if ((ALREADY_VISIBLE[platform] ?? ALREADY_VISIBLE.linux!).some((p) => real.startsWith(p))) return undefined;
   const npmPackage = npmPackageDir(real);
-  if (npmPackage !== undefined) return npmPackage;
+  if (npmPackage !== undefined) return npmDependenciesHoisted(npmPackage) ? outermostNodeModules(npmPackage) : npmPackage;
   const bin = dirname(real);
   const root = dirname(bin);
   const toolchain =

@@ -86,6 +86,11 @@ export async function openWorkspace(
       prefer: { ...config.values['plugins.prefer'].value },
       pluginOptions: { ...config.values['plugins.options'].value },
       pluginCacheMaxMiB: config.values['plugins.cacheMax'].value,
+      broughtIndexers: {
+        commands: { ...config.values['lang.scipCommand'].value },
+        tiers: { ...config.values['lang.scipTier'].value },
+        networks: { ...config.values['lang.scipNetwork'].value },
+      },
     },
     close: () => store.close(),
   };

@@ -73,6 +73,9 @@ describe('resolveConfig defaults and types', () => {
       'plugins.options': {},
       'plugins.dirs': [],
       'plugins.cacheMax': 512,
+      'lang.scipCommand': {},
+      'lang.scipTier': {},
+      'lang.scipNetwork': {},
       'analyze.deadline': 120,
       'analyze.deadlinePerFile': 2,
       'analyze.total': 7200,
@@ -131,6 +134,49 @@ describe('resolveConfig defaults and types', () => {
     expect(v['log.level']).toEqual({ value: 'error', source: 'repo', origin: `${REPO}:3` });
   });
 
+  it('reads a brought SCIP indexer from [lang.<language>.scip] tables, as the lang.scip* keys', () => {
+    const text = [
+      '[lang.typescript.scip]',
+      'command = "scip-typescript index --output {output}"',
+      'tier = "native-ipc"',
+      '[lang.java.scip]',
+      'command = "scip-java index --output {output}"',
+      'tier = "elevated"',
+      'network = ["repo1.maven.org", "plugins.gradle.org:443"]',
+      'jobs = 4',
+      '[lang]',
+      'scipCommand = { python = "scip-python index --output {output}" }',
+    ].join('\n');
+    const cfg = resolve({ userFile: { path: '/home/u/.travsr/config.toml', text } });
+    expect(cfg.values['lang.scipCommand'].value).toEqual({
+      python: 'scip-python index --output {output}',
+      typescript: 'scip-typescript index --output {output}',
+      java: 'scip-java index --output {output}',
+    });
+    expect(cfg.values['lang.scipTier'].value).toEqual({ typescript: 'native-ipc', java: 'elevated' });
+    expect(cfg.values['lang.scipNetwork'].value).toEqual({ java: 'repo1.maven.org plugins.gradle.org:443' });
+    expect(cfg.warnings.map((w) => w.key)).toEqual(['lang.java.scip.jobs']);
+  });
+
+  it('refuses a brought indexer without {output}, or in a tier that does not exist', () => {
+    expect(() => resolve({ userFile: { path: '/u/config.toml', text: '[lang.ruby.scip]\ncommand = "scip-ruby ."\n' } })).toThrow(
+      /lang\.scipCommand must be .*\{output\}/,
+    );
+    expect(() =>
+      resolve({
+        userFile: { path: '/u/config.toml', text: '[lang.ruby.scip]\ncommand = "scip-ruby --index-file {output}"\ntier = "root"\n' },
+      }),
+    ).toThrow(/lang\.scipTier must be/);
+  });
+
+  it('a repository file brings an indexer only once trusted: it runs a command', () => {
+    const text = '[lang.ruby.scip]\ncommand = "scip-ruby --index-file {output}"\n';
+    expect(resolve({ repoFile: repoFile(text) }).ignored.map((i) => i.key)).toEqual(['lang.scipCommand']);
+    expect(resolve({ repoFile: repoFile(text), repoTrust: 'trusted' }).values['lang.scipCommand'].value).toEqual({
+      ruby: 'scip-ruby --index-file {output}',
+    });
+  });
+
   it('reads every type from environment variables (lists comma-separated, tables language=plugin)', () => {
     const v = resolve({
       env: {
@@ -145,6 +191,9 @@ describe('resolveConfig defaults and types', () => {
         TRAVSR_PLUGINS_OPTIONS: 'lang-python.scipPython=true',
         TRAVSR_PLUGINS_DIRS: 'rel,/abs,~/mine',
         TRAVSR_PLUGINS_CACHE_MAX: '64',
+        TRAVSR_LANG_SCIP_COMMAND: 'typescript=scip-typescript index --output {output}',
+        TRAVSR_LANG_SCIP_TIER: 'typescript=native-ipc',
+        TRAVSR_LANG_SCIP_NETWORK: 'java=repo1.maven.org plugins.gradle.org:443',
         TRAVSR_ANALYZE_DEADLINE: '60',
         TRAVSR_ANALYZE_DEADLINE_PER_FILE: '0',
         TRAVSR_ANALYZE_TOTAL: '600',
@@ -186,6 +235,9 @@ describe('resolveConfig defaults and types', () => {
       'plugins.options': { 'lang-python.scipPython': 'true' },
       'plugins.dirs': ['/here/rel', '/abs', '/home/u/mine'],
       'plugins.cacheMax': 64,
+      'lang.scipCommand': { typescript: 'scip-typescript index --output {output}' },
+      'lang.scipTier': { typescript: 'native-ipc' },
+      'lang.scipNetwork': { java: 'repo1.maven.org plugins.gradle.org:443' },
       'analyze.deadline': 60,
       'analyze.deadlinePerFile': 0,
       'analyze.total': 600,

@@ -54,6 +54,18 @@ describe('toolBind', () => {
     );
     expect(toolBind('/opt/n/node_modules/pyright/node_modules/x/bin/x.js')).toBe('/opt/n/node_modules/pyright/node_modules/x');
     expect(toolBind('/usr/lib/node_modules/@sourcegraph/scip-python/index.js')).toBeUndefined();
+  });
+
+  it('binds the node_modules tree of a package whose dependencies npm hoisted out of it', () => {
+    const tree = join(dir, 'tools', 'node_modules');
+    const pkg = join(tree, '@sourcegraph', 'scip-typescript');
+    mkdirSync(join(pkg, 'dist'), { recursive: true });
+    mkdirSync(join(tree, 'typescript'), { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ dependencies: { typescript: '^5' } }));
+    expect(toolBind(join(pkg, 'dist', 'main.js'))).toBe(tree);
+    // With its dependencies inside it (a global install), the package alone.
+    mkdirSync(join(pkg, 'node_modules', 'typescript'), { recursive: true });
+    expect(toolBind(join(pkg, 'dist', 'main.js'))).toBe(pkg);
     expect(npmPackageDir('/opt/node_modules/@scope')).toBeUndefined();
     expect(npmPackageDir('/opt/bin/tool')).toBeUndefined();
   });

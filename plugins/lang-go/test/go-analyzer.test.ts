@@ -77,7 +77,7 @@ describe('lang-go Phase A', () => {
     const path = 'ledger/ledger.go';
     const text = readFileSync(new URL('../snapshots/input/ledger/ledger.go', import.meta.url), 'utf8');
     const graph = new FileGraphBuilder({ corpus: 'c', path, language: 'go' });
-    const a = analyzer.analyzeFile({ path, language: 'go', absolutePath: path, bytes: Buffer.from(text), text }, { graph });
+    const a = await analyzer.analyzeFile({ path, language: 'go', absolutePath: path, bytes: Buffer.from(text), text }, { graph });
     const defs = a.nodes.filter((n) => n.kind !== 'file').map((n) => `${n.kind} ${n.qualifiedName ?? n.name}`);
     expect(defs).toEqual(
       expect.arrayContaining([

@@ -51,7 +51,7 @@ describe('lang-ruby Phase A', () => {
     const path = 'lib/mailer/delivery.rb';
     const text = readFileSync(new URL(`../snapshots/input/${path}`, import.meta.url), 'utf8');
     const graph = new FileGraphBuilder({ corpus: 'test', path, language: 'ruby' });
-    const out = analyzer.analyzeFile({ path, language: 'ruby', absolutePath: path, bytes: Buffer.from(text), text }, { graph });
+    const out = await analyzer.analyzeFile({ path, language: 'ruby', absolutePath: path, bytes: Buffer.from(text), text }, { graph });
     expect(out.diagnostics ?? []).toEqual([]);
     expect(out.nodes.filter((n) => n.kind !== 'file').map((n) => `${n.kind} ${n.qualifiedName}`)).toEqual(
       expect.arrayContaining([

@@ -45,3 +45,12 @@ export {
   type ToolPaths,
 } from './scip-analyzer.js';
 export { projectDirs, type ProjectDirsOptions } from './project-dirs.js';
+export { startProxyBridge, type ProxyBridge, type ToolProxy } from './proxy-bridge.js';
+export {
+  broughtIndexer,
+  broughtScipIndexers,
+  BroughtScipPhaseB,
+  PluginPhaseA,
+  type BroughtScipIndexer,
+  type PhaseAOfFile,
+} from './bring-your-own.js';

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { cp } from 'node:fs/promises';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { TravsrError } from '@travsr/protocol';
 import type { AnalyzeFile, Node } from '../index.js';
 import type { FileAnalysis, FileContext, FileResult, ProgramContext, SessionCapabilities, SessionInfo, SourceFile } from '../definition.js';
@@ -8,6 +9,7 @@ import { FileGraphBuilder } from '../graph-builder.js';
 import type { PhaseASyntax } from '../tree-sitter/tags-syntax.js';
 import { runExternalIndexer } from './external-indexer.js';
 import { ScipGraph, type ScipGraphOptions } from './scip-graph.js';
+import { startProxyBridge, type ProxyBridge, type ToolProxy } from './proxy-bridge.js';
 
 /** The tools the host found for a session (`initialize.options.tools`): name → absolute path inside the sandbox. */
 export type ToolPaths = Readonly<Record<string, string>>;
@@ -16,7 +18,7 @@ export type ToolPaths = Readonly<Record<string, string>>;
 export interface ScipProjectRun {
   /** The repository root, absolute. */
   readonly root: string;
-  /** The project's directory, absolute (the root, or a directory holding the project's build file). */
+  /** The directory the tool runs in, absolute: the project's (the root, or a directory holding its build file), or its copy ({@link ScipIndexer.copyProject}). */
   readonly projectDir: string;
   /** The project's directory relative to the root (`''` for the root). */
   readonly project: string;
@@ -26,8 +28,13 @@ export interface ScipProjectRun {
   readonly output: string;
   /** A private writable directory for this run (caches, build output). */
   readonly scratchDir: string;
-  /** The environment every indexer gets ({@link indexerEnv}), to extend. */
+  /** The environment every indexer gets ({@link indexerEnv}, with the proxy), to extend. */
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * In the elevated tier, the host's allowlist proxy on loopback (already in `env` as
+   * `HTTPS_PROXY`/`HTTP_PROXY`; JVM tools take it as `-Dhttps.proxyHost`/`-Dhttps.proxyPort`).
+   */
+  readonly proxy?: ToolProxy;
 }
 
 /** How to start the indexer on one project. */
@@ -88,6 +95,13 @@ export interface ScipIndexer {
   readonly notIndexed?: string;
   /** What the message says when no project was found (e.g. `no compile_commands.json`). */
   readonly noProjects?: string;
+  /**
+   * The tool writes into the project it indexes (a build: `target/`, `build/`, `obj/`), and the
+   * repository is read-only in the sandbox: it then runs on a copy of the project in the scratch
+   * directory (without `.git` and the directories named here), and the index is read as the
+   * project's. Default: it runs in the project itself.
+   */
+  readonly copyProject?: { readonly skip: readonly string[] };
 }
 
 /** Phase B failed for the whole session: the indexer could not run on any project, or wrote nothing readable. */
@@ -180,6 +194,7 @@ export interface ScipAnalyzerOptions {
 export class ScipAnalyzer {
   private tools: ToolPaths | undefined;
   private semantic: Promise<ScipGraph> | undefined;
+  private proxy: Promise<ProxyBridge | undefined> | undefined;
   private readonly definitionCache = new Map<string, Promise<readonly Node[] | undefined>>();
   private readonly scratchDir: string;
   private readonly heartbeatMs: number;
@@ -201,7 +216,7 @@ export class ScipAnalyzer {
   /** The three hooks, to spread into `runAnalyzer({...})`. */
   hooks(): {
     initialize: (session: SessionInfo) => Promise<SessionCapabilities>;
-    analyzeFile: (file: SourceFile, ctx: FileContext) => FileAnalysis;
+    analyzeFile: (file: SourceFile, ctx: FileContext) => FileAnalysis | Promise<FileAnalysis>;
     analyze: (files: readonly AnalyzeFile[], ctx: ProgramContext) => AsyncIterable<FileResult>;
   } {
     return {
@@ -220,10 +235,10 @@ export class ScipAnalyzer {
     return {};
   }
 
-  /** Phase A: one file's structural graph. */
-  analyzeFile(file: SourceFile, ctx: Pick<FileContext, 'graph'>): FileAnalysis {
-    this.syntax.addTo(ctx.graph, file.text);
-    return ctx.graph.build();
+  /** Phase A: one file's structural graph (synchronous when the syntax is, as a tree-sitter one). */
+  analyzeFile(file: SourceFile, ctx: Pick<FileContext, 'graph'>): FileAnalysis | Promise<FileAnalysis> {
+    const added = this.syntax.addTo(ctx.graph, file.text);
+    return added instanceof Promise ? added.then(() => ctx.graph.build()) : ctx.graph.build();
   }
 
   /** Phase B: every requested file's graph with the indexer's resolutions merged in. */
@@ -245,7 +260,7 @@ export class ScipAnalyzer {
       this.sessionLanguage ??= file.language;
       try {
         const builder = ctx.graphFor(file);
-        const syntax = this.syntax.addTo(builder, source.text);
+        const syntax = await this.syntax.addTo(builder, source.text);
         // The file's own definitions, for edges from other files to it: parsed just now.
         if (!this.definitionCache.has(file.path))
           this.definitionCache.set(file.path, Promise.resolve([builder.fileNode, ...syntax.definitions]));
@@ -277,7 +292,7 @@ export class ScipAnalyzer {
       const projects = this.indexer.projects ? await this.indexer.projects(ctx.root) : [''];
       if (projects.length === 0)
         throw new ScipPhaseBError(this.indexer.noProjects ?? `${name} found no project to index in the repository`);
-      const indexes: { path: string; projectRoot: string }[] = [];
+      const indexes: { path: string; projectRoot: string; ranInCopy: boolean }[] = [];
       const failures: string[] = [];
       for (const project of projects) {
         const started = performance.now();
@@ -311,16 +326,44 @@ export class ScipAnalyzer {
   }
 
   /** Runs the indexer on one project; the index stays in the scratch directory for the session. */
-  private async runOn(project: string, tools: ToolPaths, ctx: ProgramContext): Promise<{ path: string; projectRoot: string }> {
+  private async runOn(
+    project: string,
+    tools: ToolPaths,
+    ctx: ProgramContext,
+  ): Promise<{ path: string; projectRoot: string; ranInCopy: boolean }> {
     mkdirSync(this.scratchDir, { recursive: true });
     const work = mkdtempSync(join(this.scratchDir, `${this.indexer.name.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
     const output = join(work, 'index.scip');
-    const projectDir = project ? join(ctx.root, project) : ctx.root;
+    const original = project ? join(ctx.root, project) : ctx.root;
     const scratch = join(work, 'scratch');
     mkdirSync(scratch);
+    const copy = this.indexer.copyProject;
+    let projectDir = original;
+    if (copy) {
+      projectDir = join(work, 'project');
+      const skip = new Set(['.git', ...copy.skip]);
+      await cp(original, projectDir, { recursive: true, filter: (src) => src === original || !skip.has(basename(src)) });
+    }
     const env = indexerEnv(tools, scratch);
+    // Started once per session, and only in the elevated tier (where the host passes a proxy).
+    this.proxy ??= startProxyBridge();
+    const proxy = await this.proxy;
+    if (proxy) {
+      for (const key of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy']) env[key] = proxy.url;
+      env['NO_PROXY'] = env['no_proxy'] = '';
+    }
     try {
-      const inv = this.indexer.invocation({ root: ctx.root, projectDir, project, tools, output, scratchDir: scratch, env });
+      const run: ScipProjectRun = {
+        root: ctx.root,
+        projectDir,
+        project,
+        tools,
+        output,
+        scratchDir: scratch,
+        env,
+        ...(proxy ? { proxy } : {}),
+      };
+      const inv = this.indexer.invocation(run);
       await runExternalIndexer({
         name: this.indexer.name,
         command: inv.command ?? tools[this.indexer.tools[0]!]!,
@@ -336,7 +379,8 @@ export class ScipAnalyzer {
         heartbeatMs: this.heartbeatMs,
       });
       rmSync(scratch, { recursive: true, force: true });
-      return { path: output, projectRoot: projectDir };
+      if (copy) rmSync(projectDir, { recursive: true, force: true });
+      return { path: output, projectRoot: original, ranInCopy: copy !== undefined };
     } catch (e) {
       rmSync(work, { recursive: true, force: true });
       throw e;
@@ -353,7 +397,7 @@ export class ScipAnalyzer {
           if (language === undefined) return undefined;
           const source = await ctx.readFile({ path, language });
           const builder = new FileGraphBuilder({ corpus: ctx.corpus, path, language });
-          const { definitions } = this.syntax.addTo(builder, source.text);
+          const { definitions } = await this.syntax.addTo(builder, source.text);
           return [builder.fileNode, ...definitions];
         } catch {
           return undefined;

@@ -146,11 +146,13 @@ export class ScipGraph {
   /**
    * Reads index files (each scanned once and then read a document at a time, see
    * {@link ScipIndexFile}); {@link close} closes them. An entry `{ path, projectRoot }` names the
-   * directory the indexer ran in, for an index whose metadata has no project root.
+   * directory the indexer ran in, for an index whose metadata has no project root; with
+   * `ranInCopy`, the indexer ran in a copy of `projectRoot` (a tool that writes into its
+   * project), and the project root its metadata names is read as `projectRoot`.
    * @throws ScipFormatError for a malformed file
    */
   static async open(
-    paths: readonly (string | { readonly path: string; readonly projectRoot: string })[],
+    paths: readonly (string | { readonly path: string; readonly projectRoot: string; readonly ranInCopy?: boolean })[],
     repoRoot: string,
     options: ScipGraphOptions = {},
   ): Promise<ScipGraph> {
@@ -158,7 +160,8 @@ export class ScipGraph {
     try {
       for (const entry of paths) {
         // `projectRoot`: the directory the indexer ran in, for an index whose metadata names none.
-        const { path, projectRoot } = typeof entry === 'string' ? { path: entry, projectRoot: undefined } : entry;
+        const { path, projectRoot, ranInCopy } =
+          typeof entry === 'string' ? { path: entry, projectRoot: undefined, ranInCopy: false } : entry;
         // Each document is taken in as the scan reads it (SCIP writes the metadata, with the
         // project root, first), then dropped: merge() reads it again from its place.
         const holder: { file?: ScipIndexFile } = {};
@@ -167,7 +170,8 @@ export class ScipGraph {
         try {
           const file = await ScipIndexFile.open(path, {
             onDocument: (doc, ref, meta) => {
-              root.projectRoot = meta.projectRoot || (projectRoot ? pathToFileURL(projectRoot).href : '');
+              const given = projectRoot ? pathToFileURL(projectRoot).href : '';
+              root.projectRoot = ranInCopy && given ? given : meta.projectRoot || given;
               const at = graph.add(root, doc, { lazy: holder, ref });
               if (at !== undefined) added.push(at);
             },

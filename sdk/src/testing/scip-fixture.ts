@@ -70,9 +70,10 @@ export interface FakeIndexerSpec {
   /** Environment variables it checks (name → value). */
   readonly requireEnv?: Readonly<Record<string, string>>;
   /**
-   * `ok` (default); `fail`: exits 1 with `failMessage`; `slow`: takes 0.7 s; `download`: tries to
-   * fetch `downloadUrl` first (as a build tool fetching a dependency would) and exits 1 with the
-   * error when that fails.
+   * `ok` (default); `fail`: exits 1 with `failMessage`; `slow`: takes 0.7 s; `download`: fetches
+   * `downloadUrl` first (as a build tool fetching a dependency would: through `HTTPS_PROXY` or
+   * `HTTP_PROXY` with `CONNECT` when set, directly otherwise), writes the index when the answer is
+   * 200 and exits 1 with the error otherwise.
    */
   readonly mode?: 'ok' | 'fail' | 'slow' | 'download';
   readonly failMessage?: string;
@@ -130,6 +131,23 @@ const write = () => fs.writeFileSync(out, Buffer.from(${JSON.stringify(index)}, 
 if (c.mode === 'fail') die(c.failMessage);
 if (c.mode === 'slow') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
 if (c.mode === 'download') {
+  const proxy = process.env.HTTPS_PROXY || process.env.HTTP_PROXY;
+  if (proxy) {
+    // Through the proxy, as a build tool does: CONNECT, then a request over the tunnel.
+    const p = new URL(proxy);
+    const t = new URL(c.downloadUrl);
+    const target = t.hostname + ':' + (t.port || (t.protocol === 'https:' ? 443 : 80));
+    const req = require('node:http').request({ host: p.hostname, port: Number(p.port), method: 'CONNECT', path: target });
+    req.on('connect', (res, socket) => {
+      if (res.statusCode !== 200) die('could not download ' + c.downloadUrl + ': the proxy answered ' + res.statusCode);
+      socket.write('GET ' + t.pathname + ' HTTP/1.1\\r\\nHost: ' + t.host + '\\r\\nConnection: close\\r\\n\\r\\n');
+      let head = '';
+      socket.on('data', (d) => { head += d; });
+      socket.on('end', () => { if (/^HTTP\\/1\\.[01] 200/.test(head)) write(); else die('could not download ' + c.downloadUrl + ': ' + head.split('\\r\\n')[0]); });
+    });
+    req.on('error', (e) => die('could not download ' + c.downloadUrl + ': ' + (e.code || e.message)));
+    req.end();
+  } else
   fetch(c.downloadUrl, { signal: AbortSignal.timeout(10000) }).then(
     () => write(),
     (e) => die('could not download ' + c.downloadUrl + ': ' + ((e.cause && (e.cause.code || e.cause.message)) || e.message)),

@@ -44,7 +44,7 @@ export interface PhaseASyntax {
    * Adds the Phase A graph of `text` to `graph` (whose path and language say which file it is).
    * @throws Error when the file cannot be parsed at all.
    */
-  addTo(graph: FileGraphBuilder, text: string): SyntaxGraph;
+  addTo(graph: FileGraphBuilder, text: string): SyntaxGraph | Promise<SyntaxGraph>;
 }
 
 /**
@@ -123,7 +123,7 @@ export class SyntaxByLanguage implements PhaseASyntax {
     for (const s of Object.values(this.byLanguage)) await s.initialize();
   }
 
-  addTo(graph: FileGraphBuilder, text: string): SyntaxGraph {
+  addTo(graph: FileGraphBuilder, text: string): SyntaxGraph | Promise<SyntaxGraph> {
     const syntax = this.byLanguage[graph.language];
     if (!syntax)
       throw new Error(
