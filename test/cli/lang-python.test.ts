@@ -82,7 +82,7 @@ const FILES: Record<string, string> = {
   ].join('\n'),
   'shop/text.py': ['def shout(owner):', '    return owner.upper()', ''].join('\n'),
   // A language lang-structural still serves, so that it is registered and runs beside lang-python.
-  'tools/deploy.rb': ['def deploy(target)', '  puts target', 'end', ''].join('\n'),
+  'tools/deploy.ex': ['defmodule Deploy do', '  def run(target), do: IO.puts(target)', 'end', ''].join('\n'),
   'app.py': [
     'from shop import open_account',
     '',
@@ -175,7 +175,7 @@ describe('travsr init on a Python repository', () => {
     expect(out.steps).toContain('registered lang-python for python');
     const python = out.summary.plugins.find((p) => p.id === 'lang-python');
     expect(python).toMatchObject({ languages: ['python'], tier: 'standard', phases: ['A', 'B'], analyzed: 5, failed: 0 });
-    // lang-structural runs for the Ruby file alone: it no longer declares Python.
+    // lang-structural runs for the Elixir file alone: it no longer declares Python.
     const structural = out.summary.plugins.find((p) => p.id === 'lang-structural');
     expect(structural).toMatchObject({ phases: ['A'], analyzed: 1, failed: 0 });
     expect(structural?.languages).not.toContain('python');
@@ -229,7 +229,7 @@ describe('travsr init on a Python repository', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^python\s+lang-python\s+0\.1\.0\s+standard\s+active at Phase A\+B \(native\)/m);
     // Installed and in the built-in registry, lang-structural offers no Python row at all.
-    expect(list.stdout).toMatch(/^ruby\s+lang-structural\s+0\.1\.0\s+standard\s+active at Phase A\s/m);
+    expect(list.stdout).toMatch(/^elixir\s+lang-structural\s+0\.1\.0\s+standard\s+active at Phase A\s/m);
     expect(list.stdout).not.toMatch(/^python\s+lang-structural/m);
   });
 

@@ -154,10 +154,11 @@ describe('travsr lang against a registry on 127.0.0.1', () => {
         locked: '^0.1.0',
         pinned: false,
         phases: ['A'],
+        tools: [],
       },
     ]);
     const text = await lang(s, ['list']);
-    expect(text.stdout).toMatch(/^lua\s+example-lua\s+0\.1\.0\s+standard\s+active at Phase A\s+\^0\.1\.0$/m);
+    expect(text.stdout).toMatch(/^lua\s+example-lua\s+0\.1\.0\s+standard\s+active at Phase A\s+\^0\.1\.0\s+-$/m);
   });
 
   it('install --frozen-lockfile with an unchanged lock succeeds and changes nothing', async () => {

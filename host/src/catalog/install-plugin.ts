@@ -25,6 +25,7 @@ import { findRepoRoot } from '../git/index.js';
 import { readLangToml, writeLangToml, type PluginEntry } from './lang-toml.js';
 import { pluginCacheTree, pluginVersionCacheTree } from '../paths/plugin-cache-dir.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
+import { registrationTier } from '../sandbox/index.js';
 import { LangError, LangErrorCode } from './errors.js';
 import { rememberLock, versionsLockedElsewhere } from './known-locks.js';
 import { installedPluginDir, installedPluginsRoot } from './locked-version.js';
@@ -56,6 +57,8 @@ export interface InstallOutcome {
   readonly registry: string;
   /** Languages now served by this plugin. */
   readonly activeLanguages: string[];
+  /** The sandbox tier this install granted, in words, when the plugin asks for more than it had. */
+  readonly granted?: string;
   /** Languages the plugin claims that stay with another plugin. */
   readonly otherLanguages: string[];
   /**
@@ -182,19 +185,24 @@ function userConfig() {
  * The default tier of a new registration is the user's `sandbox.tier`, never a repository's.
  */
 function register(
-  manifest: Pick<PluginManifest, 'id' | 'version' | 'languages'>,
+  manifest: Pick<PluginManifest, 'id' | 'version' | 'languages' | 'constraints'>,
   dir: string,
   tree: string,
   requestedLanguage: string | undefined,
-): { active: string[]; other: string[] } {
+): { active: string[]; other: string[]; granted?: string } {
   const reg = readLangToml();
   const existing = reg.plugins[manifest.id];
   const defaultTier = userConfig().values['sandbox.tier'].value;
+  const kept = existing?.tier ?? defaultTier;
+  // A language plugin whose tool needs more than the kept tier (scip-clang's shared memory, scip-java's
+  // build fetching dependencies) is granted the tier its manifest asks for: the user asked for it by
+  // name, and the install says what was granted (the allowlist is the manifest's, shown by lang list).
+  const tier = registrationTier(kept, manifest as PluginManifest);
   const entry: PluginEntry = {
     version: manifest.version,
     dir,
     treeHash: tree,
-    tier: existing?.tier ?? defaultTier,
+    tier,
     networkAllow: existing?.networkAllow ?? [],
   };
   reg.plugins[manifest.id] = entry;
@@ -209,7 +217,13 @@ function register(
     reg.languages[lang] = l;
   }
   writeLangToml(reg);
-  return { active, other };
+  if (tier === kept) return { active, other };
+  const net = manifest.constraints.network;
+  const what =
+    tier === 'elevated' && net !== false
+      ? `network only through the allowlist proxy, to ${net.allow.join(', ')}`
+      : 'POSIX shared memory and message queues, still no network';
+  return { active, other, granted: `granted the ${tier} sandbox tier, which ${manifest.id} asks for: ${what}` };
 }
 
 /** How the version to install is chosen. */
@@ -310,9 +324,9 @@ export async function installFromRegistry(
       `the registry ${source.name} is named by a repository's own config, and only that repository's lock can record what it installs; run the command inside the repository or with --repo`,
     );
   saveLockEntry(ctx, id, after);
-  const { active, other } =
+  const { active, other, granted } =
     source.scope === 'repository'
-      ? { active: [...doc.manifest.languages], other: [] }
+      ? { active: [...doc.manifest.languages], other: [], granted: undefined }
       : register(doc.manifest, r.dir, r.treeHash, language);
   return {
     id,
@@ -323,6 +337,7 @@ export async function installFromRegistry(
     registry: source.name,
     activeLanguages: active,
     otherLanguages: other,
+    ...(granted ? { granted } : {}),
     scope: source.scope,
     alreadyInstalled: r.alreadyInstalled,
     lockBefore: locked,
@@ -383,7 +398,7 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
     const dir = installedPluginDir(ctx.pluginsRoot, manifest.id, manifest.version);
     const r = await installArtifact(tgz, dir, { sha256, size, treeHash: tree, id: manifest.id, version: manifest.version });
     saveLockEntry(ctx, manifest.id, after);
-    const { active, other } = register(manifest, dir, r.treeHash, undefined);
+    const { active, other, granted } = register(manifest, dir, r.treeHash, undefined);
     return {
       id: manifest.id,
       version: manifest.version,
@@ -393,6 +408,7 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
       registry,
       activeLanguages: active,
       otherLanguages: other,
+      ...(granted ? { granted } : {}),
       scope: 'user',
       alreadyInstalled: r.alreadyInstalled,
       lockBefore: locked,

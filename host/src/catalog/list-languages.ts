@@ -2,7 +2,7 @@ import type { RegistryIndex } from '@travsr/registry';
 import { isVersion } from '@travsr/registry/semver';
 import type { PluginManifest } from '@travsr/protocol';
 import { readLangToml, type PluginEntry } from './lang-toml.js';
-import { resolvePluginTools } from '../sandbox/index.js';
+import { requiredTier, resolvePluginTools } from '../sandbox/index.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import { enginesOfEdges, expectedPhaseBEngine } from './phase-b-engine.js';
 import type { PluginsLock } from './plugins-lock.js';
@@ -16,8 +16,15 @@ export interface LanguageRow {
   plugin: string;
   /** The version this repository runs (its lock's, when that differs from lang.toml's), or the registry's latest for `available`. */
   version: string;
-  /** Granted sandbox tier (installed plugins only). */
+  /** Granted sandbox tier (installed plugins); for an available one, the tier installing it grants. */
   tier: PluginEntry['tier'] | undefined;
+  /**
+   * The external programs its Phase B runs (`constraints.tools`) and whether each is on this
+   * machine's PATH; empty for a plugin that needs none (or whose manifest was not read).
+   */
+  tools: { name: string; found: boolean }[];
+  /** The hosts an elevated plugin may reach through the allowlist proxy (`plugins.network`, else its manifest's). */
+  network: string[] | undefined;
   state: LanguageState;
   /** The repository lock's constraint for the plugin, if it has an entry. */
   locked: string | undefined;
@@ -60,6 +67,10 @@ export async function languageRows(
   index: RegistryIndex | undefined,
   lock: PluginsLock,
   indexed: Readonly<Record<string, Readonly<Record<string, number>>>> = {},
+  /** Manifests of registry plugins not installed, by id (their latest version's), for their tier and tools. */
+  available: Readonly<Record<string, PluginManifest>> = {},
+  /** `plugins.network`: plugin id → the hosts it may reach instead of its manifest's. */
+  networkOverride: Readonly<Record<string, string>> = {},
 ): Promise<LanguageRow[]> {
   const reg = readLangToml();
   const rows: LanguageRow[] = [];
@@ -89,25 +100,49 @@ export async function languageRows(
       const note = version !== p.version ? [phases.note, `lang.toml registers ${p.version}`].filter(Boolean).join('; ') : phases.note;
       const ran = state === 'active' ? enginesOfEdges(indexed[language], manifest) : [];
       const phaseB = phases.phases?.includes('B') ? (ran.length > 0 ? ran.join(' + ') : expected) : undefined;
-      rows.push({ language, plugin: id, version, tier: p.tier, state, ...lockOf(id), phases: phases.phases, note, phaseB });
+      rows.push({
+        language,
+        plugin: id,
+        version,
+        tier: p.tier,
+        state,
+        ...lockOf(id),
+        phases: phases.phases,
+        note,
+        phaseB,
+        ...toolsAndNetwork(manifest, networkOverride[id]),
+      });
     }
   }
   for (const [id, e] of Object.entries(index?.plugins ?? {})) {
     for (const language of e.languages) {
       if (seen.has(`${language}\0${id}`)) continue;
+      const manifest = available[id];
+      const missing = manifest ? resolvePluginTools(manifest).missing : [];
       rows.push({
         language,
         plugin: id,
         version: e.latest,
-        tier: undefined,
+        tier: manifest ? requiredTier(manifest) : undefined,
         state: 'available',
         ...lockOf(id),
         phases: undefined,
-        note: undefined,
-        phaseB: undefined,
+        note: missing.length > 0 && (manifest?.phases ?? []).includes('B') ? `Phase B needs ${missing.join(' and ')} on PATH` : undefined,
+        phaseB: manifest ? expectedPhaseBEngine(manifest) : undefined,
+        ...toolsAndNetwork(manifest, networkOverride[id]),
       });
     }
   }
   const order: Record<LanguageState, number> = { active: 0, installed: 1, available: 2 };
   return rows.sort((a, b) => a.language.localeCompare(b.language) || order[a.state] - order[b.state] || a.plugin.localeCompare(b.plugin));
+}
+
+/** The tools a manifest's Phase B runs, each found on PATH or not, and its allowlist in force. */
+function toolsAndNetwork(manifest: PluginManifest | undefined, override: string | undefined): Pick<LanguageRow, 'tools' | 'network'> {
+  if (!manifest) return { tools: [], network: undefined };
+  const { found } = resolvePluginTools(manifest);
+  const tools = (manifest.constraints.tools ?? []).map((name) => ({ name, found: found.some((t) => t.name === name) }));
+  const net = manifest.constraints.network;
+  const replaced = (override ?? '').split(/\s+/).filter((h) => h !== '');
+  return { tools, network: net === false ? undefined : replaced.length > 0 ? replaced : [...net.allow] };
 }

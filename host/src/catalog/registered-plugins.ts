@@ -12,7 +12,7 @@ import type { Logger } from '../log/logger.js';
 import { PluginError } from '../plugins/errors.js';
 import { readLangToml, writeLangToml, type LangRegistry } from './lang-toml.js';
 import { loadPluginDir, type LoadedPlugin } from '../plugins/plugin-dir.js';
-import type { SandboxTier } from '../sandbox/index.js';
+import { registrationTier, type SandboxTier } from '../sandbox/index.js';
 import { findRepoRoot } from '../git/index.js';
 
 /** A plugin the indexer may run, with what the user granted it. */
@@ -84,7 +84,7 @@ export async function registerPlugins(
         version: p.manifest.version,
         dir: p.dir,
         treeHash: hash,
-        tier: existing?.dir === p.dir ? existing.tier : defaultTier,
+        tier: registrationTier(existing?.dir === p.dir ? existing.tier : defaultTier, p.manifest),
         networkAllow: existing?.dir === p.dir ? existing.networkAllow : [],
       };
     }

@@ -18,6 +18,7 @@ export interface ConfigTypes {
   'plugins.prefer': Record<string, string>;
   'plugins.options': Record<string, string>;
   'plugins.dirs': string[];
+  'plugins.network': Record<string, string>;
   'plugins.cacheMax': number;
   'lang.scipCommand': Record<string, string>;
   'lang.scipTier': Record<string, string>;
@@ -206,6 +207,22 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     paths: true,
     defaultValue: () => [],
     defaultText: '[]',
+  },
+  'plugins.network': {
+    // Where a plugin's sandbox may connect: the user's to decide, never a repository's alone.
+    trust: 'security',
+    kind: 'string-map',
+    env: 'TRAVSR_PLUGINS_NETWORK',
+    description:
+      'The hosts an elevated-tier plugin may reach through the allowlist proxy, replacing those its manifest lists (plugin id = "host[:port] …", space-separated; e.g. "lang-java" = "maven.internal.example.com:443" for a Maven mirror); `travsr lang list --json` shows the list in force',
+    expected: 'a table of "plugin-id" = "host[:port] host[:port] …"',
+    mapKey: { pattern: PLUGIN_ID, what: 'a plugin id (lowercase letters, digits, . _ -, optionally scope/name)' },
+    mapValue: {
+      pattern: /^(\*\.)?[A-Za-z0-9][A-Za-z0-9.-]*(:[0-9]{1,5})?( +(\*\.)?[A-Za-z0-9][A-Za-z0-9.-]*(:[0-9]{1,5})?)*$/,
+      what: 'host[:port] entries separated by spaces',
+    },
+    defaultValue: () => ({}),
+    defaultText: "{} (each manifest's own)",
   },
   'plugins.cacheMax': {
     // Disk the host lets plugins fill on the user's behalf: a repository may not raise it.

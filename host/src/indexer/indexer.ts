@@ -50,6 +50,8 @@ export interface IndexSettings {
   pluginCacheMaxMiB?: number;
   /** `lang.scip*`: the SCIP indexers users bring, by language. */
   broughtIndexers?: BroughtIndexerSettings;
+  /** `plugins.network`: plugin id → the hosts it may reach instead of its manifest's. */
+  pluginNetwork?: Record<string, string>;
 }
 
 /** Progress of an index run, for a progress bar. */
@@ -120,6 +122,7 @@ export async function runIndex(req: IndexRequest): Promise<IndexSummary> {
     pluginOptions: settings.pluginOptions,
     pluginCacheMaxMiB: settings.pluginCacheMaxMiB,
     broughtIndexers: settings.broughtIndexers,
+    pluginNetwork: settings.pluginNetwork,
     logger: req.logger,
     onTrace: req.onTrace,
     timeouts: req.timeouts,

@@ -5,6 +5,7 @@ import type { PluginTimeouts } from '../plugins/timeouts.js';
 import type { Trace } from '../traces/trace.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
+import type { LoadedPlugin } from '../plugins/plugin-dir.js';
 import { pluginOptionsFor } from './plugin-options.js';
 import { broughtIndexersFor, type BroughtIndexerSettings } from './brought-indexers.js';
 import type { SpareSessions } from './spare-sessions.js';
@@ -26,6 +27,8 @@ export interface PluginSessionSettings {
   pluginCacheMaxMiB?: number | undefined;
   /** `lang.scip*`: the SCIP indexers users bring, by language. */
   broughtIndexers?: BroughtIndexerSettings | undefined;
+  /** `plugins.network`: plugin id → the hosts it may reach instead of its manifest's. */
+  pluginNetwork?: Record<string, string> | undefined;
   logger: Logger;
   onTrace?: ((t: Trace) => void) | undefined;
   timeouts?: Partial<PluginTimeouts> | undefined;
@@ -122,9 +125,11 @@ export class PluginSessions {
     const phases = runPhases(reg.plugin.manifest, s.semantic, brought !== undefined);
     const tier = brought?.tier ?? reg.tier;
     const networkAllow = brought?.networkAllow ?? reg.networkAllow;
+    const plugin = withNetworkOverride(reg.plugin, s.pluginNetwork?.[pluginId]);
     const key = JSON.stringify([
       reg.plugin.dir,
       reg.plugin.label,
+      plugin.manifest.constraints.network,
       reg.treeHash ?? '',
       tier,
       reg.allowUnsandboxed,
@@ -140,7 +145,7 @@ export class PluginSessions {
     ]);
     const make = () =>
       new PluginSupervisor({
-        plugin: reg.plugin,
+        plugin,
         repoRoot: s.repoRoot,
         corpus: s.corpus,
         ...(options ? { pluginOptions: options } : {}),
@@ -224,6 +229,16 @@ export class PluginSessions {
       }
     await Promise.all(this.stopping.values());
   }
+}
+
+/**
+ * The plugin with the hosts of `plugins.network` (space-separated) in place of its manifest's
+ * allowlist, for a plugin whose manifest asks for network at all; else the plugin as it is.
+ */
+export function withNetworkOverride(plugin: LoadedPlugin, hosts: string | undefined): LoadedPlugin {
+  const allow = (hosts ?? '').split(/\s+/).filter((h) => h !== '');
+  if (allow.length === 0 || plugin.manifest.constraints.network === false) return plugin;
+  return { ...plugin, manifest: { ...plugin.manifest, constraints: { ...plugin.manifest.constraints, network: { allow } } } };
 }
 
 /**

@@ -29,6 +29,17 @@ export function requiredTier(manifest: PluginManifest): SandboxTier {
   return 'standard';
 }
 
+/**
+ * The tier to register a plugin at: `kept` (its registration's, or the user's `sandbox.tier` for a
+ * new one) when that gives what the manifest needs, else the tier the manifest needs — a language
+ * plugin whose tool needs shared memory (scip-clang) or a build fetching dependencies (scip-java)
+ * is granted its tier when the user installs it by name; the allowlist stays the manifest's.
+ */
+export function registrationTier(kept: SandboxTier, manifest: PluginManifest): SandboxTier {
+  const needed = requiredTier(manifest);
+  return tierCovers(kept, needed) ? kept : needed;
+}
+
 function tierCovers(granted: SandboxTier, needed: SandboxTier): boolean {
   return granted === needed || needed === 'standard' || granted === 'unsandboxed';
 }

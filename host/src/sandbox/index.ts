@@ -8,7 +8,7 @@ export { SANDBOX_TIERS, tierPowers, isSandboxTier } from './tier.js';
 export type { ResourceLimits } from './limits.js';
 export { defaultLimits, maxLimits, resolveLimits, LIMIT_NAMES } from './limits.js';
 export type { TierGrant } from './constraints.js';
-export { evaluateConstraints, assertConstraints, requiredTier } from './constraints.js';
+export { evaluateConstraints, assertConstraints, registrationTier, requiredTier } from './constraints.js';
 export type { ConstraintCheck } from './errors.js';
 export { ConstraintError, SandboxUnavailableError, LaunchSpecError, SandboxProfileError, SandboxErrorCode } from './errors.js';
 export type { LaunchSpec, LaunchCommand } from './launch-spec.js';

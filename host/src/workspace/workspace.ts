@@ -86,6 +86,7 @@ export async function openWorkspace(
       prefer: { ...config.values['plugins.prefer'].value },
       pluginOptions: { ...config.values['plugins.options'].value },
       pluginCacheMaxMiB: config.values['plugins.cacheMax'].value,
+      pluginNetwork: { ...config.values['plugins.network'].value },
       broughtIndexers: {
         commands: { ...config.values['lang.scipCommand'].value },
         tiers: { ...config.values['lang.scipTier'].value },

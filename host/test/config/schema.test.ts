@@ -38,7 +38,7 @@ describe('config schema', () => {
     expect(closeConfigKeys('max_file_bytes')).toEqual(['index.maxFileBytes']);
     expect(closeConfigKeys('log-level')).toEqual(['log.level']);
     expect(closeConfigKeys('tier')).toEqual(['sandbox.tier']);
-    expect(closeConfigKeys('plugins')).toEqual(['plugins.cacheMax', 'plugins.dirs', 'plugins.options']);
+    expect(closeConfigKeys('plugins')).toEqual(['plugins.cacheMax', 'plugins.dirs', 'plugins.network']);
     expect(closeConfigKeys('plugins.prefer.python')).toEqual(['plugins.prefer']);
     expect(closeConfigKeys('telemetry')).toEqual([]);
   });

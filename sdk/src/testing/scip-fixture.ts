@@ -50,6 +50,37 @@ export function scipDocumentAt(
   };
 }
 
+/**
+ * What the `ipc` stand-in runs under python3: a POSIX shared memory segment and a POSIX message
+ * queue (mq_open/mq_send/mq_receive from librt through ctypes), then a TCP connection that must fail.
+ */
+const IPC_PROBE = `
+import ctypes, ctypes.util, os, socket, sys
+from multiprocessing import shared_memory
+shm = shared_memory.SharedMemory(create=True, size=4096)
+shm.buf[0] = 42
+other = shared_memory.SharedMemory(name=shm.name)
+assert other.buf[0] == 42
+other.close(); shm.close(); shm.unlink()
+rt = ctypes.CDLL(ctypes.util.find_library('rt') or 'librt.so.1', use_errno=True)
+class Attr(ctypes.Structure):
+    _fields_ = [('flags', ctypes.c_long), ('maxmsg', ctypes.c_long), ('msgsize', ctypes.c_long), ('curmsgs', ctypes.c_long), ('pad', ctypes.c_long * 4)]
+attr = Attr(0, 4, 64, 0)
+rt.mq_open.restype = ctypes.c_int
+name = ('/travsr-probe-%d' % os.getpid()).encode()
+q = rt.mq_open(name, os.O_CREAT | os.O_RDWR, 0o600, ctypes.byref(attr))
+if q < 0: sys.exit('mq_open: ' + os.strerror(ctypes.get_errno()))
+if rt.mq_send(q, b'work', 4, 0) != 0: sys.exit('mq_send: ' + os.strerror(ctypes.get_errno()))
+buf = ctypes.create_string_buffer(64)
+if rt.mq_receive(q, buf, 64, None) != 4: sys.exit('mq_receive: ' + os.strerror(ctypes.get_errno()))
+rt.mq_close(q); rt.mq_unlink(name)
+try:
+    socket.create_connection(('1.1.1.1', 443), timeout=3)
+    sys.exit('the network is open')
+except OSError:
+    pass
+`;
+
 /** How a stand-in indexer ({@link writeFakeIndexer}) is called and what it does. */
 export interface FakeIndexerSpec {
   /** The executable's name: `scip-ruby`. */
@@ -73,9 +104,11 @@ export interface FakeIndexerSpec {
    * `ok` (default); `fail`: exits 1 with `failMessage`; `slow`: takes 0.7 s; `download`: fetches
    * `downloadUrl` first (as a build tool fetching a dependency would: through `HTTPS_PROXY` or
    * `HTTP_PROXY` with `CONNECT` when set, directly otherwise), writes the index when the answer is
-   * 200 and exits 1 with the error otherwise.
+   * 200 and exits 1 with the error otherwise; `ipc`: works the way a parallel indexer's driver and
+   * workers do (scip-clang) — POSIX shared memory and a POSIX message queue, through python3's
+   * ctypes — and checks that the network stays closed, writing the index only when all that holds.
    */
-  readonly mode?: 'ok' | 'fail' | 'slow' | 'download';
+  readonly mode?: 'ok' | 'fail' | 'slow' | 'download' | 'ipc';
   readonly failMessage?: string;
   readonly downloadUrl?: string;
 }
@@ -130,6 +163,10 @@ else out = args[0];
 const write = () => fs.writeFileSync(out, Buffer.from(${JSON.stringify(index)}, 'base64'));
 if (c.mode === 'fail') die(c.failMessage);
 if (c.mode === 'slow') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
+if (c.mode === 'ipc') {
+  const r = require('node:child_process').spawnSync('python3', ['-c', ${JSON.stringify(IPC_PROBE)}], { encoding: 'utf8' });
+  if (r.status !== 0) die('IPC probe failed: ' + ((r.stderr || '') + (r.stdout || '')).trim().split('\\n').slice(-2).join(' | ') + (r.error ? ' ' + r.error.message : ''));
+}
 if (c.mode === 'download') {
   const proxy = process.env.HTTPS_PROXY || process.env.HTTP_PROXY;
   if (proxy) {

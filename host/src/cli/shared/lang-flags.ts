@@ -29,6 +29,7 @@ export function describeInstall(r: InstallOutcome, lockPath: string | undefined)
       `  for this repository only: its registry comes from the repository's .travsr/config.toml (trusted), so ~/.travsr/lang.toml was not changed`,
     );
   if (r.activeLanguages.length > 0) lines.push(`  active for ${r.activeLanguages.join(', ')}`);
+  if (r.granted) lines.push(`  ${r.granted}`);
   if (r.otherLanguages.length > 0)
     lines.push(`  also claims ${r.otherLanguages.join(', ')} (served by another plugin; \`travsr lang install <lang>\` switches)`);
   if (lockPath !== undefined) {
