@@ -22,8 +22,8 @@ export interface BroughtIndexerPlan {
   tools: ResolvedTool[];
   /** The tier the session runs in: the plugin's own, raised to the highest an indexer asks for. */
   tier: SandboxTier;
-  /** The plugin's own allowlist, with the hosts the indexers may reach. */
-  networkAllow: string[];
+  /** The hosts the indexers may reach (elevated), which the session's allowlist gains. */
+  hosts: string[];
 }
 
 /** A command line split into words as a POSIX shell would for plain words, '…' and "…" quoting, and \ escapes (no expansion). */
@@ -60,18 +60,18 @@ export function splitCommandLine(text: string): string[] {
  * for its session: each command split into its program and arguments, the program looked up on
  * PATH like a declared tool (bound read-only into the sandbox; a missing one is left out, and the
  * plugin says Phase B of that language cannot run), the session's tier raised to the highest an
- * indexer asks for and its allowlist extended. Undefined when none was brought for its languages.
+ * indexer asks for, and the hosts they may reach (for the session's allowlist). Undefined when none was brought for its languages.
  * @throws Error when a command line cannot be split (an unclosed quote).
  */
 export function broughtIndexersFor(
   manifest: Pick<PluginManifest, 'languages'>,
   settings: BroughtIndexerSettings | undefined,
-  grant: { tier: SandboxTier; networkAllow: readonly string[] },
+  grant: { tier: SandboxTier },
   pathEnv: string | undefined = process.env['PATH'],
 ): BroughtIndexerPlan | undefined {
   const languages = manifest.languages.filter((l) => settings?.commands[l] !== undefined);
   if (languages.length === 0) return undefined;
-  const plan: BroughtIndexerPlan = { entries: [], tools: [], tier: grant.tier, networkAllow: [...grant.networkAllow] };
+  const plan: BroughtIndexerPlan = { entries: [], tools: [], tier: grant.tier, hosts: [] };
   for (const language of languages) {
     const [program, ...args] = splitCommandLine(settings!.commands[language]!);
     if (!program) continue;
@@ -90,7 +90,7 @@ export function broughtIndexersFor(
     const tier = (settings!.tiers?.[language] ?? 'standard') as SandboxTier;
     if (SANDBOX_TIERS.indexOf(tier) > SANDBOX_TIERS.indexOf(plan.tier)) plan.tier = tier;
     for (const host of (settings!.networks?.[language] ?? '').split(/\s+/).filter((h) => h !== ''))
-      if (!plan.networkAllow.includes(host)) plan.networkAllow.push(host);
+      if (!plan.hosts.includes(host)) plan.hosts.push(host);
   }
   return plan;
 }

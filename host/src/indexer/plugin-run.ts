@@ -70,7 +70,7 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
     id: m.id,
     version: m.version,
     languages: m.languages,
-    tier: reg.tier,
+    tier: sessions.tierFor(reg),
     files: files.length,
     analyzed: 0,
     failed: 0,

@@ -101,6 +101,11 @@ export class PluginSessions {
     return started;
   }
 
+  /** The tier `reg` runs in this run: its own, raised by the indexers brought for its languages. */
+  tierFor(reg: RegisteredPlugin): RegisteredPlugin['tier'] {
+    return broughtIndexersFor(reg.plugin.manifest, this.settings.broughtIndexers, { tier: reg.tier }, '')?.tier ?? reg.tier;
+  }
+
   /** The phases `reg` runs in this run ({@link runPhases}, with the indexers brought for its languages). */
   phasesFor(reg: RegisteredPlugin): ('A' | 'B')[] {
     const brought = this.settings.broughtIndexers;
@@ -120,12 +125,15 @@ export class PluginSessions {
     const pluginId = reg.plugin.manifest.id;
     const own = pluginOptionsFor(pluginId, s.pluginOptions);
     // Indexers brought for its languages: its Phase B for them, in the tier they ask for.
-    const brought = broughtIndexersFor(reg.plugin.manifest, s.broughtIndexers, { tier: reg.tier, networkAllow: reg.networkAllow });
+    const brought = broughtIndexersFor(reg.plugin.manifest, s.broughtIndexers, { tier: reg.tier });
     const options = brought ? { ...own, scip: brought.entries } : own;
     const phases = runPhases(reg.plugin.manifest, s.semantic, brought !== undefined);
     const tier = brought?.tier ?? reg.tier;
-    const networkAllow = brought?.networkAllow ?? reg.networkAllow;
-    const plugin = withNetworkOverride(reg.plugin, s.pluginNetwork?.[pluginId]);
+    // The hosts the brought indexers may reach join the session's allowlist (the proxy lets
+    // through exactly the manifest's): the user's configuration asked for them.
+    const hosts = brought?.hosts ?? [];
+    const plugin = withNetworkHosts(withNetworkOverride(reg.plugin, s.pluginNetwork?.[pluginId]), hosts);
+    const networkAllow = reg.networkAllow.length > 0 ? [...new Set([...reg.networkAllow, ...hosts])] : [];
     const key = JSON.stringify([
       reg.plugin.dir,
       reg.plugin.label,
@@ -238,6 +246,14 @@ export class PluginSessions {
 export function withNetworkOverride(plugin: LoadedPlugin, hosts: string | undefined): LoadedPlugin {
   const allow = (hosts ?? '').split(/\s+/).filter((h) => h !== '');
   if (allow.length === 0 || plugin.manifest.constraints.network === false) return plugin;
+  return { ...plugin, manifest: { ...plugin.manifest, constraints: { ...plugin.manifest.constraints, network: { allow } } } };
+}
+
+/** The plugin with `hosts` added to its manifest's allowlist (a manifest without network gets them alone). */
+export function withNetworkHosts(plugin: LoadedPlugin, hosts: readonly string[]): LoadedPlugin {
+  if (hosts.length === 0) return plugin;
+  const net = plugin.manifest.constraints.network;
+  const allow = [...new Set([...(net === false ? [] : net.allow), ...hosts])];
   return { ...plugin, manifest: { ...plugin.manifest, constraints: { ...plugin.manifest.constraints, network: { allow } } } };
 }
 

@@ -16,7 +16,8 @@ export interface ResolvedTool {
    * loads the rest of its package), or the `node_modules` tree it was installed into when npm
    * hoisted its dependencies there (`…/tools/node_modules` for a local `npm install
    * @sourcegraph/scip-typescript`); its toolchain directory when it sits in the `bin/` of one
-   * (a GOROOT holding `src/runtime`, a GOPATH holding `pkg/mod`: `~/go` for `~/go/bin/scip-go`);
+   * (a GOROOT holding `src/runtime`, a GOPATH holding `pkg/mod`: `~/go` for `~/go/bin/scip-go`;
+   * a JDK, Maven or Gradle distribution, `bin/` beside `lib/`) or at the top of a .NET SDK;
    * else the file alone.
    */
   bind: string | undefined;
@@ -103,11 +104,15 @@ export function toolBind(real: string, home: string = homedir(), platform: NodeJ
   if (npmPackage !== undefined) return npmDependenciesHoisted(npmPackage) ? outermostNodeModules(npmPackage) : npmPackage;
   const bin = dirname(real);
   const root = dirname(bin);
+  // The .NET SDK's `dotnet` sits at the top of its installation, beside sdk/ and shared/.
+  if (bin !== '/' && bin !== home && existsSync(join(bin, 'sdk')) && existsSync(join(bin, 'shared'))) return bin;
+  // Shared prefixes whose bin/ holds many programs: the tool alone there, never the prefix.
+  const shared = ['/', '/usr', '/usr/local', '/opt/homebrew', '/opt/local', home, join(home, '.local')];
   const toolchain =
     basename(bin) === 'bin' &&
-    root !== '/' &&
-    root !== home &&
-    (existsSync(join(root, 'src', 'runtime')) || existsSync(join(root, 'pkg', 'mod')));
+    !shared.includes(root) &&
+    // A Go installation or GOPATH; a JDK, Maven or Gradle distribution (bin/ beside lib/).
+    (existsSync(join(root, 'src', 'runtime')) || existsSync(join(root, 'pkg', 'mod')) || existsSync(join(root, 'lib')));
   return toolchain ? root : real;
 }
 

@@ -23,7 +23,7 @@ describe('broughtIndexersFor', () => {
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'scip-elixir'), '#!/bin/sh\n');
   chmodSync(join(bin, 'scip-elixir'), 0o755);
-  const grant = { tier: 'standard' as const, networkAllow: ['proxy.example.com'] };
+  const grant = { tier: 'standard' as const };
 
   it('is undefined when nothing was brought for the plugin’s languages', () => {
     expect(broughtIndexersFor({ languages: ['go'] }, { commands: { elixir: 'x {output}' } }, grant, bin)).toBeUndefined();
@@ -49,7 +49,7 @@ describe('broughtIndexersFor', () => {
       // /opt/none/scip-zig is absolute and does not exist: the plugin is told it is missing.
       tools: [{ name: 'scip-elixir', path: join(bin, 'scip-elixir'), bind: join(bin, 'scip-elixir') }],
       tier: 'elevated',
-      networkAllow: ['proxy.example.com', 'ziglang.org', 'pkg.example.com:8443'],
+      hosts: ['ziglang.org', 'pkg.example.com:8443'],
     });
   });
 });

@@ -56,6 +56,15 @@ describe('toolBind', () => {
     expect(toolBind('/usr/lib/node_modules/@sourcegraph/scip-python/index.js')).toBeUndefined();
   });
 
+  it('binds the distribution of a JDK, Maven or Gradle (bin/ beside lib/) and a .NET SDK', () => {
+    mkdirSync(join(dir, 'jdk-17', 'bin'), { recursive: true });
+    mkdirSync(join(dir, 'jdk-17', 'lib'), { recursive: true });
+    expect(toolBind(join(dir, 'jdk-17', 'bin', 'java'))).toBe(join(dir, 'jdk-17'));
+    mkdirSync(join(dir, 'dotnet', 'sdk'), { recursive: true });
+    mkdirSync(join(dir, 'dotnet', 'shared'), { recursive: true });
+    expect(toolBind(join(dir, 'dotnet', 'dotnet'))).toBe(join(dir, 'dotnet'));
+  });
+
   it('binds the node_modules tree of a package whose dependencies npm hoisted out of it', () => {
     const tree = join(dir, 'tools', 'node_modules');
     const pkg = join(tree, '@sourcegraph', 'scip-typescript');

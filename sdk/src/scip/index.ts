@@ -45,7 +45,7 @@ export {
   type ToolPaths,
 } from './scip-analyzer.js';
 export { projectDirs, type ProjectDirsOptions } from './project-dirs.js';
-export { startProxyBridge, type ProxyBridge, type ToolProxy } from './proxy-bridge.js';
+export { jvmProxyOptions, startProxyBridge, type ProxyBridge, type ToolProxy } from './proxy-bridge.js';
 export {
   broughtIndexer,
   broughtScipIndexers,

@@ -72,3 +72,27 @@ export async function startProxyBridge(env: NodeJS.ProcessEnv = process.env): Pr
       }),
   };
 }
+
+/**
+ * The JVM system properties that send a Java tool's HTTP and HTTPS through `proxy` (Maven,
+ * Gradle, sbt, coursier read them), for `JAVA_TOOL_OPTIONS`; empty without a proxy. `extra` is
+ * appended (e.g. `-Xmx2g`).
+ *
+ * @example
+ * ```ts
+ * env.JAVA_TOOL_OPTIONS = jvmProxyOptions(run.proxy); // '-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=40123 -Dhttps.proxyHost=…'
+ * ```
+ */
+export function jvmProxyOptions(proxy: Pick<ToolProxy, 'host' | 'port'> | undefined, extra: readonly string[] = []): string {
+  const props = proxy
+    ? [
+        `-Dhttp.proxyHost=${proxy.host}`,
+        `-Dhttp.proxyPort=${proxy.port}`,
+        `-Dhttps.proxyHost=${proxy.host}`,
+        `-Dhttps.proxyPort=${proxy.port}`,
+        // Loopback only through the proxy too: the allowlist decides, not the JVM's defaults.
+        '-Dhttp.nonProxyHosts=',
+      ]
+    : [];
+  return [...props, ...extra].join(' ');
+}

@@ -31,6 +31,12 @@ export interface ScipProjectRun {
   /** The environment every indexer gets ({@link indexerEnv}, with the proxy), to extend. */
   readonly env: NodeJS.ProcessEnv;
   /**
+   * The plugin's private cache directory kept between sessions (`constraints.cache`,
+   * `initialize.options.cacheDir`), for what a build downloads (Maven, Gradle, NuGet caches);
+   * undefined when the manifest asks for none. The host may empty it at any time.
+   */
+  readonly cacheDir?: string;
+  /**
    * In the elevated tier, the host's allowlist proxy on loopback (already in `env` as
    * `HTTPS_PROXY`/`HTTP_PROXY`; JVM tools take it as `-Dhttps.proxyHost`/`-Dhttps.proxyPort`).
    */
@@ -98,10 +104,12 @@ export interface ScipIndexer {
   /**
    * The tool writes into the project it indexes (a build: `target/`, `build/`, `obj/`), and the
    * repository is read-only in the sandbox: it then runs on a copy of the project in the scratch
-   * directory (without `.git` and the directories named here), and the index is read as the
-   * project's. Default: it runs in the project itself.
+   * directory, and the index is read as the project's. What the copy needs not hold: `skip`,
+   * names at the project's top (`target`: its own build output, not a source package of that
+   * name); `skipAnywhere`, names at any depth (`obj` of every .NET project); `.git` is never
+   * copied. Default: it runs in the project itself.
    */
-  readonly copyProject?: { readonly skip: readonly string[] };
+  readonly copyProject?: { readonly skip: readonly string[]; readonly skipAnywhere?: readonly string[] };
 }
 
 /** Phase B failed for the whole session: the indexer could not run on any project, or wrote nothing readable. */
@@ -193,6 +201,7 @@ export interface ScipAnalyzerOptions {
  */
 export class ScipAnalyzer {
   private tools: ToolPaths | undefined;
+  private cacheDir: string | undefined;
   private semantic: Promise<ScipGraph> | undefined;
   private proxy: Promise<ProxyBridge | undefined> | undefined;
   private readonly definitionCache = new Map<string, Promise<readonly Node[] | undefined>>();
@@ -232,6 +241,8 @@ export class ScipAnalyzer {
     const tools = toolsFor(this.indexer, session.options);
     if ('missing' in tools) return { unavailable: [{ phase: 'B', reason: tools.missing }] };
     this.tools = tools;
+    const cacheDir = session.options['cacheDir'];
+    this.cacheDir = typeof cacheDir === 'string' && cacheDir !== '' ? cacheDir : undefined;
     return {};
   }
 
@@ -341,8 +352,12 @@ export class ScipAnalyzer {
     let projectDir = original;
     if (copy) {
       projectDir = join(work, 'project');
-      const skip = new Set(['.git', ...copy.skip]);
-      await cp(original, projectDir, { recursive: true, filter: (src) => src === original || !skip.has(basename(src)) });
+      const top = new Set(copy.skip);
+      const anywhere = new Set(['.git', ...(copy.skipAnywhere ?? [])]);
+      await cp(original, projectDir, {
+        recursive: true,
+        filter: (src) => src === original || (!anywhere.has(basename(src)) && !(dirname(src) === original && top.has(basename(src)))),
+      });
     }
     const env = indexerEnv(tools, scratch);
     // Started once per session, and only in the elevated tier (where the host passes a proxy).

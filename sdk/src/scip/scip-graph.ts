@@ -11,6 +11,9 @@ import { parseSymbol, symbolNamespace, type ParsedSymbol } from './scip-symbol.j
 /** Confidence of an edge taken from the SCIP index (a compiler resolved it). */
 export const SCIP_CONFIDENCE = 1;
 
+/** The constructor descriptor scip-java (SemanticDB) writes: `<init>` as a method, with an optional disambiguator. */
+const CONSTRUCTOR = /`?<init>`?\([^)]*\)\.$/;
+
 /** Where a symbol is defined: a repository path and the 1-based line of its name. */
 interface DefinitionSite {
   path: string;
@@ -215,7 +218,9 @@ export class ScipGraph {
       if (!last || last.suffix === 'namespace') continue;
       if (!this.definitions.has(occ.symbol)) {
         const info = infos.get(occ.symbol);
-        this.definitions.set(occ.symbol, { path, line: occ.startLine + 1, name: info?.displayName || last.name });
+        // A JVM constructor is named after its class in Phase A (`Cart.Cart`), `<init>` in SemanticDB.
+        const owner = last.name === '<init>' ? parsed?.descriptors[parsed.descriptors.length - 2]?.name : undefined;
+        this.definitions.set(occ.symbol, { path, line: occ.startLine + 1, name: owner ?? (info?.displayName || last.name) });
       }
     }
     for (const pkg of packages) {
@@ -265,6 +270,9 @@ export class ScipGraph {
 
   private async findTarget(symbol: string, definitionsOf: DefinitionsOf): Promise<Node | 'external' | undefined> {
     const site = this.definitions.get(symbol);
+    // A JVM constructor (`Cart#<init>().`): the class, when it declares none of its own.
+    const owner = CONSTRUCTOR.exec(symbol);
+    if (!site && owner) return this.target(symbol.slice(0, owner.index), definitionsOf);
     if (!site) {
       const parsed = this.parse(symbol);
       const pkg = symbolNamespace(parsed);

@@ -107,17 +107,22 @@ export function parseSymbol(symbol: string): ParsedSymbol | undefined {
 }
 
 /**
- * The namespace a symbol is in: its first descriptor when that is a namespace (a Go import
- * path, a Python module), or `undefined` for locals, malformed symbols and symbols that do
- * not start with one.
+ * The namespace a symbol is in: its leading namespace descriptors, joined with `/` (a Go import
+ * path, a Python module, a Java package `com/example/shop`), or `undefined` for locals,
+ * malformed symbols and symbols that do not start with one.
  *
  * @example
  * ```ts
  * symbolNamespace(parseSymbol('scip-go gomod example.com/shop v1 `example.com/shop/ledger`/New().')); // 'example.com/shop/ledger'
  * symbolNamespace(parseSymbol('scip-python python shop 1.0 `shop.ledger`/helper().')); // 'shop.ledger'
+ * symbolNamespace(parseSymbol('semanticdb maven . . com/example/shop/Cart#total().')); // 'com/example/shop'
  * ```
  */
 export function symbolNamespace(symbol: ParsedSymbol | undefined): string | undefined {
-  const first = symbol?.descriptors[0];
-  return first?.suffix === 'namespace' ? first.name : undefined;
+  const names: string[] = [];
+  for (const d of symbol?.descriptors ?? []) {
+    if (d.suffix !== 'namespace') break;
+    names.push(d.name);
+  }
+  return names.length > 0 ? names.join('/') : undefined;
 }

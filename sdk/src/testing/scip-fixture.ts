@@ -57,11 +57,14 @@ export function scipDocumentAt(
 const IPC_PROBE = `
 import ctypes, ctypes.util, os, socket, sys
 from multiprocessing import shared_memory
-shm = shared_memory.SharedMemory(create=True, size=4096)
-shm.buf[0] = 42
-other = shared_memory.SharedMemory(name=shm.name)
-assert other.buf[0] == 42
-other.close(); shm.close(); shm.unlink()
+try:
+    shm = shared_memory.SharedMemory(create=True, size=4096)
+    shm.buf[0] = 42
+    other = shared_memory.SharedMemory(name=shm.name)
+    assert other.buf[0] == 42
+    other.close(); shm.close(); shm.unlink()
+except OSError as e:
+    sys.exit('shared memory: ' + str(e))
 rt = ctypes.CDLL(ctypes.util.find_library('rt') or 'librt.so.1', use_errno=True)
 class Attr(ctypes.Structure):
     _fields_ = [('flags', ctypes.c_long), ('maxmsg', ctypes.c_long), ('msgsize', ctypes.c_long), ('curmsgs', ctypes.c_long), ('pad', ctypes.c_long * 4)]

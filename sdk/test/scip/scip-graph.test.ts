@@ -152,3 +152,51 @@ describe('ScipGraph', () => {
     expect(stats.resolved).toBe(0);
   });
 });
+
+describe('ScipGraph on a JVM index (SemanticDB symbols)', () => {
+  // Cart declares a constructor, Item none: `new Cart()` reaches the constructor, `new Item()` the class.
+  const SHOP =
+    'package com.example.shop;\nclass Cart {\n  Cart() {}\n}\nclass Item {}\nclass Main {\n  void run() { new Cart(); new Item(); }\n}\n';
+  const P = 'semanticdb maven . . com/example/shop/';
+  const javaIndex = encodeScipIndex({
+    projectRoot: `file://${REPO}`,
+    toolName: 'scip-java',
+    documents: [
+      {
+        path: 'Shop.java',
+        language: 'java',
+        positionEncoding: 0,
+        occurrences: [
+          { range: at(SHOP, 1, 'Cart'), symbol: `${P}Cart#`, definition: true },
+          { range: at(SHOP, 2, 'Cart'), symbol: `${P}Cart#\`<init>\`().`, definition: true },
+          { range: at(SHOP, 4, 'Item'), symbol: `${P}Item#`, definition: true },
+          { range: at(SHOP, 5, 'Main'), symbol: `${P}Main#`, definition: true },
+          { range: at(SHOP, 6, 'run'), symbol: `${P}Main#run().`, definition: true },
+          { range: at(SHOP, 6, 'Cart'), symbol: `${P}Cart#\`<init>\`().` },
+          { range: at(SHOP, 6, 'Item'), symbol: `${P}Item#\`<init>\`().` },
+        ],
+      },
+    ],
+  });
+
+  it('resolves a constructor call to the constructor Phase A names after its class, or to the class without one', async () => {
+    const graph = new FileGraphBuilder({ corpus: 'shop', path: 'Shop.java', language: 'java' });
+    const range = (line: number, text: string) => ({ startLine: line + 1, startCol: 0, endLine: line + 1, endCol: text.length });
+    const lines = SHOP.split('\n');
+    const cart = graph.define({ kind: 'class', name: 'Cart', range: { startLine: 2, startCol: 0, endLine: 4, endCol: 1 } });
+    const ctor = graph.define({ kind: 'constructor', name: 'Cart', qualifiedName: 'Cart.Cart', parent: cart, range: range(2, lines[2]!) });
+    const item = graph.define({ kind: 'class', name: 'Item', range: range(4, lines[4]!) });
+    const main = graph.define({ kind: 'class', name: 'Main', range: { startLine: 6, startCol: 0, endLine: 8, endCol: 1 } });
+    const run = graph.define({ kind: 'method', name: 'run', qualifiedName: 'Main.run', parent: main, range: range(6, lines[6]!) });
+    const refs = (['Cart', 'Item'] as const).map((word) => {
+      const [l, s, e] = at(SHOP, 6, word);
+      return graph.ref(run, 'calls', word, { startLine: l + 1, startCol: s, endLine: l + 1, endCol: e })!;
+    });
+    const definitions = [cart, ctor, item, main, run];
+    const scip = new ScipGraph([decodeScipIndex(javaIndex)], REPO);
+    const { analysis } = await scip.merge(graph, { definitions, refs, lines: new LineIndex(SHOP) }, () =>
+      Promise.resolve([graph.fileNode, ...definitions]),
+    );
+    expect(analysis.edges.filter((e) => e.kind === 'calls').map((e) => e.dst.signature)).toEqual(['Cart.Cart', 'Item']);
+  });
+});

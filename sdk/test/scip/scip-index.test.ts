@@ -99,6 +99,11 @@ describe('parseSymbol', () => {
 });
 
 describe('symbolNamespace', () => {
+  it('joins the leading namespaces: a Java package is the whole of it, not its first segment', () => {
+    expect(symbolNamespace(parseSymbol('semanticdb maven . . com/example/shop/Cart#total().'))).toBe('com/example/shop');
+    expect(symbolNamespace(parseSymbol('semanticdb maven jdk 17 java/util/List#add().'))).toBe('java/util');
+  });
+
   it('is the first descriptor when it is a namespace: a Python module too', () => {
     const s = parseSymbol('scip-python python shop 1.0 `shop.ledger`/Ledger#add().(amount)');
     expect(s?.descriptors.map((d) => d.suffix)).toEqual(['namespace', 'type', 'method', 'parameter']);

@@ -1,3 +1,0 @@
-class Broken {
-    String s = """
-        text block never closed

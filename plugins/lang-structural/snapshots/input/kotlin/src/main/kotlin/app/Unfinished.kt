@@ -1,2 +1,0 @@
-fun broken() {
-    val s = """raw ${ "nested
