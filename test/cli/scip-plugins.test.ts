@@ -5,9 +5,9 @@
 // host finds and binds it, the sandboxed plugin runs it on the project it discovers, and callers
 // come back resolved. One repository holds every plugin's project, in its own directory, so one
 // index run exercises them all; lang-go has its own test (lang-go.test.ts).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { travsr } from '../helpers/run-cli.js';
@@ -23,6 +23,10 @@ interface PluginCase {
   language: string;
   /** The indexer, as `lang list` and the unavailable reason name it. */
   tool: string;
+  /** Every tool its Phase B needs, as `lang list` says it (`scip-php and php`). */
+  needs: string;
+  /** Files in a directory that say its project is this plugin's, for a tool two plugins share (scip-java). */
+  markers: string[];
   tier: 'standard' | 'native-ipc' | 'elevated';
   fixture: () => Promise<FixtureModule>;
   /** A callee (as `graph callers` takes it) and the qualified name of a caller the index resolves. */
@@ -35,15 +39,92 @@ const CASES: PluginCase[] = [
     plugin: 'lang-ruby',
     language: 'ruby',
     tool: 'scip-ruby',
+    needs: 'scip-ruby',
+    markers: ['Gemfile'],
     tier: 'standard',
     fixture: () => import('../../plugins/lang-ruby/test/fixture-project.js'),
     callee: 'Shop.Pricing.price',
     caller: 'Shop.Cart.total',
   },
+  {
+    plugin: 'lang-php',
+    language: 'php',
+    tool: 'scip-php',
+    needs: 'scip-php and php',
+    markers: ['composer.json'],
+    tier: 'standard',
+    fixture: () => import('../../plugins/lang-php/test/fixture-project.js'),
+    callee: 'Tariff.price',
+    caller: 'Order.total',
+  },
+  {
+    plugin: 'lang-swift',
+    language: 'swift',
+    tool: 'scip-swift',
+    needs: 'scip-swift and swift',
+    markers: ['Package.swift'],
+    tier: 'standard',
+    fixture: () => import('../../plugins/lang-swift/test/fixture-project.js'),
+    callee: 'Rates.price',
+    caller: 'Checkout.total',
+  },
+  {
+    plugin: 'lang-java',
+    language: 'java',
+    tool: 'scip-java',
+    needs: 'scip-java and java',
+    markers: ['pom.xml'],
+    tier: 'elevated',
+    fixture: () => import('../../plugins/lang-java/test/fixture-project.js'),
+    callee: 'Pricing.price',
+    caller: 'Cart.total',
+  },
+  {
+    plugin: 'lang-kotlin',
+    language: 'kotlin',
+    tool: 'scip-java',
+    needs: 'scip-java and java',
+    markers: ['settings.gradle.kts', 'settings.gradle', 'build.gradle.kts', 'build.gradle'],
+    tier: 'elevated',
+    fixture: () => import('../../plugins/lang-kotlin/test/fixture-project.js'),
+    callee: 'Pricing.price',
+    caller: 'Cart.total',
+  },
+  {
+    plugin: 'lang-scala',
+    language: 'scala',
+    tool: 'scip-java',
+    needs: 'scip-java and java and sbt',
+    markers: ['build.sbt'],
+    tier: 'elevated',
+    fixture: () => import('../../plugins/lang-scala/test/fixture-project.js'),
+    callee: 'Pricing.price',
+    caller: 'Cart.total',
+  },
+  {
+    plugin: 'lang-csharp',
+    language: 'csharp',
+    tool: 'scip-dotnet',
+    needs: 'scip-dotnet and dotnet',
+    markers: ['*.sln', '*.csproj'],
+    tier: 'elevated',
+    fixture: () => import('../../plugins/lang-csharp/test/fixture-project.js'),
+    callee: 'Shop.Checkout.Pricing.Price',
+    caller: 'Shop.Checkout.Cart.Total',
+  },
 ];
 
 interface ListJson {
-  languages: { language: string; plugin: string; state: string; tier?: string; phases?: string[]; note?: string; phaseB?: string }[];
+  languages: {
+    language: string;
+    plugin: string;
+    state: string;
+    tier?: string;
+    phases?: string[];
+    note?: string;
+    phaseB?: string;
+    tools?: { name: string; found: boolean }[];
+  }[];
 }
 interface IndexJson {
   plugins: { id: string; phases: string[]; unavailable?: { phase: string; reason: string }[]; analyzed: number; failed: number }[];
@@ -56,7 +137,6 @@ interface CallersJson {
 let work: string;
 let home: string;
 let repo: string;
-const bins: Record<string, string> = {};
 // Nothing that could hold a real indexer: the test decides what is on PATH.
 const BARE_PATH = '/usr/sbin:/sbin:/bin';
 
@@ -65,13 +145,19 @@ beforeAll(async () => {
   home = join(work, 'home');
   repo = join(work, 'repo');
   mkdirSync(home, { recursive: true });
-  for (const c of CASES) {
-    const fixture = await c.fixture();
-    fixture.writeProject(join(repo, c.language));
-    for (const mode of ['ok', 'fail', 'download'] as const) {
-      bins[`${c.language}:${mode}`] = join(work, 'tools', mode, 'bin');
-      fixture.writeFakeTools(bins[`${c.language}:${mode}`]!, mode);
+  for (const mode of MODES) {
+    const shared = new Map<string, { markers: string[]; path: string }[]>();
+    for (const c of CASES) {
+      const fixture = await c.fixture();
+      if (mode === 'ok') fixture.writeProject(join(repo, c.language));
+      const dir = join(work, 'tools', mode, 'lib', c.plugin);
+      // Only a standard-tier tool is tried downloading (the elevated tiers' downloads are test/cli/scip-tiers.test.ts's).
+      const tool = fixture.writeFakeTools(dir, mode === 'download' && c.tier !== 'standard' ? 'ok' : mode);
+      shared.set(c.tool, [...(shared.get(c.tool) ?? []), { markers: c.markers, path: tool }]);
     }
+    // One tool, several plugins (scip-java for Java, Kotlin and Scala): a stand-in that runs the one
+    // whose project it is in. In bin/ beside lib/, the host binds the whole tree for it.
+    for (const [name, candidates] of shared) if (candidates.length > 1) writeDispatcher(join(work, 'tools', mode, 'bin', name), candidates);
   }
   await execa('git', ['init', '-q', repo]);
   await execa('git', ['-C', repo, 'add', '-A']);
@@ -79,18 +165,60 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+const MODES = ['ok', 'fail', 'download'] as const;
+
+/** The tools of a case not on BARE_PATH (a machine may have a JDK in /usr/bin), as `lang list` joins them. */
+function missingHere(c: PluginCase): string {
+  const onPath = (t: string) => BARE_PATH.split(':').some((d) => existsSync(join(d, t)));
+  return c.needs
+    .split(' and ')
+    .filter((t) => !onPath(t))
+    .join(' and ');
+}
+
+/** A stand-in that runs the first candidate whose project markers its working directory holds. */
+function writeDispatcher(file: string, candidates: { markers: string[]; path: string }[]): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    `#!${process.execPath}
+const fs = require('node:fs');
+const candidates = ${JSON.stringify(candidates)};
+const hit = candidates.find((c) => c.markers.some((m) => fs.existsSync(m)));
+if (!hit) { process.stderr.write('no project here\\n'); process.exit(1); }
+const r = require('node:child_process').spawnSync(hit.path, process.argv.slice(2), { stdio: 'inherit' });
+process.exit(r.status ?? 1);
+`,
+  );
+  chmodSync(file, 0o755);
+}
+
+/** PATH with the stand-ins of `mode`: the shared ones first, then each plugin's (its secondary tools too). */
+function pathWith(mode: (typeof MODES)[number]): string {
+  return [join(work, 'tools', mode, 'bin'), ...CASES.map((c) => join(work, 'tools', mode, 'lib', c.plugin)), BARE_PATH].join(':');
+}
+
 const run = (args: string[], path: string) => travsr(args, { cwd: repo, env: { TRAVSR_HOME: home, PATH: path }, timeoutMs: 180_000 });
-const pathWith = (mode: 'ok' | 'fail' | 'download') => `${join(work, 'tools', mode, 'bin')}:${BARE_PATH}`;
 const pluginOf = (out: string, id: string) => (JSON.parse(out) as IndexJson).plugins.find((x) => x.id === id);
 
 describe('SCIP-bridged language plugins, in the sandbox', () => {
   it('installs each plugin from the built-in registry, in its tier', async () => {
-    const r = await run(['lang', 'install', ...CASES.map((c) => c.language)], BARE_PATH);
-    expect(r.code, r.stderr).toBe(0);
+    for (const c of CASES) {
+      const r = await run(['lang', 'install', c.language], BARE_PATH);
+      expect(r.code, r.stderr).toBe(0);
+      // A plugin that needs more than the standard tier is granted it, and the install says so.
+      if (c.tier !== 'standard') expect(r.stdout, c.plugin).toContain(`granted the ${c.tier} sandbox tier, which ${c.plugin} asks for`);
+    }
     const list = JSON.parse((await run(['lang', 'list', '--json'], BARE_PATH)).stdout) as ListJson;
     for (const c of CASES) {
       const row = list.languages.find((l) => l.language === c.language && l.state === 'active');
-      expect(row, c.language).toMatchObject({ plugin: c.plugin, tier: c.tier, phases: ['A'], note: `Phase B needs ${c.tool} on PATH` });
+      expect(row, c.language).toMatchObject({
+        plugin: c.plugin,
+        tier: c.tier,
+        phases: ['A'],
+        note: `Phase B needs ${missingHere(c)} on PATH`,
+      });
+      expect(row?.tools?.filter((t) => !t.found).map((t) => t.name)).toEqual(missingHere(c).split(' and '));
     }
   }, 240_000);
 
@@ -101,7 +229,7 @@ describe('SCIP-bridged language plugins, in the sandbox', () => {
       const p = pluginOf(r.stdout, c.plugin);
       expect(p?.phases, c.plugin).toEqual(['A']);
       expect(p?.failed).toBe(0);
-      expect(p?.unavailable?.[0]?.reason).toMatch(new RegExp(`^${c.tool} is not on PATH`));
+      expect(p?.unavailable?.[0]?.reason).toMatch(new RegExp(`^${missingHere(c)} (is|are) not on PATH`));
     }
   }, 240_000);
 
@@ -116,7 +244,7 @@ describe('SCIP-bridged language plugins, in the sandbox', () => {
       const p = pluginOf(r.stdout, c.plugin);
       expect(p?.phases, c.plugin).toEqual(['A', 'B']);
       expect(p?.unavailable ?? [], c.plugin).toEqual([]);
-      expect(p?.failed, c.plugin).toBe(0);
+      expect(p?.failed, `${c.plugin}: ${JSON.stringify((JSON.parse(r.stdout) as IndexJson).failures.slice(0, 2))}`).toBe(0);
       const callers = await run(['graph', 'callers', c.callee, '--resolved-only', '--json'], path);
       expect(callers.code, callers.stderr).toBe(0);
       const caller = (JSON.parse(callers.stdout) as CallersJson).nodes?.find((n) => n.qualifiedName === c.caller);

@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 /** A stand-in `scip-elixir` in its own directory, in `mode`. */
-function tool(name: string, mode: FakeIndexerSpec['mode'], downloadUrl?: string): string {
+function tool(name: string, mode: NonNullable<FakeIndexerSpec['mode']>, downloadUrl?: string): string {
   const bin = join(work, name);
   writeFakeIndexer(bin, {
     name: 'scip-elixir',

@@ -157,7 +157,7 @@ describe('error classes', () => {
         'registry:RegistryError',
         'host:StoreError',
         'host:PluginError',
-        'plugins/lang-go:ScipGoError',
+        'sdk:ScipPhaseBError',
         'plugins/lang-python:ScipPythonError',
       ]),
     );

@@ -17,7 +17,9 @@ export interface ResolvedTool {
    * hoisted its dependencies there (`…/tools/node_modules` for a local `npm install
    * @sourcegraph/scip-typescript`); its toolchain directory when it sits in the `bin/` of one
    * (a GOROOT holding `src/runtime`, a GOPATH holding `pkg/mod`: `~/go` for `~/go/bin/scip-go`;
-   * a JDK, Maven or Gradle distribution, `bin/` beside `lib/`) or at the top of a .NET SDK;
+   * a JDK, Maven, Gradle or sbt distribution, `bin/` beside `lib/` or `conf/`) or at the top of a
+   * .NET SDK, or beside the `.store/` of a .NET global tool (`~/.dotnet/tools`); the
+   * Composer project of a PHP tool (the directory with `vendor/autoload.php`);
    * else the file alone.
    */
   bind: string | undefined;
@@ -97,22 +99,44 @@ function npmDependenciesHoisted(packageDir: string): boolean {
   }
 }
 
+/**
+ * The Composer project a PHP tool belongs to — the directory holding `vendor/autoload.php`,
+ * which its script loads: a package of a global install (`~/.config/composer/vendor/…/bin/x`)
+ * or a checkout with its dependencies (`/opt/scip-php/bin/scip-php`).
+ */
+function composerRoot(real: string, home: string): string | undefined {
+  const parts = real.split(sep);
+  for (let i = parts.length - 1; i > 0; i--) {
+    const dir = parts.slice(0, i).join(sep) || sep;
+    if (dir === sep || dir === home) break;
+    if (existsSync(join(dir, 'vendor', 'autoload.php'))) return dir;
+  }
+  return undefined;
+}
+
 /** What has to be bound for a tool at `real` (see {@link ResolvedTool.bind}). */
 export function toolBind(real: string, home: string = homedir(), platform: NodeJS.Platform = process.platform): string | undefined {
   if ((ALREADY_VISIBLE[platform] ?? ALREADY_VISIBLE.linux!).some((p) => real.startsWith(p))) return undefined;
   const npmPackage = npmPackageDir(real);
   if (npmPackage !== undefined) return npmDependenciesHoisted(npmPackage) ? outermostNodeModules(npmPackage) : npmPackage;
+  const composer = composerRoot(real, home);
+  if (composer !== undefined) return composer;
   const bin = dirname(real);
   const root = dirname(bin);
-  // The .NET SDK's `dotnet` sits at the top of its installation, beside sdk/ and shared/.
+  // The .NET SDK's `dotnet` sits at the top of its installation, beside sdk/ and shared/; a .NET
+  // global tool's shim (~/.dotnet/tools/scip-dotnet) beside the .store/ that holds the tool.
   if (bin !== '/' && bin !== home && existsSync(join(bin, 'sdk')) && existsSync(join(bin, 'shared'))) return bin;
+  if (bin !== '/' && bin !== home && existsSync(join(bin, '.store'))) return bin;
   // Shared prefixes whose bin/ holds many programs: the tool alone there, never the prefix.
   const shared = ['/', '/usr', '/usr/local', '/opt/homebrew', '/opt/local', home, join(home, '.local')];
   const toolchain =
     basename(bin) === 'bin' &&
     !shared.includes(root) &&
-    // A Go installation or GOPATH; a JDK, Maven or Gradle distribution (bin/ beside lib/).
-    (existsSync(join(root, 'src', 'runtime')) || existsSync(join(root, 'pkg', 'mod')) || existsSync(join(root, 'lib')));
+    // A Go installation or GOPATH; a JDK, Maven or Gradle distribution (bin/ beside lib/); sbt's (bin/ beside conf/).
+    (existsSync(join(root, 'src', 'runtime')) ||
+      existsSync(join(root, 'pkg', 'mod')) ||
+      existsSync(join(root, 'lib')) ||
+      existsSync(join(root, 'conf')));
   return toolchain ? root : real;
 }
 

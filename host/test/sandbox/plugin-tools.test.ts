@@ -63,6 +63,22 @@ describe('toolBind', () => {
     mkdirSync(join(dir, 'dotnet', 'sdk'), { recursive: true });
     mkdirSync(join(dir, 'dotnet', 'shared'), { recursive: true });
     expect(toolBind(join(dir, 'dotnet', 'dotnet'))).toBe(join(dir, 'dotnet'));
+    mkdirSync(join(dir, 'dotnet-tools', '.store', 'scip-dotnet'), { recursive: true });
+    expect(toolBind(join(dir, 'dotnet-tools', 'scip-dotnet'))).toBe(join(dir, 'dotnet-tools'));
+    mkdirSync(join(dir, 'sbt', 'bin'), { recursive: true });
+    mkdirSync(join(dir, 'sbt', 'conf'), { recursive: true });
+    expect(toolBind(join(dir, 'sbt', 'bin', 'sbt'))).toBe(join(dir, 'sbt'));
+  });
+
+  it('binds the Composer project of a PHP tool: a checkout with vendor/, or a global install', () => {
+    mkdirSync(join(dir, 'scip-php', 'bin'), { recursive: true });
+    mkdirSync(join(dir, 'scip-php', 'vendor'), { recursive: true });
+    writeFileSync(join(dir, 'scip-php', 'vendor', 'autoload.php'), '<?php\n');
+    expect(toolBind(join(dir, 'scip-php', 'bin', 'scip-php'))).toBe(join(dir, 'scip-php'));
+    const global = join(dir, 'composer', 'vendor', 'davidrjenni', 'scip-php', 'bin');
+    mkdirSync(global, { recursive: true });
+    writeFileSync(join(dir, 'composer', 'vendor', 'autoload.php'), '<?php\n');
+    expect(toolBind(join(global, 'scip-php'))).toBe(join(dir, 'composer'));
   });
 
   it('binds the node_modules tree of a package whose dependencies npm hoisted out of it', () => {

@@ -99,7 +99,8 @@ describe.skipIf('skip' in install)(`the real scip-python ${SCIP_PYTHON_VERSION}`
     const tools = resolvePluginTools({ constraints: { network: false, ipc: 'none', hostApi: false, optionalTools: ['scip-python'] } }, bin);
     const found = tools.found[0];
     expect(found?.path).toMatch(/node_modules\/@sourcegraph\/scip-python\/index\.js$/);
-    expect(found?.bind).toBe(dirname(found!.path));
+    // npm hoisted its declared dependencies next to it: the host binds that node_modules tree.
+    expect(found?.bind).toBe(dirname(dirname(dirname(found!.path))));
     const upgrade = ScipPythonUpgrade.available({ scipPython: true, tools: { 'scip-python': found!.path } });
     expect(upgrade).toEqual({ tool: found!.path });
 

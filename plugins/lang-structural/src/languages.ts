@@ -26,16 +26,10 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     grammar: 'tree-sitter-cpp.wasm',
     extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp'],
   },
-  { id: 'csharp', grammar: 'tree-sitter-c_sharp.wasm', extensions: ['.cs', '.csx'] },
   { id: 'dart', grammar: 'tree-sitter-dart.wasm', extensions: ['.dart'] },
   { id: 'elixir', grammar: 'tree-sitter-elixir.wasm', extensions: ['.ex', '.exs'] },
-  { id: 'java', grammar: 'tree-sitter-java.wasm', extensions: ['.java'] },
-  { id: 'kotlin', grammar: 'tree-sitter-kotlin.wasm', extensions: ['.kt', '.kts'] },
   // Only implementations: `.mli` signatures need the ocaml_interface grammar, which the package lacks.
   { id: 'ocaml', grammar: 'tree-sitter-ocaml.wasm', extensions: ['.ml'] },
-  { id: 'php', grammar: 'tree-sitter-php.wasm', extensions: ['.php', '.phtml'] },
-  { id: 'scala', grammar: 'tree-sitter-scala.wasm', extensions: ['.scala', '.sc'] },
-  { id: 'swift', grammar: 'tree-sitter-swift.wasm', extensions: ['.swift'] },
   { id: 'zig', grammar: 'tree-sitter-zig.wasm', extensions: ['.zig'] },
 ];
 

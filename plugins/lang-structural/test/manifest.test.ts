@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, languageOfPath } from '../src/languages.js';
 
@@ -38,9 +38,20 @@ describe('travsr-plugin.json', () => {
     expect(manifest.extensions).toEqual(LANGUAGES.flatMap((l) => l.extensions));
   });
 
-  it('claims no language another first-party plugin owns', () => {
-    for (const taken of ['typescript', 'javascript', 'python', 'go', 'rust', 'lua', 'json', 'yaml', 'toml', 'xml'])
-      expect(manifest.languages).not.toContain(taken);
+  it('claims no language another first-party plugin owns (Ruby went to lang-ruby, Java to lang-java, …)', () => {
+    const pluginsDir = new URL('../../', import.meta.url);
+    const others = readdirSync(pluginsDir).filter(
+      (d) => d !== 'lang-structural' && existsSync(new URL(`${d}/travsr-plugin.json`, pluginsDir)),
+    );
+    expect(others).toEqual(expect.arrayContaining(['lang-go', 'lang-ruby', 'lang-typescript']));
+    for (const other of others) {
+      const theirs = (JSON.parse(readFileSync(new URL(`${other}/travsr-plugin.json`, pluginsDir), 'utf8')) as { languages: string[] })
+        .languages;
+      expect(
+        manifest.languages.filter((l) => theirs.includes(l)),
+        other,
+      ).toEqual([]);
+    }
   });
 
   it('maps every extension to the language id the host gives it', () => {

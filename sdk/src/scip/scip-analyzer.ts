@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cp } from 'node:fs/promises';
-import { basename, delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { TravsrError } from '@travsr/protocol';
 import type { AnalyzeFile, Node } from '../index.js';
 import type { FileAnalysis, FileContext, FileResult, ProgramContext, SessionCapabilities, SessionInfo, SourceFile } from '../definition.js';
@@ -52,6 +52,12 @@ export interface ScipInvocation {
   readonly env?: NodeJS.ProcessEnv;
   /** Default: the project's directory. */
   readonly cwd?: string;
+  /**
+   * Where the tool writes its index when it cannot be told (scip-php always writes `index.scip`
+   * in its working directory): absolute, or relative to `cwd`. It is moved to the run's `output`.
+   * Default: the run's `output` (the tool was given it).
+   */
+  readonly writes?: string;
 }
 
 /**
@@ -377,15 +383,18 @@ export class ScipAnalyzer {
         scratchDir: scratch,
         env,
         ...(proxy ? { proxy } : {}),
+        ...(this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {}),
       };
       const inv = this.indexer.invocation(run);
+      const cwd = inv.cwd ?? projectDir;
+      const writes = inv.writes === undefined ? output : isAbsolute(inv.writes) ? inv.writes : join(cwd, inv.writes);
       await runExternalIndexer({
         name: this.indexer.name,
         command: inv.command ?? tools[this.indexer.tools[0]!]!,
         args: inv.args,
-        cwd: inv.cwd ?? projectDir,
+        cwd,
         env: inv.env ?? env,
-        output,
+        output: writes,
         signal: ctx.signal,
         ...(this.indexer.timeoutMs !== undefined ? { timeoutMs: this.indexer.timeoutMs } : {}),
         // A large project takes minutes: a log line now and then tells the host the plugin is alive
@@ -393,6 +402,7 @@ export class ScipAnalyzer {
         heartbeat: (s) => ctx.log('info', `${this.indexer.name} is still indexing ${project || '.'} (${s} s)`),
         heartbeatMs: this.heartbeatMs,
       });
+      if (writes !== output) renameSync(writes, output);
       rmSync(scratch, { recursive: true, force: true });
       if (copy) rmSync(projectDir, { recursive: true, force: true });
       return { path: output, projectRoot: original, ranInCopy: copy !== undefined };

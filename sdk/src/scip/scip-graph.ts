@@ -18,8 +18,13 @@ const CONSTRUCTOR = /`?<init>`?\([^)]*\)\.$/;
 interface DefinitionSite {
   path: string;
   line: number;
-  /** The identifier as written at the definition (SCIP's display name, else the last descriptor). */
+  /** The identifier as written at the definition: the symbol's last descriptor (a JVM constructor: its class). */
   name: string;
+  /**
+   * SCIP's display name when it differs: some indexers write the identifier there, others a
+   * signature (`Shop.Checkout.total() -> Swift.Int`): tried when no definition has `name`.
+   */
+  displayName?: string;
 }
 
 /** An occurrence in protocol coordinates: 1-based line, UTF-8 byte columns. */
@@ -130,6 +135,8 @@ export class ScipGraph {
   private readonly docs = new Map<string, DocumentSource>();
   private readonly definitions = new Map<string, DefinitionSite>();
   private readonly packageFiles = new Map<string, string[]>();
+  /** `scheme package` of every symbol defined in the indexes: a symbol of one of them is the repository's. */
+  private readonly ownPackages = new Set<string>();
   private readonly parsed = new Map<string, ParsedSymbol | undefined>();
   private readonly targets = new Map<string, Node | 'external' | undefined>();
   private readonly files: ScipIndexFile[] = [];
@@ -215,12 +222,20 @@ export class ScipGraph {
       const last = parsed?.descriptors[parsed.descriptors.length - 1];
       const pkg = symbolNamespace(parsed);
       if (pkg) packages.add(pkg);
+      if (parsed) this.ownPackages.add(`${parsed.scheme} ${parsed.package}`);
       if (!last || last.suffix === 'namespace') continue;
       if (!this.definitions.has(occ.symbol)) {
         const info = infos.get(occ.symbol);
         // A JVM constructor is named after its class in Phase A (`Cart.Cart`), `<init>` in SemanticDB.
         const owner = last.name === '<init>' ? parsed?.descriptors[parsed.descriptors.length - 2]?.name : undefined;
-        this.definitions.set(occ.symbol, { path, line: occ.startLine + 1, name: owner ?? (info?.displayName || last.name) });
+        const name = owner ?? last.name;
+        const display = info?.displayName;
+        this.definitions.set(occ.symbol, {
+          path,
+          line: occ.startLine + 1,
+          name,
+          ...(display && display !== name ? { displayName: display } : {}),
+        });
       }
     }
     for (const pkg of packages) {
@@ -276,11 +291,17 @@ export class ScipGraph {
     if (!site) {
       const parsed = this.parse(symbol);
       const pkg = symbolNamespace(parsed);
-      // A package of these modules without a definition here (a test-only symbol, a build-tag variant) is not external.
-      return pkg !== undefined && this.packageFiles.has(pkg) ? undefined : 'external';
+      // A package of these modules without a definition here (a test-only symbol, a build-tag
+      // variant, what a compiler generates: Swift's memberwise `init`) is not external.
+      if (pkg !== undefined && this.packageFiles.has(pkg)) return undefined;
+      if (pkg === undefined && parsed && this.ownPackages.has(`${parsed.scheme} ${parsed.package}`)) return undefined;
+      return 'external';
     }
     const defs = await definitionsOf(site.path);
-    return defs ? innermost(defs, site.line, site.name) : undefined;
+    if (!defs) return undefined;
+    return (
+      innermost(defs, site.line, site.name) ?? (site.displayName !== undefined ? innermost(defs, site.line, site.displayName) : undefined)
+    );
   }
 
   /**
@@ -302,12 +323,29 @@ export class ScipGraph {
     const doc = await this.document(graph.path);
     if (!doc) return { analysis: graph.build(), stats };
     const sites: Site[] = [];
-    const at = new Map<string, Site>();
+    // Several references may end at one place (scip-swift's `Vec(…)`: the type and its `init`).
+    const at = new Map<string, Site[]>();
     for (const occ of doc.occurrences) {
       const site = this.site(occ, syntax.lines, doc.positionEncoding);
       sites.push(site);
-      if ((occ.roles & ROLE_DEFINITION) === 0) at.set(`${site.line}:${site.endCol}`, site);
+      if ((occ.roles & ROLE_DEFINITION) !== 0) continue;
+      const key = `${site.line}:${site.endCol}`;
+      const list = at.get(key);
+      if (list) list.push(site);
+      else at.set(key, [site]);
     }
+    /** Of the references ending at a place, the first to a definition of the repository, else the first outside it, else the first. */
+    const siteAt = async (key: string): Promise<Site | undefined> => {
+      const list = at.get(key);
+      if (!list || list.length === 1) return list?.[0];
+      let outside: Site | undefined;
+      for (const candidate of list) {
+        const target = await this.target(candidate.symbol, definitionsOf);
+        if (target !== undefined && target !== 'external') return candidate;
+        if (target === 'external') outside ??= candidate;
+      }
+      return outside ?? list[0];
+    };
     const seen = new Set<string>();
     const emit = (src: Node | VName, dst: Node, kind: EdgeKind): boolean => {
       const s = 'vname' in src ? src.vname : src;
@@ -327,7 +365,8 @@ export class ScipGraph {
         continue;
       }
       // An import's range includes its quotes; the package occurrence does not.
-      const site = at.get(`${r.endLine}:${r.endCol}`) ?? (ref.kind === 'imports' ? at.get(`${r.endLine}:${r.endCol - 1}`) : undefined);
+      const site =
+        (await siteAt(`${r.endLine}:${r.endCol}`)) ?? (ref.kind === 'imports' ? await siteAt(`${r.endLine}:${r.endCol - 1}`) : undefined);
       if (!site) {
         if (ref.kind === 'calls') stats.dynamic++;
         else kept.push(ref);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,5 +86,56 @@ describe('indexerEnv', () => {
       XDG_CACHE_HOME: '/tmp/s/cache',
       HTTPS_PROXY: 'http://127.0.0.1:3128',
     });
+  });
+});
+
+describe('ScipAnalyzer runs', () => {
+  it('pass the plugin cache directory, run a tool that writes into its project on a copy, and move a fixed-name index', async () => {
+    const { ScipAnalyzer } = await import('../../src/scip/index.js');
+    const { runPhaseB } = await import('../../src/testing/index.js');
+    const { LineIndex } = await import('../../src/positions.js');
+    const { encodeScipIndex } = await import('../../src/testing/scip-writer.js');
+    const repo = tree(join(dir, 'copy-repo'), ['pom.xml', 'src/A.java', 'target/old.class', 'src/target/Keep.java']);
+    writeFileSync(join(dir, 'copy-repo', 'src', 'A.java'), 'class A {}\n');
+    const index = join(dir, 'fixed.scip');
+    writeFileSync(index, encodeScipIndex({ projectRoot: '', documents: [] }));
+    const bin = join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    // Writes index.scip into its working directory, and lists what the copy holds.
+    writeFileSync(
+      join(bin, 'tool'),
+      `#!${process.execPath}\nconst fs=require('fs');fs.copyFileSync(${JSON.stringify(index)},'index.scip');fs.writeFileSync(process.argv[2], JSON.stringify({cwd: process.cwd(), files: fs.readdirSync('.', {recursive: true}).sort()}));\n`,
+    );
+    chmodSync(join(bin, 'tool'), 0o755);
+    const seen: { cacheDir?: string | undefined }[] = [];
+    const report = join(dir, 'report.json');
+    const analyzer = new ScipAnalyzer(
+      {
+        initialize: () => Promise.resolve(),
+        addTo: (_g: unknown, text: string) => ({ definitions: [], refs: [], lines: new LineIndex(text) }),
+      },
+      {
+        name: 'tool',
+        languageName: 'Java',
+        tools: ['tool'],
+        installHint: '',
+        invocation: (run) => {
+          seen.push({ cacheDir: run.cacheDir });
+          return { args: [report], writes: 'index.scip' };
+        },
+        copyProject: { skip: ['target'] },
+      },
+      { scratchDir: join(dir, 'scratch'), languageOf: () => 'java' },
+    );
+    const { results } = await runPhaseB(analyzer, repo, [{ path: 'src/A.java', language: 'java' }], {
+      options: { tools: { tool: join(bin, 'tool') }, cacheDir: '/cache/lang-java' },
+    });
+    expect(results.get('src/A.java')?.status ?? 'ok').toBe('ok');
+    expect(seen).toEqual([{ cacheDir: '/cache/lang-java' }]);
+    const r = JSON.parse(readFileSync(report, 'utf8')) as { cwd: string; files: string[] };
+    expect(r.cwd).not.toBe(repo);
+    // The project's own target/ is left out; a source package named target is not.
+    expect(r.files).toEqual(expect.arrayContaining(['pom.xml', 'src/A.java', 'src/target/Keep.java']));
+    expect(r.files.some((f) => f.startsWith('target'))).toBe(false);
   });
 });

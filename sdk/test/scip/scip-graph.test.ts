@@ -200,3 +200,55 @@ describe('ScipGraph on a JVM index (SemanticDB symbols)', () => {
     expect(analysis.edges.filter((e) => e.kind === 'calls').map((e) => e.dst.signature)).toEqual(['Cart.Cart', 'Item']);
   });
 });
+
+describe('ScipGraph with a compiler-style index (scip-swift)', () => {
+  // `Vec(1)` has two references ending at `Vec`: the type and its compiler-made `init`; display
+  // names are signatures, not identifiers.
+  const SRC =
+    'struct Vec {\n  let x: Int\n}\nfunc total() -> Int {\n  return Vec(x: 1).x + twice(2)\n}\nfunc twice(_ n: Int) -> Int { n * 2 }\n';
+  const P = 'scip-swift swift shop 0.1 ';
+  const swiftIndex = encodeScipIndex({
+    projectRoot: `file://${REPO}`,
+    toolName: 'scip-swift',
+    documents: [
+      {
+        path: 'Shop.swift',
+        language: 'swift',
+        occurrences: [
+          { range: at(SRC, 0, 'Vec'), symbol: `${P}Vec#`, definition: true },
+          { range: at(SRC, 3, 'total'), symbol: `${P}total().`, definition: true },
+          { range: at(SRC, 4, 'Vec'), symbol: `${P}Vec#init(x:).` },
+          { range: at(SRC, 4, 'Vec'), symbol: `${P}Vec#` },
+          { range: at(SRC, 4, 'twice'), symbol: `${P}twice(_:).` },
+          { range: at(SRC, 6, 'twice'), symbol: `${P}twice(_:).`, definition: true },
+        ],
+        symbols: [
+          { symbol: `${P}total().`, displayName: 'Shop.total() -> Swift.Int' },
+          { symbol: `${P}twice(_:).`, displayName: 'Shop.twice(_: Swift.Int) -> Swift.Int' },
+        ],
+      },
+    ],
+  });
+
+  it('matches definitions by their descriptor name, and takes the reference that resolves where several end together', async () => {
+    const graph = new FileGraphBuilder({ corpus: 'shop', path: 'Shop.swift', language: 'swift' });
+    const lines = SRC.split('\n');
+    const vec = graph.define({ kind: 'struct', name: 'Vec', range: { startLine: 1, startCol: 0, endLine: 3, endCol: 1 } });
+    const total = graph.define({ kind: 'function', name: 'total', range: { startLine: 4, startCol: 0, endLine: 6, endCol: 1 } });
+    const twice = graph.define({
+      kind: 'function',
+      name: 'twice',
+      range: { startLine: 7, startCol: 0, endLine: 7, endCol: lines[6]!.length },
+    });
+    const refs = (['Vec', 'twice'] as const).map((word) => {
+      const [l, s, e] = at(SRC, 4, word);
+      return graph.ref(total, 'calls', word, { startLine: l + 1, startCol: s, endLine: l + 1, endCol: e })!;
+    });
+    const definitions = [vec, total, twice];
+    const scip = new ScipGraph([decodeScipIndex(swiftIndex)], REPO);
+    const { analysis } = await scip.merge(graph, { definitions, refs, lines: new LineIndex(SRC) }, () =>
+      Promise.resolve([graph.fileNode, ...definitions]),
+    );
+    expect(analysis.edges.filter((e) => e.kind === 'calls').map((e) => e.dst.signature)).toEqual(['Vec', 'twice']);
+  });
+});

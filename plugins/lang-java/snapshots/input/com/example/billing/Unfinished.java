@@ -1,0 +1,3 @@
+class Broken {
+    String s = """
+        text block never closed

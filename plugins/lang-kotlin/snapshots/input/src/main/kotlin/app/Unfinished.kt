@@ -1,0 +1,2 @@
+fun broken() {
+    val s = """raw ${ "nested

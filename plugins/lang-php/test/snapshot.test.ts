@@ -1,0 +1,21 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { snapshotTest } from '@travsr/sdk/testing';
+
+const pluginDir = fileURLToPath(new URL('..', import.meta.url));
+
+describe('lang-php snapshots', () => {
+  it('matches the golden annotated sources in snapshots/output (Phase A)', async () => {
+    expect(existsSync(new URL('../dist/main.js', import.meta.url)), 'build first: npm run build -w @travsr/plugin-lang-php').toBe(true);
+    const result = await snapshotTest({ pluginDir, updateCommand: 'TRAVSR_UPDATE_SNAPSHOTS=1 npx vitest run plugins/lang-php' });
+    expect(result.files.length).toBe(3);
+  });
+
+  it('reports syntax errors only where the source is broken', () => {
+    const read = (p: string) => readFileSync(new URL(`../snapshots/output/${p}`, import.meta.url), 'utf8');
+    expect(read('src/Http/Router.php')).not.toContain('PARSE_ERRORS');
+    expect(read('src/Http/unfinished.php')).toContain('PARSE_ERRORS');
+    expect(read('src/Http/unfinished2.phtml')).toContain('PARSE_ERRORS');
+  });
+});
