@@ -15,7 +15,7 @@ import { travsr } from '../helpers/run-cli.js';
 /** What a plugin's test/fixture-project.ts exports for this test. */
 interface FixtureModule {
   writeProject(dir: string): void;
-  writeFakeTools(binDir: string, mode?: 'ok' | 'fail' | 'slow' | 'download'): string;
+  writeFakeTools(binDir: string, mode?: 'ok' | 'fail' | 'slow' | 'download' | 'ipc'): string;
 }
 
 interface PluginCase {
@@ -29,6 +29,8 @@ interface PluginCase {
   markers: string[];
   tier: 'standard' | 'native-ipc' | 'elevated';
   fixture: () => Promise<FixtureModule>;
+  /** The stand-in's mode in the run that must resolve (default ok): `ipc` for a native-ipc tool. */
+  okMode?: 'ipc';
   /** A callee (as `graph callers` takes it) and the qualified name of a caller the index resolves. */
   callee: string;
   caller: string;
@@ -102,6 +104,19 @@ const CASES: PluginCase[] = [
     caller: 'Cart.total',
   },
   {
+    plugin: 'lang-clang',
+    language: 'c',
+    tool: 'scip-clang',
+    needs: 'scip-clang',
+    markers: ['CMakeLists.txt'],
+    tier: 'native-ipc',
+    // As scip-clang's driver and workers: POSIX shared memory and a message queue, no network.
+    okMode: 'ipc',
+    fixture: () => import('../../plugins/lang-clang/test/fixture-project.js'),
+    callee: 'ring_push',
+    caller: 'main',
+  },
+  {
     plugin: 'lang-csharp',
     language: 'csharp',
     tool: 'scip-dotnet',
@@ -152,7 +167,10 @@ beforeAll(async () => {
       if (mode === 'ok') fixture.writeProject(join(repo, c.language));
       const dir = join(work, 'tools', mode, 'lib', c.plugin);
       // Only a standard-tier tool is tried downloading (the elevated tiers' downloads are test/cli/scip-tiers.test.ts's).
-      const tool = fixture.writeFakeTools(dir, mode === 'download' && c.tier !== 'standard' ? 'ok' : mode);
+      const tool = fixture.writeFakeTools(
+        dir,
+        mode === 'download' && c.tier !== 'standard' ? (c.okMode ?? 'ok') : mode === 'ok' ? (c.okMode ?? 'ok') : mode,
+      );
       shared.set(c.tool, [...(shared.get(c.tool) ?? []), { markers: c.markers, path: tool }]);
     }
     // One tool, several plugins (scip-java for Java, Kotlin and Scala): a stand-in that runs the one

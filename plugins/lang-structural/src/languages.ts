@@ -20,12 +20,6 @@ export interface LanguageSpec {
 
 export const LANGUAGES: readonly LanguageSpec[] = [
   { id: 'bash', grammar: 'tree-sitter-bash.wasm', extensions: ['.sh', '.bash'] },
-  { id: 'c', grammar: 'tree-sitter-c.wasm', extensions: ['.c', '.h'] },
-  {
-    id: 'cpp',
-    grammar: 'tree-sitter-cpp.wasm',
-    extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp'],
-  },
   { id: 'dart', grammar: 'tree-sitter-dart.wasm', extensions: ['.dart'] },
   { id: 'elixir', grammar: 'tree-sitter-elixir.wasm', extensions: ['.ex', '.exs'] },
   // Only implementations: `.mli` signatures need the ocaml_interface grammar, which the package lacks.

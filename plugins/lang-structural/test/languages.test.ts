@@ -15,29 +15,6 @@ interface Case {
 }
 
 const CASES: Record<string, Case> = {
-  c: {
-    file: 'c/src/ring.c',
-    defines: ['function next', 'function ring_new', 'function ring_push', 'function ring_free'],
-    refers: [
-      'imports ring.h <- <file>',
-      'imports stdlib.h <- <file>',
-      'calls malloc <- ring_new',
-      'calls next <- ring_push',
-      'calls release <- ring_free',
-    ],
-  },
-  cpp: {
-    file: 'cpp/geo/shapes.cpp',
-    defines: ['namespace geo', 'function Circle::area', 'function geo.total_area', 'function main'],
-    refers: [
-      'imports shapes.hpp <- <file>',
-      'imports cmath <- <file>',
-      'calls std::pow <- Circle::area',
-      'calls s.area <- geo.total_area',
-      'calls std::make_unique <- main',
-      'calls geo::total_area <- main',
-    ],
-  },
   dart: {
     file: 'dart/lib/src/counter.dart',
     defines: [
@@ -154,11 +131,6 @@ describe('what is not a reference', () => {
     const sh = references(await analyzeInput(analyzer, 'bash/scripts/deploy.sh'));
     expect(sh.filter((r) => /^calls (set|local|printf) /.test(r))).toEqual([]);
   });
-
-  it('does not take a C prototype or a C++ member declaration for a definition', async () => {
-    expect(definitions(await analyzeInput(analyzer, 'c/src/ring.h'))).not.toContain('function ring_new');
-    expect(definitions(await analyzeInput(analyzer, 'cpp/geo/shapes.hpp'))).not.toContain('method geo.Circle.area');
-  });
 });
 
 describe('language choice', () => {
@@ -167,7 +139,7 @@ describe('language choice', () => {
     const spec = analyzer.languageFor({ path: 'lib/app.ex', language: 'bash' });
     expect(spec?.id).toBe('elixir');
     expect(analyzer.languageFor({ path: 'mix.exs', language: 'elixir' })?.id).toBe('elixir');
-    expect(analyzer.languageFor({ path: 'include/x.h', language: 'c' })?.id).toBe('c');
+    expect(analyzer.languageFor({ path: 'src/main.zig', language: 'bash' })?.id).toBe('zig');
   });
 
   it('fails a file it has no grammar for with the reason', async () => {

@@ -91,10 +91,11 @@ export interface FakeIndexerSpec {
   /** What it writes. */
   readonly index: ScipIndexSpec;
   /**
-   * Where it writes the index: the argument after `flag` (`--index-file`); with `positional`,
-   * the first argument; or `file`, a name in its working directory.
+   * Where it writes the index: the argument after `flag` (`--index-file`); the rest of the
+   * argument that starts with `prefix` (`--index-output-path=`); with `positional`, the first
+   * argument; or `file`, a name in its working directory.
    */
-  readonly output: { readonly flag: string } | { readonly file: string } | { readonly positional: true };
+  readonly output: { readonly flag: string } | { readonly prefix: string } | { readonly file: string } | { readonly positional: true };
   /** Arguments it refuses to run without (`['index']`, `['--compdb-path']`). */
   readonly requireArgs?: readonly string[];
   /** Files (any one of them) its working directory must hold (`Gemfile`, `*.csproj`). */
@@ -114,6 +115,11 @@ export interface FakeIndexerSpec {
   readonly mode?: 'ok' | 'fail' | 'slow' | 'download' | 'ipc';
   readonly failMessage?: string;
   readonly downloadUrl?: string;
+  /**
+   * More checks, as JavaScript run before it writes: `args` (its arguments), `die(message)`, `fs`
+   * and `path` are in scope (e.g. that a file an argument names exists).
+   */
+  readonly check?: string;
 }
 
 /**
@@ -159,8 +165,10 @@ if (c.requireInCwd.length > 0) {
 for (const t of c.requireOnPath)
   if (!(process.env.PATH || '').split(':').some((d) => d && fs.existsSync(path.join(d, t)))) die(t + ' not found on PATH');
 for (const [k, v] of Object.entries(c.requireEnv)) if (process.env[k] !== v) die('expected ' + k + '=' + v + ', got ' + process.env[k]);
+${spec.check ?? ''}
 let out;
 if ('flag' in c.output) { const i = args.indexOf(c.output.flag); out = i >= 0 ? args[i + 1] : undefined; if (!out) die(c.output.flag + ' is required'); }
+else if ('prefix' in c.output) { const a = args.find((x) => x.startsWith(c.output.prefix)); out = a && a.slice(c.output.prefix.length); if (!out) die(c.output.prefix + ' is required'); }
 else if ('file' in c.output) out = path.join(cwd, c.output.file);
 else out = args[0];
 const write = () => fs.writeFileSync(out, Buffer.from(${JSON.stringify(index)}, 'base64'));

@@ -39,7 +39,7 @@ void ring_free(ring_t *r) {
     release(r);
 //  ^^^^^^^ reference calls release (from ring_free)
 }
-// ----- travsr snapshot: c/src/ring.c (c, phase A, status ok) -----
+// ----- travsr snapshot: src/ring.c (c, phase A, status ok) -----
 // node file <file> (ring.c)
 // skeleton next: "static size_t next(const ring_t *r, size_t i)"
 // skeleton ring_free: "void ring_free(ring_t *r)"

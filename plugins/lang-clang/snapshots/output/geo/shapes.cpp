@@ -38,7 +38,7 @@ int main() {
     return geo::total_area(shapes) > 0 ? 0 : 1;
 //         ^^^^^^^^^^^^^^^ reference calls geo::total_area (from main)
 }
-// ----- travsr snapshot: cpp/geo/shapes.cpp (cpp, phase A, status ok) -----
+// ----- travsr snapshot: geo/shapes.cpp (cpp, phase A, status ok) -----
 // node file <file> (shapes.cpp)
 // skeleton Circle::area: "double Circle::area() const"
 // skeleton geo.total_area: "double total_area(const ShapeList& shapes)"

@@ -25,7 +25,7 @@ ring_t *ring_new(size_t cap);
 int ring_push(ring_t *r, unsigned char byte);
 
 #endif
-// ----- travsr snapshot: c/src/ring.h (bash, phase A, status ok) -----
+// ----- travsr snapshot: src/ring.h (c, phase A, status ok) -----
 // node file <file> (ring.h)
 // skeleton RING_EMPTY_P: "#define RING_EMPTY_P(r) ((r)->head == (r)->tail)"
 // skeleton ring: "struct ring"
