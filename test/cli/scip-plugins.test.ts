@@ -117,6 +117,17 @@ const CASES: PluginCase[] = [
     caller: 'main',
   },
   {
+    plugin: 'lang-dart',
+    language: 'dart',
+    tool: 'scip_dart',
+    needs: 'scip_dart and dart',
+    markers: ['pubspec.yaml'],
+    tier: 'native-ipc',
+    fixture: () => import('../../plugins/lang-dart/test/fixture-project.js'),
+    callee: 'Pricing.price',
+    caller: 'Cart.total',
+  },
+  {
     plugin: 'lang-csharp',
     language: 'csharp',
     tool: 'scip-dotnet',

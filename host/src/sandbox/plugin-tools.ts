@@ -18,7 +18,8 @@ export interface ResolvedTool {
    * @sourcegraph/scip-typescript`); its toolchain directory when it sits in the `bin/` of one
    * (a GOROOT holding `src/runtime`, a GOPATH holding `pkg/mod`: `~/go` for `~/go/bin/scip-go`;
    * a JDK, Maven, Gradle or sbt distribution, `bin/` beside `lib/` or `conf/`) or at the top of a
-   * .NET SDK, or beside the `.store/` of a .NET global tool (`~/.dotnet/tools`); the
+   * .NET SDK, or beside the `.store/` of a .NET global tool (`~/.dotnet/tools`); a Dart pub
+   * cache (`~/.pub-cache` for `~/.pub-cache/bin/scip_dart`); the
    * Composer project of a PHP tool (the directory with `vendor/autoload.php`);
    * else the file alone.
    */
@@ -136,7 +137,9 @@ export function toolBind(real: string, home: string = homedir(), platform: NodeJ
     (existsSync(join(root, 'src', 'runtime')) ||
       existsSync(join(root, 'pkg', 'mod')) ||
       existsSync(join(root, 'lib')) ||
-      existsSync(join(root, 'conf')));
+      existsSync(join(root, 'conf')) ||
+      // Dart's pub cache: the launcher of a globally activated package (scip_dart) and what it runs.
+      existsSync(join(root, 'global_packages')));
   return toolchain ? root : real;
 }
 

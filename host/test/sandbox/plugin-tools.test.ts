@@ -68,6 +68,9 @@ describe('toolBind', () => {
     mkdirSync(join(dir, 'sbt', 'bin'), { recursive: true });
     mkdirSync(join(dir, 'sbt', 'conf'), { recursive: true });
     expect(toolBind(join(dir, 'sbt', 'bin', 'sbt'))).toBe(join(dir, 'sbt'));
+    mkdirSync(join(dir, 'pub-cache', 'bin'), { recursive: true });
+    mkdirSync(join(dir, 'pub-cache', 'global_packages'), { recursive: true });
+    expect(toolBind(join(dir, 'pub-cache', 'bin', 'scip_dart'))).toBe(join(dir, 'pub-cache'));
   });
 
   it('binds the Composer project of a PHP tool: a checkout with vendor/, or a global install', () => {

@@ -20,7 +20,6 @@ export interface LanguageSpec {
 
 export const LANGUAGES: readonly LanguageSpec[] = [
   { id: 'bash', grammar: 'tree-sitter-bash.wasm', extensions: ['.sh', '.bash'] },
-  { id: 'dart', grammar: 'tree-sitter-dart.wasm', extensions: ['.dart'] },
   { id: 'elixir', grammar: 'tree-sitter-elixir.wasm', extensions: ['.ex', '.exs'] },
   // Only implementations: `.mli` signatures need the ocaml_interface grammar, which the package lacks.
   { id: 'ocaml', grammar: 'tree-sitter-ocaml.wasm', extensions: ['.ml'] },

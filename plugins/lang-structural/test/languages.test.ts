@@ -15,28 +15,6 @@ interface Case {
 }
 
 const CASES: Record<string, Case> = {
-  dart: {
-    file: 'dart/lib/src/counter.dart',
-    defines: [
-      'class Counter',
-      'class PersistentCounter',
-      'constructor PersistentCounter.memory',
-      'method PersistentCounter.increment',
-      'class Loggable',
-      'enum Mode',
-      'method Counter.bump',
-      'function twice',
-    ],
-    refers: [
-      'imports package:meta/meta.dart <- <file>',
-      'inherits Counter <- PersistentCounter',
-      'inherits Loggable <- PersistentCounter',
-      'implements Disposable <- PersistentCounter',
-      'calls _store.write <- PersistentCounter.increment',
-      'calls log <- PersistentCounter.increment',
-      'calls increment <- Counter.bump',
-    ],
-  },
   elixir: {
     file: 'elixir/lib/chat/room.ex',
     defines: [

@@ -30,29 +30,30 @@ export const SWIFT_PROJECT_FILES = ['Package.swift', '*.xcodeproj', '*.xcworkspa
  *
  * It runs on a copy of the project (the build writes beside the sources: `Package.resolved`,
  * `.swiftpm/`). Its display names are the compiler's signatures (`Shop.Checkout.total() ->
- * Swift.Int`): the SDK matches a definition by the symbol's descriptor name (`total`) first. Any
+ * Swift.Int`) and stay in the index: the SDK matches a definition by the symbol's descriptor name
+ * (`total`) first. A constructor call (`Item(…)`) has two references ending at one place, the
+ * type and its `init`: the SDK takes the one defined in the repository (a declared `init`, else
+ * the type: a memberwise `init` has no definition and is not taken as external). Any
  * program named `scip-swift` with this command line (`index <dir> --output <file>`, SCIP out) can
  * stand in for it.
  */
-export const scipSwift: ScipIndexer = (() => {
-  return {
-    name: 'scip-swift',
-    languageName: 'Swift',
-    tools: ['scip-swift', 'swift'],
-    installHint: SCIP_SWIFT_HINT,
-    toolHints: { swift: SWIFT_HINT },
-    projects: (root) => projectDirs(root, SWIFT_PROJECT_FILES),
-    noProjects: 'scip-swift found no Swift package (Package.swift) or Xcode project (*.xcodeproj, *.xcworkspace) in the repository',
-    // SwiftPM's build directories (a local dependency's too) are output, not sources.
-    copyProject: { skip: ['.scip-cache', 'DerivedData', 'index.scip'], skipAnywhere: ['.build'] },
-    // A Swift build: a large app takes a while.
-    timeoutMs: 40 * 60_000,
-    invocation: ({ projectDir, output, scratchDir, env }) => ({
-      args: ['index', projectDir, '--output', output],
-      // SwiftPM keeps its caches and configuration under HOME (~/.cache, ~/.swiftpm): the run's own.
-      env: { ...env, HOME: scratchDir },
-    }),
-    notIndexed:
-      'scip-swift did not index this file (compiled by no target it built: a manifest, a script, a file its target excludes, or outside every project): its refs are matched by name',
-  };
-})();
+export const scipSwift: ScipIndexer = {
+  name: 'scip-swift',
+  languageName: 'Swift',
+  tools: ['scip-swift', 'swift'],
+  installHint: SCIP_SWIFT_HINT,
+  toolHints: { swift: SWIFT_HINT },
+  projects: (root) => projectDirs(root, SWIFT_PROJECT_FILES),
+  noProjects: 'scip-swift found no Swift package (Package.swift) or Xcode project (*.xcodeproj, *.xcworkspace) in the repository',
+  // SwiftPM's build directories (a local dependency's too) are output, not sources.
+  copyProject: { skip: ['.scip-cache', 'DerivedData', 'index.scip'], skipAnywhere: ['.build'] },
+  // A Swift build: a large app takes a while.
+  timeoutMs: 40 * 60_000,
+  invocation: ({ projectDir, output, scratchDir, env }) => ({
+    args: ['index', projectDir, '--output', output],
+    // SwiftPM keeps its caches and configuration under HOME (~/.cache, ~/.swiftpm): the run's own.
+    env: { ...env, HOME: scratchDir },
+  }),
+  notIndexed:
+    'scip-swift did not index this file (compiled by no target it built: a manifest, a script, a file its target excludes, or outside every project): its refs are matched by name',
+};

@@ -77,7 +77,7 @@ extension CounterX on Counter {
 
 int twice(int x) => x * 2;
 // ^^^^^^^^^^^^^^^^^^^^^^^^^^ definition function twice [51:0-51:26]
-// ----- travsr snapshot: dart/lib/src/counter.dart (dart, phase A, status ok) -----
+// ----- travsr snapshot: lib/src/counter.dart (dart, phase A, status ok) -----
 // node file <file> (counter.dart)
 // skeleton Counter.bump: "void bump(int times) {"
 // skeleton Counter.increment: "void increment();"
