@@ -1,7 +1,8 @@
 // A small Swift package and the SCIP index scip-swift would write for it, plus a stand-in for the
 // `scip-swift` executable (and `swift`, which it builds with). scip-swift cannot run here (it is
 // macOS-only), so the tests put a script on PATH that checks how it is called and writes this
-// index (with the SDK's SCIP writer); what the plugin does with the index — the merge — and how the host finds, binds and passes the tools, is real.
+// index (with the SDK's SCIP writer), display names as the compiler writes them; what the plugin
+// does with the index — the merge — and how the host finds, binds and passes the tools, is real.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { scipDocumentAt, writeFakeIndexer, type FakeIndexerSpec, type ScipDocumentSpec, type ScipSymbolSpec } from '@travsr/sdk/testing';
@@ -30,6 +31,10 @@ let package = Package(
 
 func money(_ cents: Int) -> String {
     String(format: "%d.%02d", cents / 100, cents % 100)
+}
+
+public struct Receipt {
+    public let cents: Int
 }
 `,
   'Sources/Shop/Rates.swift': `public enum Rates {
@@ -68,12 +73,20 @@ public final class Checkout: Basket, Totals {
     public func summary() -> String {
         String(format: "%d items, %@", items.count, money(total()))
     }
+
+    public func receipt() -> Receipt {
+        Receipt(cents: total())
+    }
 }
 
 extension Checkout {
     public func adding(_ item: Item) -> Checkout {
         add(item)
         return self
+    }
+
+    public func withTea() -> Checkout {
+        adding(Item(name: "tea", cents: 250))
     }
 }
 `,
@@ -126,8 +139,15 @@ export function fixtureDocuments(): ScipDocumentSpec[] {
         ['func money', 'String', `${SWIFT}String#`],
         ['String(format:', 'String', `${FOUNDATION}String#init(+22).`],
         ['String(format:', '/', `${SWIFT}Int#\`/\`().`],
+        ['public struct Receipt', 'Receipt', `${S}Receipt#`, true],
+        ['public let cents', 'cents', `${S}Receipt#cents.`, true],
+        ['public let cents', 'Int', `${SWIFT}Int#`],
       ],
-      [info('money().', 'Shop.money(Swift.Int) -> Swift.String')],
+      [
+        info('money().', 'Shop.money(Swift.Int) -> Swift.String'),
+        info('Receipt#', 'Shop.Receipt'),
+        info('Receipt#cents.', 'Shop.Receipt.cents : Swift.Int'),
+      ],
     ),
     doc(
       'Sources/Shop/Rates.swift',
@@ -198,17 +218,31 @@ export function fixtureDocuments(): ScipDocumentSpec[] {
         ['String(format: "%d items', 'count', `${SWIFT}Array#count.`],
         ['String(format: "%d items', 'money', `${S}money().`],
         ['String(format: "%d items', 'total', `${S}Checkout#total().`],
+        ['public func receipt', 'receipt', `${S}Checkout#receipt().`, true],
+        ['public func receipt', 'Receipt', `${S}Receipt#`],
+        // A constructor call: the compiler's `init` and the type end at one place. Receipt's
+        // memberwise init is compiler-made (no definition anywhere); Item declares its own.
+        ['Receipt(cents:', 'Receipt', `${S}Receipt#init().`],
+        ['Receipt(cents:', 'Receipt', `${S}Receipt#`],
+        ['Receipt(cents:', 'total', `${S}Checkout#total().`],
         ['extension Checkout', 'Checkout', `${S}Checkout#`],
         ['public func adding', 'adding', `${S}Checkout#adding().`, true],
         ['public func adding', 'Item', `${S}Item#`],
         ['public func adding', 'Checkout', `${S}Checkout#`],
         ['add(item)', 'add', `${S}Basket#add().`],
+        ['public func withTea', 'withTea', `${S}Checkout#withTea().`, true],
+        ['public func withTea', 'Checkout', `${S}Checkout#`],
+        ['adding(Item(', 'adding', `${S}Checkout#adding().`],
+        ['adding(Item(', 'Item', `${S}Item#init().`],
+        ['adding(Item(', 'Item', `${S}Item#`],
       ],
       [
         info('Checkout#', 'Shop.Checkout', [`${S}Basket#`, `${S}Totals#`]),
         info('Checkout#total().', 'Shop.Checkout.total() -> Swift.Int', [`${S}Totals#total().`]),
         info('Checkout#summary().', 'Shop.Checkout.summary() -> Swift.String'),
         info('Checkout#adding().', 'Shop.Checkout.adding(Shop.Item) -> Shop.Checkout'),
+        info('Checkout#receipt().', 'Shop.Checkout.receipt() -> Shop.Receipt'),
+        info('Checkout#withTea().', 'Shop.Checkout.withTea() -> Shop.Checkout'),
       ],
     ),
   ];

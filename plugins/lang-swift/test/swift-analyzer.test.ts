@@ -1,7 +1,8 @@
 // lang-swift in process: Phase A on a realistic file, Phase B with a scip-swift stand-in
-// (test/fixture-project.ts), display names as the compiler writes them —
-// resolved calls, inheritance, conformances and type references, calls into the SDK dropped,
-// a file no target compiles kept for name matching, scip-swift's failure reported.
+// (test/fixture-project.ts) started directly, display names as the compiler writes them —
+// resolved calls (constructor calls too), inheritance, conformances and type references, calls
+// into the SDK dropped, a file no target compiles kept for name matching, scip-swift's failure
+// reported.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { TagsSyntax } from '@travsr/sdk/tree-sitter';
 import { runPhaseB } from '@travsr/sdk/testing';
 import manifest from '../travsr-plugin.json' with { type: 'json' };
 import { scipSwift } from '../src/scip-swift-indexer.js';
-import { PROJECT_FILES, writeFakeTools, writeProject } from './fixture-project.js';
+import { fixtureDocuments, PROJECT_FILES, writeFakeTools, writeProject } from './fixture-project.js';
 
 const dist = new URL('../dist/', import.meta.url);
 const newAnalyzer = (scratchDir: string) =>
@@ -120,6 +121,8 @@ describe('lang-swift Phase B (scip-swift)', () => {
         'implements Checkout -> Sources/Shop/Totals.swift#Totals (scip)',
         'implements Checkout.total -> Sources/Shop/Totals.swift#Totals.total (scip)',
         'types Checkout.total -> Sources/Shop/Rates.swift#Rates (scip)',
+        'calls Checkout.receipt -> Sources/Shop/Checkout.swift#Checkout.total (scip)',
+        'calls Checkout.withTea -> Sources/Shop/Checkout.swift#Checkout.adding (scip)',
       ]),
     );
     // map, reduce, String(format:), Foundation: outside the repository, dropped.
@@ -138,6 +141,56 @@ describe('lang-swift Phase B (scip-swift)', () => {
     const manifestFile = results.get('Package.swift');
     expect(manifestFile?.diagnostics?.map((d) => d.code)).toContain('NOT_IN_SCIP_INDEX');
     expect((manifestFile?.refs ?? []).map((r) => `${r.kind} ${r.name}`)).toContain('imports PackageDescription');
+  });
+
+  it('resolves calls with the compiler’s display names left in the index: the SDK matches descriptor names', async () => {
+    // scip-swift is started directly (the host's path for it, the default command): nothing
+    // rewrites the index it writes.
+    const inv = scipSwift.invocation({
+      root: '/repo',
+      projectDir: '/tmp/copy',
+      project: '',
+      tools: { 'scip-swift': '/opt/bin/scip-swift', swift: '/opt/bin/swift' },
+      output: '/tmp/run/index.scip',
+      scratchDir: '/tmp/scratch',
+      env: { PATH: '/opt/bin', HOME: '/home/me' },
+    });
+    expect(inv.command).toBeUndefined();
+    expect(inv.args).toEqual(['index', '/tmp/copy', '--output', '/tmp/run/index.scip']);
+    expect(inv.env).toEqual({ PATH: '/opt/bin', HOME: '/tmp/scratch' });
+    // The stand-in's index names every symbol the way the compiler does, never the bare identifier.
+    const names = fixtureDocuments().flatMap((d) => (d.symbols ?? []).map((s) => s.displayName));
+    expect(names).toContain('Shop.Checkout.total() -> Swift.Int');
+    expect(names.filter((n) => !n || (!n.startsWith('Shop.') && !n.startsWith('static Shop.')))).toEqual([]);
+
+    const { results } = await runPhaseB(newAnalyzer(join(dir, 'scratch')), repo, FILES, {
+      options: { tools: tools(join(dir, 'bin')) },
+    });
+    const calls = edges(results.get('Sources/Shop/Checkout.swift')).filter((e) => e.startsWith('calls'));
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        'calls Checkout.total -> Sources/Shop/Rates.swift#Rates.price (scip)',
+        'calls Checkout.summary -> Sources/Shop/Money.swift#money (scip)',
+        'calls Checkout.adding -> Sources/Shop/Basket.swift#Basket.add (scip)',
+      ]),
+    );
+  });
+
+  it('resolves a constructor call, where the type and its init end at one place, to what the repository defines', async () => {
+    const { results } = await runPhaseB(newAnalyzer(join(dir, 'scratch')), repo, FILES, {
+      options: { tools: tools(join(dir, 'bin')) },
+    });
+    const checkout = edges(results.get('Sources/Shop/Checkout.swift'));
+    expect(checkout).toEqual(
+      expect.arrayContaining([
+        // `Receipt(cents:)`: the memberwise init is compiler-made (no definition, not external): the type.
+        'calls Checkout.receipt -> Sources/Shop/Money.swift#Receipt (scip)',
+        // `Item(name:cents:)`: Item declares its init, which the index defines: that init.
+        'calls Checkout.withTea -> Sources/Shop/Item.swift#Item.init (scip)',
+      ]),
+    );
+    // Neither call is dropped as a call outside the repository, nor left to name matching.
+    expect((results.get('Sources/Shop/Checkout.swift')?.refs ?? []).filter((r) => r.kind === 'calls')).toEqual([]);
   });
 
   it('fails the request with scip-swift’s own message when it fails', async () => {
