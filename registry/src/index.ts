@@ -95,3 +95,16 @@ export type { DownloadOptions, DownloadProgress, DownloadResult } from './downlo
 export { DEFAULT_TIMEOUTS, downloadDeadlineMs, type RegistryTimeouts } from './registry-transport.js';
 export { RequestDeadline } from './deadline.js';
 export { SnapshotHistory, type SnapshotStamp } from './snapshot-history.js';
+export {
+  buildSbom,
+  npmPurl,
+  packageOfFile,
+  sbomPackages,
+  SBOM_SPEC_VERSION,
+  type BuildRecord,
+  type CycloneDxBom,
+  type CycloneDxComponent,
+  type PackageOfFile,
+  type SbomSubject,
+} from './sbom.js';
+export { DEFAULT_ALLOWED_LICENCES, licenceAllowed } from './licence-policy.js';

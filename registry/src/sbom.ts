@@ -1,0 +1,326 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/**
+ * What a build put into a plugin's files, as the bundler recorded it: for each bundle, the
+ * input files and how many of their bytes ended up in the output (esbuild's metafile
+ * `outputs[<file>].inputs[<input>].bytesInOutput`), and the files copied next to the bundles
+ * (wasm grammars, `lib.d.ts`) with the file each was made from. Paths are relative to `root`
+ * (the directory the build ran in) or absolute.
+ */
+export interface BuildRecord {
+  /** The bundler and its version (`{ name: 'esbuild', version: '0.28.2' }`). */
+  readonly bundler: { readonly name: string; readonly version: string };
+  readonly bundles: readonly {
+    /** The bundle, relative to the plugin (`dist/main.js`). */
+    readonly output: string;
+    /** Input path → bytes of it in the output; inputs tree-shaken to nothing have 0 and are left out. */
+    readonly inputs: Readonly<Record<string, number>>;
+  }[];
+  readonly assets: readonly {
+    /** The shipped file, relative to the plugin (`dist/tree-sitter-go.wasm`). */
+    readonly file: string;
+    /** The file it was copied or made from (`../../node_modules/tree-sitter-wasms/out/tree-sitter-go.wasm`). */
+    readonly source: string;
+  }[];
+}
+
+/**
+ * A CycloneDX 1.6 bill of materials (the JSON fields this module writes; see
+ * https://cyclonedx.org/docs/1.6/json/).
+ */
+export interface CycloneDxBom {
+  readonly bomFormat: 'CycloneDX';
+  readonly specVersion: '1.6';
+  readonly serialNumber: string;
+  readonly version: 1;
+  readonly metadata: {
+    readonly tools: { readonly components: readonly CycloneDxComponent[] };
+    readonly component: CycloneDxComponent;
+  };
+  readonly components: readonly CycloneDxComponent[];
+  readonly dependencies: readonly { readonly ref: string; readonly dependsOn: readonly string[] }[];
+  readonly compositions: readonly { readonly aggregate: 'complete' | 'unknown'; readonly assemblies: readonly string[] }[];
+}
+
+/** One component of a {@link CycloneDxBom}. */
+export interface CycloneDxComponent {
+  readonly type: 'application' | 'library' | 'file';
+  readonly 'bom-ref'?: string;
+  readonly name: string;
+  readonly version?: string;
+  readonly purl?: string;
+  readonly licenses?: readonly ({ readonly license: { readonly id: string } } | { readonly expression: string })[];
+  readonly hashes?: readonly { readonly alg: 'SHA-256' | 'SHA-512'; readonly content: string }[];
+  readonly properties?: readonly { readonly name: string; readonly value: string }[];
+  readonly components?: readonly CycloneDxComponent[];
+}
+
+/** The CycloneDX specification version {@link buildSbom} writes. */
+export const SBOM_SPEC_VERSION = '1.6';
+
+/** The npm package a file belongs to. */
+export interface PackageOfFile {
+  /** The package's directory. */
+  readonly dir: string;
+  readonly name: string;
+  readonly version: string;
+  /** The SPDX id or expression of package.json's `license` (older `licenses` arrays joined with OR); undefined when it declares none. */
+  readonly licence: string | undefined;
+  /** npm's `integrity` (`sha512-…`) from the lockfile that installed it; undefined for a workspace package or one no lockfile lists. */
+  readonly integrity: string | undefined;
+}
+
+const SPDX_ID = /^[A-Za-z0-9.+-]+$/;
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function licenceOf(manifest: Record<string, unknown>): string | undefined {
+  const l = manifest.license;
+  if (typeof l === 'string' && l.trim() !== '') return l.trim();
+  if (typeof l === 'object' && l !== null && typeof (l as { type?: unknown }).type === 'string') return (l as { type: string }).type;
+  if (Array.isArray(manifest.licenses)) {
+    const ids = manifest.licenses
+      .map((x) => (typeof x === 'string' ? x : typeof x === 'object' && x !== null ? (x as { type?: unknown }).type : undefined))
+      .filter((x): x is string => typeof x === 'string');
+    if (ids.length > 0) return ids.length === 1 ? ids[0] : `(${ids.join(' OR ')})`;
+  }
+  return undefined;
+}
+
+/** The nearest directory at or above `file`'s that holds a package.json naming a package. */
+function packageDirOf(file: string): string | undefined {
+  const parts = file.split(sep);
+  const nm = parts.lastIndexOf('node_modules');
+  if (nm >= 0 && nm + 1 < parts.length - 1) {
+    const scoped = parts[nm + 1]?.startsWith('@');
+    return parts.slice(0, nm + (scoped ? 3 : 2)).join(sep);
+  }
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (typeof readJson(join(dir, 'package.json'))?.name === 'string') return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** npm's integrity for the package in `dir`, from the nearest lockfile above it that lists it. */
+function integrityOf(dir: string): string | undefined {
+  for (let base = dirname(dir); ; base = dirname(base)) {
+    for (const lockfile of [join(base, 'node_modules', '.package-lock.json'), join(base, 'package-lock.json')]) {
+      if (!existsSync(lockfile)) continue;
+      const packages = readJson(lockfile)?.packages as Record<string, { integrity?: unknown; link?: unknown }> | undefined;
+      const entry = packages?.[relative(base, dir).split(sep).join('/')];
+      if (entry && typeof entry.integrity === 'string') return entry.integrity;
+    }
+    if (dirname(base) === base) return undefined;
+  }
+}
+
+/**
+ * The npm package `file` belongs to: the package after the last `node_modules` in its path, or
+ * else the nearest package.json above it (a workspace package, or the plugin itself). Reads
+ * that package's package.json and the lockfile entry that installed it — nothing else of
+ * `node_modules`.
+ *
+ * @example
+ * ```ts
+ * packageOfFile('/repo/node_modules/typescript/lib/typescript.js')?.version; // '5.9.3'
+ * ```
+ */
+export function packageOfFile(file: string): PackageOfFile | undefined {
+  const dir = packageDirOf(resolve(file));
+  if (dir === undefined) return undefined;
+  const manifest = readJson(join(dir, 'package.json'));
+  if (!manifest || typeof manifest.name !== 'string') return undefined;
+  return {
+    dir,
+    name: manifest.name,
+    version: typeof manifest.version === 'string' ? manifest.version : '0.0.0',
+    licence: licenceOf(manifest),
+    integrity: integrityOf(dir),
+  };
+}
+
+/** `pkg:npm/%40scope/name@1.2.3` (the package URL of an npm package). */
+export function npmPurl(name: string, version: string): string {
+  const [scope, bare] = name.startsWith('@') ? name.split('/') : [undefined, name];
+  return `pkg:npm/${scope ? `${encodeURIComponent(scope)}/` : ''}${encodeURIComponent(bare ?? name)}@${encodeURIComponent(version)}`;
+}
+
+function licences(expression: string | undefined): CycloneDxComponent['licenses'] {
+  if (expression === undefined) return undefined;
+  return SPDX_ID.test(expression) ? [{ license: { id: expression } }] : [{ expression }];
+}
+
+function sriToHash(integrity: string | undefined): CycloneDxComponent['hashes'] {
+  const m = /^sha512-([A-Za-z0-9+/=]+)$/.exec(integrity?.split(/\s+/).find((s) => s.startsWith('sha512-')) ?? '');
+  return m?.[1] ? [{ alg: 'SHA-512', content: Buffer.from(m[1], 'base64').toString('hex') }] : undefined;
+}
+
+function sha256Of(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** A UUID made from the document's content, so the same inputs give the same bytes. */
+function contentUuid(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  const variant = ((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** What an SBOM is about: the plugin (or program) whose files the build record describes. */
+export interface SbomSubject {
+  readonly name: string;
+  readonly version: string;
+  /** SPDX id or expression. */
+  readonly licence?: string;
+  /** Its package URL; default `pkg:generic/<name>@<version>`. */
+  readonly purl?: string;
+}
+
+interface Gathered {
+  pkg: PackageOfFile;
+  bytes: number;
+  outputs: Set<string>;
+  /** Input files of the package in the bundles, sorted, for the bundled-content hash. */
+  inputs: Set<string>;
+  files: CycloneDxComponent[];
+}
+
+/**
+ * A CycloneDX 1.6 SBOM of what a build put into `subject`'s files, from the bundler's record
+ * ({@link BuildRecord}): one `library` component per npm package any bundle took bytes from
+ * (name, version, package URL, licence, npm's SHA-512 integrity when a lockfile lists it, the
+ * bundles it is in and the bytes it contributed), and under its package each copied file
+ * (`file`, with the SHA-256 of the shipped bytes). Files of `subject`'s own package are its own
+ * and not listed. `record` undefined: only the subject, with the composition `unknown`.
+ * Deterministic: no timestamp, and a serial number derived from the content.
+ *
+ * @param root the directory the build ran in (the plugin): record paths are relative to it.
+ * @example
+ * ```ts
+ * const bom = buildSbom({ name: 'lang-go', version: '0.1.0', licence: 'Apache-2.0' }, record, 'plugins/lang-go');
+ * bom.components.map((c) => `${c.name}@${c.version}`); // ['@travsr/sdk@0.1.0', 'tree-sitter-wasms@0.1.13', …]
+ * ```
+ */
+export function buildSbom(subject: SbomSubject, record: BuildRecord | undefined, root: string): CycloneDxBom {
+  const base = resolve(root);
+  const own = resolve(base);
+  const at = (p: string): string => (isAbsolute(p) ? p : resolve(base, p));
+  const byDir = new Map<string, Gathered>();
+  const gather = (file: string): Gathered | undefined => {
+    const pkg = packageOfFile(file);
+    if (!pkg || pkg.dir === own) return undefined;
+    let g = byDir.get(pkg.dir);
+    if (!g) byDir.set(pkg.dir, (g = { pkg, bytes: 0, outputs: new Set(), inputs: new Set(), files: [] }));
+    return g;
+  };
+  for (const bundle of record?.bundles ?? []) {
+    for (const [input, bytes] of Object.entries(bundle.inputs)) {
+      if (!(bytes > 0) || input.startsWith('<')) continue;
+      const g = gather(at(input));
+      if (!g) continue;
+      g.bytes += bytes;
+      g.outputs.add(bundle.output);
+      g.inputs.add(at(input));
+    }
+  }
+  for (const asset of record?.assets ?? []) {
+    const g = gather(at(asset.source));
+    if (!g) continue;
+    const shipped = at(asset.file);
+    g.files.push({
+      type: 'file',
+      name: asset.file.split(/[\\/]/).pop() ?? asset.file,
+      hashes: [{ alg: 'SHA-256', content: sha256Of(existsSync(shipped) ? shipped : at(asset.source)) }],
+      properties: [
+        { name: 'travsr:shipped-as', value: asset.file },
+        { name: 'travsr:source', value: relative(g.pkg.dir, at(asset.source)).split(sep).join('/') },
+      ],
+    });
+  }
+  const components = [...byDir.values()]
+    .sort((a, b) => a.pkg.name.localeCompare(b.pkg.name) || a.pkg.version.localeCompare(b.pkg.version))
+    .map((g): CycloneDxComponent => {
+      const purl = npmPurl(g.pkg.name, g.pkg.version);
+      const bundled = createHash('sha256');
+      for (const f of [...g.inputs].sort()) bundled.update(`${relative(g.pkg.dir, f).split(sep).join('/')}\0`).update(readFileSync(f));
+      const properties = [
+        ...(g.outputs.size > 0
+          ? [
+              { name: 'travsr:bundled-into', value: [...g.outputs].sort().join(' ') },
+              { name: 'travsr:bundled-bytes', value: String(g.bytes) },
+              { name: 'travsr:bundled-sha256', value: bundled.digest('hex') },
+            ]
+          : []),
+      ];
+      const lic = licences(g.pkg.licence);
+      const hashes = sriToHash(g.pkg.integrity);
+      return {
+        type: 'library',
+        'bom-ref': purl,
+        name: g.pkg.name,
+        version: g.pkg.version,
+        purl,
+        ...(lic ? { licenses: lic } : {}),
+        ...(hashes ? { hashes } : {}),
+        ...(properties.length > 0 ? { properties } : {}),
+        ...(g.files.length > 0 ? { components: g.files.sort((a, b) => a.name.localeCompare(b.name)) } : {}),
+      };
+    });
+  const subjectRef = subject.purl ?? `pkg:generic/${encodeURIComponent(subject.name)}@${encodeURIComponent(subject.version)}`;
+  const subjectLicences = licences(subject.licence);
+  const body = {
+    metadata: {
+      tools: {
+        components: record
+          ? [{ type: 'application' as const, name: record.bundler.name, version: record.bundler.version }]
+          : ([] as CycloneDxComponent[]),
+      },
+      component: {
+        type: 'application' as const,
+        'bom-ref': subjectRef,
+        name: subject.name,
+        version: subject.version,
+        purl: subjectRef,
+        ...(subjectLicences ? { licenses: subjectLicences } : {}),
+      },
+    },
+    components,
+    dependencies: [{ ref: subjectRef, dependsOn: components.map((c) => c['bom-ref'] ?? c.name) }],
+    compositions: [{ aggregate: record ? ('complete' as const) : ('unknown' as const), assemblies: [subjectRef] }],
+  };
+  return {
+    bomFormat: 'CycloneDX',
+    specVersion: SBOM_SPEC_VERSION,
+    serialNumber: `urn:uuid:${contentUuid(JSON.stringify(body))}`,
+    version: 1,
+    ...body,
+  };
+}
+
+/**
+ * Every package an SBOM names with its licence (`undefined`: none declared), nested files left
+ * out: what a licence policy is checked against.
+ *
+ * @example
+ * ```ts
+ * sbomPackages(bom); // [{ name: 'typescript', version: '5.9.3', licence: 'Apache-2.0' }, …]
+ * ```
+ */
+export function sbomPackages(bom: Pick<CycloneDxBom, 'components'>): { name: string; version: string; licence: string | undefined }[] {
+  return bom.components
+    .filter((c) => c.type === 'library')
+    .map((c) => {
+      const l = c.licenses?.[0];
+      const licence = l === undefined ? undefined : 'expression' in l ? l.expression : l.license.id;
+      return { name: c.name, version: c.version ?? '', licence };
+    });
+}
