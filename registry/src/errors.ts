@@ -74,6 +74,8 @@ export const RegistryErrorCode = {
   PackPathUnportable: 'PACK_PATH_UNPORTABLE',
   /** The packed plugin would be over the size or entry limits that clients apply when extracting. */
   PackTooLarge: 'PACK_TOO_LARGE',
+  /** The build record next to a plugin's entrypoint is not one `buildPlugin` writes. */
+  PackBuildRecordInvalid: 'PACK_BUILD_RECORD_INVALID',
   /** The plugin directory holds a socket, FIFO or device. */
   PackSpecialFile: 'PACK_SPECIAL_FILE',
   /** Publishing would change the bytes of a version that is already published. */

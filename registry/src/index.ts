@@ -69,7 +69,16 @@ export {
   type VerifiedSums,
 } from './verify.js';
 export { safeExtract, DEFAULT_EXTRACT_LIMITS, type ExtractLimits, type ExtractOptions, type ExtractResult } from './safe-extract.js';
-export { packPlugin, PACK_EXCLUDED, ARTIFACT_ROOT, type PackOptions, type PackResult } from './pack.js';
+export {
+  packPlugin,
+  PACK_EXCLUDED,
+  ARTIFACT_ROOT,
+  BUILD_RECORD_FILE,
+  sbomPathFor,
+  type PackOptions,
+  type PackResult,
+  type PackedSbom,
+} from './pack.js';
 export { PACK_MTIME } from './tar-writer.js';
 export { verifyRegistryDirectory, type VerifiedRegistry } from './registry-directory.js';
 export { publishArtifact, signRegistry, type PublishOptions, type PublishResult, type SignOptions } from './publish.js';

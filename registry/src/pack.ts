@@ -1,5 +1,5 @@
 import { lstat, mkdir, readdir, readFile, readlink } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { MANIFEST_FILE, parseManifest, type PluginManifest } from '@travsr/protocol';
 import { checkArchivePath, pathKey, resolveLink } from './archive-paths.js';
@@ -7,6 +7,8 @@ import { RegistryError, RegistryErrorCode } from './errors.js';
 import { artifactPath, assertPlatform, pluginFileId, type Platform } from './layout.js';
 import { DEFAULT_EXTRACT_LIMITS } from './safe-extract.js';
 import { parseVersion } from './semver.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { buildSbom, SBOM_SPEC_VERSION, type BuildRecord } from './sbom.js';
 import { writeTarGz, type TarInput } from './tar-writer.js';
 import { byPath, treeHashOf, type TreeEntry } from './tree-hash.js';
 import { sha256File } from './verify.js';
@@ -55,6 +57,90 @@ export interface PackResult {
   platform: Platform;
   /** Packed paths, relative to the plugin directory, in archive order. */
   files: string[];
+  /** The CycloneDX SBOM written beside the `.tgz` ({@link sbomPathFor}). */
+  sbom: PackedSbom;
+}
+
+/** The SBOM {@link packPlugin} writes beside an artifact. */
+export interface PackedSbom {
+  /** Absolute path: `<outDir>/<id>-<version>-<platform>.cdx.json`. */
+  file: string;
+  /** Lowercase hex SHA-256 of its bytes. */
+  sha256: string;
+  specVersion: typeof SBOM_SPEC_VERSION;
+  /** Packages it names. */
+  components: number;
+  /** `complete` from a build record whose files are all here, `incomplete` when some are not (packed away from the build), `unknown` without one. */
+  aggregate: 'complete' | 'incomplete' | 'unknown';
+}
+
+/**
+ * File name, next to the bundle (the entrypoint's folder), of the record a plugin build leaves
+ * of what went into it (`buildPlugin` of `@travsr/sdk/build` writes it).
+ *
+ * @example
+ * ```ts
+ * join(root, 'dist', BUILD_RECORD_FILE); // …/dist/build-record.json
+ * ```
+ */
+export const BUILD_RECORD_FILE = 'build-record.json';
+
+/**
+ * Where the SBOM of an artifact goes: the artifact's path with `.cdx.json` for `.tgz`.
+ *
+ * @example
+ * ```ts
+ * sbomPathFor('out/lang-go-0.1.0-any.tgz'); // 'out/lang-go-0.1.0-any.cdx.json'
+ * ```
+ */
+export function sbomPathFor(artifactFile: string): string {
+  return artifactFile.replace(/\.tgz$/, '') + '.cdx.json';
+}
+
+function isBuildRecord(value: unknown): value is BuildRecord {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(value) || !isObject(value.bundler)) return false;
+  if (typeof value.bundler.name !== 'string' || typeof value.bundler.version !== 'string') return false;
+  const { bundles, assets } = value;
+  return (
+    Array.isArray(bundles) &&
+    bundles.every((b: unknown) => isObject(b) && typeof b.output === 'string' && isObject(b.inputs)) &&
+    Array.isArray(assets) &&
+    assets.every((x: unknown) => isObject(x) && typeof x.file === 'string' && typeof x.source === 'string')
+  );
+}
+
+/** The build record next to the entrypoint, or undefined when the build left none. */
+async function readBuildRecord(root: string, manifest: PluginManifest): Promise<BuildRecord | undefined> {
+  const file = join(root, dirname(manifest.entrypoint.path), BUILD_RECORD_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (!isBuildRecord(value)) {
+    fail(
+      RegistryErrorCode.PackBuildRecordInvalid,
+      `cannot pack ${manifest.id}: ${file} is not a build record (bundler, bundles with output and inputs, assets with file and source); build the plugin again with buildPlugin of @travsr/sdk/build, or delete the file`,
+    );
+  }
+  return value;
+}
+
+async function licenceOfPackage(root: string): Promise<string | undefined> {
+  try {
+    const l = (JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { license?: unknown }).license;
+    return typeof l === 'string' ? l : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function fail(code: RegistryErrorCode, message: string, details?: Record<string, unknown>): never {
@@ -233,5 +319,18 @@ export async function packPlugin(pluginDir: string, outDir: string, options: Pac
       : { path: i.path, type: 'symlink', sha256: createHash('sha256').update(i.target).digest('hex') },
   );
   const { sha256, size } = await sha256File(file);
-  return { file, sha256, size, treeHash: treeHashOf(tree), manifest, platform, files: inputs.map((i) => i.path) };
+  const record = await readBuildRecord(root, manifest);
+  const licence = await licenceOfPackage(root);
+  const bom = buildSbom({ name: manifest.id, version: manifest.version, ...(licence ? { licence } : {}) }, record, root);
+  const sbomText = `${JSON.stringify(bom, null, 2)}\n`;
+  const sbomFile = sbomPathFor(file);
+  await writeFileAtomic(sbomFile, sbomText);
+  const sbom: PackedSbom = {
+    file: sbomFile,
+    sha256: createHash('sha256').update(sbomText).digest('hex'),
+    specVersion: SBOM_SPEC_VERSION,
+    components: bom.components.length,
+    aggregate: bom.compositions[0]?.aggregate ?? 'unknown',
+  };
+  return { file, sha256, size, treeHash: treeHashOf(tree), manifest, platform, files: inputs.map((i) => i.path), sbom };
 }

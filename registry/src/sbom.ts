@@ -41,7 +41,7 @@ export interface CycloneDxBom {
   };
   readonly components: readonly CycloneDxComponent[];
   readonly dependencies: readonly { readonly ref: string; readonly dependsOn: readonly string[] }[];
-  readonly compositions: readonly { readonly aggregate: 'complete' | 'unknown'; readonly assemblies: readonly string[] }[];
+  readonly compositions: readonly { readonly aggregate: 'complete' | 'incomplete' | 'unknown'; readonly assemblies: readonly string[] }[];
 }
 
 /** One component of a {@link CycloneDxBom}. */
@@ -200,7 +200,9 @@ interface Gathered {
  * (name, version, package URL, licence, npm's SHA-512 integrity when a lockfile lists it, the
  * bundles it is in and the bytes it contributed), and under its package each copied file
  * (`file`, with the SHA-256 of the shipped bytes). Files of `subject`'s own package are its own
- * and not listed. `record` undefined: only the subject, with the composition `unknown`.
+ * and not listed. `record` undefined: only the subject, with the composition `unknown`; files
+ * the record names that are not on this disk (packed away from the build's `node_modules`) are
+ * left out and the composition is `incomplete`.
  * Deterministic: no timestamp, and a serial number derived from the content.
  *
  * @param root the directory the build ran in (the plugin): record paths are relative to it.
@@ -215,7 +217,13 @@ export function buildSbom(subject: SbomSubject, record: BuildRecord | undefined,
   const own = resolve(base);
   const at = (p: string): string => (isAbsolute(p) ? p : resolve(base, p));
   const byDir = new Map<string, Gathered>();
+  /** Record paths that are not on this disk (the plugin packed away from the build's node_modules). */
+  const missing = new Set<string>();
   const gather = (file: string): Gathered | undefined => {
+    if (!existsSync(file)) {
+      missing.add(file);
+      return undefined;
+    }
     const pkg = packageOfFile(file);
     if (!pkg || pkg.dir === own) return undefined;
     let g = byDir.get(pkg.dir);
@@ -295,7 +303,12 @@ export function buildSbom(subject: SbomSubject, record: BuildRecord | undefined,
     },
     components,
     dependencies: [{ ref: subjectRef, dependsOn: components.map((c) => c['bom-ref'] ?? c.name) }],
-    compositions: [{ aggregate: record ? ('complete' as const) : ('unknown' as const), assemblies: [subjectRef] }],
+    compositions: [
+      {
+        aggregate: !record ? ('unknown' as const) : missing.size > 0 ? ('incomplete' as const) : ('complete' as const),
+        assemblies: [subjectRef],
+      },
+    ],
   };
   return {
     bomFormat: 'CycloneDX',

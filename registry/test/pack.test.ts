@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +94,57 @@ describe('packPlugin', () => {
     const second = await packPlugin(dir, join(dir, 'out'));
     expect(second.files).toEqual(['dist/main.js', 'travsr-plugin.json']);
     expect(second.sha256).toBe(first.sha256);
+  });
+
+  it('writes a CycloneDX SBOM beside the artifact, from the build record next to the entrypoint', async () => {
+    const dir = tinyPlugin();
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'tiny', version: '1.0.0', license: 'Apache-2.0' }));
+    mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(join(dir, 'node_modules', 'dep', 'package.json'), JSON.stringify({ name: 'dep', version: '4.5.6', license: 'ISC' }));
+    writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), 'export const x = 1;\n');
+    const record = {
+      bundler: { name: 'esbuild', version: '0.0.1' },
+      bundles: [{ output: 'dist/main.js', inputs: { 'node_modules/dep/index.js': 20 } }],
+      assets: [],
+    };
+    writeFileSync(join(dir, 'dist', 'build-record.json'), JSON.stringify(record));
+    const out = tempDir();
+    const packed = await packPlugin(dir, out);
+    expect(packed.sbom).toMatchObject({
+      file: join(out, 'tiny-1.0.0-any.cdx.json'),
+      specVersion: '1.6',
+      components: 1,
+      aggregate: 'complete',
+    });
+    const text = readFileSync(packed.sbom.file, 'utf8');
+    expect(packed.sbom.sha256).toBe(createHash('sha256').update(text).digest('hex'));
+    const bom = JSON.parse(text) as {
+      metadata: { component: { name: string; licenses: unknown } };
+      components: { name: string; version: string }[];
+    };
+    expect(bom.metadata.component).toMatchObject({ name: 'tiny', licenses: [{ license: { id: 'Apache-2.0' } }] });
+    expect(bom.components.map((c) => `${c.name}@${c.version}`)).toEqual(['dep@4.5.6']);
+    // The artifact itself is the plugin directory as before: the SBOM lies beside it.
+    expect(packed.files).toEqual(['dist/build-record.json', 'dist/main.js', 'package.json', 'travsr-plugin.json']);
+  });
+
+  it('without a build record the SBOM names the plugin alone and says its contents are unknown', async () => {
+    const packed = await packPlugin(tinyPlugin(), tempDir());
+    expect(packed.sbom).toMatchObject({ components: 0, aggregate: 'unknown' });
+  });
+
+  it('refuses a build record that is not one; one naming files that are not here gives an incomplete SBOM', async () => {
+    const broken = tinyPlugin();
+    writeFileSync(join(broken, 'dist', 'build-record.json'), '{"bundles": 3}');
+    await expect(packPlugin(broken, tempDir())).rejects.toMatchObject({ code: 'PACK_BUILD_RECORD_INVALID' });
+    const elsewhere = tinyPlugin();
+    const record = {
+      bundler: { name: 'esbuild', version: '0.0.1' },
+      bundles: [{ output: 'dist/main.js', inputs: { 'node_modules/gone/index.js': 5 } }],
+      assets: [],
+    };
+    writeFileSync(join(elsewhere, 'dist', 'build-record.json'), JSON.stringify(record));
+    expect((await packPlugin(elsewhere, tempDir())).sbom).toMatchObject({ components: 0, aggregate: 'incomplete' });
   });
 
   it('refuses a directory without travsr-plugin.json', async () => {

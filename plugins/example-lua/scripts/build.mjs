@@ -5,7 +5,6 @@
 //   dist/main.js               src/main.ts with every dependency bundled (esbuild)
 //   dist/tree-sitter.wasm      web-tree-sitter's runtime
 //   dist/tree-sitter-lua.wasm  the Lua grammar from tree-sitter-wasms (scanner fix applied)
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -19,8 +18,8 @@ await buildIfChanged(pluginBuildStep(root), async () => {
   const p = await buildPlugin(root, build, [{ entry: 'src/main.ts', outfile: 'main.js', loader: { '.scm': 'text' } }]);
 
   // The wasm files next to the bundle.
-  copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
-  writeFileSync(join(p.dist, 'tree-sitter-lua.wasm'), patchLuaScanner(readFileSync(p.treeSitterGrammar('tree-sitter-lua.wasm'))));
+  p.copy(p.treeSitterRuntime(), 'tree-sitter.wasm');
+  p.copy(p.treeSitterGrammar('tree-sitter-lua.wasm'), 'tree-sitter-lua.wasm', patchLuaScanner);
 
   console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm, tree-sitter-lua.wasm)`);
 });

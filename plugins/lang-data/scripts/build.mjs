@@ -7,7 +7,6 @@
 //   dist/tree-sitter-json.wasm  the grammars from tree-sitter-wasms,
 //   dist/tree-sitter-toml.wasm
 //   dist/tree-sitter-yaml.wasm  the YAML one with its allocator imports renamed (see patch-yaml-imports.mjs)
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -21,10 +20,9 @@ await buildIfChanged(pluginBuildStep(root), async () => {
   const p = await buildPlugin(root, build);
 
   // The wasm files next to the bundle.
-  copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
-  for (const grammar of ['tree-sitter-json.wasm', 'tree-sitter-toml.wasm'])
-    copyFileSync(p.treeSitterGrammar(grammar), join(p.dist, grammar));
-  writeFileSync(join(p.dist, 'tree-sitter-yaml.wasm'), patchYamlImports(readFileSync(p.treeSitterGrammar('tree-sitter-yaml.wasm'))));
+  p.copy(p.treeSitterRuntime(), 'tree-sitter.wasm');
+  for (const grammar of ['tree-sitter-json.wasm', 'tree-sitter-toml.wasm']) p.copy(p.treeSitterGrammar(grammar), grammar);
+  p.copy(p.treeSitterGrammar('tree-sitter-yaml.wasm'), 'tree-sitter-yaml.wasm', patchYamlImports);
 
   console.log(`built ${join('dist', 'main.js')} (+ tree-sitter.wasm and the json, toml, yaml grammars)`);
 });

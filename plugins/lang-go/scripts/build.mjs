@@ -5,7 +5,7 @@
 //   dist/tree-sitter.wasm      web-tree-sitter's runtime
 //   dist/tree-sitter-go.wasm   the grammar, from tree-sitter-wasms@0.1.13
 //   dist/languages.json        the language table, for tools (test/bench/structural-coverage.js)
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,8 +15,8 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 // Nothing happens when nothing the build reads changed since it last ran (TRAVSR_BUILD_FORCE=1 builds anyway).
 await buildIfChanged(pluginBuildStep(root), async () => {
   const p = await buildPlugin(root, build, [{ entry: 'src/main.ts', outfile: 'main.js', loader: { '.scm': 'text' } }]);
-  copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
-  copyFileSync(p.treeSitterGrammar('tree-sitter-go.wasm'), join(p.dist, 'tree-sitter-go.wasm'));
+  p.copy(p.treeSitterRuntime(), 'tree-sitter.wasm');
+  p.copy(p.treeSitterGrammar('tree-sitter-go.wasm'), 'tree-sitter-go.wasm');
   const table = { byExtension: { '.go': 'go' }, byName: {}, grammars: { go: 'tree-sitter-go.wasm' } };
   writeFileSync(join(p.dist, 'languages.json'), `${JSON.stringify(table, null, 2)}\n`);
 

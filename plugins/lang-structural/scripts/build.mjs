@@ -8,7 +8,7 @@
 //                                   one with an import renamed: see rename-wasm-import.mjs)
 //   dist/queries/<language>.scm     the tags queries, read when a language is first used
 //   dist/languages.json             the language table, for tools (test/bench/structural-coverage.js)
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -36,13 +36,15 @@ await buildIfChanged(pluginBuildStep(root), async () => {
   rmSync(tableModule);
 
   // 3. The wasm and the queries next to the bundle.
-  copyFileSync(p.treeSitterRuntime(), join(dist, 'tree-sitter.wasm'));
+  p.copy(p.treeSitterRuntime(), 'tree-sitter.wasm');
   // Imports a grammar has that web-tree-sitter 0.25's runtime does not export, and what to link instead.
   const RENAMED_IMPORTS = { 'tree-sitter-bash.wasm': [['env', 'isalpha', 'iswalpha']] };
   for (const language of LANGUAGES) {
-    let wasm = readFileSync(p.treeSitterGrammar(language.grammar));
-    for (const [module, from, to] of RENAMED_IMPORTS[language.grammar] ?? []) wasm = renameFunctionImport(wasm, module, from, to);
-    writeFileSync(join(dist, language.grammar), wasm);
+    p.copy(p.treeSitterGrammar(language.grammar), language.grammar, (bytes) => {
+      let wasm = bytes;
+      for (const [module, from, to] of RENAMED_IMPORTS[language.grammar] ?? []) wasm = renameFunctionImport(wasm, module, from, to);
+      return wasm;
+    });
     copyFileSync(join(root, 'queries', `${language.id}.scm`), join(dist, 'queries', `${language.id}.scm`));
   }
 

@@ -5,7 +5,7 @@
 //   dist/main.js        src/main.ts (the protocol) with its dependencies bundled (esbuild)
 //   dist/analysis.js    src/analysis.ts (parser, type checker) with TypeScript bundled
 //   dist/lib.*.d.ts     TypeScript's default libraries (ES, DOM, …) for Phase B
-import { copyFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -39,7 +39,7 @@ await buildIfChanged(pluginBuildStep(root), async () => {
   let libs = 0;
   for (const name of readdirSync(libSource)) {
     if (/^lib\..*\.d\.ts$|^lib\.d\.ts$/.test(name)) {
-      copyFileSync(join(libSource, name), join(dist, name));
+      p.copy(join(libSource, name), name);
       libs++;
     }
   }

@@ -1,11 +1,29 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { pluginBundleOptions, type PluginBundleOptions } from './bundle-options.js';
 
 /** esbuild's `build`, passed in: the SDK does not depend on esbuild. */
 export type EsbuildBuild = (options: PluginBundleOptions) => Promise<unknown>;
+
+/**
+ * File name, in `dist/`, of the build record: what the bundler put into each bundle (esbuild's
+ * metafile, bytes per input) and which file each copied asset came from. `travsr plugin pack`
+ * makes the plugin's SBOM from it.
+ */
+export const BUILD_RECORD_FILE = 'build-record.json';
+
+/** The build record's shape (the same as `BuildRecord` of `@travsr/registry`). */
+export interface PluginBuildRecord {
+  bundler: { name: string; version: string };
+  bundles: { output: string; inputs: Record<string, number> }[];
+  assets: { file: string; source: string }[];
+}
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+}
 
 /** One bundle of a plugin: `entry` (relative to the plugin) into `dist/<outfile>`. */
 export interface PluginBundle {
@@ -26,6 +44,12 @@ export interface PluginBuild {
   treeSitterRuntime(): string;
   /** A grammar of tree-sitter-wasms, by file name (`tree-sitter-go.wasm`). */
   treeSitterGrammar(file: string): string;
+  /**
+   * Copies `source` (a file of a dependency) to `dist/<name>`, through `transform` when given
+   * (a patched grammar), and records where it came from in the build record, so the SBOM names
+   * the package it ships from.
+   */
+  copy(source: string, name: string, transform?: (bytes: Buffer) => Uint8Array): void;
 }
 
 /**
@@ -52,16 +76,46 @@ export async function buildPlugin(
   const dist = join(root, 'dist');
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
+  const toPosix = (p: string): string => (isAbsolute(p) ? relative(root, p) : p).split(sep).join('/');
+  const record: PluginBuildRecord = { bundler: { name: 'esbuild', version: esbuildVersion(require) }, bundles: [], assets: [] };
+  const writeRecord = (): void => writeFileSync(join(dist, BUILD_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
   for (const b of bundles) {
     const options = pluginBundleOptions(join(root, b.entry), join(dist, b.outfile), b.loader ? { loader: b.loader } : {});
     if (b.banner) options.banner.js += ['', ...b.banner].join('\n');
-    await build(options);
+    const result = (await build({ ...options, metafile: true, absWorkingDir: root })) as { metafile?: Metafile } | undefined;
+    for (const [output, o] of Object.entries(result?.metafile?.outputs ?? {})) {
+      const inputs = Object.entries(o.inputs)
+        .filter(([, i]) => i.bytesInOutput > 0)
+        .map(([input, i]) => [toPosix(input), i.bytesInOutput] as const)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      record.bundles.push({ output: toPosix(output), inputs: Object.fromEntries(inputs) });
+    }
   }
+  writeRecord();
   return {
     root,
     dist,
     resolve: (specifier) => require.resolve(specifier),
     treeSitterRuntime: () => require.resolve('web-tree-sitter/tree-sitter.wasm'),
     treeSitterGrammar: (file) => join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out', file),
+    copy(source, name, transform) {
+      const target = join(dist, name);
+      mkdirSync(dirname(target), { recursive: true });
+      if (transform) writeFileSync(target, transform(readFileSync(source)));
+      else copyFileSync(source, target);
+      record.assets = [...record.assets.filter((a) => a.file !== toPosix(target)), { file: toPosix(target), source: toPosix(source) }].sort(
+        (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+      );
+      writeRecord();
+    },
   };
+}
+
+/** The version of the esbuild the plugin builds with (its own dependency, else the workspace's). */
+function esbuildVersion(require: NodeRequire): string {
+  try {
+    return (JSON.parse(readFileSync(require.resolve('esbuild/package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }

@@ -23,6 +23,10 @@ export interface PluginBundleOptions {
   minifySyntax: true;
   loader?: Record<string, 'text' | 'binary' | 'file' | 'json'>;
   logLevel: 'silent' | 'error' | 'warning' | 'info';
+  /** Set by buildPlugin: the bundler's record of what went into the output. */
+  metafile?: boolean;
+  /** Set by buildPlugin: the directory paths in the metafile are relative to. */
+  absWorkingDir?: string;
 }
 
 /**

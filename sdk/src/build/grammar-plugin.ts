@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesOfManifest } from '../language-of-path.js';
 import { buildPlugin, type EsbuildBuild, type PluginBuild } from './build-plugin.js';
@@ -28,8 +28,8 @@ export interface GrammarPluginLayout {
  */
 export async function buildGrammarPlugin(root: string, build: EsbuildBuild, layout: GrammarPluginLayout): Promise<PluginBuild> {
   const p = await buildPlugin(root, build, [{ entry: 'src/main.ts', outfile: 'main.js', loader: { '.scm': 'text' } }]);
-  copyFileSync(p.treeSitterRuntime(), join(p.dist, 'tree-sitter.wasm'));
-  for (const file of new Set(Object.values(layout.grammars))) copyFileSync(p.treeSitterGrammar(file), join(p.dist, file));
+  p.copy(p.treeSitterRuntime(), 'tree-sitter.wasm');
+  for (const file of new Set(Object.values(layout.grammars))) p.copy(p.treeSitterGrammar(file), file);
   const table: { byExtension: Record<string, string>; byName: Record<string, string>; grammars: Record<string, string> } = {
     byExtension: {},
     byName: {},

@@ -5,7 +5,14 @@
  * exports, function bodies).
  */
 export { pluginBundleOptions, type PluginBundleOptions } from './bundle-options.js';
-export { buildPlugin, type EsbuildBuild, type PluginBuild, type PluginBundle } from './build-plugin.js';
+export {
+  BUILD_RECORD_FILE,
+  buildPlugin,
+  type EsbuildBuild,
+  type PluginBuild,
+  type PluginBuildRecord,
+  type PluginBundle,
+} from './build-plugin.js';
 export { buildGrammarPlugin, type GrammarPluginLayout } from './grammar-plugin.js';
 export {
   buildIfChanged,

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPlugin } from '../../src/build/index.js';
+import { BUILD_RECORD_FILE, buildPlugin, type PluginBuildRecord } from '../../src/build/index.js';
 
 const made: string[] = [];
 afterAll(() => {
@@ -41,6 +41,19 @@ describe('buildPlugin', () => {
     expect(bundle).toContain('const __probe = 1;');
     expect(existsSync(p.treeSitterRuntime())).toBe(true);
     expect(existsSync(p.treeSitterGrammar('tree-sitter-go.wasm'))).toBe(true);
+
+    // The build record: what esbuild put into the bundle, and each copied file with its source.
+    p.copy(p.treeSitterGrammar('tree-sitter-go.wasm'), 'tree-sitter-go.wasm');
+    p.copy(p.treeSitterRuntime(), 'runtime/tree-sitter.wasm', (bytes) => bytes.subarray(0, 8));
+    expect(readFileSync(join(p.dist, 'runtime', 'tree-sitter.wasm'))).toEqual(readFileSync(p.treeSitterRuntime()).subarray(0, 8));
+    const record = JSON.parse(readFileSync(join(p.dist, BUILD_RECORD_FILE), 'utf8')) as PluginBuildRecord;
+    const esbuildVersion = (
+      JSON.parse(readFileSync(join(process.cwd(), 'node_modules/esbuild/package.json'), 'utf8')) as { version: string }
+    ).version;
+    expect(record.bundler).toEqual({ name: 'esbuild', version: esbuildVersion });
+    expect(record.bundles).toEqual([{ output: 'dist/main.js', inputs: { 'src/main.ts': expect.any(Number) } }]);
+    expect(record.assets.map((a) => a.file)).toEqual(['dist/runtime/tree-sitter.wasm', 'dist/tree-sitter-go.wasm']);
+    expect(record.assets[1]?.source).toMatch(/tree-sitter-wasms\/out\/tree-sitter-go\.wasm$/);
   });
 
   it('stops at a type error, before touching dist/', async () => {
