@@ -2,10 +2,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IR_FORMAT, IrCache } from '../src/resolve/ir-cache.js';
 import { PythonSyntax } from '../src/syntax/python-syntax.js';
 import { analyzeProject, GRAMMAR } from './helpers/analyze-project.js';
+
+/** How long a test waits for the cache's idle work: far beyond its 30 ms idle delay, for busy machines. */
+const IDLE_WAIT = { timeout: 15_000, interval: 50 };
 
 const TEXT = 'class A:\n    def f(self):\n        self.x = [1]\n        global G\n        return self\n\nG = A()\n';
 
@@ -122,8 +125,8 @@ describe('IrCache', () => {
     cache.put(TEXT, syntax.read('a.py', TEXT));
     cache.put(`${TEXT}# two\n`, syntax.read('b.py', `${TEXT}# two\n`));
     expect(cache.pendingCount).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(cache.pendingCount).toBe(0);
+    // Idle moments come when the event loop is free: poll, a busy machine delays them.
+    await vi.waitFor(() => expect(cache.pendingCount).toBe(0), IDLE_WAIT);
     expect(entries(join(dir, IR_FORMAT))).toHaveLength(2);
   });
 
@@ -138,8 +141,7 @@ describe('IrCache', () => {
     mkdirSync(join(dir, 'scip'));
     const cache = new IrCache(dir);
     cache.put(TEXT, syntax.read('a.py', TEXT));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(readdirSync(dir).sort()).toEqual([IR_FORMAT, 'scip']);
+    await vi.waitFor(() => expect(readdirSync(dir).sort()).toEqual([IR_FORMAT, 'scip']), IDLE_WAIT);
   });
 
   it('drops what a zero flush budget cannot write', async () => {
