@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lstat, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,6 +32,7 @@ import {
   type RegistryTransport,
 } from './registry-transport.js';
 import { withRetries, type RetryPolicy } from './retry.js';
+import { parseSbom, type CycloneDxBom, type SbomExpectation } from './sbom.js';
 import { maxSatisfying } from './semver.js';
 import { SnapshotHistory } from './snapshot-history.js';
 import { treeHash } from './tree-hash.js';
@@ -77,6 +79,14 @@ export interface RegistrySnapshot {
 export interface ResolvedPlugin {
   readonly doc: VersionDocument;
   readonly artifact: ArtifactRecord;
+}
+
+/** An artifact's SBOM as {@link RegistryClient.sbom} fetched and checked it. */
+export interface FetchedSbom {
+  readonly bytes: Buffer;
+  /** Lowercase hex SHA-256 of `bytes`, as the signed version document records it. */
+  readonly sha256: string;
+  readonly bom: CycloneDxBom;
 }
 
 /** Options of {@link RegistryClient.install}. */
@@ -377,6 +387,39 @@ export class RegistryClient {
       deadlineMs: downloadDeadlineMs(this.timeouts, artifact.size),
       ...options,
     });
+  }
+
+  /**
+   * Fetches the SBOM published with an artifact (undefined when it was published without
+   * one) and checks it against the SHA-256 and size the signed version document records for
+   * it, and against the signed `SHA256SUMS`; then that it is a CycloneDX document about
+   * `expect` (the plugin and version).
+   *
+   * @throws RegistryError `ARTIFACT_SBOM_MISMATCH` (changed after signing, or damaged in
+   *   transit), `ARTIFACT_HASH_MISMATCH`, `SBOM_INVALID` or a transport code.
+   * @example
+   * ```ts
+   * const { doc, artifact } = await client.resolve('lang-go', '^0.1');
+   * const sbom = await client.sbom(artifact, { name: doc.id, version: doc.version });
+   * sbomPackages(sbom!.bom); // [{ name: 'tree-sitter-wasms', version: '0.1.13', licence: 'Unlicense' }, …]
+   * ```
+   */
+  async sbom(artifact: Pick<ArtifactRecord, 'sbom'>, expect: SbomExpectation): Promise<FetchedSbom | undefined> {
+    const record = artifact.sbom;
+    if (!record) return undefined;
+    const path = assertRegistryPath(record.file);
+    const snap = await this.verified();
+    const bytes = await this.fetchBytes(path, DOCUMENT_MAX_BYTES, false);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (sha256 !== record.sha256 || bytes.length !== record.size) {
+      throw new RegistryError(
+        RegistryErrorCode.ArtifactSbomMismatch,
+        `the SBOM of ${expect.name}@${expect.version} (${this.transport.where(path)}) has SHA-256 ${sha256} and ${bytes.length} bytes, but the signed version document records ${record.sha256} and ${record.size}: it was changed after signing or damaged in transit; nothing was installed — fetch again, and tell the registry's maintainer if it persists`,
+        { path, expected: record.sha256, actual: sha256 },
+      );
+    }
+    verifyListedBytes(snap.sums, path, bytes);
+    return { bytes, sha256, bom: parseSbom(bytes, this.transport.where(path), expect) };
   }
 
   /**

@@ -6,10 +6,12 @@ import {
   PLATFORMS,
   REGISTRY_FORMAT_VERSION,
   requiredTier,
+  sbomPath,
   type ArtifactRecord,
   type IndexEntry,
   type Platform,
   type RegistryIndex,
+  type SbomRecord,
   type VersionDocument,
 } from './layout.js';
 import { compareVersions, isVersion } from './semver.js';
@@ -148,6 +150,20 @@ function parseArtifact(r: DocumentReader, raw: unknown, path: string, id: string
     sha256: r.string(a.sha256, `${path}/sha256`, SHA256_RE, '64 lowercase hex digits'),
     size: r.size(a.size, `${path}/size`),
     treeHash: r.string(a.treeHash, `${path}/treeHash`, TREE_HASH_RE, '"sha256:" and 64 lowercase hex digits'),
+    ...(a.sbom === undefined ? {} : { sbom: parseSbomRecord(r, a.sbom, `${path}/sbom`, sbomPath(id, version, platform)) }),
+  };
+}
+
+function parseSbomRecord(r: DocumentReader, raw: unknown, path: string, expected: string): SbomRecord {
+  const s = r.object(raw, path);
+  const file = r.string(s.file, `${path}/file`);
+  if (file !== expected) r.fail(`${path}/file`, `must be "${expected}"`);
+  return {
+    file,
+    sha256: r.string(s.sha256, `${path}/sha256`, SHA256_RE, '64 lowercase hex digits'),
+    size: r.size(s.size, `${path}/size`),
+    specVersion: r.string(s.specVersion, `${path}/specVersion`, /^\d+\.\d+$/, 'a CycloneDX specification version (1.6)'),
+    components: r.size(s.components, `${path}/components`),
   };
 }
 

@@ -48,6 +48,10 @@ export const RegistryErrorCode = {
   ArtifactTreeMismatch: 'ARTIFACT_TREE_MISMATCH',
   /** The extracted manifest is not the plugin and version the registry promised. */
   ArtifactManifestMismatch: 'ARTIFACT_MANIFEST_MISMATCH',
+  /** An artifact's SBOM differs from the one whose SHA-256 the signed version document (or the lock) records. */
+  ArtifactSbomMismatch: 'ARTIFACT_SBOM_MISMATCH',
+  /** A file given as an SBOM is not a CycloneDX JSON document, or describes another plugin or version. */
+  SbomInvalid: 'SBOM_INVALID',
   /** The registry offers an older version than the one in the lock file. */
   VersionRollback: 'VERSION_ROLLBACK',
   /** An archive entry has an absolute path, a `..` segment or a name that is not portable. */

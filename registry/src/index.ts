@@ -33,7 +33,9 @@ export {
   assertPlatform,
   versionDocumentPath,
   artifactPath,
+  sbomPath,
   currentPlatform,
+  platformOfArtifactFile,
   selectArtifact,
   requiredTier,
   type Platform,
@@ -41,6 +43,7 @@ export {
   type IndexEntry,
   type RegistryIndex,
   type ArtifactRecord,
+  type SbomRecord,
   type VersionDocument,
 } from './layout.js';
 export { parseRegistryIndex, parseVersionDocument, serializeDocument } from './documents.js';
@@ -71,6 +74,7 @@ export {
 export { safeExtract, DEFAULT_EXTRACT_LIMITS, type ExtractLimits, type ExtractOptions, type ExtractResult } from './safe-extract.js';
 export {
   packPlugin,
+  pluginDirSbom,
   PACK_EXCLUDED,
   ARTIFACT_ROOT,
   BUILD_RECORD_FILE,
@@ -99,6 +103,7 @@ export {
   type ResolvedPlugin,
   type ClientInstallOptions,
   type ClientInstallResult,
+  type FetchedSbom,
 } from './client.js';
 export type { DownloadOptions, DownloadProgress, DownloadResult } from './download.js';
 export { DEFAULT_TIMEOUTS, downloadDeadlineMs, type RegistryTimeouts } from './registry-transport.js';
@@ -108,12 +113,16 @@ export {
   buildSbom,
   npmPurl,
   packageOfFile,
+  parseSbom,
   sbomPackages,
+  summarizeSbom,
   SBOM_SPEC_VERSION,
   type BuildRecord,
   type CycloneDxBom,
   type CycloneDxComponent,
   type PackageOfFile,
+  type SbomExpectation,
   type SbomSubject,
+  type SbomSummary,
 } from './sbom.js';
 export { DEFAULT_ALLOWED_LICENCES, licenceAllowed } from './licence-policy.js';

@@ -111,6 +111,22 @@ export interface ArtifactRecord {
   size: number;
   /** {@link treeHash} of the extracted files (`sha256:…`). */
   treeHash: string;
+  /** The artifact's bill of materials, when it was published with one. */
+  sbom?: SbomRecord;
+}
+
+/** The CycloneDX SBOM published with an artifact: its hash is in the signed version document. */
+export interface SbomRecord {
+  /** Path relative to the registry root: always {@link sbomPath}`(id, version, platform)`. */
+  file: string;
+  /** Lowercase hex SHA-256 of the SBOM's bytes. */
+  sha256: string;
+  /** Its size in bytes. */
+  size: number;
+  /** The CycloneDX specification version it follows (`1.6`). */
+  specVersion: string;
+  /** How many packages it names. */
+  components: number;
 }
 
 /** `plugins/<id>/<version>.json`. */
@@ -214,6 +230,34 @@ export function versionDocumentPath(id: string, version: string): string {
  */
 export function artifactPath(id: string, version: string, platform: string): string {
   return `${ARTIFACTS_DIR}/${pluginFileId(id)}-${assertVersionForPath(version)}-${assertPlatform(platform)}.tgz`;
+}
+
+/**
+ * Path of an artifact's SBOM, relative to the registry root: beside the artifact, as
+ * `travsr plugin pack` writes it.
+ *
+ * @throws RegistryError `REGISTRY_ID_INVALID`, `VERSION_INVALID` or `REGISTRY_PLATFORM_INVALID`.
+ * @example
+ * ```ts
+ * sbomPath('example-lua', '0.1.0', 'any'); // 'artifacts/example-lua-0.1.0-any.cdx.json'
+ * ```
+ */
+export function sbomPath(id: string, version: string, platform: string): string {
+  return artifactPath(id, version, platform).replace(/\.tgz$/, '.cdx.json');
+}
+
+/**
+ * The platform an artifact's file name says it was packed for (`…-linux-x64.tgz`, as
+ * `travsr plugin pack` names it), else `any`.
+ *
+ * @example
+ * ```ts
+ * platformOfArtifactFile('out/lang-go-0.1.0-linux-x64.tgz'); // 'linux-x64'
+ * ```
+ */
+export function platformOfArtifactFile(file: string): Platform {
+  const name = file.split(/[\\/]/).pop() ?? file;
+  return [...PLATFORMS].sort((a, b) => b.length - a.length).find((p) => name.endsWith(`-${p}.tgz`)) ?? 'any';
 }
 
 /**

@@ -8,7 +8,7 @@ import { artifactPath, assertPlatform, pluginFileId, type Platform } from './lay
 import { DEFAULT_EXTRACT_LIMITS } from './safe-extract.js';
 import { parseVersion } from './semver.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { buildSbom, SBOM_SPEC_VERSION, type BuildRecord } from './sbom.js';
+import { buildSbom, SBOM_SPEC_VERSION, type BuildRecord, type CycloneDxBom } from './sbom.js';
 import { writeTarGz, type TarInput } from './tar-writer.js';
 import { byPath, treeHashOf, type TreeEntry } from './tree-hash.js';
 import { sha256File } from './verify.js';
@@ -141,6 +141,29 @@ async function licenceOfPackage(root: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The CycloneDX SBOM of a built plugin directory, as {@link packPlugin} writes it beside the
+ * artifact: from the build record next to the entrypoint (`unknown` without one), the
+ * plugin's licence from its package.json.
+ *
+ * @throws RegistryError `PACK_NOT_A_PLUGIN`, `PACK_MANIFEST_INVALID` or `PACK_BUILD_RECORD_INVALID`.
+ * @example
+ * ```ts
+ * const bom = await pluginDirSbom('plugins/lang-typescript');
+ * sbomPackages(bom).find((p) => p.name === 'typescript')?.version; // '5.9.3'
+ * ```
+ */
+export async function pluginDirSbom(pluginDir: string): Promise<CycloneDxBom> {
+  const root = resolve(pluginDir);
+  return sbomOfPluginDir(root, await readPluginManifest(root));
+}
+
+async function sbomOfPluginDir(root: string, manifest: PluginManifest): Promise<CycloneDxBom> {
+  const record = await readBuildRecord(root, manifest);
+  const licence = await licenceOfPackage(root);
+  return buildSbom({ name: manifest.id, version: manifest.version, ...(licence ? { licence } : {}) }, record, root);
 }
 
 function fail(code: RegistryErrorCode, message: string, details?: Record<string, unknown>): never {
@@ -319,9 +342,7 @@ export async function packPlugin(pluginDir: string, outDir: string, options: Pac
       : { path: i.path, type: 'symlink', sha256: createHash('sha256').update(i.target).digest('hex') },
   );
   const { sha256, size } = await sha256File(file);
-  const record = await readBuildRecord(root, manifest);
-  const licence = await licenceOfPackage(root);
-  const bom = buildSbom({ name: manifest.id, version: manifest.version, ...(licence ? { licence } : {}) }, record, root);
+  const bom = await sbomOfPluginDir(root, manifest);
   const sbomText = `${JSON.stringify(bom, null, 2)}\n`;
   const sbomFile = sbomPathFor(file);
   await writeFileAtomic(sbomFile, sbomText);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { errorCode, MANIFEST_FILE, parseManifest, type PluginManifest } from '@travsr/protocol';
 import { copyFileAtomic, writeFileAtomic } from './atomic-write.js';
 import { parseVersionDocument, serializeDocument } from './documents.js';
@@ -12,7 +12,9 @@ import {
   assertPlatform,
   INDEX_FILE,
   PLATFORMS,
+  platformOfArtifactFile,
   requiredTier,
+  sbomPath,
   SIGNATURE_FILE,
   SUMS_FILE,
   versionDocumentPath,
@@ -20,10 +22,13 @@ import {
   type IndexEntry,
   type Platform,
   type RegistryIndex,
+  type SbomRecord,
   type VersionDocument,
 } from './layout.js';
 import { verifyRegistryDirectory, type VerifiedRegistry } from './registry-directory.js';
 import { safeExtract, type ExtractLimits } from './safe-extract.js';
+import { sbomPathFor } from './pack.js';
+import { parseSbom, sbomPackages } from './sbom.js';
 import { compareVersions, parseVersion, sortVersions } from './semver.js';
 import { formatSha256Sums } from './sha256-sums.js';
 import { serializeSignature, signSha256Sums, type SumsSignature } from './signature.js';
@@ -47,6 +52,12 @@ export interface PublishOptions extends SignOptions {
   platform?: Platform;
   /** Limits for the test extraction of the artifact. */
   limits?: Partial<ExtractLimits>;
+  /**
+   * The artifact's CycloneDX SBOM, published beside it with its hash in the signed version
+   * document. Default: the `.cdx.json` `travsr plugin pack` wrote beside the artifact
+   * ({@link sbomPathFor}), when it is there; `false` publishes without one.
+   */
+  sbom?: string | false;
 }
 
 /** What {@link publishArtifact} did. */
@@ -138,10 +149,39 @@ async function inspectArtifact(file: string, limits: Partial<ExtractLimits>): Pr
   }
 }
 
+/** The SBOM to publish with an artifact, checked to describe it: its bytes and its record. */
+async function readSbomFor(
+  artifactFile: string,
+  given: string | false | undefined,
+  manifest: PluginManifest,
+  platform: Platform,
+): Promise<{ bytes: Buffer; record: SbomRecord } | undefined> {
+  if (given === false) return undefined;
+  const file = given ?? sbomPathFor(artifactFile);
+  const bytes = await readFile(file).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT' && given === undefined) return undefined;
+    throw new RegistryError(
+      RegistryErrorCode.SbomInvalid,
+      `cannot read the SBOM ${file} (${e.code ?? e.message}); give the .cdx.json travsr plugin pack wrote, or publish without one`,
+      { file },
+    );
+  });
+  if (bytes === undefined) return undefined;
+  const bom = parseSbom(bytes, file, { name: manifest.id, version: manifest.version });
+  return {
+    bytes,
+    record: {
+      file: sbomPath(manifest.id, manifest.version, platform),
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      size: bytes.length,
+      specVersion: bom.specVersion,
+      components: sbomPackages(bom).length,
+    },
+  };
+}
+
 function platformOf(file: string, given: Platform | undefined): Platform {
-  if (given !== undefined) return assertPlatform(given);
-  const name = basename(file);
-  return [...PLATFORMS].sort((a, b) => b.length - a.length).find((p) => name.endsWith(`-${p}.tgz`)) ?? 'any';
+  return given !== undefined ? assertPlatform(given) : platformOfArtifactFile(file);
 }
 
 function canonical(value: unknown): string {
@@ -227,7 +267,8 @@ function sha256(text: string): string {
 
 /**
  * Adds an artifact to a registry directory (creating the layout on first use): copies the
- * `.tgz` to `artifacts/`, writes or extends `plugins/<id>/<version>.json`, updates
+ * `.tgz` to `artifacts/` with its SBOM (the `.cdx.json` beside it, checked to describe this
+ * plugin and version; its SHA-256 goes into the version document), writes or extends `plugins/<id>/<version>.json`, updates
  * `index.json`, rewrites `SHA256SUMS` and signs it.
  *
  * Before changing anything it checks the registry against its signature
@@ -239,7 +280,7 @@ function sha256(text: string): string {
  * fetch between the `SHA256SUMS` and `SHA256SUMS.sig` renames see a signature mismatch and
  * should fetch once more.
  *
- * @throws RegistryError `REGISTRY_VERSION_EXISTS`, `REGISTRY_TAMPERED`, `REGISTRY_BUSY`,
+ * @throws RegistryError `REGISTRY_VERSION_EXISTS`, `REGISTRY_TAMPERED`, `REGISTRY_BUSY`, `SBOM_INVALID`,
  *   an `ARCHIVE_…` code for an unsafe artifact, or a signature code for a registry signed by an untrusted key.
  * @example
  * ```ts
@@ -260,12 +301,14 @@ export async function publishArtifact(
     const art = await inspectArtifact(artifactFile, options.limits ?? {});
     const { id, version } = art.manifest;
     const docPath = versionDocumentPath(id, version);
+    const sbom = await readSbomFor(artifactFile, options.sbom, art.manifest, platform);
     const record: ArtifactRecord = {
       platform,
       file: artifactPath(id, version, platform),
       sha256: art.sha256,
       size: art.size,
       treeHash: art.treeHash,
+      ...(sbom ? { sbom: sbom.record } : {}),
     };
 
     const entry = state.index.plugins[id];
@@ -285,7 +328,9 @@ export async function publishArtifact(
       const artifacts = [...existing.artifacts, record].sort((a, b) => PLATFORMS.indexOf(a.platform) - PLATFORMS.indexOf(b.platform));
       doc = { ...existing, artifacts };
     } else {
-      if (state.sums.has(record.file)) throw versionExists(id, version, `(${record.file} exists without its version document)`);
+      for (const file of [record.file, sbom?.record.file]) {
+        if (file !== undefined && state.sums.has(file)) throw versionExists(id, version, `(${file} exists without its version document)`);
+      }
       doc = {
         formatVersion: 1,
         id,
@@ -304,6 +349,7 @@ export async function publishArtifact(
     const indexText = serializeDocument(index);
     const sums = new Map(state.sums);
     sums.set(record.file, record.sha256);
+    if (sbom) sums.set(sbom.record.file, sbom.record.sha256);
     sums.set(docPath, sha256(docText));
     sums.set(INDEX_FILE, sha256(indexText));
 
@@ -318,6 +364,10 @@ export async function publishArtifact(
           RegistryErrorCode.ArtifactHashMismatch,
           `${artifactFile} changed while it was being published; publish it again`,
         );
+      }
+      if (sbom) {
+        await journal.record(at(sbom.record.file));
+        await writeFileAtomic(at(sbom.record.file), sbom.bytes);
       }
       await journal.record(at(docPath));
       await writeFileAtomic(at(docPath), docText);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { RegistryError, RegistryErrorCode } from './errors.js';
 
 /**
  * What a build put into a plugin's files, as the bundler recorded it: for each bundle, the
@@ -319,6 +320,20 @@ export function buildSbom(subject: SbomSubject, record: BuildRecord | undefined,
   };
 }
 
+/** A component's licence as one SPDX expression: its `expression`, or its licence ids joined with AND (CycloneDX lists each licence that applies). */
+function licenceOfComponent(c: CycloneDxComponent): string | undefined {
+  const ids: string[] = [];
+  for (const l of Array.isArray(c.licenses) ? (c.licenses as unknown[]) : []) {
+    if (typeof l !== 'object' || l === null) continue;
+    const entry = l as { expression?: unknown; license?: { id?: unknown; name?: unknown } };
+    if (typeof entry.expression === 'string') return entry.expression;
+    const id = entry.license?.id ?? entry.license?.name;
+    if (typeof id === 'string') ids.push(id);
+  }
+  if (ids.length === 0) return undefined;
+  return ids.length === 1 ? ids[0] : ids.map((id) => `(${id})`).join(' AND ');
+}
+
 /**
  * Every package an SBOM names with its licence (`undefined`: none declared), nested files left
  * out: what a licence policy is checked against.
@@ -332,8 +347,89 @@ export function sbomPackages(bom: Pick<CycloneDxBom, 'components'>): { name: str
   return bom.components
     .filter((c) => c.type === 'library')
     .map((c) => {
-      const l = c.licenses?.[0];
-      const licence = l === undefined ? undefined : 'expression' in l ? l.expression : l.license.id;
-      return { name: c.name, version: c.version ?? '', licence };
+      return { name: c.name, version: typeof c.version === 'string' ? c.version : '', licence: licenceOfComponent(c) };
     });
+}
+
+/** What {@link parseSbom} checks a document against: the plugin and version it must describe. */
+export interface SbomExpectation {
+  readonly name: string;
+  readonly version: string;
+}
+
+function sbomInvalid(where: string, problem: string): RegistryError {
+  return new RegistryError(
+    RegistryErrorCode.SbomInvalid,
+    `${where} is not a usable CycloneDX SBOM: ${problem}; pack the plugin again with travsr plugin pack, which writes the SBOM beside the artifact`,
+    { where },
+  );
+}
+
+/**
+ * Reads a CycloneDX JSON SBOM that came from elsewhere (beside an artifact to publish, from a
+ * registry, from an install record) and checks the fields Travsr relies on: `bomFormat`, a
+ * `specVersion`, `components` with names, and — with `expect` — that its subject
+ * (`metadata.component`) is that plugin at that version. Other fields are kept as they are.
+ *
+ * @throws RegistryError `SBOM_INVALID` saying which field is wrong.
+ * @example
+ * ```ts
+ * const bom = parseSbom(readFileSync('out/lang-go-0.1.0-any.cdx.json'), 'lang-go SBOM', { name: 'lang-go', version: '0.1.0' });
+ * sbomPackages(bom).length; // 3
+ * ```
+ */
+export function parseSbom(source: string | Uint8Array, where: string, expect?: SbomExpectation): CycloneDxBom {
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof source === 'string' ? source : Buffer.from(source).toString('utf8'));
+  } catch (e) {
+    throw sbomInvalid(where, `it is not JSON (${(e as Error).message})`);
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(value)) throw sbomInvalid(where, 'it is not a JSON object');
+  if (value.bomFormat !== 'CycloneDX') throw sbomInvalid(where, `bomFormat is ${JSON.stringify(value.bomFormat)}, not "CycloneDX"`);
+  if (typeof value.specVersion !== 'string' || !/^\d+\.\d+$/.test(value.specVersion))
+    throw sbomInvalid(where, `specVersion is ${JSON.stringify(value.specVersion)}, not a version such as "1.6"`);
+  const components = value.components ?? [];
+  if (!Array.isArray(components) || !components.every((c) => isObject(c) && typeof c.name === 'string'))
+    throw sbomInvalid(where, 'components must be a list of objects with a name');
+  const subject = isObject(value.metadata) && isObject(value.metadata.component) ? value.metadata.component : undefined;
+  if (expect && (subject?.name !== expect.name || subject.version !== expect.version)) {
+    const named = subject ? `${String(subject.name)}@${String(subject.version)}` : 'nothing';
+    throw sbomInvalid(where, `it describes ${named}, not ${expect.name}@${expect.version}`);
+  }
+  return { ...value, components } as unknown as CycloneDxBom;
+}
+
+/** The gist of an SBOM: what `travsr lang info` and `plugin pack` print. */
+export interface SbomSummary {
+  readonly specVersion: string;
+  /** `complete`, `incomplete` or `unknown` (the subject's composition), `unknown` when it states none. */
+  readonly aggregate: string;
+  /** The tool that made the record it was built from (`esbuild 0.28.2`), when it names one. */
+  readonly tool: string | undefined;
+  readonly packages: { name: string; version: string; licence: string | undefined }[];
+  /** Files shipped as they are (grammars, `lib.d.ts`), counted over every package. */
+  readonly files: number;
+}
+
+/**
+ * Summarises an SBOM: its packages with licences, its shipped files, its composition.
+ *
+ * @example
+ * ```ts
+ * summarizeSbom(bom).packages.find((p) => p.name === 'typescript')?.version; // '5.9.3'
+ * ```
+ */
+export function summarizeSbom(bom: CycloneDxBom): SbomSummary {
+  const tool = bom.metadata?.tools?.components?.[0];
+  const files = (cs: readonly CycloneDxComponent[] | undefined): number =>
+    (cs ?? []).reduce((n, c) => n + (c.type === 'file' ? 1 : 0) + files(c.components), 0);
+  return {
+    specVersion: bom.specVersion,
+    aggregate: bom.compositions?.[0]?.aggregate ?? 'unknown',
+    tool: tool ? `${tool.name}${tool.version ? ` ${tool.version}` : ''}` : undefined,
+    packages: sbomPackages(bom),
+    files: files(bom.components),
+  };
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { TravsrError } from '@travsr/protocol';
-import { artifactPath, INDEX_FILE, PLATFORMS, SIGNATURE_FILE, SUMS_FILE, versionDocumentPath } from './layout.js';
+import { artifactPath, INDEX_FILE, PLATFORMS, sbomPath, SIGNATURE_FILE, SUMS_FILE, versionDocumentPath } from './layout.js';
 import { isVersion } from './semver.js';
 import { isRegistryPath } from './sha256-sums.js';
 
@@ -108,17 +108,21 @@ function matchesLayout(build: () => string, path: string): boolean {
   }
 }
 
-/** `<fileId>-<version>-<platform>.tgz`: ids and versions may hold `-`, so try every split. */
-function isArtifactPath(path: string): boolean {
+/**
+ * `<fileId>-<version>-<platform>.tgz` (an artifact, `kind` `tgz`) or `.cdx.json` (its SBOM):
+ * ids and versions may hold `-`, so try every split.
+ */
+function isArtifactPath(path: string, kind: 'tgz' | 'sbom'): boolean {
   const name = path.slice('artifacts/'.length);
+  const layout = kind === 'tgz' ? artifactPath : sbomPath;
   for (const platform of PLATFORMS) {
-    const suffix = `-${platform}.tgz`;
+    const suffix = `-${platform}${kind === 'tgz' ? '.tgz' : '.cdx.json'}`;
     if (!name.endsWith(suffix)) continue;
     const stem = name.slice(0, -suffix.length);
     for (let i = stem.indexOf('-'); i > 0; i = stem.indexOf('-', i + 1)) {
       const id = stem.slice(0, i).replace('~', '/');
       const version = stem.slice(i + 1);
-      if (isVersion(version) && matchesLayout(() => artifactPath(id, version, platform), path)) return true;
+      if (isVersion(version) && matchesLayout(() => layout(id, version, platform), path)) return true;
     }
   }
   return false;
@@ -141,8 +145,11 @@ function layoutFile(path: string): ServedFile | undefined {
       return { contentType: 'application/json', cacheControl: IMMUTABLE_CACHE };
     }
   }
-  if (parts.length === 2 && parts[0] === 'artifacts' && isArtifactPath(path)) {
+  if (parts.length === 2 && parts[0] === 'artifacts' && isArtifactPath(path, 'tgz')) {
     return { contentType: 'application/gzip', cacheControl: IMMUTABLE_CACHE };
+  }
+  if (parts.length === 2 && parts[0] === 'artifacts' && isArtifactPath(path, 'sbom')) {
+    return { contentType: 'application/vnd.cyclonedx+json', cacheControl: IMMUTABLE_CACHE };
   }
   return undefined;
 }
@@ -260,7 +267,7 @@ function hostForUrl(host: string): string {
  *
  * - `GET` and `HEAD` only (others: 405 with `Allow`), and only the files of the registry
  *   layout — `index.json`, `SHA256SUMS`, `SHA256SUMS.sig`, `plugins/<id>/<version>.json`,
- *   `artifacts/<id>-<version>-<platform>.tgz`; anything else is 404. Paths are decoded once and
+ *   `artifacts/<id>-<version>-<platform>.tgz` and its SBOM `….cdx.json`; anything else is 404. Paths are decoded once and
  *   must then be clean (`..`, `%2e%2e`, `\`, empty segments are 404), and a file whose real
  *   path (after symlinks) leaves the directory is 404 too.
  * - Strong ETags (the file's SHA-256, so they equal the `SHA256SUMS` entries) and

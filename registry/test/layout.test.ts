@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseRegistryIndex, parseVersionDocument, serializeDocument } from '../src/documents.js';
-import { artifactPath, assertPluginId, selectArtifact, versionDocumentPath, type VersionDocument } from '../src/layout.js';
+import {
+  artifactPath,
+  assertPluginId,
+  platformOfArtifactFile,
+  sbomPath,
+  selectArtifact,
+  versionDocumentPath,
+  type VersionDocument,
+} from '../src/layout.js';
 
 const SHA = 'a'.repeat(64);
 
@@ -33,6 +41,14 @@ describe('layout paths', () => {
     expect(versionDocumentPath('example-lua', '0.1.0')).toBe('plugins/example-lua/0.1.0.json');
     expect(versionDocumentPath('acme/lua', '1.0.0-rc.1')).toBe('plugins/acme~lua/1.0.0-rc.1.json');
     expect(artifactPath('example-lua', '0.1.0', 'linux-x64')).toBe('artifacts/example-lua-0.1.0-linux-x64.tgz');
+  });
+
+  it("puts an artifact's SBOM beside it, and reads the platform back from an artifact's file name", () => {
+    expect(sbomPath('acme/lua', '1.0.0', 'linux-x64')).toBe('artifacts/acme~lua-1.0.0-linux-x64.cdx.json');
+    expect(platformOfArtifactFile('/out/lang-go-0.1.0-linux-arm64.tgz')).toBe('linux-arm64');
+    expect(platformOfArtifactFile('lang-go-0.1.0-any.tgz')).toBe('any');
+    expect(platformOfArtifactFile('C:\\out\\lang-go-0.1.0-win32-x64.tgz')).toBe('win32-x64');
+    expect(platformOfArtifactFile('handmade.tgz')).toBe('any');
   });
 
   it('refuses ids, versions and platforms that could escape the layout', () => {

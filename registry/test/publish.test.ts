@@ -105,10 +105,12 @@ describe('pack → publish → verify → install (example-lua)', () => {
           sha256: packed.sha256,
           size: packed.size,
           treeHash: packed.treeHash,
+          sbom: { file: 'artifacts/example-lua-0.1.0-any.cdx.json', sha256: packed.sbom.sha256, specVersion: '1.6' },
         },
       ],
     });
-    expect(readFileSync(join(registry, 'SHA256SUMS'), 'utf8').trim().split('\n')).toHaveLength(3);
+    // The artifact, its SBOM, the version document and the index.
+    expect(readFileSync(join(registry, 'SHA256SUMS'), 'utf8').trim().split('\n')).toHaveLength(4);
   });
 
   it('verifies and installs with the tree hash of the source directory', async () => {

@@ -169,6 +169,17 @@ describe('serveRegistry', () => {
     expect(garbage.status).toBe(200);
   });
 
+  it('serves the SBOM published beside an artifact as CycloneDX JSON, cached as immutable', async () => {
+    const path = ARTIFACT.replace(/\.tgz$/, '.cdx.json');
+    const r = await get(`/${path}`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/vnd.cyclonedx+json');
+    expect(r.headers['cache-control']).toContain('immutable');
+    expect(r.body.equals(file(path))).toBe(true);
+    expect((await get(`/${path.replace('-any.', '-linux-x64.')}`)).status).toBe(404);
+    expect((await get('/artifacts/example-lua-0.1.0-any.cdx')).status).toBe(404);
+  });
+
   it('answers HEAD with the headers of GET and no body', async () => {
     const size = file(ARTIFACT).length;
     const r = await get(`/${ARTIFACT}`, {}, 'HEAD');

@@ -116,6 +116,7 @@ describe('travsr config', () => {
       'registry.url',
       'registry.trustedKeys',
       'registry.deadline',
+      'registry.allowedLicences',
       'sandbox.tier',
       'log.level',
       'hook.enabled',

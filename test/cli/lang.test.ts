@@ -138,6 +138,7 @@ describe('travsr lang against a registry on 127.0.0.1', () => {
       registry: server.url,
       sha256: v010.sha256,
       treeHash: v010.treeHash,
+      sbomSha256: v010.sbom.sha256,
     });
     expect(langToml(s.home).plugins?.['example-lua']).toMatchObject({ version: '0.1.0', tree_hash: v010.treeHash });
 
@@ -249,7 +250,9 @@ describe('travsr lang against a registry on 127.0.0.1', () => {
     const r = await lang(s, ['verify']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^CHANGED\s+example-lua@0\.1\.1/m);
-    expect(r.stderr).toMatch(/^Error \[PLUGIN_FILES_CHANGED\]: 1 plugin\(s\) changed since install: example-lua@0\.1\.1/);
+    expect(r.stderr).toMatch(
+      /^Error \[PLUGIN_FILES_CHANGED\]: 1 plugin\(s\) changed since install: files of example-lua@0\.1\.1 \(Travsr will not launch them\)/,
+    );
 
     writeFileSync(join(s.repo, 'main.lua'), 'local function greet() return 1 end\nreturn greet\n');
     const index = await travsr(['index', '--json'], { cwd: s.repo, env: { TRAVSR_HOME: s.home } });

@@ -16,7 +16,7 @@ const ARTIFACT = 'artifacts/example-lua-0.1.0-any.tgz';
 let work: string;
 let registry: string;
 let keyFile: string;
-let packed: { file: string; sha256: string; size: number; treeHash: string };
+let packed: { file: string; sha256: string; size: number; treeHash: string; sbom: { sha256: string } };
 
 function sha256(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
@@ -75,6 +75,9 @@ describe('travsr registry', () => {
     expect(r.stdout).toContain(ARTIFACT);
     expect(readFileSync(join(registry, ARTIFACT)).equals(readFileSync(packed.file))).toBe(true);
     expect(readFileSync(join(registry, 'SHA256SUMS'), 'utf8')).toContain(`${packed.sha256}  ${ARTIFACT}`);
+    // The SBOM pack wrote beside the artifact goes with it, its hash signed.
+    expect(r.stdout).toContain(`sbom       artifacts/example-lua-0.1.0-any.cdx.json (CycloneDX 1.6, `);
+    expect(readFileSync(join(registry, 'SHA256SUMS'), 'utf8')).toContain(`${packed.sbom.sha256}  artifacts/example-lua-0.1.0-any.cdx.json`);
 
     const again = await travsr(['registry', 'publish', packed.file, '--registry', registry, '--key', keyFile, '--json']);
     expect(again.code, again.stderr).toBe(0);
@@ -84,7 +87,7 @@ describe('travsr registry', () => {
   it('verify accepts the registry under its key and refuses it without a trusted key', async () => {
     const r = await travsr(['registry', 'verify', '--registry', registry, '--trusted-key', `${keyFile}.pub`]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ok: .* — 3 files match SHA256SUMS, signed by ed25519:/);
+    expect(r.stdout).toMatch(/^ok: .* — 4 files match SHA256SUMS, signed by ed25519:/);
     expect(r.stdout).toMatch(/example-lua\s+0\.1\.0 \(latest 0\.1\.0\)/);
 
     const other = join(work, 'keys', 'other.key');

@@ -3,8 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packPlugin, type CycloneDxBom } from '@travsr/registry';
+import { DEFAULT_ALLOWED_LICENCES, packPlugin, sbomPackages, type CycloneDxBom } from '@travsr/registry';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkLicences, licencePolicyOf } from '../../host/src/catalog/licence-check.js';
+import { builtinRegistrySource, registryClient } from '../../host/src/catalog/registry-source.js';
 
 // The first-party plugins as `npm run build` left them: each dist/ holds the build record
 // buildPlugin wrote from esbuild's metafile. Their SBOMs must say what that record says.
@@ -72,5 +74,26 @@ describe('the SBOMs of the first-party plugins', () => {
     }
     const runtime = bom.components.find((c) => c.name === 'web-tree-sitter');
     expect(runtime?.components?.map((f) => f.name)).toEqual(['tree-sitter.wasm']);
+  });
+
+  it('every plugin of the built-in registry is published with its SBOM, and the default licence policy lets each through', async () => {
+    const source = await builtinRegistrySource();
+    const client = registryClient(source);
+    try {
+      const { index } = await client.snapshot();
+      const ids = Object.keys(index.plugins);
+      expect(ids).toContain('lang-typescript');
+      const policy = licencePolicyOf({ value: [...DEFAULT_ALLOWED_LICENCES], source: 'default' });
+      for (const id of ids) {
+        const { doc, artifact } = await client.resolve(id, index.plugins[id]?.latest ?? '*');
+        const sbom = await client.sbom(artifact, { name: id, version: doc.version });
+        expect(sbom, id).toBeDefined();
+        expect(sbom?.bom.compositions[0]?.aggregate, id).toBe('complete');
+        expect(sbomPackages(sbom?.bom ?? { components: [] }).length, id).toBeGreaterThan(0);
+        expect(checkLicences(`${id}@${doc.version}`, sbom?.bom, policy), id).toEqual({});
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

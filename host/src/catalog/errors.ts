@@ -35,6 +35,10 @@ export const LangErrorCode = {
   LanguageNotServed: 'LANGUAGE_NOT_SERVED',
   /** `lang mirror` target exists and is not empty. */
   MirrorTargetNotEmpty: 'MIRROR_TARGET_NOT_EMPTY',
+  /** A plugin, or a package its SBOM lists, has a licence outside `registry.allowedLicences`. */
+  LicenceNotAllowed: 'LICENCE_NOT_ALLOWED',
+  /** An installed plugin's SBOM copy or install record is missing, unreadable or does not match the hash recorded at install. */
+  InstallRecordInvalid: 'INSTALL_RECORD_INVALID',
 } as const;
 export type LangErrorCode = (typeof LangErrorCode)[keyof typeof LangErrorCode];
 

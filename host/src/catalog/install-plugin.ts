@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import {
@@ -9,13 +10,18 @@ import {
   isVersion,
   maxSatisfying,
   packPlugin,
+  parseSbom,
+  platformOfArtifactFile,
   RegistryError,
   RegistryErrorCode,
   safeExtract,
   satisfies,
+  sbomPackages,
+  sbomPathFor,
   sha256File,
   treeHash,
   verifyTreeHash,
+  type CycloneDxBom,
   type RegistryClient,
   type RegistryIndex,
 } from '@travsr/registry';
@@ -27,7 +33,9 @@ import { pluginCacheTree, pluginVersionCacheTree } from '../paths/plugin-cache-d
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import { registrationTier } from '../sandbox/index.js';
 import { LangError, LangErrorCode } from './errors.js';
+import { writeInstallRecord, removeInstallRecords, readInstalledSbom } from './install-records.js';
 import { rememberLock, versionsLockedElsewhere } from './known-locks.js';
+import { checkLicences, licencePolicyOf, type LicencePolicy } from './licence-check.js';
 import { installedPluginDir, installedPluginsRoot } from './locked-version.js';
 import { pluginsLockPath, readPluginsLock, sameLockEntry, writePluginsLock, type LockEntry, type PluginsLock } from './plugins-lock.js';
 import { registryClient, registrySource, type RegistrySource } from './registry-source.js';
@@ -59,6 +67,10 @@ export interface InstallOutcome {
   readonly activeLanguages: string[];
   /** The sandbox tier this install granted, in words, when the plugin asks for more than it had. */
   readonly granted?: string;
+  /** The SBOM installed with it: its hash, and how many packages it lists (undefined: it came without one). */
+  readonly sbom?: { readonly sha256: string; readonly components: number };
+  /** Things the user should know (a plugin without an SBOM whose licences were not checked). */
+  readonly warnings: string[];
   /** Languages the plugin claims that stay with another plugin. */
   readonly otherLanguages: string[];
   /**
@@ -116,7 +128,7 @@ function saveLockEntry(ctx: LangContext, id: string, entry: LockEntry | undefine
     if (!before) return;
     delete lock[id];
   } else {
-    if (sameLockEntry(before, entry) && before?.registry === entry.registry) return;
+    if (sameLockEntry(before, entry) && before?.registry === entry.registry && before?.sbomSha256 === entry.sbomSha256) return;
     lock[id] = entry;
   }
   writePluginsLock(ctx.lockPath, lock);
@@ -188,6 +200,7 @@ function register(
   manifest: Pick<PluginManifest, 'id' | 'version' | 'languages' | 'constraints'>,
   dir: string,
   tree: string,
+  sbomSha256: string | undefined,
   requestedLanguage: string | undefined,
 ): { active: string[]; other: string[]; granted?: string } {
   const reg = readLangToml();
@@ -202,6 +215,7 @@ function register(
     version: manifest.version,
     dir,
     treeHash: tree,
+    ...(sbomSha256 ? { sbomSha256 } : {}),
     tier,
     networkAllow: existing?.networkAllow ?? [],
   };
@@ -255,7 +269,8 @@ export async function installFromRegistry(
   range: string | undefined,
   mode: InstallMode,
 ): Promise<InstallOutcome> {
-  const { index } = await client.snapshot();
+  const snap = await client.snapshot();
+  const { index } = snap;
   const where = source.name === 'builtin' ? 'the built-in registry' : `the registry ${source.name}`;
   const prefer = userConfig().values['plugins.prefer'].value;
   const { id, language } = pluginForName(index, name, prefer, where);
@@ -297,11 +312,13 @@ export async function installFromRegistry(
   if (rollbackGuard) assertNoRollback(id, locked.version, doc.version);
   const sameVersion = locked !== undefined && locked.version === doc.version;
   if (sameVersion) {
-    for (const field of ['sha256', 'treeHash'] as const) {
-      if (locked[field] !== artifact[field])
+    const offered = { sha256: artifact.sha256, treeHash: artifact.treeHash, sbomSha256: artifact.sbom?.sha256 };
+    for (const field of ['sha256', 'treeHash', 'sbomSha256'] as const) {
+      if (field === 'sbomSha256' && (locked.sbomSha256 === undefined || offered.sbomSha256 === undefined)) continue;
+      if (locked[field] !== offered[field])
         throw new RegistryError(
           RegistryErrorCode.LockMismatch,
-          `${where} offers ${id}@${doc.version} with ${field} ${artifact[field]}, but ${ctx.lockPath ?? 'the lock'} pins ${locked[field]}: the published artifact changed since it was locked (republished or tampered with); nothing was installed — if you trust the change, remove the lock entry and install again`,
+          `${where} offers ${id}@${doc.version} with ${field} ${offered[field]}, but ${ctx.lockPath ?? 'the lock'} pins ${locked[field]}: the published artifact changed since it was locked (republished or tampered with); nothing was installed — if you trust the change, remove the lock entry and install again`,
         );
     }
   }
@@ -311,8 +328,12 @@ export async function installFromRegistry(
     registry: source.name,
     sha256: artifact.sha256,
     treeHash: artifact.treeHash,
+    ...(artifact.sbom ? { sbomSha256: artifact.sbom.sha256 } : {}),
   };
   checkFrozen(ctx, id, locked, after);
+  // The SBOM is checked against the signed version document, and the licences in it against the policy, before downloading.
+  const sbom = await client.sbom(artifact, { name: id, version: doc.version });
+  const verdict = checkLicences(`${id}@${doc.version}`, sbom?.bom, licencePolicy(ctx));
   if (source.scope === 'repository') await refuseReplacingInstalled(id, doc.version, artifact.treeHash, source, ctx);
   const r = await client.install(id, doc.version, ctx.pluginsRoot, {
     ...(rollbackGuard ? { lockedVersion: locked.version } : {}),
@@ -323,11 +344,31 @@ export async function installFromRegistry(
       LangErrorCode.ArgumentInvalid,
       `the registry ${source.name} is named by a repository's own config, and only that repository's lock can record what it installs; run the command inside the repository or with --repo`,
     );
+  writeInstallRecord(
+    ctx.pluginsRoot,
+    {
+      formatVersion: 1,
+      id,
+      version: doc.version,
+      registry: source.name,
+      installedAt: new Date().toISOString(),
+      signedBy: snap.signedBy,
+      signed: snap.created,
+      platform: artifact.platform,
+      sha256: artifact.sha256,
+      treeHash: r.treeHash,
+      versionDocument: doc,
+      ...(sbom && artifact.sbom
+        ? { sbom: { sha256: sbom.sha256, specVersion: artifact.sbom.specVersion, components: artifact.sbom.components } }
+        : {}),
+    },
+    sbom?.bytes,
+  );
   saveLockEntry(ctx, id, after);
   const { active, other, granted } =
     source.scope === 'repository'
       ? { active: [...doc.manifest.languages], other: [], granted: undefined }
-      : register(doc.manifest, r.dir, r.treeHash, language);
+      : register(doc.manifest, r.dir, r.treeHash, sbom?.sha256, language);
   return {
     id,
     version: r.version,
@@ -338,6 +379,8 @@ export async function installFromRegistry(
     activeLanguages: active,
     otherLanguages: other,
     ...(granted ? { granted } : {}),
+    ...(sbom && artifact.sbom ? { sbom: { sha256: sbom.sha256, components: artifact.sbom.components } } : {}),
+    warnings: verdict.warning ? [verdict.warning] : [],
     scope: source.scope,
     alreadyInstalled: r.alreadyInstalled,
     lockBefore: locked,
@@ -391,14 +434,38 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
     const probe = join(tmp, 'manifest');
     await safeExtract(tgz, probe);
     const manifest = (await loadPluginDir(probe)).manifest;
+    const sbom = await localSbom(sbomPathFor(tgz), manifest);
     const registry = `local:${path}`;
     const locked = readLock(ctx)[manifest.id];
-    const after: LockEntry = { version: manifest.version, constraint: manifest.version, registry, sha256, treeHash: tree };
+    const after: LockEntry = {
+      version: manifest.version,
+      constraint: manifest.version,
+      registry,
+      sha256,
+      treeHash: tree,
+      ...(sbom ? { sbomSha256: sbom.sha256 } : {}),
+    };
     checkFrozen(ctx, manifest.id, locked, after);
+    const verdict = checkLicences(`${manifest.id}@${manifest.version}`, sbom?.bom, licencePolicy(ctx));
     const dir = installedPluginDir(ctx.pluginsRoot, manifest.id, manifest.version);
     const r = await installArtifact(tgz, dir, { sha256, size, treeHash: tree, id: manifest.id, version: manifest.version });
+    writeInstallRecord(
+      ctx.pluginsRoot,
+      {
+        formatVersion: 1,
+        id: manifest.id,
+        version: manifest.version,
+        registry,
+        installedAt: new Date().toISOString(),
+        platform: platformOfArtifactFile(tgz),
+        sha256,
+        treeHash: r.treeHash,
+        ...(sbom ? { sbom: { sha256: sbom.sha256, specVersion: sbom.bom.specVersion, components: sbomPackages(sbom.bom).length } } : {}),
+      },
+      sbom?.bytes,
+    );
     saveLockEntry(ctx, manifest.id, after);
-    const { active, other, granted } = register(manifest, dir, r.treeHash, undefined);
+    const { active, other, granted } = register(manifest, dir, r.treeHash, sbom?.sha256, undefined);
     return {
       id: manifest.id,
       version: manifest.version,
@@ -409,6 +476,8 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
       activeLanguages: active,
       otherLanguages: other,
       ...(granted ? { granted } : {}),
+      ...(sbom ? { sbom: { sha256: sbom.sha256, components: sbomPackages(sbom.bom).length } } : {}),
+      warnings: verdict.warning ? [verdict.warning] : [],
       scope: 'user',
       alreadyInstalled: r.alreadyInstalled,
       lockBefore: locked,
@@ -417,6 +486,26 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/** The SBOM `travsr plugin pack` wrote beside a `.tgz`, checked to describe the plugin; undefined when there is none. */
+async function localSbom(
+  file: string,
+  manifest: PluginManifest,
+): Promise<{ bytes: Buffer; sha256: string; bom: CycloneDxBom } | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch {
+    return undefined;
+  }
+  const bom = parseSbom(bytes, file, { name: manifest.id, version: manifest.version });
+  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), bom };
+}
+
+/** `registry.allowedLicences` as the repository (trusted) or the user sets it. */
+function licencePolicy(ctx: LangContext): LicencePolicy {
+  return licencePolicyOf(loadConfig(ctx.repoRoot === undefined ? {} : { repoRoot: ctx.repoRoot }).values['registry.allowedLicences']);
 }
 
 /** Opens the configured registry (or `source`, e.g. the built-in one) for `fn`, closing it afterwards. */
@@ -488,9 +577,15 @@ export async function removePlugin(ctx: LangContext, name: string): Promise<Remo
     for (const version of versions) {
       const locks = elsewhere.get(`${id}@${version}`);
       if (locks) kept.push({ version, dir: join(ownDir, version), locks });
-      else await rm(join(ownDir, version), { recursive: true, force: true });
+      else {
+        await rm(join(ownDir, version), { recursive: true, force: true });
+        removeInstallRecords(ctx.pluginsRoot, id, version);
+      }
     }
-    if (kept.length === 0) await rm(ownDir, { recursive: true, force: true });
+    if (kept.length === 0) {
+      await rm(ownDir, { recursive: true, force: true });
+      removeInstallRecords(ctx.pluginsRoot, id);
+    }
   }
   // Caches go with the plugin, except those of versions another repository still runs.
   const cachesDeleted: string[] = [];
@@ -524,33 +619,51 @@ export interface VerifyResult {
   version: string;
   dir: string;
   ok: boolean;
+  /** What failed: the installed files (Travsr refuses to launch it), or the SBOM kept with it. */
+  failed?: 'files' | 'sbom';
   problem?: string;
 }
 
 /**
  * Re-hashes every plugin registered in lang.toml (those with a recorded tree hash), and the
- * installed versions `lock` (a repository's) names instead, against the lock's tree hash.
+ * installed versions `lock` (a repository's) names instead, against the lock's tree hash; and
+ * the SBOM kept with each (see install-records.ts) against the hash recorded at install, which
+ * must also be the one the repository's lock pins.
  */
 export async function verifyInstalled(lock: PluginsLock = {}): Promise<VerifyResult[]> {
   const reg = readLangToml();
-  const checks: { id: string; version: string; dir: string; treeHash: string }[] = [];
+  const root = installedPluginsRoot();
+  const checks: { id: string; version: string; dir: string; treeHash: string; sbomSha256: string | undefined }[] = [];
   for (const id of Object.keys(reg.plugins).sort()) {
     const p = reg.plugins[id] as PluginEntry;
-    if (p.treeHash) checks.push({ id, version: p.version, dir: p.dir, treeHash: p.treeHash });
+    if (p.treeHash) checks.push({ id, version: p.version, dir: p.dir, treeHash: p.treeHash, sbomSha256: p.sbomSha256 });
   }
   // The versions this repository's lock runs instead of lang.toml's (see registeredPlugins).
   for (const [id, l] of Object.entries(lock).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (reg.plugins[id]?.version === l.version) continue;
-    const dir = installedPluginDir(installedPluginsRoot(), id, l.version);
-    if (existsSync(dir)) checks.push({ id, version: l.version, dir, treeHash: l.treeHash });
+    const dir = installedPluginDir(root, id, l.version);
+    if (existsSync(dir)) checks.push({ id, version: l.version, dir, treeHash: l.treeHash, sbomSha256: l.sbomSha256 });
   }
   const out: VerifyResult[] = [];
   for (const c of checks) {
     try {
       await verifyTreeHash(c.dir, c.treeHash);
+    } catch (e) {
+      out.push({ id: c.id, version: c.version, dir: c.dir, ok: false, failed: 'files', problem: (e as Error).message });
+      continue;
+    }
+    try {
+      const pinned = lock[c.id]?.version === c.version ? lock[c.id]?.sbomSha256 : undefined;
+      if (pinned !== undefined && c.sbomSha256 !== undefined && pinned !== c.sbomSha256)
+        throw new LangError(
+          LangErrorCode.InstallRecordInvalid,
+          `${c.id}@${c.version} was installed with the SBOM ${c.sbomSha256}, but the repository's lock pins ${pinned}; reinstall it with \`travsr lang install ${c.id}@${c.version}\``,
+        );
+      const sbom = c.sbomSha256 ?? pinned;
+      if (sbom !== undefined) readInstalledSbom(root, c.id, c.version, sbom);
       out.push({ id: c.id, version: c.version, dir: c.dir, ok: true });
     } catch (e) {
-      out.push({ id: c.id, version: c.version, dir: c.dir, ok: false, problem: (e as Error).message });
+      out.push({ id: c.id, version: c.version, dir: c.dir, ok: false, failed: 'sbom', problem: (e as Error).message });
     }
   }
   return out;

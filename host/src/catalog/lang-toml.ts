@@ -16,6 +16,8 @@ export interface PluginEntry {
   version: string;
   dir: string;
   treeHash?: string;
+  /** SHA-256 of the SBOM installed with it (kept in the install record), when it came with one. */
+  sbomSha256?: string;
   tier: 'standard' | 'native-ipc' | 'elevated' | 'unsandboxed';
   networkAllow: string[];
 }
@@ -83,6 +85,7 @@ export function readLangToml(path = langTomlPath()): LangRegistry {
       networkAllow: Array.isArray(t.network_allow) ? t.network_allow.filter((h): h is string => typeof h === 'string') : [],
     };
     if (typeof t.tree_hash === 'string') entry.treeHash = t.tree_hash;
+    if (typeof t.sbom_sha256 === 'string') entry.sbomSha256 = t.sbom_sha256;
     reg.plugins[id] = entry;
   }
   return reg;
@@ -99,6 +102,7 @@ export function writeLangToml(reg: LangRegistry, path = langTomlPath()): void {
       version: p.version,
       dir: p.dir,
       ...(p.treeHash ? { tree_hash: p.treeHash } : {}),
+      ...(p.sbomSha256 ? { sbom_sha256: p.sbomSha256 } : {}),
       tier: p.tier,
       network_allow: p.networkAllow,
     };

@@ -17,6 +17,8 @@ export interface LockEntry {
   sha256: string;
   /** Tree hash of the installed files (`sha256:…`). */
   treeHash: string;
+  /** SHA-256 of the artifact's SBOM (hex), when it was published or packed with one. */
+  sbomSha256?: string;
 }
 
 /** Contents of `<repo>/.travsr/plugins.lock`, by plugin id. */
@@ -78,12 +80,15 @@ export function readPluginsLock(path: string): PluginsLock {
     }
     if (!/^[0-9a-f]{64}$/.test(entry.sha256)) throw bad(id, `plugins."${id}".sha256 is not 64 hex digits`);
     if (!/^sha256:[0-9a-f]{64}$/.test(entry.treeHash)) throw bad(id, `plugins."${id}".treeHash is not sha256:<64 hex digits>`);
+    if (raw.sbomSha256 !== undefined && (typeof raw.sbomSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(raw.sbomSha256)))
+      throw bad(id, `plugins."${id}".sbomSha256 is not 64 hex digits`);
     lock[id] = {
       version: entry.version,
       constraint: entry.constraint,
       registry: entry.registry,
       sha256: entry.sha256,
       treeHash: entry.treeHash,
+      ...(typeof raw.sbomSha256 === 'string' ? { sbomSha256: raw.sbomSha256 } : {}),
     };
   }
   return lock;
@@ -100,10 +105,15 @@ export function writePluginsLock(path: string, lock: PluginsLock): void {
   renameSync(tmp, path);
 }
 
-/** True when two entries pin the same thing (the registry they came from does not matter: the hashes do). */
+/**
+ * True when two entries pin the same thing (the registry they came from does not matter: the
+ * hashes do). An SBOM hash counts only when both have one: a lock written before SBOMs were
+ * recorded still matches, so `--frozen-lockfile` does not fail on it.
+ */
 export function sameLockEntry(a: LockEntry | undefined, b: LockEntry | undefined): boolean {
   if (!a || !b) return a === b;
-  return a.version === b.version && a.constraint === b.constraint && a.sha256 === b.sha256 && a.treeHash === b.treeHash;
+  const sbom = a.sbomSha256 === undefined || b.sbomSha256 === undefined || a.sbomSha256 === b.sbomSha256;
+  return a.version === b.version && a.constraint === b.constraint && a.sha256 === b.sha256 && a.treeHash === b.treeHash && sbom;
 }
 
 function isTable(v: unknown): v is Record<string, unknown> {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { MANIFEST_FILE } from '@travsr/protocol';
 import { readLangToml } from './lang-toml.js';
 import { pluginCacheRoot, pluginVersionCacheTree } from '../paths/plugin-cache-dir.js';
+import { removeInstallRecords } from './install-records.js';
 import { versionsLockedElsewhere } from './known-locks.js';
 import { installedPluginsRoot } from './locked-version.js';
 import type { PluginsLock } from './plugins-lock.js';
@@ -32,7 +33,8 @@ function installedVersions(root: string): { id: string; version: string; dir: st
   const walk = (dir: string, idParts: string[]): void => {
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
-      if (!statSync(path).isDirectory() || name.includes('.partial-')) continue;
+      // `.records`, `.downloads`: no plugin id starts with a dot.
+      if (name.startsWith('.') || !statSync(path).isDirectory() || name.includes('.partial-')) continue;
       if (idParts.length > 0 && existsSync(join(path, MANIFEST_FILE))) out.push({ id: idParts.join('/'), version: name, dir: path });
       else if (idParts.length < 2) walk(path, [...idParts, name]);
     }
@@ -106,6 +108,7 @@ export function prunePlugins(lock: PluginsLock, options: { dryRun?: boolean } = 
     if (!options.dryRun) {
       rmSync(v.dir, { recursive: true, force: true });
       rmSync(cache, { recursive: true, force: true });
+      removeInstallRecords(installedPluginsRoot(), v.id, v.version);
     }
     outcome.pruned.push({ ...v, bytes, ...(hasCache ? { cache } : {}) });
   }

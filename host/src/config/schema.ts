@@ -1,3 +1,4 @@
+import { DEFAULT_ALLOWED_LICENCES } from '@travsr/registry/licence-policy';
 import { ConfigError } from './errors.js';
 
 /** Sandbox tiers a configuration may grant by default (never `unsandboxed`: that is a per-language permission). */
@@ -29,6 +30,7 @@ export interface ConfigTypes {
   'registry.url': string;
   'registry.trustedKeys': string[];
   'registry.deadline': number;
+  'registry.allowedLicences': string[];
   'sandbox.tier': DefaultSandboxTier;
   'log.level': ConfigLogLevel;
   'hook.enabled': boolean;
@@ -89,6 +91,8 @@ export interface ConfigKeySpec<T> {
   /** `string-map`: what a key and a value must look like. */
   readonly mapKey?: { pattern: RegExp; what: string };
   readonly mapValue?: { pattern: RegExp; what: string };
+  /** `string-list`: what each entry must look like (default: any non-empty string). */
+  readonly itemPattern?: { pattern: RegExp; what: string };
   /** `string-list` of directories: relative entries are resolved (see resolveConfig). */
   readonly paths?: boolean;
 }
@@ -340,6 +344,18 @@ export const CONFIG_SCHEMA: { readonly [K in ConfigKey]: ConfigKeySpec<ConfigTyp
     min: 1,
     defaultValue: () => 120,
     defaultText: '120',
+  },
+  'registry.allowedLicences': {
+    // An organisation's policy: a repository's own file must not widen what the user allowed.
+    trust: 'security',
+    kind: 'string-list',
+    env: 'TRAVSR_REGISTRY_ALLOWED_LICENCES',
+    description:
+      'SPDX licence ids `travsr lang install` accepts for a plugin and for every package its SBOM lists (an expression passes when it holds with these ids); `*` allows any licence, NOASSERTION allows packages that declare none',
+    expected: 'a list of SPDX licence ids (MIT, Apache-2.0, …), NOASSERTION or *',
+    itemPattern: { pattern: /^(\*|[A-Za-z0-9][A-Za-z0-9.+-]*)$/, what: 'an SPDX licence id (MIT, Apache-2.0), NOASSERTION or *' },
+    defaultValue: () => [...DEFAULT_ALLOWED_LICENCES],
+    defaultText: `[${DEFAULT_ALLOWED_LICENCES.join(', ')}]`,
   },
   'sandbox.tier': {
     trust: 'security',
@@ -724,6 +740,13 @@ function checkList(spec: ConfigKeySpec<unknown>, items: string[]): ConfigConvers
   for (const [i, item] of items.entries())
     if (item.trim().length === 0 || CONTROL.test(item))
       return { ok: false, problem: `must be ${spec.expected}; item ${i + 1} is ${JSON.stringify(item)}` };
+  const pattern = spec.itemPattern;
+  if (pattern) {
+    const i = items.findIndex((item) => !pattern.pattern.test(item.trim()));
+    if (i >= 0)
+      return { ok: false, problem: `must be ${spec.expected}; item ${i + 1}, ${JSON.stringify(items[i])}, is not ${pattern.what}` };
+    return { ok: true, value: items.map((item) => item.trim()) };
+  }
   return { ok: true, value: items };
 }
 

@@ -110,6 +110,19 @@ describe('plugins.lock', () => {
     expect(sameLockEntry(LUA, undefined)).toBe(false);
     expect(sameLockEntry(undefined, undefined)).toBe(true);
   });
+
+  it('keeps an SBOM hash when there is one; it counts in sameLockEntry only when both entries have one', () => {
+    const path = pluginsLockPath(repo());
+    const withSbom = { ...LUA, sbomSha256: 'e'.repeat(64) };
+    writePluginsLock(path, { lua: withSbom, scoped: SCOPED });
+    expect(readPluginsLock(path)).toEqual({ lua: withSbom, scoped: SCOPED });
+    expect(sameLockEntry(LUA, withSbom)).toBe(true);
+    expect(sameLockEntry(withSbom, { ...withSbom, sbomSha256: 'f'.repeat(64) })).toBe(false);
+    const bad = lockWith(
+      `[plugins.lua]\n${entryToml({ version: '0.1.0', constraint: '^0.1.0', registry: 'builtin', sha256: 'a'.repeat(64), treeHash: LUA.treeHash, sbomSha256: 'xyz' })}\n`,
+    );
+    expect(langErrorOf(() => readPluginsLock(bad)).message).toMatch(/plugins\."lua"\.sbomSha256 is not 64 hex digits/);
+  });
 });
 
 function escape(s: string): string {

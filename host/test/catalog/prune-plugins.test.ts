@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { installRecordPaths, writeInstallRecord, type InstallRecord } from '../../src/catalog/install-records.js';
 import { prunePlugins } from '../../src/catalog/prune-plugins.js';
 import { installedPluginsRoot } from '../../src/catalog/locked-version.js';
 import { writeLangToml } from '../../src/catalog/lang-toml.js';
@@ -19,6 +20,17 @@ function installWithCache(id: string, version: string): { dir: string; cache: st
   return { dir, cache };
 }
 
+const RECORD: InstallRecord = {
+  formatVersion: 1,
+  id: 'lang-cachey',
+  version: '1.0.0',
+  registry: 'builtin',
+  installedAt: '2026-12-05T10:00:00.000Z',
+  platform: 'any',
+  sha256: 'a'.repeat(64),
+  treeHash: `sha256:${'b'.repeat(64)}`,
+};
+
 describe('lang prune and plugin caches', () => {
   it('deletes the caches of the versions it prunes and keeps those of the registered version', () => {
     const old = installWithCache('lang-cachey', '1.0.0');
@@ -33,9 +45,14 @@ describe('lang prune and plugin caches', () => {
     expect(dry.pruned[0]?.bytes).toBeGreaterThanOrEqual(1024 + 2);
     expect(existsSync(old.cache)).toBe(true);
 
+    const records = (version: string) => installRecordPaths(installedPluginsRoot(), 'lang-cachey', version);
+    for (const version of ['1.0.0', '2.0.0']) writeInstallRecord(installedPluginsRoot(), { ...RECORD, version }, Buffer.from('{}'));
     const done = prunePlugins({});
     expect(done.pruned.map((p) => p.version)).toEqual(['1.0.0']);
     expect(existsSync(old.dir)).toBe(false);
+    // Its install record and SBOM go with it; the .records folder is never taken for a plugin.
+    expect(existsSync(records('1.0.0').record) || existsSync(records('1.0.0').sbom)).toBe(false);
+    expect(existsSync(records('2.0.0').sbom)).toBe(true);
     expect(existsSync(pluginVersionCacheTree('lang-cachey', '1.0.0'))).toBe(false);
     expect(existsSync(current.cache)).toBe(true);
   });

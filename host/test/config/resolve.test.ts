@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ALLOWED_LICENCES } from '@travsr/registry/licence-policy';
 import { CONFIG_KEYS, isSecurityKey, resolveConfig, type ConfigInputs } from '../../src/config/index.js';
 
 const REPO = '/work/r/.travsr/config.toml';
@@ -83,6 +84,7 @@ describe('resolveConfig defaults and types', () => {
       'registry.url': '',
       'registry.trustedKeys': [],
       'registry.deadline': 120,
+      'registry.allowedLicences': [...DEFAULT_ALLOWED_LICENCES],
       'sandbox.tier': 'standard',
       'log.level': 'warn',
       'hook.enabled': true,
@@ -202,6 +204,7 @@ describe('resolveConfig defaults and types', () => {
         TRAVSR_REGISTRY_URL: 'https://plugins.example.org/',
         TRAVSR_REGISTRY_TRUSTED_KEYS: '/etc/travsr/registry.pub,ed25519:AAAA',
         TRAVSR_REGISTRY_DEADLINE: '30',
+        TRAVSR_REGISTRY_ALLOWED_LICENCES: 'MIT, Apache-2.0',
         TRAVSR_SANDBOX_TIER: 'elevated',
         TRAVSR_LOG_LEVEL: 'info',
         TRAVSR_HOOK_ENABLED: 'off',
@@ -247,6 +250,7 @@ describe('resolveConfig defaults and types', () => {
       'registry.url': 'https://plugins.example.org/',
       'registry.trustedKeys': ['/etc/travsr/registry.pub', 'ed25519:AAAA'],
       'registry.deadline': 30,
+      'registry.allowedLicences': ['MIT', 'Apache-2.0'],
       'sandbox.tier': 'elevated',
       'log.level': 'info',
       'hook.enabled': false,

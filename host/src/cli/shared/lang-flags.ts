@@ -29,7 +29,12 @@ export function describeInstall(r: InstallOutcome, lockPath: string | undefined)
       `  for this repository only: its registry comes from the repository's .travsr/config.toml (trusted), so ~/.travsr/lang.toml was not changed`,
     );
   if (r.activeLanguages.length > 0) lines.push(`  active for ${r.activeLanguages.join(', ')}`);
+  if (r.sbom)
+    lines.push(
+      `  sbom       ${r.sbom.sha256} (${r.sbom.components} package${r.sbom.components === 1 ? '' : 's'}; \`travsr lang info ${r.id}\`)`,
+    );
   if (r.granted) lines.push(`  ${r.granted}`);
+  for (const w of r.warnings) lines.push(`  warning: ${w}`);
   if (r.otherLanguages.length > 0)
     lines.push(`  also claims ${r.otherLanguages.join(', ')} (served by another plugin; \`travsr lang install <lang>\` switches)`);
   if (lockPath !== undefined) {

@@ -7,7 +7,7 @@ import { loadTrustedKeys, trustedKeyFlag } from '../../shared/trusted-key-flags.
 export default class RegistryPublish extends TravsrCommand {
   static override summary = 'Publish a packed plugin into a registry directory and sign it';
   static override description =
-    'Checks the registry against its signature first, extracts the artifact as a client would, then adds artifacts/<id>-<version>-<platform>.tgz and plugins/<id>/<version>.json, updates index.json and re-signs SHA256SUMS. A published version never changes; publishing the same bytes again does nothing. Creates the registry on first use.';
+    'Checks the registry against its signature first, extracts the artifact as a client would, then adds artifacts/<id>-<version>-<platform>.tgz with its SBOM (the .cdx.json `travsr plugin pack` wrote beside it, whose SHA-256 goes into the signed version document) and plugins/<id>/<version>.json, updates index.json and re-signs SHA256SUMS. A published version never changes; publishing the same bytes again does nothing. Creates the registry on first use.';
   static override examples = [
     '<%= config.bin %> registry publish example-lua-0.1.0-any.tgz --registry /srv/registry --key ~/.secrets/registry.key',
   ];
@@ -17,6 +17,8 @@ export default class RegistryPublish extends TravsrCommand {
     key: Flags.string({ required: true, description: 'private signing key (from `travsr registry keygen`)' }),
     platform: Flags.string({ options: [...PLATFORMS], description: 'platform of the artifact (default: from its file name, else any)' }),
     'trusted-key': trustedKeyFlag('public key the registry may currently be signed with, besides --key (repeatable; for key rotation)'),
+    sbom: Flags.string({ description: 'the artifact’s CycloneDX SBOM (default: the .cdx.json beside it, when there is one)' }),
+    'no-sbom': Flags.boolean({ default: false, exclusive: ['sbom'], description: 'publish without an SBOM' }),
     json: Flags.boolean({ default: false, description: 'print the result as JSON' }),
   };
 
@@ -27,6 +29,7 @@ export default class RegistryPublish extends TravsrCommand {
     const result = await publishArtifact(registry, resolve(args.artifact), key, {
       trustedKeys: await loadTrustedKeys(flags['trusted-key'] ?? [], key),
       ...(flags.platform ? { platform: flags.platform as Platform } : {}),
+      ...(flags['no-sbom'] ? { sbom: false as const } : flags.sbom ? { sbom: resolve(flags.sbom) } : {}),
     });
     if (flags.json) {
       this.log(JSON.stringify({ registry, keyId: key.keyId, ...result }, null, 2));
@@ -42,5 +45,10 @@ export default class RegistryPublish extends TravsrCommand {
     this.log(`  sha256     ${artifact.sha256}`);
     this.log(`  size       ${artifact.size} bytes`);
     this.log(`  tree hash  ${artifact.treeHash}`);
+    this.log(
+      artifact.sbom
+        ? `  sbom       ${artifact.sbom.file} (CycloneDX ${artifact.sbom.specVersion}, ${artifact.sbom.components} packages, sha256 ${artifact.sbom.sha256})`
+        : '  sbom       none (publish the .cdx.json `travsr plugin pack` wrote beside the artifact to record what it contains)',
+    );
   }
 }
