@@ -10,12 +10,14 @@
 // Left outside the bundle: native modules (better-sqlite3, esbuild, msgpackr-extract), the SDK's
 // testing kit (it is the plugin author's, loaded by `plugin test|new` only) and the TypeScript
 // loaders oclif looks for in development setups only (typescript, ts-node, tsx). Run by `npm run build -w travsr` after `tsc -b`,
-// from tsc's output in dist/ (so the bundle is exactly what the tests compiled).
+// from tsc's output in dist/ (so the bundle is exactly what the tests compiled). Leaves the
+// bundler's record of what went into each bundle in dist/bundle/build-record.json, from which
+// scripts/pack-release.mjs writes the release's SBOM.
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { buildIfChanged, lockfiles, workspaceDependencyInputs } from '@travsr/sdk/build';
+import { build, version as esbuildVersion } from 'esbuild';
+import { BUILD_RECORD_FILE, buildIfChanged, bundlesOfMetafile, lockfiles, workspaceDependencyInputs } from '@travsr/sdk/build';
 
 const hostDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commandsDir = join(hostDir, 'dist', 'cli', 'commands');
@@ -95,6 +97,7 @@ async function bundle() {
     sourcemap: 'linked',
     legalComments: 'none',
     metafile: true,
+    absWorkingDir: hostDir,
     logLevel: 'warning',
   });
   // The lean entry, whole in one CommonJS file. Its modules find their package's files by
@@ -118,6 +121,7 @@ async function bundle() {
       sourcemap: 'linked',
       legalComments: 'none',
       metafile: true,
+      absWorkingDir: hostDir,
       logLevel: 'warning',
     });
     // Node 20 cannot serve import() from a script compiled from a code cache ("A dynamic import
@@ -140,6 +144,12 @@ async function bundle() {
   const bytes = Object.entries(result.metafile.outputs)
     .filter(([file]) => /\.c?js$/.test(file))
     .reduce((n, [, o]) => n + o.bytes, 0);
+  const record = {
+    bundler: { name: 'esbuild', version: esbuildVersion },
+    bundles: bundlesOfMetafile(result.metafile, hostDir).filter((b) => Object.keys(b.inputs).length > 0),
+    assets: [],
+  };
+  writeFileSync(join(outDir, BUILD_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
   writeFileSync(join(outDir, BUNDLE_STAMP), `${new Date().toISOString()}\n`);
   const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length;
   console.log(

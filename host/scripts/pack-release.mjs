@@ -11,6 +11,11 @@
 //                                    host's own dependencies are ordinary runtime dependencies npm
 //                                    installs (no TypeScript or vitest; esbuild only for
 //                                    `plugin new|pack`, which bundle a plugin).
+//   release/travsr-<v>.cdx.json      the CLI's CycloneDX SBOM: every package esbuild merged into
+//                                    dist/bundle/ (from its record, dist/bundle/build-record.json),
+//                                    every package inside the tarball, and every runtime dependency
+//                                    npm installs with it, at the version this checkout's lockfile
+//                                    resolved.
 //   release/travsr-sdk-<v>.tgz       @travsr/sdk, for plugin authors (`travsr plugin new` depends
 //   release/travsr-protocol-<v>.tgz  on its registry version) and the protocol package it needs.
 //
@@ -26,7 +31,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { buildIfChanged, lockfiles } from '@travsr/sdk/build';
+import { buildSbom, npmPurl, sbomPathFor } from '@travsr/registry';
+import { BUILD_RECORD_FILE, buildIfChanged, lockfiles } from '@travsr/sdk/build';
 
 const hostDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(hostDir, '..');
@@ -82,7 +88,7 @@ const step = {
 await buildIfChanged(step, pack);
 
 async function pack() {
-  for (const needed of ['dist/bundle/.bundled', 'oclif.manifest.json', 'builtin-registry/SHA256SUMS']) {
+  for (const needed of ['dist/bundle/.bundled', `dist/bundle/${BUILD_RECORD_FILE}`, 'oclif.manifest.json', 'builtin-registry/SHA256SUMS']) {
     if (!existsSync(join(hostDir, needed))) {
       console.error(`pack-release: host/${needed} is missing; run \`npm run build\` first`);
       process.exit(1);
@@ -145,6 +151,17 @@ async function pack() {
       }
     };
     for (const pkg of BUNDLED) visit(pkg.name, hostDir, host.name);
+    // What npm installs beside the CLI: the host's dependencies and theirs, as installed here.
+    const installed = new Set();
+    const visitInstalled = (name, from) => {
+      const dir = resolvePackage(name, from);
+      if (dir === undefined || bundled.has(dir) || installed.has(dir)) return;
+      installed.add(dir);
+      const m = readJson(join(dir, 'package.json'));
+      for (const dep of [...Object.keys(m.dependencies ?? {}), ...Object.keys(m.optionalDependencies ?? {})]) visitInstalled(dep, dir);
+    };
+    for (const dep of Object.keys(host.dependencies)) if (!BUNDLED.some((b) => b.name === dep)) visitInstalled(dep, hostDir);
+    for (const dep of Object.keys(optionalDependencies)) visitInstalled(dep, hostDir);
     for (const [dir, to] of bundled) copy(dir, BUNDLED.some((p) => p.dir === dir) ? packedFiles(dir) : publishedFiles(dir), to);
     const rootManifest = readJson(join(root, 'package.json'));
     const manifest = {
@@ -168,6 +185,18 @@ async function pack() {
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
     const [cli] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', outDir], stage));
+    const bom = buildSbom(
+      { name: host.name, version: host.version, licence: host.license, purl: npmPurl(host.name, host.version) },
+      readJson(join(hostDir, 'dist', 'bundle', BUILD_RECORD_FILE)),
+      hostDir,
+      {
+        packages: [
+          ...[...bundled.keys()].map((dir) => ({ dir, shippedAs: 'packaged' })),
+          ...[...installed].map((dir) => ({ dir, shippedAs: 'npm-dependency' })),
+        ],
+      },
+    );
+    writeFileSync(sbomPathFor(join(outDir, cli.filename)), `${JSON.stringify(bom, null, 2)}\n`);
     const standalone = JSON.parse(
       npm(['pack', '--json', '--ignore-scripts', '--pack-destination', outDir, ...STANDALONE.flatMap((w) => ['-w', w])], root),
     );
@@ -246,6 +275,10 @@ function sizeReport(packs) {
   lines.push('', `${packs[0].filename}, unpacked, by part:`);
   for (const [part, bytes] of [...parts].sort((a, b) => b[1] - a[1]).slice(0, 12))
     lines.push(`  ${part.padEnd(34)} ${mib(bytes).padStart(9)}`);
-  lines.push('  (its runtime dependencies come from the npm registry at install: `npm ls -g --all` lists them)', '');
+  lines.push(
+    '  (its runtime dependencies come from the npm registry at install: `npm ls -g --all` lists them;',
+    `   ${packs[0].filename.replace(/\.tgz$/, '.cdx.json')} is the SBOM of all of it)`,
+    '',
+  );
   return lines.join('\n');
 }

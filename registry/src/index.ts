@@ -122,6 +122,7 @@ export {
   type CycloneDxComponent,
   type PackageOfFile,
   type SbomExpectation,
+  type SbomPackageOptions,
   type SbomSubject,
   type SbomSummary,
 } from './sbom.js';

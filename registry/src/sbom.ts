@@ -186,9 +186,19 @@ export interface SbomSubject {
   readonly purl?: string;
 }
 
+/**
+ * Packages that ship with the subject other than through a bundle: copied whole into it
+ * (`packaged`: the workspace packages inside the CLI's tarball) or installed beside it by npm
+ * (`npm-dependency`, at the version the build's lockfile resolved).
+ */
+export interface SbomPackageOptions {
+  readonly packages?: readonly { readonly dir: string; readonly shippedAs: 'packaged' | 'npm-dependency' }[];
+}
+
 interface Gathered {
   pkg: PackageOfFile;
   bytes: number;
+  shippedAs: Set<string>;
   outputs: Set<string>;
   /** Input files of the package in the bundles, sorted, for the bundled-content hash. */
   inputs: Set<string>;
@@ -204,7 +214,9 @@ interface Gathered {
  * and not listed. `record` undefined: only the subject, with the composition `unknown`; files
  * the record names that are not on this disk (packed away from the build's `node_modules`) are
  * left out and the composition is `incomplete`.
- * Deterministic: no timestamp, and a serial number derived from the content.
+ * Deterministic: no timestamp, and a serial number derived from the content. `options.packages`
+ * adds packages that ship whole or that npm installs beside the subject (property
+ * `travsr:shipped-as`: `packaged` or `npm-dependency`).
  *
  * @param root the directory the build ran in (the plugin): record paths are relative to it.
  * @example
@@ -213,7 +225,12 @@ interface Gathered {
  * bom.components.map((c) => `${c.name}@${c.version}`); // ['@travsr/sdk@0.1.0', 'tree-sitter-wasms@0.1.13', …]
  * ```
  */
-export function buildSbom(subject: SbomSubject, record: BuildRecord | undefined, root: string): CycloneDxBom {
+export function buildSbom(
+  subject: SbomSubject,
+  record: BuildRecord | undefined,
+  root: string,
+  options: SbomPackageOptions = {},
+): CycloneDxBom {
   const base = resolve(root);
   const own = resolve(base);
   const at = (p: string): string => (isAbsolute(p) ? p : resolve(base, p));
@@ -228,7 +245,7 @@ export function buildSbom(subject: SbomSubject, record: BuildRecord | undefined,
     const pkg = packageOfFile(file);
     if (!pkg || pkg.dir === own) return undefined;
     let g = byDir.get(pkg.dir);
-    if (!g) byDir.set(pkg.dir, (g = { pkg, bytes: 0, outputs: new Set(), inputs: new Set(), files: [] }));
+    if (!g) byDir.set(pkg.dir, (g = { pkg, bytes: 0, shippedAs: new Set(), outputs: new Set(), inputs: new Set(), files: [] }));
     return g;
   };
   for (const bundle of record?.bundles ?? []) {
@@ -241,6 +258,7 @@ export function buildSbom(subject: SbomSubject, record: BuildRecord | undefined,
       g.inputs.add(at(input));
     }
   }
+  for (const p of options.packages ?? []) gather(join(resolve(p.dir), 'package.json'))?.shippedAs.add(p.shippedAs);
   for (const asset of record?.assets ?? []) {
     const g = gather(at(asset.source));
     if (!g) continue;
@@ -255,33 +273,53 @@ export function buildSbom(subject: SbomSubject, record: BuildRecord | undefined,
       ],
     });
   }
-  const components = [...byDir.values()]
-    .sort((a, b) => a.pkg.name.localeCompare(b.pkg.name) || a.pkg.version.localeCompare(b.pkg.version))
-    .map((g): CycloneDxComponent => {
-      const purl = npmPurl(g.pkg.name, g.pkg.version);
+  // One component per name and version: npm may have installed a package at one version in
+  // several places (deduplication is not always possible), and a bom-ref must be unique.
+  const groups = new Map<string, Gathered[]>();
+  for (const g of byDir.values()) {
+    const key = `${g.pkg.name}@${g.pkg.version}`;
+    groups.set(key, [...(groups.get(key) ?? []), g]);
+  }
+  const components = [...groups.values()]
+    .map((gs) => gs.sort((a, b) => a.pkg.dir.localeCompare(b.pkg.dir)))
+    .sort(
+      ([a], [b]) =>
+        (a as Gathered).pkg.name.localeCompare((b as Gathered).pkg.name) ||
+        (a as Gathered).pkg.version.localeCompare((b as Gathered).pkg.version),
+    )
+    .map((gs): CycloneDxComponent => {
+      const pkg = (gs[0] as Gathered).pkg;
+      const purl = npmPurl(pkg.name, pkg.version);
+      const inputs = gs
+        .flatMap((g) => [...g.inputs].map((f) => ({ rel: relative(g.pkg.dir, f).split(sep).join('/'), f })))
+        .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
       const bundled = createHash('sha256');
-      for (const f of [...g.inputs].sort()) bundled.update(`${relative(g.pkg.dir, f).split(sep).join('/')}\0`).update(readFileSync(f));
+      for (const { rel, f } of inputs) bundled.update(`${rel}\0`).update(readFileSync(f));
+      const outputs = new Set(gs.flatMap((g) => [...g.outputs]));
+      const shippedAs = new Set(gs.flatMap((g) => [...g.shippedAs]));
       const properties = [
-        ...(g.outputs.size > 0
+        ...[...shippedAs].sort().map((value) => ({ name: 'travsr:shipped-as', value })),
+        ...(outputs.size > 0
           ? [
-              { name: 'travsr:bundled-into', value: [...g.outputs].sort().join(' ') },
-              { name: 'travsr:bundled-bytes', value: String(g.bytes) },
+              { name: 'travsr:bundled-into', value: [...outputs].sort().join(' ') },
+              { name: 'travsr:bundled-bytes', value: String(gs.reduce((n, g) => n + g.bytes, 0)) },
               { name: 'travsr:bundled-sha256', value: bundled.digest('hex') },
             ]
           : []),
       ];
-      const lic = licences(g.pkg.licence);
-      const hashes = sriToHash(g.pkg.integrity);
+      const lic = licences(gs.find((g) => g.pkg.licence !== undefined)?.pkg.licence);
+      const hashes = sriToHash(gs.find((g) => g.pkg.integrity !== undefined)?.pkg.integrity);
+      const files = new Map(gs.flatMap((g) => g.files).map((f) => [`${f.name}\0${f.hashes?.[0]?.content ?? ''}`, f]));
       return {
         type: 'library',
         'bom-ref': purl,
-        name: g.pkg.name,
-        version: g.pkg.version,
+        name: pkg.name,
+        version: pkg.version,
         purl,
         ...(lic ? { licenses: lic } : {}),
         ...(hashes ? { hashes } : {}),
         ...(properties.length > 0 ? { properties } : {}),
-        ...(g.files.length > 0 ? { components: g.files.sort((a, b) => a.name.localeCompare(b.name)) } : {}),
+        ...(files.size > 0 ? { components: [...files.values()].sort((a, b) => a.name.localeCompare(b.name)) } : {}),
       };
     });
   const subjectRef = subject.purl ?? `pkg:generic/${encodeURIComponent(subject.name)}@${encodeURIComponent(subject.version)}`;

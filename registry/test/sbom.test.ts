@@ -168,6 +168,47 @@ describe('buildSbom', () => {
   });
 });
 
+describe('buildSbom: packages shipped whole or installed beside the subject', () => {
+  it('marks how each ships, and gives one component per name and version however many copies npm installed', async () => {
+    const root = project();
+    // A second copy of @acme/pad@2.0.1, nested under another package, bundled too; and a dependency npm installs.
+    write(
+      join(root, 'node_modules/wrapper/package.json'),
+      JSON.stringify({ name: 'wrapper', version: '1.0.0', license: 'MIT', main: 'index.js' }),
+    );
+    write(join(root, 'node_modules/wrapper/index.js'), "exports.wrap = require('@acme/pad').pad;\n");
+    write(
+      join(root, 'node_modules/wrapper/node_modules/@acme/pad/package.json'),
+      JSON.stringify({ name: '@acme/pad', version: '2.0.1', license: 'MIT', main: 'index.js' }),
+    );
+    write(join(root, 'node_modules/wrapper/node_modules/@acme/pad/index.js'), 'exports.pad = (s) => `  ${s}`;\n');
+    write(join(root, 'node_modules/native/package.json'), JSON.stringify({ name: 'native', version: '3.0.0', license: 'ISC' }));
+    write(
+      join(root, 'src/main.ts'),
+      "import { pad } from '@acme/pad';\nimport { wrap } from 'wrapper';\nconsole.log(pad('x'), wrap('y'));\n",
+    );
+    const { metafile } = await bundle(root, 'src/main.ts');
+    const bom = buildSbom({ name: 'tiny-cli', version: '1.0.0' }, recordOf(metafile), root, {
+      packages: [
+        { dir: join(root, 'node_modules/wrapper'), shippedAs: 'packaged' },
+        { dir: join(root, 'node_modules/native'), shippedAs: 'npm-dependency' },
+      ],
+    });
+    const pads = bom.components.filter((c) => c.name === '@acme/pad');
+    expect(pads).toHaveLength(1);
+    const bytes = Object.entries(metafile.outputs['dist/main.js']?.inputs ?? {})
+      .filter(([input]) => input.includes('@acme/pad'))
+      .reduce((n, [, i]) => n + i.bytesInOutput, 0);
+    expect(pads[0]?.properties).toContainEqual({ name: 'travsr:bundled-bytes', value: String(bytes) });
+    expect(bom.components.find((c) => c.name === 'wrapper')?.properties).toContainEqual({ name: 'travsr:shipped-as', value: 'packaged' });
+    expect(bom.components.find((c) => c.name === 'native')).toMatchObject({
+      version: '3.0.0',
+      licenses: [{ license: { id: 'ISC' } }],
+      properties: [{ name: 'travsr:shipped-as', value: 'npm-dependency' }],
+    });
+  });
+});
+
 describe('licenceAllowed', () => {
   const allowed = ['MIT', 'Apache-2.0'];
   it.each([

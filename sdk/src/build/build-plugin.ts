@@ -21,8 +21,36 @@ export interface PluginBuildRecord {
   assets: { file: string; source: string }[];
 }
 
-interface Metafile {
+/** `p` relative to `root` (when absolute) with `/` separators, as a build record writes paths. */
+function posixRelative(root: string, p: string): string {
+  return (isAbsolute(p) ? relative(root, p) : p).split(sep).join('/');
+}
+
+/** The part of esbuild's metafile a build record keeps. */
+export interface BundleMetafile {
   outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+}
+
+/**
+ * The bundles of a build record from esbuild's metafile: for each output, every input that put
+ * bytes into it with that byte count, paths relative to `root` with `/` (the build's
+ * `absWorkingDir`: esbuild writes metafile paths relative to it).
+ *
+ * @example
+ * ```js
+ * const result = await build({ ...options, metafile: true, absWorkingDir: root });
+ * const record = { bundler: { name: 'esbuild', version }, bundles: bundlesOfMetafile(result.metafile, root), assets: [] };
+ * ```
+ */
+export function bundlesOfMetafile(metafile: BundleMetafile | undefined, root: string): PluginBuildRecord['bundles'] {
+  const toPosix = (p: string): string => posixRelative(root, p);
+  return Object.entries(metafile?.outputs ?? {}).map(([output, o]) => {
+    const inputs = Object.entries(o.inputs)
+      .filter(([, i]) => i.bytesInOutput > 0)
+      .map(([input, i]) => [toPosix(input), i.bytesInOutput] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return { output: toPosix(output), inputs: Object.fromEntries(inputs) };
+  });
 }
 
 /** One bundle of a plugin: `entry` (relative to the plugin) into `dist/<outfile>`. */
@@ -76,20 +104,14 @@ export async function buildPlugin(
   const dist = join(root, 'dist');
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
-  const toPosix = (p: string): string => (isAbsolute(p) ? relative(root, p) : p).split(sep).join('/');
+  const toPosix = (p: string): string => posixRelative(root, p);
   const record: PluginBuildRecord = { bundler: { name: 'esbuild', version: esbuildVersion(require) }, bundles: [], assets: [] };
   const writeRecord = (): void => writeFileSync(join(dist, BUILD_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
   for (const b of bundles) {
     const options = pluginBundleOptions(join(root, b.entry), join(dist, b.outfile), b.loader ? { loader: b.loader } : {});
     if (b.banner) options.banner.js += ['', ...b.banner].join('\n');
-    const result = (await build({ ...options, metafile: true, absWorkingDir: root })) as { metafile?: Metafile } | undefined;
-    for (const [output, o] of Object.entries(result?.metafile?.outputs ?? {})) {
-      const inputs = Object.entries(o.inputs)
-        .filter(([, i]) => i.bytesInOutput > 0)
-        .map(([input, i]) => [toPosix(input), i.bytesInOutput] as const)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      record.bundles.push({ output: toPosix(output), inputs: Object.fromEntries(inputs) });
-    }
+    const result = (await build({ ...options, metafile: true, absWorkingDir: root })) as { metafile?: BundleMetafile } | undefined;
+    record.bundles.push(...bundlesOfMetafile(result?.metafile, root));
   }
   writeRecord();
   return {

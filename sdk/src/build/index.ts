@@ -8,6 +8,8 @@ export { pluginBundleOptions, type PluginBundleOptions } from './bundle-options.
 export {
   BUILD_RECORD_FILE,
   buildPlugin,
+  bundlesOfMetafile,
+  type BundleMetafile,
   type EsbuildBuild,
   type PluginBuild,
   type PluginBuildRecord,
