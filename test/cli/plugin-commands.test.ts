@@ -49,6 +49,14 @@ describe('travsr CLI', () => {
     expect(report.ok).toBe(true);
     expect(report.tier).toBe('standard');
     expect(report.checks.length).toBeGreaterThanOrEqual(10);
+
+    // Packed as generated, its SBOM is complete: the bundler's record names the SDK it bundles.
+    const packed = await travsr(['plugin', 'pack', dir, '--out', join(work, 'packed'), '--json']);
+    expect(packed.code, packed.stderr).toBe(0);
+    const sbom = (JSON.parse(packed.stdout) as { sbom: { file: string; aggregate: string } }).sbom;
+    expect(sbom.aggregate).toBe('complete');
+    const bom = JSON.parse(readFileSync(sbom.file, 'utf8')) as { components: { name: string; version: string }[] };
+    expect(bom.components).toContainEqual(expect.objectContaining({ name: '@travsr/sdk', version: sdkVersion }));
   });
 
   it('plugin new refuses a directory that is not empty', async () => {
