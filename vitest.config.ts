@@ -39,8 +39,25 @@ const freshProcess = [
   'host/test/daemon/head-watcher.test.ts',
 ];
 
+/**
+ * V8 coverage of every package's source, on when TRAVSR_COVERAGE=1 (CI sets it for `npm test`;
+ * see CONTRIBUTING.md). What child processes run — the CLI, plugins in their sandboxes — is not
+ * counted, only what the test files run in Vitest's own processes. `npm run coverage:check`
+ * prints the figures per package from coverage/coverage-summary.json and fails below the floors
+ * of test/coverage/floors.json.
+ */
+const coverage = {
+  enabled: process.env.TRAVSR_COVERAGE === '1',
+  provider: 'v8' as const,
+  include: ['protocol/src/**/*.ts', 'sdk/src/**/*.ts', 'registry/src/**/*.ts', 'host/src/**/*.ts', 'plugins/*/src/**/*.ts'],
+  exclude: ['**/*.d.ts', '**/node_modules/**'],
+  reporter: ['json-summary'],
+  reportsDirectory: 'coverage',
+};
+
 export default defineConfig({
   test: {
+    coverage,
     exclude: ['**/node_modules/**', 'test/bench/**'],
     setupFiles: ['test/setup-env.ts'],
     pool: 'forks',
