@@ -75,6 +75,7 @@ export { safeExtract, DEFAULT_EXTRACT_LIMITS, type ExtractLimits, type ExtractOp
 export {
   packPlugin,
   pluginDirSbom,
+  readPackedSbom,
   PACK_EXCLUDED,
   ARTIFACT_ROOT,
   BUILD_RECORD_FILE,
@@ -113,7 +114,9 @@ export {
   buildSbom,
   npmPurl,
   packageOfFile,
+  componentLicence,
   parseSbom,
+  serializeSbom,
   sbomPackages,
   summarizeSbom,
   SBOM_SPEC_VERSION,

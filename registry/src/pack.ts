@@ -8,7 +8,15 @@ import { artifactPath, assertPlatform, pluginFileId, type Platform } from './lay
 import { DEFAULT_EXTRACT_LIMITS } from './safe-extract.js';
 import { parseVersion } from './semver.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { buildSbom, SBOM_SPEC_VERSION, type BuildRecord, type CycloneDxBom } from './sbom.js';
+import {
+  buildSbom,
+  parseSbom,
+  SBOM_SPEC_VERSION,
+  serializeSbom,
+  type BuildRecord,
+  type CycloneDxBom,
+  type SbomExpectation,
+} from './sbom.js';
 import { writeTarGz, type TarInput } from './tar-writer.js';
 import { byPath, treeHashOf, type TreeEntry } from './tree-hash.js';
 import { sha256File } from './verify.js';
@@ -95,6 +103,35 @@ export const BUILD_RECORD_FILE = 'build-record.json';
  */
 export function sbomPathFor(artifactFile: string): string {
   return artifactFile.replace(/\.tgz$/, '') + '.cdx.json';
+}
+
+/**
+ * Reads the SBOM `travsr plugin pack` wrote (see {@link sbomPathFor}) and checks it describes
+ * `expect`; undefined when there is no such file.
+ *
+ * @throws RegistryError `SBOM_INVALID` when it cannot be read or is not a CycloneDX SBOM of that plugin and version.
+ * @example
+ * ```ts
+ * const sbom = await readPackedSbom(sbomPathFor(tgz), { name: 'lang-go', version: '0.1.0' });
+ * ```
+ */
+export async function readPackedSbom(
+  file: string,
+  expect: SbomExpectation,
+): Promise<{ bytes: Buffer; sha256: string; bom: CycloneDxBom } | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return fail(
+      RegistryErrorCode.SbomInvalid,
+      `cannot read the SBOM ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); give the .cdx.json travsr plugin pack wrote, or go without one`,
+      { file },
+    );
+  }
+  const bom = parseSbom(bytes, file, expect);
+  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), bom };
 }
 
 function isBuildRecord(value: unknown): value is BuildRecord {
@@ -343,7 +380,7 @@ export async function packPlugin(pluginDir: string, outDir: string, options: Pac
   );
   const { sha256, size } = await sha256File(file);
   const bom = await sbomOfPluginDir(root, manifest);
-  const sbomText = `${JSON.stringify(bom, null, 2)}\n`;
+  const sbomText = serializeSbom(bom);
   const sbomFile = sbomPathFor(file);
   await writeFileAtomic(sbomFile, sbomText);
   const sbom: PackedSbom = {

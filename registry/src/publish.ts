@@ -27,8 +27,8 @@ import {
 } from './layout.js';
 import { verifyRegistryDirectory, type VerifiedRegistry } from './registry-directory.js';
 import { safeExtract, type ExtractLimits } from './safe-extract.js';
-import { sbomPathFor } from './pack.js';
-import { parseSbom, sbomPackages } from './sbom.js';
+import { readPackedSbom, sbomPathFor } from './pack.js';
+import { sbomPackages } from './sbom.js';
 import { compareVersions, parseVersion, sortVersions } from './semver.js';
 import { formatSha256Sums } from './sha256-sums.js';
 import { serializeSignature, signSha256Sums, type SumsSignature } from './signature.js';
@@ -158,21 +158,21 @@ async function readSbomFor(
 ): Promise<{ bytes: Buffer; record: SbomRecord } | undefined> {
   if (given === false) return undefined;
   const file = given ?? sbomPathFor(artifactFile);
-  const bytes = await readFile(file).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT' && given === undefined) return undefined;
+  const found = await readPackedSbom(file, { name: manifest.id, version: manifest.version });
+  if (!found) {
+    if (given === undefined) return undefined;
     throw new RegistryError(
       RegistryErrorCode.SbomInvalid,
-      `cannot read the SBOM ${file} (${e.code ?? e.message}); give the .cdx.json travsr plugin pack wrote, or publish without one`,
+      `cannot read the SBOM ${file} (ENOENT); give the .cdx.json travsr plugin pack wrote, or publish without one`,
       { file },
     );
-  });
-  if (bytes === undefined) return undefined;
-  const bom = parseSbom(bytes, file, { name: manifest.id, version: manifest.version });
+  }
+  const { bytes, sha256, bom } = found;
   return {
     bytes,
     record: {
       file: sbomPath(manifest.id, manifest.version, platform),
-      sha256: createHash('sha256').update(bytes).digest('hex'),
+      sha256,
       size: bytes.length,
       specVersion: bom.specVersion,
       components: sbomPackages(bom).length,

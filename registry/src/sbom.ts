@@ -358,8 +358,16 @@ export function buildSbom(
   };
 }
 
-/** A component's licence as one SPDX expression: its `expression`, or its licence ids joined with AND (CycloneDX lists each licence that applies). */
-function licenceOfComponent(c: CycloneDxComponent): string | undefined {
+/**
+ * A component's licence as one SPDX expression: its `expression`, or its licence ids joined with
+ * AND (CycloneDX lists each licence that applies); undefined when it declares none.
+ *
+ * @example
+ * ```ts
+ * componentLicence(bom.metadata.component); // 'Apache-2.0'
+ * ```
+ */
+export function componentLicence(c: CycloneDxComponent): string | undefined {
   const ids: string[] = [];
   for (const l of Array.isArray(c.licenses) ? (c.licenses as unknown[]) : []) {
     if (typeof l !== 'object' || l === null) continue;
@@ -385,8 +393,16 @@ export function sbomPackages(bom: Pick<CycloneDxBom, 'components'>): { name: str
   return bom.components
     .filter((c) => c.type === 'library')
     .map((c) => {
-      return { name: c.name, version: typeof c.version === 'string' ? c.version : '', licence: licenceOfComponent(c) };
+      return { name: c.name, version: typeof c.version === 'string' ? c.version : '', licence: componentLicence(c) };
     });
+}
+
+/**
+ * An SBOM's bytes as `travsr plugin pack` writes them (two-space JSON and a newline): what its
+ * SHA-256 is taken of.
+ */
+export function serializeSbom(bom: CycloneDxBom): string {
+  return `${JSON.stringify(bom, null, 2)}\n`;
 }
 
 /** What {@link parseSbom} checks a document against: the plugin and version it must describe. */

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import {
@@ -10,8 +9,8 @@ import {
   isVersion,
   maxSatisfying,
   packPlugin,
-  parseSbom,
   platformOfArtifactFile,
+  readPackedSbom,
   RegistryError,
   RegistryErrorCode,
   safeExtract,
@@ -21,7 +20,6 @@ import {
   sha256File,
   treeHash,
   verifyTreeHash,
-  type CycloneDxBom,
   type RegistryClient,
   type RegistryIndex,
 } from '@travsr/registry';
@@ -434,7 +432,7 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
     const probe = join(tmp, 'manifest');
     await safeExtract(tgz, probe);
     const manifest = (await loadPluginDir(probe)).manifest;
-    const sbom = await localSbom(sbomPathFor(tgz), manifest);
+    const sbom = await readPackedSbom(sbomPathFor(tgz), { name: manifest.id, version: manifest.version });
     const registry = `local:${path}`;
     const locked = readLock(ctx)[manifest.id];
     const after: LockEntry = {
@@ -486,21 +484,6 @@ export async function installLocal(ctx: LangContext, target: string, cwd = proce
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
-}
-
-/** The SBOM `travsr plugin pack` wrote beside a `.tgz`, checked to describe the plugin; undefined when there is none. */
-async function localSbom(
-  file: string,
-  manifest: PluginManifest,
-): Promise<{ bytes: Buffer; sha256: string; bom: CycloneDxBom } | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch {
-    return undefined;
-  }
-  const bom = parseSbom(bytes, file, { name: manifest.id, version: manifest.version });
-  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), bom };
 }
 
 /** `registry.allowedLicences` as the repository (trusted) or the user sets it. */

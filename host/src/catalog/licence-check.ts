@@ -1,4 +1,4 @@
-import { licenceAllowed, sbomPackages, type CycloneDxBom } from '@travsr/registry';
+import { componentLicence, licenceAllowed, sbomPackages, type CycloneDxBom } from '@travsr/registry';
 import { describeConfigSource, type ConfigValue } from '../config/index.js';
 import { LangError, LangErrorCode } from './errors.js';
 
@@ -53,7 +53,7 @@ export function checkLicences(plugin: string, bom: CycloneDxBom | undefined, pol
     );
   }
   const subject = bom.metadata?.component;
-  const subjectLicence = subject ? sbomPackages({ components: [{ ...subject, type: 'library' }] })[0]?.licence : undefined;
+  const subjectLicence = subject ? componentLicence(subject) : undefined;
   const checked = [{ name: subject?.name ?? plugin, version: subject?.version ?? '', licence: subjectLicence }, ...sbomPackages(bom)];
   for (const p of checked) {
     if (licenceAllowed(p.licence, policy.allowed)) continue;

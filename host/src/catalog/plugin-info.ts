@@ -5,6 +5,7 @@ import {
   isVersion,
   pluginDirSbom,
   requiredTier,
+  serializeSbom,
   summarizeSbom,
   type CycloneDxBom,
   type PluginTier,
@@ -115,7 +116,7 @@ async function installedInfo(
   } else {
     try {
       const bom = await pluginDirSbom(dir);
-      sbom = { from: 'build record', sha256: sha256(`${JSON.stringify(bom, null, 2)}\n`), summary: summarizeSbom(bom), document: bom };
+      sbom = { from: 'build record', sha256: sha256(serializeSbom(bom)), summary: summarizeSbom(bom), document: bom };
     } catch (e) {
       sbomProblem = (e as Error).message;
     }
