@@ -23,7 +23,8 @@
 // scripts, `bundleDependencies` naming the three workspace packages, node_modules/@travsr/*
 // holding exactly what `npm pack` would publish of each, and beside them the packages they
 // depend on, copied from this checkout's node_modules (npm takes a bundled package's
-// dependencies from the bundle).
+// dependencies from the bundle); their optional dependencies, built per platform, become the
+// CLI's own instead.
 // Run by `npm run build` (skipped when nothing it reads changed); `npm run package` forces nothing
 // more, it is the same step.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -116,6 +117,7 @@ async function pack() {
     const dependencies = { ...host.dependencies };
     const bundled = new Map(); // source directory → directory in the stage
     const optionalDependencies = {};
+    const withoutOptional = new Set(); // bundled packages whose optional dependencies move to the CLI
     const visit = (name, from, where) => {
       const dir = resolvePackage(name, from);
       if (dir === undefined) fail(`${name} (needed by ${where}) is not installed; run \`npm ci\``);
@@ -138,7 +140,12 @@ async function pack() {
       for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, dir, manifest.name);
       // Optional ones are platform-specific (msgpackr's native decoder): not copied from this
       // machine, but optional dependencies of the CLI, which npm installs for the user's platform
-      // at the version installed here.
+      // at the version installed here. They leave the bundled package's manifest (see
+      // withoutOptionalDependencies): npm treats everything a bundled package depends on as part
+      // of the bundle and would leave an empty directory for each of them, and for what they
+      // depend on — detect-libc among them, which better-sqlite3's prebuilt-binary download
+      // needs, so a user's install compiled SQLite instead, or failed without a compiler.
+      if (manifest.optionalDependencies !== undefined) withoutOptional.add(dir);
       for (const dep of Object.keys(manifest.optionalDependencies ?? {})) {
         const found = resolvePackage(dep, dir);
         if (found === undefined) continue;
@@ -162,7 +169,10 @@ async function pack() {
     };
     for (const dep of Object.keys(host.dependencies)) if (!BUNDLED.some((b) => b.name === dep)) visitInstalled(dep, hostDir);
     for (const dep of Object.keys(optionalDependencies)) visitInstalled(dep, hostDir);
-    for (const [dir, to] of bundled) copy(dir, BUNDLED.some((p) => p.dir === dir) ? packedFiles(dir) : publishedFiles(dir), to);
+    for (const [dir, to] of bundled) {
+      copy(dir, BUNDLED.some((p) => p.dir === dir) ? packedFiles(dir) : publishedFiles(dir), to);
+      if (withoutOptional.has(dir)) withoutOptionalDependencies(join(to, 'package.json'));
+    }
     const rootManifest = readJson(join(root, 'package.json'));
     const manifest = {
       name: host.name,
@@ -206,6 +216,16 @@ async function pack() {
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
+}
+
+/**
+ * Removes `optionalDependencies` from a bundled package's manifest in the stage (they are the
+ * CLI's own optional dependencies now, where the package still finds them: Node resolves them
+ * from the CLI's node_modules, the level above). Nothing else in the package changes.
+ */
+function withoutOptionalDependencies(manifestFile) {
+  const { optionalDependencies: _moved, ...rest } = readJson(manifestFile);
+  writeFileSync(manifestFile, `${JSON.stringify(rest, null, 2)}\n`);
 }
 
 /**

@@ -6,6 +6,7 @@
 // `tools/list` over stdio, `lang install` of another language, `plugin new` against the SDK's
 // registry version, and the advice when better-sqlite3's native module is missing.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,8 @@ let prefix: string;
 let repo: string;
 let home: string;
 let installed: string;
+/** The environment npm ran the install with. */
+let npmEnv: Record<string, string>;
 
 /** The environment of a user's shell: the prefix's bin first, a home of its own, nothing of npm's or this test run's. */
 function userEnv(): Record<string, string> {
@@ -59,8 +62,14 @@ beforeAll(async () => {
   for (const d of [prefix, home, repo]) mkdirSync(d, { recursive: true });
   // npm as a user runs it, from outside the checkout and without the variables `npm test` sets
   // (npm_config_prefix and the like would send the install elsewhere). Packages come from npm's
-  // cache where it has them; node-gyp builds better-sqlite3 with both cores.
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? home, JOBS: 'max' };
+  // cache where it has them; better-sqlite3's native module from a prebuilt binary, as a user's
+  // machine downloads it (see localPrebuilds), or else node-gyp builds it with both cores.
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? home,
+    JOBS: 'max',
+    ...(await localPrebuilds(join(work, 'prebuilds'))),
+  };
   const r = await execa(
     'npm',
     ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--allow-scripts=better-sqlite3', tarball],
@@ -68,6 +77,7 @@ beforeAll(async () => {
   );
   if (r.exitCode !== 0) throw new Error(`npm install -g ${tarball} failed (${r.exitCode}):\n${r.stdout}\n${r.stderr}`);
   installed = join(prefix, 'lib', 'node_modules', 'travsr');
+  npmEnv = env;
 
   writeFileSync(
     join(repo, 'math.ts'),
@@ -80,6 +90,28 @@ beforeAll(async () => {
   await git(['add', '.']);
   await git(['commit', '-qm', 'fixture']);
 }, 960_000);
+
+/**
+ * better-sqlite3 installs with `prebuild-install || node-gyp rebuild`: on a user's machine the
+ * first downloads the prebuilt native module of its release, for this Node ABI and platform. This
+ * machine has no route to those downloads, so node-gyp would compile SQLite (some 70 CPU-seconds,
+ * a tenth of the whole suite). Instead the test hands prebuild-install the module this checkout's
+ * own install built, packed under the name prebuild-install looks for in a local prebuilds
+ * directory (`npm_config_better_sqlite3_local_prebuilds`): the package then installs as it does
+ * for a user who got the prebuilt binary. Where no such module exists (or the platform's name is
+ * not one this knows), nothing is set and node-gyp compiles, as before.
+ */
+async function localPrebuilds(dir: string): Promise<Record<string, string>> {
+  const sqliteDir = dirname(createRequire(join(repoRoot, 'host', 'package.json')).resolve('better-sqlite3/package.json'));
+  const binding = join(sqliteDir, 'build', 'Release', 'better_sqlite3.node');
+  const glibc = process.platform === 'linux' && (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
+  if (!existsSync(binding) || (process.platform === 'linux' && !glibc)) return {};
+  const { version: sqliteVersion } = JSON.parse(readFileSync(join(sqliteDir, 'package.json'), 'utf8')) as { version: string };
+  const name = `better-sqlite3-v${sqliteVersion}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  mkdirSync(dir, { recursive: true });
+  await execa('tar', ['-czf', join(dir, name), '-C', sqliteDir, 'build/Release/better_sqlite3.node']);
+  return { npm_config_better_sqlite3_local_prebuilds: dir };
+}
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -95,6 +127,18 @@ describe('npm i -g travsr (the packed tarball, into an empty prefix)', { timeout
     expect(execaSync('find', [prefix, '-type', 'l', '-lname', `${repoRoot}*`]).stdout).toBe('');
     expect(existsSync(join(installed, 'builtin-registry', 'SHA256SUMS'))).toBe(true);
     expect(existsSync(join(installed, 'sandbox-profiles', 'linux', 'bwrap.json'))).toBe(true);
+  });
+
+  it('installs a complete tree: nothing missing or empty, the native SQLite driver in place', async () => {
+    // npm counts what a bundled package depends on as part of the bundle: an optional dependency
+    // of one (msgpackr's native decoder) once left empty directories behind, detect-libc among
+    // them, so better-sqlite3 could not fetch its prebuilt binary and compiled SQLite instead.
+    const ls = await execa('npm', ['ls', '--global', '--all', '--prefix', prefix], { env: npmEnv, extendEnv: false, reject: false });
+    expect(ls.stdout + ls.stderr).not.toMatch(/invalid|missing|ERR/);
+    expect(ls.exitCode).toBe(0);
+    for (const pkg of ['detect-libc', 'prebuild-install', 'msgpackr', 'msgpackr-extract'])
+      expect(existsSync(join(installed, 'node_modules', pkg, 'package.json')), pkg).toBe(true);
+    expect(existsSync(join(installed, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))).toBe(true);
   });
 
   it('init installs the first-party plugins from the built-in registry, locks them and indexes', async () => {
