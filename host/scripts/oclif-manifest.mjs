@@ -48,5 +48,9 @@ if (ids.length === 0) {
   console.error('oclif-manifest: oclif found no command under dist/cli/commands');
   process.exit(1);
 }
-writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+// oclif lists the commands in the order their modules finished loading, which varies from run to
+// run: sorted, the same commands give the same bytes, and the release pack (an input of which
+// this file is) is not remade by a build that changed nothing.
+const sorted = { ...manifest, commands: Object.fromEntries(ids.sort().map((id) => [id, manifest.commands[id]])) };
+writeFileSync(manifestFile, `${JSON.stringify(sorted, null, 2)}\n`);
 console.log(`oclif-manifest: ${ids.length} commands → ${relative(process.cwd(), manifestFile)}`);
