@@ -104,7 +104,9 @@ beforeAll(async () => {
 async function localPrebuilds(dir: string): Promise<Record<string, string>> {
   const sqliteDir = dirname(createRequire(join(repoRoot, 'host', 'package.json')).resolve('better-sqlite3/package.json'));
   const binding = join(sqliteDir, 'build', 'Release', 'better_sqlite3.node');
-  const glibc = process.platform === 'linux' && (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
+  const glibc =
+    process.platform === 'linux' &&
+    (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
   if (!existsSync(binding) || (process.platform === 'linux' && !glibc)) return {};
   const { version: sqliteVersion } = JSON.parse(readFileSync(join(sqliteDir, 'package.json'), 'utf8')) as { version: string };
   const name = `better-sqlite3-v${sqliteVersion}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
