@@ -141,7 +141,7 @@ export class PhaseBSession {
       const ms = Math.round(performance.now() - t0);
       this.log(
         'info',
-        `program of ${project.configPath ?? 'the inferred project'}: ${built.program.getSourceFiles().length} files in ${ms} ms (${built.takenOver} parsed by Phase A)`,
+        `program of ${project.configPath ?? 'the inferred project'}: ${built.program.getSourceFiles().length} files in ${ms} ms (${built.takenOver} parsed by Phase A${built.dom ? '; the DOM libraries, which its code refers to' : ''})`,
       );
     }
     return built;
