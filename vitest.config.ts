@@ -67,6 +67,9 @@ export default defineConfig({
     maxWorkers: workers,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The CLI's bundle runs in the test processes as built (test/helpers/run-cli.ts), not
+    // transformed again by Vite: Node imports it, as bin/run.js does.
+    server: { deps: { external: [/\/host\/dist\/bundle\//] } },
     projects: [
       {
         extends: true,

@@ -7,6 +7,9 @@
 //   TRAVSR_LOAD_SKIP_BUILD=1    reuse the current build
 //   TRAVSR_TEST_WORKERS=<n>     vitest forks (default: one per core, not vitest.config.ts's spare
 //                               one: on cores that are already full, more forks only stretch each test)
+//   TRAVSR_TEST_CLI=<mode>      how tests run the CLI (test/helpers/run-cli.ts): `process` by default
+//                               here, every command a real `node host/bin/run.js` as users run it,
+//                               where `npm test` runs most of them inside the test's process
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,13 +51,15 @@ if (!process.env.TRAVSR_LOAD_SKIP_BUILD) {
 
 const workers = process.env.TRAVSR_TEST_WORKERS ?? String(availableParallelism());
 const count = Number(process.env.TRAVSR_LOAD_PROCESSES) || Math.max(2, availableParallelism());
-console.log(`test:loaded: ${count} busy-loop processes, ${workers} vitest forks; load average before: ${load()}`);
+console.log(
+  `test:loaded: ${count} busy-loop processes, ${workers} vitest forks, the CLI ${(process.env.TRAVSR_TEST_CLI ?? 'process') === 'process' ? 'as processes' : 'in-process'}; load average before: ${load()}`,
+);
 const stopLoad = startLoad(count);
 const started = Date.now();
 const vitest = spawn(process.execPath, [vitestBin, 'run', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, TRAVSR_TEST_WORKERS: workers },
+  env: { TRAVSR_TEST_CLI: 'process', ...process.env, TRAVSR_TEST_WORKERS: workers },
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
