@@ -76,13 +76,21 @@ interface Ctx extends SessionTarget {
   fixtures: AnalyzeFile[];
   fixturesDir: string;
   phase: 'A' | 'B';
+  /** The initialized session the checks after `initialize` go on with, while they pass. */
+  initialized?: PluginSession | undefined;
 }
 
 /**
- * Runs the protocol conformance checks against a plugin directory. Each check is
- * independent and starts a fresh plugin process: manifest, refusal without the cookie,
- * handshake, ping, request before hello, initialize, analyze of the fixtures, unknown method,
- * invalid params, a missing file, cancellation, an oversized frame, stdin closing, shutdown.
+ * Runs the protocol conformance checks against a plugin directory: manifest, refusal without
+ * the cookie, handshake, ping, request before hello, initialize, analyze of the fixtures,
+ * unknown method, invalid params, a missing file, cancellation, an oversized frame, stdin
+ * closing, shutdown. The checks of a session's start each start a fresh plugin process; the
+ * checks of an initialized plugin's requests (analyze, invalid params, missing file, cancel) go
+ * on with the session `initialize` opened, as a host sends one session many requests, so each
+ * also checks that the plugin still works after the one before; a failed check stops that
+ * session and the next starts afresh, so one failure does not fail the checks after it. Stdin
+ * closing and shutdown end a fresh session: a session that has worked may take longer to exit
+ * (V8 finishing its optimizing compiles of a large grammar), which is not the plugin's doing.
  * A check that fails says what was expected, what happened, and what the plugin wrote on stderr.
  *
  * @example
@@ -160,6 +168,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     await record(report, 'exits when stdin closes', () => checkStdinClosed(ctx));
     await record(report, 'shutdown', () => checkShutdown(ctx));
   } finally {
+    await ctx.initialized?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
   return finish(report);
@@ -183,9 +192,29 @@ async function record(report: ConformanceReport, name: string, fn: () => string 
   report.checks.push({ name, ok, detail, durationMs: Math.round(performance.now() - start) });
 }
 
-/** Runs `fn` on a fresh, connected plugin process and always stops it; failures carry stderr. */
-async function withPlugin(ctx: Ctx, setup: 'none' | 'hello' | 'initialize', fn: (s: PluginSession) => Promise<string>): Promise<string> {
-  const s = await PluginSession.start(ctx);
+/**
+ * Which process a check runs on: `fresh`, its own, stopped after it; `shared`, the initialized
+ * session the checks before it left running ({@link Ctx.initialized}; one is started and
+ * initialized when there is none); `opens`, its own, which becomes the shared one when the check
+ * passes. A shared session that a check failed, or that ended, is stopped and not shared again.
+ */
+type SessionUse = 'fresh' | 'shared' | 'opens';
+
+/** Runs `fn` on a connected plugin process set up as `setup` says; failures carry stderr. */
+async function withPlugin(
+  ctx: Ctx,
+  setup: 'none' | 'hello' | 'initialize',
+  fn: (s: PluginSession) => Promise<string>,
+  use: SessionUse = 'fresh',
+): Promise<string> {
+  const reuse = use === 'shared' && ctx.initialized !== undefined && ctx.initialized.exit === undefined;
+  if (use !== 'fresh' && !reuse) {
+    await ctx.initialized?.stop();
+    ctx.initialized = undefined;
+  }
+  const s = reuse ? ctx.initialized! : await PluginSession.start(ctx);
+  if (use !== 'fresh') ctx.initialized = s;
+  let passed = false;
   try {
     if (setup === 'hello') {
       try {
@@ -193,16 +222,21 @@ async function withPlugin(ctx: Ctx, setup: 'none' | 'hello' | 'initialize', fn: 
       } catch (e) {
         throw new StepFailure(`setup: hello failed: ${s.describe(e)}`);
       }
-    } else if (setup === 'initialize') {
+    } else if (setup === 'initialize' && !reuse) {
       await s.handshake(ctx.timeoutMs, CORPUS);
     }
-    return await fn(s);
+    const detail = await fn(s);
+    passed = true;
+    return detail;
   } catch (e) {
     await s.settleStderr();
     const message = e instanceof StepFailure ? e.message : s.describe(e);
     throw new StepFailure(withStderr(message, s.stderr));
   } finally {
-    await s.stop();
+    if (ctx.initialized !== s || !passed || s.exit !== undefined) {
+      if (ctx.initialized === s) ctx.initialized = undefined;
+      await s.stop();
+    }
   }
 }
 
@@ -320,6 +354,7 @@ async function checkBeforeHello(ctx: Ctx): Promise<string> {
 }
 
 async function checkInitialize(ctx: Ctx): Promise<string> {
+  // The session it initializes is the one the checks after it go on with.
   return withPlugin(ctx, 'none', async (s) => {
     const { initialize } = await s.handshake(ctx.timeoutMs, CORPUS);
     const unknown = initialize.languages.filter((l) => !ctx.manifest.languages.includes(l));
@@ -328,7 +363,7 @@ async function checkInitialize(ctx: Ctx): Promise<string> {
         `initialize answered languages ${unknown.join(', ')}, which the manifest does not list (${ctx.manifest.languages.join(', ')})`,
       );
     return `languages: ${initialize.languages.join(', ') || '(none declared)'}`;
-  });
+  }, 'opens');
 }
 
 function requireFixtures(ctx: Ctx): void {
@@ -392,7 +427,7 @@ async function checkAnalyze(ctx: Ctx): Promise<string> {
     if (problems.length > 0) throw new StepFailure(`analyze answered, but:\n- ${problems.slice(0, 20).join('\n- ')}`);
     const refs = mine.reduce((n, g) => n + (g.refs?.length ?? 0), 0);
     return `${result.files} file(s): ${result.nodes} nodes, ${result.edges} edges, ${refs} refs, ${s.progress.length} progress notification(s)`;
-  });
+  }, 'shared');
 }
 
 async function checkUnknownMethod(ctx: Ctx): Promise<string> {
@@ -426,7 +461,7 @@ async function checkInvalidParams(ctx: Ctx): Promise<string> {
     }
     await pingAlive(s, ctx, 'invalid params');
     return `answered InvalidParams (${WireErrorCode.InvalidParams}); still answers ping`;
-  });
+  }, 'shared');
 }
 
 async function checkMissingFile(ctx: Ctx): Promise<string> {
@@ -460,7 +495,7 @@ async function checkMissingFile(ctx: Ctx): Promise<string> {
     if (problems.length > 0) throw new StepFailure(problems.join('; '));
     await pingAlive(s, ctx, 'a missing file');
     return `reported failed: ${m[0]!.diagnostics[0]!.message}`;
-  });
+  }, 'shared');
 }
 
 async function checkCancel(ctx: Ctx): Promise<string> {
@@ -491,7 +526,7 @@ async function checkCancel(ctx: Ctx): Promise<string> {
     const late = filesOf(s, requestId).length - atAnswer;
     if (late > 0) throw new StepFailure(`${late} graph/file notification(s) for the cancelled request arrived after its answer`);
     return `${outcome} after ${before} of ${files.length} file(s) (${atAnswer} sent in all); still answers ping`;
-  });
+  }, 'shared');
 }
 
 async function checkOversizedFrame(ctx: Ctx): Promise<string> {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatReport, runConformance, type ConformanceReport } from '../../src/testing/index.js';
+import { formatReport, launchUnsandboxed, runConformance, type ConformanceReport, type Launcher } from '../../src/testing/index.js';
 import { buildFixturePlugin, withEnv, type FixturePlugin } from '../helpers.js';
 
 let good: FixturePlugin;
@@ -39,6 +39,32 @@ describe('runConformance', () => {
       'shutdown',
     ]);
     expect(check(report, 'analyze fixtures').detail).toMatch(/^2 file\(s\): 4 nodes, 2 edges, 1 refs/);
+  });
+
+  it('goes on with the session initialize opened for the requests after it, as a host does; a failed check ends that session', async () => {
+    let launches = 0;
+    const counting: Launcher = (opts) => {
+      launches++;
+      return launchUnsandboxed(opts);
+    };
+    const report = await runConformance({ pluginDir: good.dir, launch: counting });
+    expect(report.ok, formatReport(report)).toBe(true);
+    // 13 checks start a plugin; analyze, invalid params, missing file and cancel go on with the
+    // one initialize opened.
+    expect(launches).toBe(13 - 4);
+
+    const throwing = await buildFixturePlugin({ 'bad.fx': 'def a\nthrow\n' });
+    try {
+      launches = 0;
+      const failed = await runConformance({ pluginDir: throwing.dir, launch: counting });
+      expect(check(failed, 'analyze fixtures').ok).toBe(false);
+      expect(check(failed, 'analyze fixtures').detail).toContain('bad.fx: status failed');
+      // The session analyze failed on was stopped: invalid params is judged on a fresh one.
+      expect(check(failed, 'invalid params').ok, formatReport(failed)).toBe(true);
+      expect(launches).toBeGreaterThanOrEqual(13 - 4 + 1);
+    } finally {
+      throwing.cleanup();
+    }
   });
 
   it('names the mismatch when hello disagrees with the manifest', async () => {
