@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
-import { domGlobalNames } from '../src/phase-b/dom-libs.js';
+import { defaultLibWithoutDom, domGlobalNames } from '../src/phase-b/dom-libs.js';
 import { ProgramCache, type BuiltProgram } from '../src/phase-b/programs.js';
 import { inferredOptions, type Project } from '../src/phase-b/projects.js';
 
@@ -52,7 +52,7 @@ function callTarget(b: BuiltProgram, file: string, callee: string): string | und
   return target;
 }
 
-describe('the inferred project and the DOM libraries', () => {
+describe('a project without lib and the DOM libraries', () => {
   it('reads the DOM names from the shipped libraries: globals and types, none of the language', () => {
     const names = domGlobalNames(libDir);
     for (const n of ['document', 'window', 'HTMLElement', 'name', 'close', 'Event']) expect(names.has(n), n).toBe(true);
@@ -78,8 +78,13 @@ describe('the inferred project and the DOM libraries', () => {
     expect(libsOf(built)).toContain('lib.esnext.d.ts');
     expect(callTarget(built, join(root, 'a.ts'), 'close')).toBe('a.ts:close');
     expect(callTarget(built, join(root, 'b.ts'), 'run')).toBe('a.ts:run');
-    // The same program with the DOM (as a config would give it) resolves the same calls.
-    const withDom = new ProgramCache(libDir, root).get({ ...project, id: 'with-dom', configPath: join(root, 'tsconfig.json') }).built;
+    // The same program with the DOM (as a config that lists it gets it) resolves the same calls.
+    const withDom = new ProgramCache(libDir, root).get({
+      ...project,
+      id: 'with-dom',
+      configPath: join(root, 'tsconfig.json'),
+      options: { ...project.options, lib: ['lib.esnext.full.d.ts'] },
+    }).built;
     expect(libsOf(withDom)).toContain('lib.dom.d.ts');
     expect(callTarget(withDom, join(root, 'a.ts'), 'close')).toBe('a.ts:close');
     expect(callTarget(withDom, join(root, 'b.ts'), 'run')).toBe('a.ts:run');
@@ -111,11 +116,31 @@ describe('the inferred project and the DOM libraries', () => {
     expect(cache.get(project).built.dom).toBe(true);
   });
 
-  it('keeps a tsconfig project as configured', () => {
-    const { root, project } = inferred({ 'a.ts': 'export const x = 1;\n' });
-    const configured: Project = { ...project, id: join(root, 'tsconfig.json'), configPath: join(root, 'tsconfig.json') };
-    const built = new ProgramCache(libDir, root).get(configured).built;
-    expect(built.dom).toBeUndefined();
-    expect(libsOf(built)).toContain('lib.dom.d.ts');
+  it('takes each target\'s default library less the DOM: ES5, ES2015, ES2020, ESNext; none for a project that sets lib or noLib', () => {
+    const { ScriptTarget } = ts;
+    expect(defaultLibWithoutDom({ target: ScriptTarget.ES5 }, libDir)).toEqual(['lib.es5.d.ts']);
+    expect(defaultLibWithoutDom({ target: ScriptTarget.ES2015 }, libDir)).toEqual(['lib.es2015.d.ts']);
+    expect(defaultLibWithoutDom({ target: ScriptTarget.ES2020 }, libDir)).toEqual(['lib.es2020.d.ts']);
+    expect(defaultLibWithoutDom({ target: ScriptTarget.ESNext }, libDir)).toEqual(['lib.esnext.d.ts']);
+    expect(defaultLibWithoutDom({ target: ScriptTarget.ES2020, lib: ['lib.es2020.d.ts'] }, libDir)).toBeUndefined();
+    expect(defaultLibWithoutDom({ noLib: true }, libDir)).toBeUndefined();
+  });
+
+  it('treats a tsconfig that sets no lib the same, for its own target, and keeps a lib it sets', () => {
+    const { root, project } = inferred({ 'a.ts': 'export const x = 1;\n', 'b.ts': 'export const t = document.title;\n' });
+    const config = join(root, 'tsconfig.json');
+    const target = ts.ScriptTarget.ES2020;
+    const cache = new ProgramCache(libDir, root);
+    const plain = cache.get({ ...project, id: 'plain', configPath: config, rootNames: [join(root, 'a.ts')], options: { target } }).built;
+    expect(plain.dom).toBeFalsy();
+    expect(libsOf(plain)).toContain('lib.es2020.d.ts');
+    expect(libsOf(plain)).not.toContain('lib.dom.d.ts');
+    const browser = cache.get({ ...project, id: 'browser', configPath: config, rootNames: [join(root, 'b.ts')], options: { target } }).built;
+    expect(browser.dom).toBe(true);
+    expect(libsOf(browser)).toContain('lib.dom.d.ts');
+    const lib = ['lib.es2020.d.ts', 'lib.dom.d.ts'];
+    const set = cache.get({ ...project, id: 'set', configPath: config, rootNames: [join(root, 'a.ts')], options: { target, lib } }).built;
+    expect(set.dom).toBeUndefined();
+    expect(libsOf(set)).toContain('lib.dom.d.ts');
   });
 });

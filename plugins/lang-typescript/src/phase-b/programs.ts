@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import type { Project } from './projects.js';
 import { PARSE_MODE } from '../syntax.js';
-import { WITHOUT_DOM, mayNeedDom, refersToDom } from './dom-libs.js';
+import { defaultLibWithoutDom, mayNeedDom, refersToDom } from './dom-libs.js';
 
 /** A built program and what it was built from. */
 export interface BuiltProgram {
@@ -15,7 +15,7 @@ export interface BuiltProgram {
   /** Files whose Phase A tree the build took over instead of parsing them again. */
   takenOver: number;
   lastUsed: number;
-  /** The inferred project only: built with the DOM libraries, which its code refers to (see {@link ProgramCache.get}). */
+  /** A project without `lib` only: built with the DOM libraries, which its code refers to (see {@link ProgramCache.get}). */
   dom?: boolean;
 }
 
@@ -28,11 +28,6 @@ interface CachedSource {
 const MAX_PROGRAMS = 3;
 /** Source text of Phase A trees held for the next program (about 20× that in memory). */
 const MAX_ADOPTED_CHARS = 48 * 1024 * 1024;
-
-/** The inferred project as made by ProjectMap: no config, and the default library of its target. */
-function isInferred(project: Project): boolean {
-  return project.configPath === undefined && project.options.lib === undefined;
-}
 
 function stat(path: string): string | undefined {
   try {
@@ -78,7 +73,8 @@ export class ProgramCache {
       old.lastUsed = ++this.clock;
       return { built: old, reused: true };
     }
-    const built = isInferred(project) ? this.buildInferred(project, old) : this.build(project, old);
+    const withoutDom = defaultLibWithoutDom(project.options, this.libDir);
+    const built = withoutDom ? this.buildWithDomIfUsed(project, old, withoutDom) : this.build(project, old);
     this.programs.set(project.id, built);
     this.evict();
     return { built, reused: false };
@@ -138,15 +134,16 @@ export class ProgramCache {
   }
 
   /**
-   * The inferred project (files no tsconfig owns) with the browser's declarations only when its
-   * code refers to them. Its default library (ESNext, no `lib`) holds the DOM, most of what a
-   * small project's program parses (about 0.7 s of every session in a fresh plugin process);
-   * code that names none of the DOM's globals or types resolves every call the same without it.
-   * The outcome depends on the files alone, not on which program was built first: with the DOM
-   * when a reference resolves to its declarations only, without it otherwise.
+   * A project with its target's default library (no `lib`: the inferred project of files no
+   * tsconfig owns, and every tsconfig that sets none) with the browser's declarations only when
+   * its code refers to them. That library holds the DOM, most of what a small project's program
+   * parses (about 0.7 s of every session in a fresh plugin process); code that names none of the
+   * DOM's globals or types resolves every call the same without it. The outcome depends on the
+   * files alone, not on which program was built first: with the DOM when a reference resolves to
+   * its declarations only, without it otherwise. A `lib` the project sets is kept as written.
    */
-  private buildInferred(project: Project, old: BuiltProgram | undefined): BuiltProgram {
-    const withoutDom = { ...project.options, lib: [...WITHOUT_DOM] };
+  private buildWithDomIfUsed(project: Project, old: BuiltProgram | undefined, lib: string[]): BuiltProgram {
+    const withoutDom = { ...project.options, lib };
     if (old?.dom) {
       const dom = { ...this.build(project, old), dom: true };
       return refersToDom(dom.program, dom.checker, this.libDir) ? dom : this.build(project, undefined, withoutDom);
