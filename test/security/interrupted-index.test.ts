@@ -14,8 +14,8 @@ import { travsr } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 const ENV = { TRAVSR_CORPUS: 'attack' };
-const TS_FILES = 120;
-const RB_FILES = 40;
+const TS_FILES = 240;
+const RB_FILES = 80;
 
 /**
  * TypeScript modules that import and call each other (lang-typescript resolves the calls in
