@@ -116,7 +116,7 @@ describe('a project without lib and the DOM libraries', () => {
     expect(cache.get(project).built.dom).toBe(true);
   });
 
-  it('takes each target\'s default library less the DOM: ES5, ES2015, ES2020, ESNext; none for a project that sets lib or noLib', () => {
+  it("takes each target's default library less the DOM: ES5, ES2015, ES2020, ESNext; none for a project that sets lib or noLib", () => {
     const { ScriptTarget } = ts;
     expect(defaultLibWithoutDom({ target: ScriptTarget.ES5 }, libDir)).toEqual(['lib.es5.d.ts']);
     expect(defaultLibWithoutDom({ target: ScriptTarget.ES2015 }, libDir)).toEqual(['lib.es2015.d.ts']);
@@ -135,7 +135,13 @@ describe('a project without lib and the DOM libraries', () => {
     expect(plain.dom).toBeFalsy();
     expect(libsOf(plain)).toContain('lib.es2020.d.ts');
     expect(libsOf(plain)).not.toContain('lib.dom.d.ts');
-    const browser = cache.get({ ...project, id: 'browser', configPath: config, rootNames: [join(root, 'b.ts')], options: { target } }).built;
+    const browser = cache.get({
+      ...project,
+      id: 'browser',
+      configPath: config,
+      rootNames: [join(root, 'b.ts')],
+      options: { target },
+    }).built;
     expect(browser.dom).toBe(true);
     expect(libsOf(browser)).toContain('lib.dom.d.ts');
     const lib = ['lib.es2020.d.ts', 'lib.dom.d.ts'];

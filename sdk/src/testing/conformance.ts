@@ -355,15 +355,20 @@ async function checkBeforeHello(ctx: Ctx): Promise<string> {
 
 async function checkInitialize(ctx: Ctx): Promise<string> {
   // The session it initializes is the one the checks after it go on with.
-  return withPlugin(ctx, 'none', async (s) => {
-    const { initialize } = await s.handshake(ctx.timeoutMs, CORPUS);
-    const unknown = initialize.languages.filter((l) => !ctx.manifest.languages.includes(l));
-    if (unknown.length > 0)
-      throw new StepFailure(
-        `initialize answered languages ${unknown.join(', ')}, which the manifest does not list (${ctx.manifest.languages.join(', ')})`,
-      );
-    return `languages: ${initialize.languages.join(', ') || '(none declared)'}`;
-  }, 'opens');
+  return withPlugin(
+    ctx,
+    'none',
+    async (s) => {
+      const { initialize } = await s.handshake(ctx.timeoutMs, CORPUS);
+      const unknown = initialize.languages.filter((l) => !ctx.manifest.languages.includes(l));
+      if (unknown.length > 0)
+        throw new StepFailure(
+          `initialize answered languages ${unknown.join(', ')}, which the manifest does not list (${ctx.manifest.languages.join(', ')})`,
+        );
+      return `languages: ${initialize.languages.join(', ') || '(none declared)'}`;
+    },
+    'opens',
+  );
 }
 
 function requireFixtures(ctx: Ctx): void {
@@ -380,54 +385,59 @@ function filesOf(s: PluginSession, requestId: number | string): GraphFileParams[
 
 async function checkAnalyze(ctx: Ctx): Promise<string> {
   requireFixtures(ctx);
-  return withPlugin(ctx, 'initialize', async (s) => {
-    const pending = s.request('analyze', { phase: ctx.phase, files: ctx.fixtures }, ctx.timeoutMs);
-    const requestId = s.lastRequestId!;
-    let result: AnalyzeResult;
-    try {
-      result = await pending;
-    } catch (e) {
-      throw new StepFailure(`analyze of ${ctx.fixtures.length} fixture file(s) failed: ${s.describe(e)}`);
-    }
-    const stray = s.graphFiles.filter((g) => g.requestId !== requestId);
-    const mine = filesOf(s, requestId);
-    const problems: string[] = [];
-    if (stray.length > 0)
-      problems.push(
-        `${stray.length} graph/file notification(s) named request id ${JSON.stringify(stray[0]?.requestId)} instead of ${requestId}`,
-      );
-    for (const f of ctx.fixtures) {
-      const got = mine.filter((g) => g.path === f.path);
-      if (got.length !== 1) {
-        problems.push(`${f.path}: ${got.length} graph/file notifications (expected exactly one)`);
-        continue;
+  return withPlugin(
+    ctx,
+    'initialize',
+    async (s) => {
+      const pending = s.request('analyze', { phase: ctx.phase, files: ctx.fixtures }, ctx.timeoutMs);
+      const requestId = s.lastRequestId!;
+      let result: AnalyzeResult;
+      try {
+        result = await pending;
+      } catch (e) {
+        throw new StepFailure(`analyze of ${ctx.fixtures.length} fixture file(s) failed: ${s.describe(e)}`);
       }
-      const g = got[0]!;
-      if (g.language !== f.language) problems.push(`${f.path}: language "${g.language}" (requested "${f.language}")`);
-      if (g.phase !== ctx.phase) problems.push(`${f.path}: phase ${g.phase} (requested ${ctx.phase})`);
-      if (g.status !== 'ok')
-        problems.push(`${f.path}: status ${g.status}: ${g.diagnostics.map((d) => d.message).join('; ') || 'no diagnostic'}`);
-      const badPath = g.nodes.find((n) => n.vname.path !== f.path);
-      if (badPath) problems.push(`${f.path}: node "${badPath.name}" has VName path "${badPath.vname.path}" (must be the file's path)`);
-      const badCorpus = g.nodes.find((n) => n.vname.corpus !== CORPUS);
-      if (badCorpus)
-        problems.push(`${f.path}: node "${badCorpus.name}" has corpus "${badCorpus.vname.corpus}" (initialize said "${CORPUS}")`);
-    }
-    const unrequested = mine.filter((g) => !ctx.fixtures.some((f) => f.path === g.path));
-    if (unrequested.length > 0) problems.push(`reported files that were not requested: ${unrequested.map((g) => g.path).join(', ')}`);
-    const sum = {
-      files: mine.length,
-      failed: mine.filter((g) => g.status === 'failed').length,
-      nodes: mine.reduce((n, g) => n + g.nodes.length, 0),
-      edges: mine.reduce((n, g) => n + g.edges.length, 0),
-    };
-    for (const k of ['files', 'failed', 'nodes', 'edges'] as const) {
-      if (result[k] !== sum[k]) problems.push(`the analyze result says ${k}=${result[k]} but the notifications add up to ${sum[k]}`);
-    }
-    if (problems.length > 0) throw new StepFailure(`analyze answered, but:\n- ${problems.slice(0, 20).join('\n- ')}`);
-    const refs = mine.reduce((n, g) => n + (g.refs?.length ?? 0), 0);
-    return `${result.files} file(s): ${result.nodes} nodes, ${result.edges} edges, ${refs} refs, ${s.progress.length} progress notification(s)`;
-  }, 'shared');
+      const stray = s.graphFiles.filter((g) => g.requestId !== requestId);
+      const mine = filesOf(s, requestId);
+      const problems: string[] = [];
+      if (stray.length > 0)
+        problems.push(
+          `${stray.length} graph/file notification(s) named request id ${JSON.stringify(stray[0]?.requestId)} instead of ${requestId}`,
+        );
+      for (const f of ctx.fixtures) {
+        const got = mine.filter((g) => g.path === f.path);
+        if (got.length !== 1) {
+          problems.push(`${f.path}: ${got.length} graph/file notifications (expected exactly one)`);
+          continue;
+        }
+        const g = got[0]!;
+        if (g.language !== f.language) problems.push(`${f.path}: language "${g.language}" (requested "${f.language}")`);
+        if (g.phase !== ctx.phase) problems.push(`${f.path}: phase ${g.phase} (requested ${ctx.phase})`);
+        if (g.status !== 'ok')
+          problems.push(`${f.path}: status ${g.status}: ${g.diagnostics.map((d) => d.message).join('; ') || 'no diagnostic'}`);
+        const badPath = g.nodes.find((n) => n.vname.path !== f.path);
+        if (badPath) problems.push(`${f.path}: node "${badPath.name}" has VName path "${badPath.vname.path}" (must be the file's path)`);
+        const badCorpus = g.nodes.find((n) => n.vname.corpus !== CORPUS);
+        if (badCorpus)
+          problems.push(`${f.path}: node "${badCorpus.name}" has corpus "${badCorpus.vname.corpus}" (initialize said "${CORPUS}")`);
+      }
+      const unrequested = mine.filter((g) => !ctx.fixtures.some((f) => f.path === g.path));
+      if (unrequested.length > 0) problems.push(`reported files that were not requested: ${unrequested.map((g) => g.path).join(', ')}`);
+      const sum = {
+        files: mine.length,
+        failed: mine.filter((g) => g.status === 'failed').length,
+        nodes: mine.reduce((n, g) => n + g.nodes.length, 0),
+        edges: mine.reduce((n, g) => n + g.edges.length, 0),
+      };
+      for (const k of ['files', 'failed', 'nodes', 'edges'] as const) {
+        if (result[k] !== sum[k]) problems.push(`the analyze result says ${k}=${result[k]} but the notifications add up to ${sum[k]}`);
+      }
+      if (problems.length > 0) throw new StepFailure(`analyze answered, but:\n- ${problems.slice(0, 20).join('\n- ')}`);
+      const refs = mine.reduce((n, g) => n + (g.refs?.length ?? 0), 0);
+      return `${result.files} file(s): ${result.nodes} nodes, ${result.edges} edges, ${refs} refs, ${s.progress.length} progress notification(s)`;
+    },
+    'shared',
+  );
 }
 
 async function checkUnknownMethod(ctx: Ctx): Promise<string> {
@@ -448,20 +458,25 @@ async function checkUnknownMethod(ctx: Ctx): Promise<string> {
 }
 
 async function checkInvalidParams(ctx: Ctx): Promise<string> {
-  return withPlugin(ctx, 'initialize', async (s) => {
-    try {
-      await s.request('analyze', { phase: 'A', files: [{ path: 42 }] }, ctx.timeoutMs);
-      throw new StepFailure('analyze with invalid params was answered with a result; expected InvalidParams');
-    } catch (e) {
-      if (e instanceof StepFailure) throw e;
-      if (wireCode(e) !== WireErrorCode.InvalidParams)
-        throw new StepFailure(
-          `analyze with invalid params should be answered with InvalidParams (${WireErrorCode.InvalidParams}); got: ${s.describe(e)}`,
-        );
-    }
-    await pingAlive(s, ctx, 'invalid params');
-    return `answered InvalidParams (${WireErrorCode.InvalidParams}); still answers ping`;
-  }, 'shared');
+  return withPlugin(
+    ctx,
+    'initialize',
+    async (s) => {
+      try {
+        await s.request('analyze', { phase: 'A', files: [{ path: 42 }] }, ctx.timeoutMs);
+        throw new StepFailure('analyze with invalid params was answered with a result; expected InvalidParams');
+      } catch (e) {
+        if (e instanceof StepFailure) throw e;
+        if (wireCode(e) !== WireErrorCode.InvalidParams)
+          throw new StepFailure(
+            `analyze with invalid params should be answered with InvalidParams (${WireErrorCode.InvalidParams}); got: ${s.describe(e)}`,
+          );
+      }
+      await pingAlive(s, ctx, 'invalid params');
+      return `answered InvalidParams (${WireErrorCode.InvalidParams}); still answers ping`;
+    },
+    'shared',
+  );
 }
 
 async function checkMissingFile(ctx: Ctx): Promise<string> {
@@ -469,33 +484,38 @@ async function checkMissingFile(ctx: Ctx): Promise<string> {
   const missing: AnalyzeFile = { path: `travsr-conformance/does-not-exist${ext}`, language: ctx.manifest.languages[0] ?? 'text' };
   const real = ctx.fixtures.slice(0, 2);
   const files = real.length > 0 ? [real[0]!, missing, ...real.slice(1)] : [missing];
-  return withPlugin(ctx, 'initialize', async (s) => {
-    const pending = s.request('analyze', { phase: ctx.phase, files }, ctx.timeoutMs);
-    const requestId = s.lastRequestId!;
-    let result: AnalyzeResult;
-    try {
-      result = await pending;
-    } catch (e) {
-      throw new StepFailure(`analyze with a nonexistent file must still succeed (the file is reported failed); got: ${s.describe(e)}`);
-    }
-    const mine = filesOf(s, requestId);
-    const problems: string[] = [];
-    const m = mine.filter((g) => g.path === missing.path);
-    if (m.length !== 1) problems.push(`${missing.path}: ${m.length} graph/file notifications (expected one)`);
-    else if (m[0]!.status !== 'failed') problems.push(`${missing.path}: status ${m[0]!.status} (expected failed)`);
-    else if (m[0]!.diagnostics.length === 0) problems.push(`${missing.path}: reported failed without a diagnostic saying why`);
-    for (const f of real) {
-      const g = mine.filter((x) => x.path === f.path);
-      if (g.length !== 1 || g[0]!.status !== 'ok')
-        problems.push(
-          `${f.path}: expected one ok notification next to the missing file, got ${g.map((x) => x.status).join(', ') || 'none'}`,
-        );
-    }
-    if (result.failed !== 1) problems.push(`the result counts failed=${result.failed} (expected 1)`);
-    if (problems.length > 0) throw new StepFailure(problems.join('; '));
-    await pingAlive(s, ctx, 'a missing file');
-    return `reported failed: ${m[0]!.diagnostics[0]!.message}`;
-  }, 'shared');
+  return withPlugin(
+    ctx,
+    'initialize',
+    async (s) => {
+      const pending = s.request('analyze', { phase: ctx.phase, files }, ctx.timeoutMs);
+      const requestId = s.lastRequestId!;
+      let result: AnalyzeResult;
+      try {
+        result = await pending;
+      } catch (e) {
+        throw new StepFailure(`analyze with a nonexistent file must still succeed (the file is reported failed); got: ${s.describe(e)}`);
+      }
+      const mine = filesOf(s, requestId);
+      const problems: string[] = [];
+      const m = mine.filter((g) => g.path === missing.path);
+      if (m.length !== 1) problems.push(`${missing.path}: ${m.length} graph/file notifications (expected one)`);
+      else if (m[0]!.status !== 'failed') problems.push(`${missing.path}: status ${m[0]!.status} (expected failed)`);
+      else if (m[0]!.diagnostics.length === 0) problems.push(`${missing.path}: reported failed without a diagnostic saying why`);
+      for (const f of real) {
+        const g = mine.filter((x) => x.path === f.path);
+        if (g.length !== 1 || g[0]!.status !== 'ok')
+          problems.push(
+            `${f.path}: expected one ok notification next to the missing file, got ${g.map((x) => x.status).join(', ') || 'none'}`,
+          );
+      }
+      if (result.failed !== 1) problems.push(`the result counts failed=${result.failed} (expected 1)`);
+      if (problems.length > 0) throw new StepFailure(problems.join('; '));
+      await pingAlive(s, ctx, 'a missing file');
+      return `reported failed: ${m[0]!.diagnostics[0]!.message}`;
+    },
+    'shared',
+  );
 }
 
 async function checkCancel(ctx: Ctx): Promise<string> {
@@ -503,30 +523,35 @@ async function checkCancel(ctx: Ctx): Promise<string> {
   const repeat = Math.max(1, Math.ceil(CANCEL_TARGET_FILES / ctx.fixtures.length));
   const files: AnalyzeFile[] = [];
   for (let i = 0; i < repeat; i++) files.push(...ctx.fixtures);
-  return withPlugin(ctx, 'initialize', async (s) => {
-    const abort = new AbortController();
-    const pending = s.request('analyze', { phase: ctx.phase, files }, ctx.timeoutMs, abort.signal);
-    const requestId = s.lastRequestId!;
-    let outcome: string | undefined;
-    const settled = pending.then(
-      (r) => (outcome = `completed (${r.files} files) before the cancel took effect`),
-      (e: unknown) => (outcome = wireCode(e) === WireErrorCode.Cancelled ? 'answered Cancelled' : `ERROR ${s.describe(e)}`),
-    );
-    const firstFile = Date.now() + Math.min(ctx.timeoutMs, 5000);
-    while (filesOf(s, requestId).length === 0 && outcome === undefined && Date.now() < firstFile) await delay(2);
-    const before = filesOf(s, requestId).length;
-    abort.abort();
-    await settled;
-    if (outcome === undefined || outcome.startsWith('ERROR'))
-      throw new StepFailure(
-        `after cancel, analyze should be answered with Cancelled (${WireErrorCode.Cancelled}) or its result; got: ${outcome?.slice(6) ?? 'nothing'}`,
+  return withPlugin(
+    ctx,
+    'initialize',
+    async (s) => {
+      const abort = new AbortController();
+      const pending = s.request('analyze', { phase: ctx.phase, files }, ctx.timeoutMs, abort.signal);
+      const requestId = s.lastRequestId!;
+      let outcome: string | undefined;
+      const settled = pending.then(
+        (r) => (outcome = `completed (${r.files} files) before the cancel took effect`),
+        (e: unknown) => (outcome = wireCode(e) === WireErrorCode.Cancelled ? 'answered Cancelled' : `ERROR ${s.describe(e)}`),
       );
-    const atAnswer = filesOf(s, requestId).length;
-    await pingAlive(s, ctx, 'cancel');
-    const late = filesOf(s, requestId).length - atAnswer;
-    if (late > 0) throw new StepFailure(`${late} graph/file notification(s) for the cancelled request arrived after its answer`);
-    return `${outcome} after ${before} of ${files.length} file(s) (${atAnswer} sent in all); still answers ping`;
-  }, 'shared');
+      const firstFile = Date.now() + Math.min(ctx.timeoutMs, 5000);
+      while (filesOf(s, requestId).length === 0 && outcome === undefined && Date.now() < firstFile) await delay(2);
+      const before = filesOf(s, requestId).length;
+      abort.abort();
+      await settled;
+      if (outcome === undefined || outcome.startsWith('ERROR'))
+        throw new StepFailure(
+          `after cancel, analyze should be answered with Cancelled (${WireErrorCode.Cancelled}) or its result; got: ${outcome?.slice(6) ?? 'nothing'}`,
+        );
+      const atAnswer = filesOf(s, requestId).length;
+      await pingAlive(s, ctx, 'cancel');
+      const late = filesOf(s, requestId).length - atAnswer;
+      if (late > 0) throw new StepFailure(`${late} graph/file notification(s) for the cancelled request arrived after its answer`);
+      return `${outcome} after ${before} of ${files.length} file(s) (${atAnswer} sent in all); still answers ping`;
+    },
+    'shared',
+  );
 }
 
 async function checkOversizedFrame(ctx: Ctx): Promise<string> {
