@@ -88,7 +88,7 @@ async function inProcess(args: string[], opts: CliOptions): Promise<CliResult> {
   let code: number | undefined;
   const restore: (() => void)[] = [];
   try {
-    const cli = await (bundle ??= import(pathToFileURL(fileURLToPath(new URL('execute.js', BUNDLE))).href) as Promise<Bundle>);
+    const cli = await (bundle ??= import(new URL('execute.js', BUNDLE).href) as Promise<Bundle>);
     Object.assign(process.env, { TRAVSR_HOME: process.env.TRAVSR_HOME!, ...opts.env });
     if (opts.cwd) process.chdir(opts.cwd);
     process.argv = [process.execPath, BIN, ...args];
