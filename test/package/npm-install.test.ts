@@ -68,11 +68,27 @@ beforeAll(async () => {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? home,
     JOBS: 'max',
+    ...networkEnv(),
     ...(await localPrebuilds(join(work, 'prebuilds'))),
   };
+  // `--prefix` also moves npm's global config file (it is read from <prefix>/etc/npmrc): the
+  // machine's own (a `cafile` for a TLS-inspecting proxy, a registry mirror) is named explicitly.
+  const globalConfig = (await execa('npm', ['config', 'get', 'globalconfig'], { cwd: work })).stdout.trim();
   const r = await execa(
     'npm',
-    ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--allow-scripts=better-sqlite3', tarball],
+    [
+      'install',
+      '--global',
+      '--prefix',
+      prefix,
+      '--globalconfig',
+      globalConfig,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--allow-scripts=better-sqlite3',
+      tarball,
+    ],
     { cwd: work, env, extendEnv: false, reject: false, timeout: 900_000 },
   );
   if (r.exitCode !== 0) throw new Error(`npm install -g ${tarball} failed (${r.exitCode}):\n${r.stdout}\n${r.stderr}`);
@@ -90,6 +106,12 @@ beforeAll(async () => {
   await git(['add', '.']);
   await git(['commit', '-qm', 'fixture']);
 }, 960_000);
+
+/** The machine's route to the registry, which a user's shell has too: proxies and extra CA certificates. */
+function networkEnv(): Record<string, string> {
+  const names = ['NODE_EXTRA_CA_CERTS', 'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+  return Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]]] : [])));
+}
 
 /**
  * better-sqlite3 installs with `prebuild-install || node-gyp rebuild`: on a user's machine the
