@@ -50,7 +50,7 @@ export interface PlanInput {
   pendingBefore: ReadonlySet<string>;
   summary: IndexSummary;
   /** A file of this plugin will be analyzed (the run may start the plugin now). */
-  onWork?: (pluginId: string) => void;
+  onWork?: (pluginId: string, path: string) => void;
   onHashed?: (done: number, total: number) => void;
   /** The running version of each plugin, `id` → `id@version`: a file another version stored is analyzed again. */
   pluginLabels?: ReadonlyMap<string, string>;
@@ -94,7 +94,7 @@ export async function planChanges(input: PlanInput): Promise<ChangePlan> {
       else {
         if (otherPlugin) summary.pluginChanged = (summary.pluginChanged ?? 0) + 1;
         jobs.set(path, { path, language: c.language, sha256: h.sha256, lines: h.lines });
-        input.onWork?.(c.plugin);
+        input.onWork?.(c.plugin, path);
       }
     } catch (e) {
       skipped.set(path, { reason: 'unreadable', detail: (e as Error).message });

@@ -7,18 +7,13 @@ import { LanguageMap } from './walk/index.js';
 import type { RegisteredPlugin } from '../catalog/registered-plugins.js';
 import { emptySummary, type IndexSummary } from './index-summary.js';
 import type { BroughtIndexerSettings } from './brought-indexers.js';
-import { PluginSessions } from './plugin-sessions.js';
+import { BRIEF_RUN_FILES, PluginSessions } from './plugin-sessions.js';
 import type { SpareSessions } from './spare-sessions.js';
 import { claimTree, type ClaimOptions } from './tree-claims.js';
 import { forEachLimit, planChanges, rereadsStoredGraph, type Job } from './change-plan.js';
 import { analyzeWithPlugin, type PluginRunContext } from './plugin-run.js';
 import { RunFailures } from './run-failures.js';
 
-/**
- * An incremental run that changes at most this many files starts its plugins as brief sessions
- * (`LaunchSpec.brief`): the commit of a developer at work, not a branch switch.
- */
-export const BRIEF_RUN_FILES = 32;
 
 /** What to index: everything, or what a commit changed. */
 export type IndexMode =
@@ -182,10 +177,12 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
   // they were last indexed. The plugins that claim a changed file start now, while the tree is
   // walked (one that turns out to have nothing to do is stopped at the end): the walk waits
   // until their processes run, which takes the host a few milliseconds when nothing else does.
+  // Outside a brief run, a plugin starts ahead only once it has more than BRIEF_RUN_FILES files
+  // (PluginSessions.warm); one with fewer starts at step 4, as a brief session.
   const changedSet = mode.kind === 'incremental' ? new Set(mode.changed) : undefined;
   for (const path of changedSet ?? []) {
     const m = languageMap.match(path);
-    if (m) sessions.warm(m.plugin);
+    if (m) sessions.warm(m.plugin, path);
   }
   await sessions.launched();
   const stored = new Map(store.listFiles().map((f) => [f.path, f]));
@@ -204,7 +201,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
       onClaimed:
         mode.kind === 'full'
           ? (path, plugin) => {
-              if (mode.rebuild === true || !stored.has(path)) sessions.warm(plugin);
+              if (mode.rebuild === true || !stored.has(path)) sessions.warm(plugin, path);
             }
           : undefined,
     },
@@ -222,7 +219,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     stored,
     pendingBefore: reanalyze.length > 0 ? new Set([...pendingBefore, ...reanalyze]) : pendingBefore,
     summary,
-    onWork: (pluginId) => sessions.warm(pluginId),
+    onWork: (pluginId, path) => sessions.warm(pluginId, path),
     onHashed: (done, total) => req.onProgress?.({ stage: 'hash', done, total }),
     pluginLabels: labels,
   });
@@ -247,6 +244,7 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     const id = claims.claimed.get(job.path)!.plugin;
     byPlugin.set(id, [...(byPlugin.get(id) ?? []), job]);
   }
+  sessions.planned(new Map([...byPlugin].map(([id, files]) => [id, files.length])));
   let analyzedCount = 0;
   const context: PluginRunContext = {
     store,

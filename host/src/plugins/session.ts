@@ -88,7 +88,7 @@ export interface SessionOptions {
   launch?: (spec: LaunchSpec) => Promise<LaunchCommand>;
   /** `plugins.cacheMax`: past it, the plugin's cache directory is emptied when the session ends (default 512). */
   cacheMaxMiB?: number;
-  /** A session of a few files (an incremental run after a small commit): see {@link LaunchSpec.brief}. */
+  /** A session of a few files (a small commit, a plugin with few files in the run): see {@link LaunchSpec.brief}. */
   brief?: boolean;
   /**
    * Called once, when the plugin's process has started (before the handshake) or its start

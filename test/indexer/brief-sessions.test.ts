@@ -1,0 +1,53 @@
+// A plugin's session is brief (its node compiles WebAssembly with the baseline compiler only,
+// `--liftoff-only`) when the plugin has few files to analyze in the run — in a full run too —
+// and a full session when it has more than BRIEF_RUN_FILES: the optimizing compiler pays off
+// only over many files. One `travsr init` of a repository where lang-data has many files and
+// lang-python a few shows both, in the plugin-session traces.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BRIEF_RUN_FILES } from '../../host/src/indexer/plugin-sessions.js';
+import { GitRepo } from '../helpers/git-repo.js';
+import { travsr } from '../helpers/run-cli.js';
+
+let repo: GitRepo;
+
+beforeAll(async () => {
+  repo = new GitRepo('travsr-brief-');
+  const files: Record<string, string> = {
+    'app.py': 'from util import helper\n\n\ndef main():\n    return helper()\n',
+    'util.py': 'def helper():\n    return 1\n',
+  };
+  for (let i = 0; i <= BRIEF_RUN_FILES; i++) files[`config/part-${i}.json`] = JSON.stringify({ name: `part ${i}`, size: i });
+  repo.write(files).commit('fixture');
+  const init = await travsr(['init', repo.root, '--no-hook']);
+  expect(init.code, init.stderr).toBe(0);
+}, 120_000);
+
+afterAll(() => repo?.dispose());
+
+/** What the last session of `plugin` in this repository said of its sandbox, and how many files it analyzed. */
+async function lastSession(plugin: string): Promise<{ sandbox: string; requests: string[] }> {
+  const list = await travsr(['trace', 'list', '--repo', repo.root, '--kind', 'plugin-session', '--subject', plugin, '--limit', '1', '--json']);
+  expect(list.code, list.stderr).toBe(0);
+  const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
+  const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);
+  const trace = JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[]; details: { sandbox?: string[] } };
+  return {
+    sandbox: (trace.details.sandbox ?? []).join('\n'),
+    requests: trace.transitions.filter((t) => t.state === 'busy').map((t) => t.detail ?? ''),
+  };
+}
+
+describe('brief plugin sessions in a full index run', () => {
+  it('a plugin with few files runs a brief session', async () => {
+    const python = await lastSession('lang-python');
+    expect(python.requests[0]).toBe('analyze 2 file(s), phase A');
+    expect(python.sandbox).toMatch(/--liftoff-only: a brief session/);
+  });
+
+  it(`a plugin with more than ${BRIEF_RUN_FILES} files runs a full session`, async () => {
+    const data = await lastSession('lang-data');
+    expect(data.requests.join(' ')).toMatch(new RegExp(`analyze \\d+ file\\(s\\)`));
+    expect(data.sandbox).toMatch(/--max-old-space-size/);
+    expect(data.sandbox).not.toMatch(/--liftoff-only/);
+  });
+});
