@@ -26,7 +26,19 @@ afterAll(() => repo?.dispose());
 
 /** What the last session of `plugin` in this repository said of its sandbox, and how many files it analyzed. */
 async function lastSession(plugin: string): Promise<{ sandbox: string; requests: string[] }> {
-  const list = await travsr(['trace', 'list', '--repo', repo.root, '--kind', 'plugin-session', '--subject', plugin, '--limit', '1', '--json']);
+  const list = await travsr([
+    'trace',
+    'list',
+    '--repo',
+    repo.root,
+    '--kind',
+    'plugin-session',
+    '--subject',
+    plugin,
+    '--limit',
+    '1',
+    '--json',
+  ]);
   expect(list.code, list.stderr).toBe(0);
   const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
   const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);

@@ -14,7 +14,6 @@ import { forEachLimit, planChanges, rereadsStoredGraph, type Job } from './chang
 import { analyzeWithPlugin, type PluginRunContext } from './plugin-run.js';
 import { RunFailures } from './run-failures.js';
 
-
 /** What to index: everything, or what a commit changed. */
 export type IndexMode =
   | { kind: 'full'; rebuild?: boolean }

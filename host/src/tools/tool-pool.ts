@@ -3,7 +3,7 @@ import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TraceRecorder, type Trace } from '../traces/trace.js';
 import { jsonToolResult, type JsonToolResult, type ToolResult } from './tool-runner.js';
 import type { GraphChanges } from '../store/index.js';
-import type { ToolWorkerCall, ToolWorkerChanges, ToolWorkerData, ToolWorkerReply } from './tool-worker.js';
+import type { ToolWorkerCall, ToolWorkerChanges, ToolWorkerData, ToolWorkerReady, ToolWorkerReply } from './tool-worker.js';
 import { hostPackagePath } from '../paths/host-package.js';
 
 // The compiled worker (tsc's output; also when this module runs from source in the tests, or
@@ -13,7 +13,10 @@ const WORKER_FILE = hostPackagePath('dist', 'tools', 'tool-worker.js');
 /** Options of a {@link ToolPool}. */
 export interface ToolPoolOptions {
   graphs: ToolWorkerData['graphs'];
-  /** Worker threads (default 2): this many calls run at once. */
+  /**
+   * Worker threads (default 2): this many calls run at once. The first starts with the pool,
+   * the others when a call has to wait for a busy worker (each holds the graphs' snapshots).
+   */
   size?: number;
   /** A call running longer is stopped and answered TOOL_TIMEOUT (default 30 s). */
   timeoutMs?: number;
@@ -34,6 +37,11 @@ interface Slot {
   changes: MessagePort;
   busy: Pending | undefined;
   timer: NodeJS.Timeout | undefined;
+  /**
+   * False while a worker started for waiting calls is starting: calls go to it once it says it
+   * is ready, so that a call does not wait for a start when a busy worker frees up sooner.
+   */
+  ready: boolean;
 }
 
 /**
@@ -47,10 +55,17 @@ export class ToolPool {
   private nextId = 1;
   private closed = false;
   private readonly timeoutMs: number;
+  private readonly size: number;
 
   constructor(private readonly opts: ToolPoolOptions) {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
-    for (let i = 0; i < Math.max(1, opts.size ?? 2); i++) this.slots.push(this.spawn());
+    this.size = Math.max(1, opts.size ?? 2);
+    this.slots.push(this.spawn());
+  }
+
+  /** Worker threads started so far (at most `size`). */
+  get workers(): number {
+    return this.slots.length;
   }
 
   /** Runs tool `name`; resolves with its result (errors, timeouts and cancellation are error results). */
@@ -117,8 +132,11 @@ export class ToolPool {
     );
   }
 
-  /** Starts a worker for `slot` (a new slot when none is given), its messages bound to that slot. */
-  private spawn(existing?: Slot): Slot {
+  /**
+   * Starts a worker for `slot` (a new slot when none is given), its messages bound to that slot.
+   * A new slot started for waiting calls (`whenReady`) takes calls once its worker is ready.
+   */
+  private spawn(existing?: Slot, whenReady = false): Slot {
     // Changes come on a channel of their own: a worker about to patch its snapshot takes the
     // ones waiting there at once, without waiting for its event loop.
     const channel = new MessageChannel();
@@ -128,10 +146,17 @@ export class ToolPool {
     });
     channel.port1.unref();
     existing?.changes.close();
-    const slot: Slot = existing ?? { worker, changes: channel.port1, busy: undefined, timer: undefined };
+    const slot: Slot = existing ?? { worker, changes: channel.port1, busy: undefined, timer: undefined, ready: !whenReady };
     slot.worker = worker;
     slot.changes = channel.port1;
-    worker.on('message', (reply: ToolWorkerReply) => {
+    worker.on('message', (reply: ToolWorkerReply | ToolWorkerReady) => {
+      if ('ready' in reply) {
+        if (slot.worker === worker && !slot.ready) {
+          slot.ready = true;
+          this.dispatch();
+        }
+        return;
+      }
       const p = slot.busy;
       if (slot.worker !== worker || !p || p.call.id !== reply.id) return;
       this.finish(slot);
@@ -152,7 +177,7 @@ export class ToolPool {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.busy || this.queue.length === 0) continue;
+      if (slot.busy || !slot.ready || this.queue.length === 0) continue;
       const p = this.queue.shift()!;
       slot.busy = p;
       slot.timer = setTimeout(() => {
@@ -167,6 +192,9 @@ export class ToolPool {
       }, this.timeoutMs);
       slot.worker.postMessage(p.call);
     }
+    // Calls wait and every worker is busy: one more worker, up to `size`, unless one is starting.
+    if (this.queue.length > 0 && !this.closed && this.slots.length < this.size && this.slots.every((s) => s.ready))
+      this.slots.push(this.spawn(undefined, true));
   }
 
   private cancel(p: Pending): void {

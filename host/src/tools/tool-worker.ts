@@ -46,6 +46,11 @@ export interface ToolWorkerChanges {
 /** A worker's answer. */
 export type ToolWorkerReply = { id: number; result: ToolResult | JsonToolResult } | { id: number; crash: string };
 
+/** Sent once the worker has opened its graphs and takes calls. */
+export interface ToolWorkerReady {
+  ready: true;
+}
+
 if (parentPort) {
   const port = parentPort;
   const data = workerData as ToolWorkerData;
@@ -101,4 +106,5 @@ if (parentPort) {
     }
     warmLater();
   });
+  port.postMessage({ ready: true } satisfies ToolWorkerReady);
 }

@@ -39,6 +39,24 @@ describe('ToolPool', () => {
     }
   });
 
+  it('starts one worker, and more (up to size) only when calls have to wait for a busy one', async () => {
+    const pool = new ToolPool({ graphs: [{ root: repo(), corpus: CORPUS }], size: 3, saveTrace: () => undefined });
+    try {
+      expect(pool.workers).toBe(1);
+      for (const query of ['alpha', 'beta', 'alpha'])
+        expect((await pool.run('search_symbols', { query }, FULL_ACCESS)).isError).toBe(false);
+      expect(pool.workers).toBe(1);
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => pool.run('search_symbols', { query: i % 2 ? 'alpha' : 'beta' }, FULL_ACCESS)),
+      );
+      expect(results.map((r) => r.isError)).toEqual(Array(8).fill(false));
+      expect(pool.workers).toBeGreaterThan(1);
+      expect(pool.workers).toBeLessThanOrEqual(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('answers with the structured content as JSON made on the worker when asked (runJson), failures too', async () => {
     const pool = new ToolPool({ graphs: [{ root: repo(), corpus: CORPUS }], size: 1, saveTrace: () => {} });
     try {
