@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { readLangToml, writeLangToml } from '../../host/src/catalog/lang-toml.js';
 import { GraphStore } from '../../host/src/store/index.js';
 import { GitRepo } from '../helpers/git-repo.js';
+import { lastPluginSession } from '../helpers/plugin-trace.js';
 import { travsr } from '../helpers/run-cli.js';
 
 interface InitJson {
@@ -115,28 +116,7 @@ interface HookRunJson {
 }
 
 /** The last lang-python session, as its trace recorded it: its analyze requests and its sandbox. */
-async function lastPythonSession(): Promise<{ requests: (string | undefined)[]; sandbox: string[] }> {
-  const list = await travsr([
-    'trace',
-    'list',
-    '--repo',
-    repo.root,
-    '--kind',
-    'plugin-session',
-    '--subject',
-    'lang-python',
-    '--limit',
-    '1',
-    '--json',
-  ]);
-  const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
-  const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);
-  const trace = JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[]; details: { sandbox?: string[] } };
-  return {
-    requests: trace.transitions.filter((t) => t.state === 'busy').map((t) => t.detail),
-    sandbox: trace.details.sandbox ?? [],
-  };
-}
+const lastPythonSession = () => lastPluginSession(repo.root, 'lang-python');
 
 /** The repository's graph, as `travsr graph export` writes it. */
 async function exportGraph(): Promise<{ nodes: Map<string, ExportNode>; edges: ExportEdge[] }> {

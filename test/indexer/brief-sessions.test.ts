@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIEF_RUN_FILES } from '../../host/src/indexer/plugin-sessions.js';
 import { GitRepo } from '../helpers/git-repo.js';
+import { lastPluginSession } from '../helpers/plugin-trace.js';
 import { travsr } from '../helpers/run-cli.js';
 
 let repo: GitRepo;
@@ -24,42 +25,17 @@ beforeAll(async () => {
 
 afterAll(() => repo?.dispose());
 
-/** What the last session of `plugin` in this repository said of its sandbox, and how many files it analyzed. */
-async function lastSession(plugin: string): Promise<{ sandbox: string; requests: string[] }> {
-  const list = await travsr([
-    'trace',
-    'list',
-    '--repo',
-    repo.root,
-    '--kind',
-    'plugin-session',
-    '--subject',
-    plugin,
-    '--limit',
-    '1',
-    '--json',
-  ]);
-  expect(list.code, list.stderr).toBe(0);
-  const id = (JSON.parse(list.stdout) as { traces: { id: string }[] }).traces[0]!.id;
-  const shown = await travsr(['trace', 'show', id, '--repo', repo.root, '--json']);
-  const trace = JSON.parse(shown.stdout) as { transitions: { state: string; detail?: string }[]; details: { sandbox?: string[] } };
-  return {
-    sandbox: (trace.details.sandbox ?? []).join('\n'),
-    requests: trace.transitions.filter((t) => t.state === 'busy').map((t) => t.detail ?? ''),
-  };
-}
-
 describe('brief plugin sessions in a full index run', () => {
   it('a plugin with few files runs a brief session', async () => {
-    const python = await lastSession('lang-python');
+    const python = await lastPluginSession(repo.root, 'lang-python');
     expect(python.requests[0]).toBe('analyze 2 file(s), phase A');
-    expect(python.sandbox).toMatch(/--liftoff-only: a brief session/);
+    expect(python.sandbox.join('\n')).toMatch(/--liftoff-only: a brief session/);
   });
 
   it(`a plugin with more than ${BRIEF_RUN_FILES} files runs a full session`, async () => {
-    const data = await lastSession('lang-data');
-    expect(data.requests.join(' ')).toMatch(new RegExp(`analyze \\d+ file\\(s\\)`));
-    expect(data.sandbox).toMatch(/--max-old-space-size/);
-    expect(data.sandbox).not.toMatch(/--liftoff-only/);
+    const data = await lastPluginSession(repo.root, 'lang-data');
+    expect(data.requests[0]).toMatch(/^analyze \d+ file\(s\)/);
+    expect(data.sandbox.join('\n')).toMatch(/--max-old-space-size/);
+    expect(data.sandbox.join('\n')).not.toMatch(/--liftoff-only/);
   });
 });
