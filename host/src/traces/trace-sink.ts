@@ -12,23 +12,43 @@ export function persistentTraceSink(repoRoot: string | undefined, logger?: Logge
   return (trace) => saveTraces(repoRoot, [trace], logger);
 }
 
+/** How long a server's trace sink keeps its store open after the last save. */
+const SERVER_STORE_IDLE_MS = 1000;
+
 /**
  * {@link persistentTraceSink} for a server answering queries: traces are saved after the
- * current turn of the event loop, all those of the turn in one store opening, so the answer a
- * trace belongs to is sent first. Opening the store and committing cost about a millisecond,
- * and a commit moves the database's version under every reader's caches. A process that
- * exits right after a call should use {@link persistentTraceSink}: a trace still waiting
- * is lost with it.
+ * current turn of the event loop, all those of the turn in one transaction, so the answer a
+ * trace belongs to is sent first. The store stays open while questions keep coming (opening
+ * it cost about a millisecond of every call) and is closed a second after the last save, so an
+ * idle server holds no handle. A commit moves the database's version under every reader's
+ * caches. A process that exits right after a call should use {@link persistentTraceSink}: a
+ * trace still waiting is lost with it.
  */
 export function deferredTraceSink(repoRoot: string | undefined, logger?: Logger): (trace: Trace) => void {
   let waiting: Trace[] = [];
+  let store: TraceStore | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  const close = () => {
+    idle = undefined;
+    store?.close();
+    store = undefined;
+  };
   return (trace) => {
     waiting.push(trace);
     if (waiting.length > 1) return;
     setImmediate(() => {
       const batch = waiting;
       waiting = [];
-      saveTraces(repoRoot, batch, logger);
+      if (idle) clearTimeout(idle);
+      try {
+        store ??= TraceStore.forRepo(repoRoot);
+        store.saveAll(batch);
+        idle = setTimeout(close, SERVER_STORE_IDLE_MS);
+        idle.unref();
+      } catch (e) {
+        close();
+        logFailure(batch, e, logger);
+      }
     });
   };
 }
@@ -37,14 +57,18 @@ function saveTraces(repoRoot: string | undefined, traces: readonly Trace[], logg
   try {
     const store = TraceStore.forRepo(repoRoot);
     try {
-      for (const trace of traces) store.save(trace);
+      store.saveAll(traces);
     } finally {
       store.close();
     }
   } catch (e) {
-    logger?.log(
-      'warn',
-      `${traces.length === 1 ? `trace ${traces[0]!.id} was` : `${traces.length} traces were`} not saved: ${(e as Error).message}`,
-    );
+    logFailure(traces, e, logger);
   }
+}
+
+function logFailure(traces: readonly Trace[], e: unknown, logger: Logger | undefined): void {
+  logger?.log(
+    'warn',
+    `${traces.length === 1 ? `trace ${traces[0]!.id} was` : `${traces.length} traces were`} not saved: ${(e as Error).message}`,
+  );
 }

@@ -109,6 +109,12 @@ export class TraceStore {
       );
   }
 
+  /** Saves several traces in one transaction. */
+  saveAll(traces: readonly Trace[]): void {
+    if (traces.length === 1) this.save(traces[0]!);
+    else if (traces.length > 1) this.db.transaction(() => traces.forEach((t) => this.save(t)))();
+  }
+
   /** The newest traces first. */
   list(query: TraceQuery = {}): TraceSummary[] {
     const where: string[] = [];

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TraceRecorder } from '../../src/traces/trace.js';
 import { TraceStore } from '../../src/traces/trace-store.js';
 import { deferredTraceSink, persistentTraceSink } from '../../src/traces/trace-sink.js';
@@ -89,5 +89,28 @@ describe('TraceStore', () => {
     expect(store.get(c.id).subject).toBe('c@1.0.0');
     store.close();
     expect(() => deferredTraceSink('/proc/not-writable/here')(c)).not.toThrow();
+  });
+
+  it("keeps a server's store open while traces keep coming, and closes it once they stop", async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
+    mkdirSync(join(repo, '.travsr'));
+    await new Promise((resolve) => setImmediate(resolve)); // the saves an earlier test left are done
+    const opened = vi.spyOn(TraceStore, 'forRepo');
+    const closed = vi.spyOn(TraceStore.prototype, 'close');
+    const sink = deferredTraceSink(repo);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const traces = [sample('a@1.0.0'), sample('b@1.0.0'), sample('c@1.0.0')];
+    for (const t of traces) {
+      sink(t);
+      await turn();
+    }
+    const mine = opened.mock.calls.flatMap(([root], i) => (root === repo ? [opened.mock.results[i]!.value as TraceStore] : []));
+    expect(mine).toHaveLength(1);
+    const closes = () => closed.mock.contexts.filter((store) => store === mine[0]).length;
+    expect(closes()).toBe(0);
+    await vi.waitFor(() => expect(closes()).toBe(1), { timeout: 10_000 });
+    const store = TraceStore.forRepo(repo);
+    expect(traces.map((t) => store.get(t.id).subject)).toEqual(['a@1.0.0', 'b@1.0.0', 'c@1.0.0']);
+    store.close();
   });
 });
