@@ -43,7 +43,7 @@ export interface LaunchSpec {
   cacheDir?: string;
   /**
    * A session of a few files (an incremental run after a small commit, a plugin with few files
-   * in a run: see the indexer's `BRIEF_RUN_FILES`). A `runtime: node`
+   * in a run: `BRIEF_RUN_FILES` in host/src/indexer/plugin-sessions.ts). A `runtime: node`
    * plugin then compiles WebAssembly with V8's baseline compiler only (`--liftoff-only`): the
    * optimizing tier's background compiles cannot pay off in so short a session, and on a small
    * machine they take the CPU the host and the plugin's own work need (about 100 ms of a Python
