@@ -66,6 +66,9 @@ export class TraceStore {
       mkdirSync(dirname(path), { recursive: true });
       const db = openSqlite(path);
       db.pragma('journal_mode = WAL');
+      // As the graph store: a commit is not synced to disk (a crash of the machine may lose the
+      // last traces, never the file's consistency); a synced commit cost 0.4 ms of every call.
+      db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
       // the table as the graph store's migration v10 makes it: traces.db has no migrations
       db.exec(TRACES_TABLE_SQL);
