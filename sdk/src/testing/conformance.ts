@@ -11,6 +11,7 @@ import {
   type AnalyzeFile,
   type AnalyzeResult,
   type GraphFileParams,
+  type InitializeResult,
   type PluginManifest,
 } from '@travsr/protocol';
 import { listFixtureFiles, languageForPath } from './fixtures.js';
@@ -76,7 +77,7 @@ interface Ctx extends SessionTarget {
   fixtures: AnalyzeFile[];
   fixturesDir: string;
   phase: 'A' | 'B';
-  /** The initialized session the checks after `initialize` go on with, while they pass. */
+  /** The session the handshake opened, which the checks after it go on with while they pass. */
   initialized?: PluginSession | undefined;
 }
 
@@ -84,11 +85,13 @@ interface Ctx extends SessionTarget {
  * Runs the protocol conformance checks against a plugin directory: manifest, refusal without
  * the cookie, handshake, ping, request before hello, initialize, analyze of the fixtures,
  * unknown method, invalid params, a missing file, cancellation, an oversized frame, stdin
- * closing, shutdown. The checks of a session's start each start a fresh plugin process; the
- * checks of an initialized plugin's requests (analyze, invalid params, missing file, cancel) go
- * on with the session `initialize` opened, as a host sends one session many requests, so each
- * also checks that the plugin still works after the one before; a failed check stops that
- * session and the next starts afresh, so one failure does not fail the checks after it. Stdin
+ * closing, shutdown. One session goes through the steps a host takes — handshake, ping,
+ * initialize, then the requests of an initialized plugin (analyze, unknown method, invalid
+ * params, missing file, cancel) — as a host sends one session many requests, so each check also
+ * checks that the plugin still works after the one before; a failed check stops that session and
+ * the next starts afresh (as far as it needs: hello, initialize), so one failure does not fail
+ * the checks after it. The refusal without the cookie, a request before hello and an oversized
+ * frame each need a session of their own. Stdin
  * closing and shutdown end a fresh session: a session that has worked may take longer to exit
  * (V8 finishing its optimizing compiles of a large grammar), which is not the plugin's doing.
  * A check that fails says what was expected, what happened, and what the plugin wrote on stderr.
@@ -193,10 +196,11 @@ async function record(report: ConformanceReport, name: string, fn: () => string 
 }
 
 /**
- * Which process a check runs on: `fresh`, its own, stopped after it; `shared`, the initialized
- * session the checks before it left running ({@link Ctx.initialized}; one is started and
- * initialized when there is none); `opens`, its own, which becomes the shared one when the check
- * passes. A shared session that a check failed, or that ended, is stopped and not shared again.
+ * Which process a check runs on: `fresh`, its own, stopped after it; `shared`, the session the
+ * checks before it left running ({@link Ctx.initialized}; one is started when there is none);
+ * `opens`, its own, which becomes the shared one when the check passes. A shared session that a
+ * check failed, or that ended, is stopped and not shared again. `setup` is how far the session
+ * is brought before the check (a shared one may be there already).
  */
 type SessionUse = 'fresh' | 'shared' | 'opens';
 
@@ -216,14 +220,19 @@ async function withPlugin(
   if (use !== 'fresh') ctx.initialized = s;
   let passed = false;
   try {
-    if (setup === 'hello') {
+    if (setup !== 'none' && s.stage === 'started') {
       try {
         await s.hello(ctx.timeoutMs);
       } catch (e) {
         throw new StepFailure(`setup: hello failed: ${s.describe(e)}`);
       }
-    } else if (setup === 'initialize' && !reuse) {
-      await s.handshake(ctx.timeoutMs, CORPUS);
+    }
+    if (setup === 'initialize' && s.stage === 'hello') {
+      try {
+        await s.initialize(ctx.timeoutMs, CORPUS);
+      } catch (e) {
+        throw new StepFailure(`setup: initialize failed: ${s.describe(e)}`);
+      }
     }
     const detail = await fn(s);
     passed = true;
@@ -293,42 +302,52 @@ async function checkNoCookie(ctx: Ctx): Promise<string> {
 }
 
 async function checkHandshake(ctx: Ctx): Promise<string> {
-  return withPlugin(ctx, 'none', async (s) => {
-    const start = performance.now();
-    let hello;
-    try {
-      hello = await s.hello(ctx.timeoutMs);
-    } catch (e) {
-      throw new StepFailure(`hello failed: ${s.describe(e)}`);
-    }
-    const ms = Math.round(performance.now() - start);
-    const m = ctx.manifest;
-    const problems: string[] = [];
-    if (hello.plugin.id !== m.id) problems.push(`plugin id "${hello.plugin.id}" differs from the manifest's "${m.id}"`);
-    if (hello.plugin.version !== m.version)
-      problems.push(`plugin version "${hello.plugin.version}" differs from the manifest's "${m.version}"`);
-    if (!(PROTOCOL_VERSIONS as readonly string[]).includes(hello.protocolVersion))
-      problems.push(`protocol version "${hello.protocolVersion}" was not offered (offered: ${PROTOCOL_VERSIONS.join(', ')})`);
-    if (!m.protocolVersions.includes(hello.protocolVersion))
-      problems.push(
-        `protocol version "${hello.protocolVersion}" is not in the manifest's protocolVersions (${m.protocolVersions.join(', ')})`,
-      );
-    const declared = m.phases ?? ['A'];
-    const extra = hello.capabilities.phases.filter((p) => !declared.includes(p));
-    if (extra.length > 0)
-      problems.push(`capabilities.phases has ${extra.join(', ')}, which the manifest does not declare (${declared.join(', ')})`);
-    if (problems.length > 0) throw new StepFailure(`hello answered, but ${problems.join('; ')}`);
-    return `protocol ${hello.protocolVersion}, ${hello.sdk.name}@${hello.sdk.version}, max frame ${hello.maxFrameBytes} bytes, answered in ${ms} ms`;
-  });
+  return withPlugin(
+    ctx,
+    'none',
+    async (s) => {
+      const start = performance.now();
+      let hello;
+      try {
+        hello = await s.hello(ctx.timeoutMs);
+      } catch (e) {
+        throw new StepFailure(`hello failed: ${s.describe(e)}`);
+      }
+      const ms = Math.round(performance.now() - start);
+      const m = ctx.manifest;
+      const problems: string[] = [];
+      if (hello.plugin.id !== m.id) problems.push(`plugin id "${hello.plugin.id}" differs from the manifest's "${m.id}"`);
+      if (hello.plugin.version !== m.version)
+        problems.push(`plugin version "${hello.plugin.version}" differs from the manifest's "${m.version}"`);
+      if (!(PROTOCOL_VERSIONS as readonly string[]).includes(hello.protocolVersion))
+        problems.push(`protocol version "${hello.protocolVersion}" was not offered (offered: ${PROTOCOL_VERSIONS.join(', ')})`);
+      if (!m.protocolVersions.includes(hello.protocolVersion))
+        problems.push(
+          `protocol version "${hello.protocolVersion}" is not in the manifest's protocolVersions (${m.protocolVersions.join(', ')})`,
+        );
+      const declared = m.phases ?? ['A'];
+      const extra = hello.capabilities.phases.filter((p) => !declared.includes(p));
+      if (extra.length > 0)
+        problems.push(`capabilities.phases has ${extra.join(', ')}, which the manifest does not declare (${declared.join(', ')})`);
+      if (problems.length > 0) throw new StepFailure(`hello answered, but ${problems.join('; ')}`);
+      return `protocol ${hello.protocolVersion}, ${hello.sdk.name}@${hello.sdk.version}, max frame ${hello.maxFrameBytes} bytes, answered in ${ms} ms`;
+    },
+    'opens',
+  );
 }
 
 async function checkPing(ctx: Ctx): Promise<string> {
-  return withPlugin(ctx, 'hello', async (s) => {
-    await pingAlive(s, ctx, 'hello');
-    const start = performance.now();
-    await pingAlive(s, ctx, 'a first ping');
-    return `nonce echoed; round trip ${(performance.now() - start).toFixed(1)} ms`;
-  });
+  return withPlugin(
+    ctx,
+    'hello',
+    async (s) => {
+      await pingAlive(s, ctx, 'hello');
+      const start = performance.now();
+      await pingAlive(s, ctx, 'a first ping');
+      return `nonce echoed; round trip ${(performance.now() - start).toFixed(1)} ms`;
+    },
+    'shared',
+  );
 }
 
 async function checkBeforeHello(ctx: Ctx): Promise<string> {
@@ -354,12 +373,17 @@ async function checkBeforeHello(ctx: Ctx): Promise<string> {
 }
 
 async function checkInitialize(ctx: Ctx): Promise<string> {
-  // The session it initializes is the one the checks after it go on with.
+  // Goes on with the session of the handshake; the checks after it go on with the one it initializes.
   return withPlugin(
     ctx,
-    'none',
+    'hello',
     async (s) => {
-      const { initialize } = await s.handshake(ctx.timeoutMs, CORPUS);
+      let initialize: InitializeResult;
+      try {
+        initialize = await s.initialize(ctx.timeoutMs, CORPUS);
+      } catch (e) {
+        throw new StepFailure(`initialize failed: ${s.describe(e)}`);
+      }
       const unknown = initialize.languages.filter((l) => !ctx.manifest.languages.includes(l));
       if (unknown.length > 0)
         throw new StepFailure(
@@ -367,7 +391,7 @@ async function checkInitialize(ctx: Ctx): Promise<string> {
         );
       return `languages: ${initialize.languages.join(', ') || '(none declared)'}`;
     },
-    'opens',
+    'shared',
   );
 }
 
@@ -441,20 +465,25 @@ async function checkAnalyze(ctx: Ctx): Promise<string> {
 }
 
 async function checkUnknownMethod(ctx: Ctx): Promise<string> {
-  return withPlugin(ctx, 'hello', async (s) => {
-    try {
-      await s.request('conformance/noSuchMethod', {}, ctx.timeoutMs);
-      throw new StepFailure('a request for an unknown method was answered with a result; expected MethodNotFound');
-    } catch (e) {
-      if (e instanceof StepFailure) throw e;
-      if (wireCode(e) !== WireErrorCode.MethodNotFound)
-        throw new StepFailure(
-          `an unknown method should be answered with MethodNotFound (${WireErrorCode.MethodNotFound}); got: ${s.describe(e)}`,
-        );
-    }
-    await pingAlive(s, ctx, 'an unknown method');
-    return `answered MethodNotFound (${WireErrorCode.MethodNotFound}); still answers ping`;
-  });
+  return withPlugin(
+    ctx,
+    'initialize',
+    async (s) => {
+      try {
+        await s.request('conformance/noSuchMethod', {}, ctx.timeoutMs);
+        throw new StepFailure('a request for an unknown method was answered with a result; expected MethodNotFound');
+      } catch (e) {
+        if (e instanceof StepFailure) throw e;
+        if (wireCode(e) !== WireErrorCode.MethodNotFound)
+          throw new StepFailure(
+            `an unknown method should be answered with MethodNotFound (${WireErrorCode.MethodNotFound}); got: ${s.describe(e)}`,
+          );
+      }
+      await pingAlive(s, ctx, 'an unknown method');
+      return `answered MethodNotFound (${WireErrorCode.MethodNotFound}); still answers ping`;
+    },
+    'shared',
+  );
 }
 
 async function checkInvalidParams(ctx: Ctx): Promise<string> {

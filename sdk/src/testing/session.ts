@@ -51,6 +51,8 @@ export class PluginSession {
   /** Raw bytes seen on stdout when no connection is attached. */
   rawStdoutBytes = 0;
   exit: ProcessExit | undefined;
+  /** How far the session got: started, `hello` answered, `initialize` answered. */
+  stage: 'started' | 'hello' | 'initialized' = 'started';
   readonly conn: Connection | undefined;
   private stderrText = '';
   private stderrDropped = 0;
@@ -145,6 +147,7 @@ export class PluginSession {
     );
     this.negotiatedMax = Math.min(DEFAULT_MAX_FRAME_BYTES, result.maxFrameBytes);
     this.conn?.setMaxFrameBytes(this.negotiatedMax);
+    this.stage = 'hello';
     return result;
   }
 
@@ -157,11 +160,17 @@ export class PluginSession {
       throw new StepFailure(`setup: hello failed: ${this.describe(e)}`);
     }
     try {
-      const initialize = await this.request('initialize', { root: this.launched.repoRootInside, corpus }, timeoutMs);
-      return { hello, initialize };
+      return { hello, initialize: await this.initialize(timeoutMs, corpus) };
     } catch (e) {
       throw new StepFailure(`setup: initialize failed: ${this.describe(e)}`);
     }
+  }
+
+  /** `initialize` of the repository the plugin was launched for, after {@link hello}. */
+  async initialize(timeoutMs: number, corpus: string): Promise<InitializeResult> {
+    const result = await this.request('initialize', { root: this.launched.repoRootInside, corpus }, timeoutMs);
+    this.stage = 'initialized';
+    return result;
   }
 
   /** Waits for the process to end; `undefined` if it is still running after `timeoutMs`. */
