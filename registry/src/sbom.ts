@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { RegistryError, RegistryErrorCode } from './errors.js';
 
@@ -111,12 +111,31 @@ function packageDirOf(file: string): string | undefined {
   }
 }
 
+type LockPackages = Record<string, { integrity?: unknown; link?: unknown }>;
+
+/**
+ * Parsed lockfiles' `packages`, by path, while the file's size and modification time stay the
+ * same: a bill of materials looks up every bundled package in the same lockfile or two (a
+ * repository's package-lock.json is some hundreds of kB; parsing it once per package took most of
+ * a plugin pack's time).
+ */
+const lockfiles = new Map<string, { size: number; mtimeMs: number; packages: LockPackages | undefined }>();
+
+function lockPackages(lockfile: string): LockPackages | undefined {
+  const st = statSync(lockfile, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  const seen = lockfiles.get(lockfile);
+  if (seen && seen.size === st.size && seen.mtimeMs === st.mtimeMs) return seen.packages;
+  const packages = readJson(lockfile)?.packages as LockPackages | undefined;
+  lockfiles.set(lockfile, { size: st.size, mtimeMs: st.mtimeMs, packages });
+  return packages;
+}
+
 /** npm's integrity for the package in `dir`, from the nearest lockfile above it that lists it. */
 function integrityOf(dir: string): string | undefined {
   for (let base = dirname(dir); ; base = dirname(base)) {
     for (const lockfile of [join(base, 'node_modules', '.package-lock.json'), join(base, 'package-lock.json')]) {
-      if (!existsSync(lockfile)) continue;
-      const packages = readJson(lockfile)?.packages as Record<string, { integrity?: unknown; link?: unknown }> | undefined;
+      const packages = lockPackages(lockfile);
       const entry = packages?.[relative(base, dir).split(sep).join('/')];
       if (entry && typeof entry.integrity === 'string') return entry.integrity;
     }

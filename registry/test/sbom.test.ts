@@ -166,6 +166,21 @@ describe('buildSbom', () => {
     });
     expect(packageOfFile(join(root, 'src/main.ts'))).toMatchObject({ name: 'lang-tiny', dir: root, integrity: undefined });
   });
+
+  it('packageOfFile: reads a lockfile again once it changed (parsed lockfiles are kept while unchanged)', () => {
+    const root = project();
+    const pad = join(root, 'node_modules/@acme/pad/index.js');
+    expect(packageOfFile(pad)?.integrity).toMatch(/^sha512-/);
+    const other = `sha512-${createHash('sha512').update('another pad').digest('base64')}`;
+    writeFileSync(
+      join(root, 'package-lock.json'),
+      JSON.stringify({
+        lockfileVersion: 3,
+        packages: { '': { name: 'lang-tiny' }, 'node_modules/@acme/pad': { version: '2.0.1', integrity: other, resolved: 'file:pad' } },
+      }),
+    );
+    expect(packageOfFile(pad)?.integrity).toBe(other);
+  });
 });
 
 describe('buildSbom: packages shipped whole or installed beside the subject', () => {
