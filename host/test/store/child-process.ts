@@ -7,15 +7,19 @@ import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
-let bundled: Promise<string> | undefined;
+/** The bundle, per temporary directory: each test file has its own, removed after it (test/setup-env.ts). */
+const bundled = new Map<string, Promise<string>>();
 
 /**
  * Bundles children/store-child.ts (the real store code) into one CommonJS file; only the
  * native better-sqlite3 stays outside, found through NODE_PATH.
  */
 function bundle(): Promise<string> {
-  bundled ??= (async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'travsr-store-child-')), 'store-child.cjs');
+  const tmp = tmpdir();
+  const made = bundled.get(tmp);
+  if (made) return made;
+  const making = (async () => {
+    const out = join(mkdtempSync(join(tmp, 'travsr-store-child-')), 'store-child.cjs');
     await build({
       entryPoints: [join(here, 'children', 'store-child.ts')],
       outfile: out,
@@ -28,7 +32,8 @@ function bundle(): Promise<string> {
     });
     return out;
   })();
-  return bundled;
+  bundled.set(tmp, making);
+  return making;
 }
 
 const nodeModules = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), '..');

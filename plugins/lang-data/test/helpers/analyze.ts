@@ -1,6 +1,6 @@
 // Runs the analyzer in-process on source text, the way the harness would call it, with the
 // grammars from node_modules (the YAML one patched into a temporary file, as the build does).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,9 +13,9 @@ const require = createRequire(import.meta.url);
 export const GRAMMARS_DIR = join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
 
 let patchedYaml: string | undefined;
-/** The YAML grammar as the build ships it. */
+/** The YAML grammar as the build ships it (made again when a test file's temporary directory went). */
 export function patchedYamlGrammar(): string {
-  if (!patchedYaml) {
+  if (!patchedYaml || !existsSync(patchedYaml)) {
     patchedYaml = join(mkdtempSync(join(tmpdir(), 'lang-data-')), 'tree-sitter-yaml.wasm');
     writeFileSync(patchedYaml, patchYamlImports(readFileSync(join(GRAMMARS_DIR, 'tree-sitter-yaml.wasm'))));
   }
