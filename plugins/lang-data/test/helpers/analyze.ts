@@ -33,6 +33,8 @@ export function newAnalyzer(): DataAnalyzer {
 }
 
 let shared: DataAnalyzer | undefined;
+/** The grammar file `shared` loads YAML from (lazily): a new analyzer once that file is gone. */
+let sharedYaml: string | undefined;
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
 /** Analyzes one file; `language` defaults to what the host would assign. */
@@ -42,7 +44,11 @@ export async function analyze(
   language?: string,
   analyzer?: DataAnalyzer,
 ): Promise<FileAnalysis> {
-  shared ??= newAnalyzer();
+  const yaml = patchedYamlGrammar();
+  if (!shared || sharedYaml !== yaml) {
+    shared = newAnalyzer();
+    sharedYaml = yaml;
+  }
   const a = analyzer ?? shared;
   const bytes = typeof source === 'string' ? new TextEncoder().encode(source) : source;
   const text = decoder.decode(bytes);
