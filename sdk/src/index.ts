@@ -3,6 +3,7 @@
  *
  * - {@link runAnalyzer}: the harness a plugin's entry point calls.
  * - {@link FileGraphBuilder}: builds one file's nodes, edges and refs with correct VNames.
+ * - {@link requireBundle}: load a large CommonJS bundle from the V8 code cache its build stored.
  * - `@travsr/sdk/tree-sitter`: grammar loading and tags queries → Phase A graphs.
  * - `@travsr/sdk/testing`: the conformance kit and golden snapshot tests.
  * - The graph types and vocabularies of `@travsr/protocol` (`Node`, `Edge`, `VName`, `Range`,
@@ -28,6 +29,7 @@ export { filesOfManifest, languageOfFiles } from './language-of-path.js';
 export { SourceReadError, type SourceReadErrorCode } from './read-source.js';
 export { TravsrError, errorCode } from '@travsr/protocol';
 export { LineIndex, strippedBomBytes, UTF8_BOM, type LineIndexOptions, type Utf16Point } from './positions.js';
+export { codeCacheFile, loadBundle, requireBundle, type LoadedBundle } from './code-cache.js';
 export { PROGRESS_INTERVAL_MS } from './progress.js';
 export { SDK_NAME, SDK_VERSION } from './version.js';
 export type {

@@ -30,11 +30,11 @@ async function packed(plugin: string): Promise<{ bom: CycloneDxBom; record: Reco
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('the SBOMs of the first-party plugins', () => {
-  it('lang-typescript lists typescript at the version the bundler took, as bundled into dist/analysis.js, with its lib files', async () => {
+  it('lang-typescript lists typescript at the version the bundler took, as bundled into dist/analysis.cjs, with its lib files', async () => {
     const { bom, record } = await packed('lang-typescript');
     const installed = readJson<{ version: string }>(join(REPO, 'node_modules', 'typescript', 'package.json')).version;
-    // The bundler's record: the compiler went into analysis.js, not into main.js.
-    const analysis = record.bundles.find((b) => b.output === 'dist/analysis.js');
+    // The bundler's record: the compiler went into analysis.cjs, not into main.js.
+    const analysis = record.bundles.find((b) => b.output === 'dist/analysis.cjs');
     const main = record.bundles.find((b) => b.output === 'dist/main.js');
     expect(Object.keys(analysis?.inputs ?? {}).some((i) => i.endsWith('node_modules/typescript/lib/typescript.js'))).toBe(true);
     expect(Object.keys(main?.inputs ?? {}).some((i) => i.includes('node_modules/typescript/'))).toBe(false);
@@ -45,7 +45,7 @@ describe('the SBOMs of the first-party plugins', () => {
       purl: `pkg:npm/typescript@${installed}`,
       licenses: [{ license: { id: 'Apache-2.0' } }],
     });
-    expect(ts?.properties).toContainEqual({ name: 'travsr:bundled-into', value: 'dist/analysis.js' });
+    expect(ts?.properties).toContainEqual({ name: 'travsr:bundled-into', value: 'dist/analysis.cjs' });
     expect(ts?.hashes?.[0]?.alg).toBe('SHA-512');
     const libs = record.assets.filter((a) => /\/lib(\..+)?\.d\.ts$/.test(a.file));
     expect(libs.length).toBeGreaterThan(50);

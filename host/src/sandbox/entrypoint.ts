@@ -2,17 +2,15 @@ import { constants } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
 import { posix, sep, win32 } from 'node:path';
 import type { PluginManifest } from '@travsr/protocol';
+import { nodeLaunchFlags } from '@travsr/protocol/node';
 import { LaunchSpecError } from './errors.js';
 
-/** V8 old-space cap for a memory limit: below the hard limit, so the heap is collected before allocations fail. */
-export function nodeHeapMiB(memoryMiB: number): number {
-  return Math.max(32, Math.floor((memoryMiB * 3) / 4));
-}
+export { nodeHeapMiB } from '@travsr/protocol/node';
 
 /**
  * The program and arguments that start the plugin, as seen from where it runs:
  * `runtime: node` → `<node> --max-old-space-size=<heap> [--liftoff-only] <pluginRoot>/<path> …args`
- * (`--liftoff-only` for a brief session, see `LaunchSpec.brief`);
+ * (`nodeLaunchFlags` of `@travsr/protocol/node`; `--liftoff-only` for a brief session, see `LaunchSpec.brief`);
  * `runtime: exec` → `<pluginRoot>/<path> …args`.
  */
 export function entrypointArgv(
@@ -24,7 +22,7 @@ export function entrypointArgv(
   const file = path.join(opts.pluginRoot, ep.path);
   const args = ep.args ?? [];
   if (ep.runtime !== 'node') return [file, ...args];
-  return [opts.nodePath, `--max-old-space-size=${nodeHeapMiB(opts.memoryMiB)}`, ...(opts.brief ? ['--liftoff-only'] : []), file, ...args];
+  return [opts.nodePath, ...nodeLaunchFlags(opts.memoryMiB, { brief: opts.brief }), file, ...args];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_PLUGIN_MEMORY_MIB, pluginMemoryMiB } from '@travsr/protocol/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultLimits, maxLimits, resolveLimits } from '../../src/sandbox/index.js';
 import { linuxProfile } from '../../src/sandbox/linux-profile.js';
@@ -23,6 +24,15 @@ describe('limits', () => {
     expect(r.memoryMiB).toBe(base.memoryMiB * 2);
     expect(r.cpuSeconds).toBe(base.cpuSeconds); // never lowered
     expect(r.processes).toBe(maxLimits().processes);
+  });
+
+  it('a plugin build knows the memory (so the flags) a plugin starts with under the default limits', () => {
+    // A plugin's build cannot read limits.json (it writes code caches for the flags): the protocol package keeps its default.
+    expect(DEFAULT_PLUGIN_MEMORY_MIB).toBe(defaultLimits().memoryMiB);
+    for (const asked of [undefined, 1024, 4096])
+      expect(pluginMemoryMiB(asked)).toBe(
+        resolveLimits(manifest(asked === undefined ? {} : { resources: { memoryMiB: asked } })).memoryMiB,
+      );
   });
 });
 

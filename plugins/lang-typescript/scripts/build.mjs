@@ -2,9 +2,11 @@
 // lib.*.d.ts files the type checker loads, so the plugin directory runs with nothing but
 // Node.js (the host binds it read-only into a sandbox, without node_modules).
 //
-//   dist/main.js        src/main.ts (the protocol) with its dependencies bundled (esbuild)
-//   dist/analysis.js    src/analysis.ts (parser, type checker) with TypeScript bundled
-//   dist/lib.*.d.ts     TypeScript's default libraries (ES, DOM, …) for Phase B
+//   dist/main.js                src/main.ts (the protocol) with its dependencies bundled (esbuild)
+//   dist/analysis.cjs           src/analysis.ts (parser, type checker) with TypeScript bundled, CommonJS
+//   dist/analysis.cjs.<key>.v8  V8 code cache of it for a brief session (the flags the host starts one with)
+//   dist/analysis-worker.js     src/analysis-worker.ts, the worker thread's entry
+//   dist/lib.*.d.ts             TypeScript's default libraries (ES, DOM, …) for Phase B
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,22 +17,13 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 // Nothing happens when nothing the build reads changed since it last ran (TRAVSR_BUILD_FORCE=1 builds anyway).
 await buildIfChanged(pluginBuildStep(root), async () => {
   // 1-2. Type-check, then bundle in two halves: dist/main.js speaks the protocol and starts
-  //    quickly (no compiler); dist/analysis.js holds the compiler and runs on the worker thread
-  //    (or on the main thread, loaded when a session runs Phase A alone). TypeScript's CommonJS
-  //    code reads __filename/__dirname at load time (to find its libraries); an ES module has
-  //    neither, so the banner defines them for the bundle's file.
+  //    quickly (no compiler); dist/analysis.cjs holds the compiler and runs on the worker thread
+  //    (dist/analysis-worker.js loads it there) or on the main thread, loaded when a session
+  //    runs Phase A alone. It is CommonJS so that it loads from a V8 code cache (step 4).
   const p = await buildPlugin(root, build, [
     { entry: 'src/main.ts', outfile: 'main.js' },
-    {
-      entry: 'src/analysis.ts',
-      outfile: 'analysis.js',
-      banner: [
-        "import { fileURLToPath as __travsrFileURLToPath } from 'node:url';",
-        "import { dirname as __travsrDirname } from 'node:path';",
-        'const __filename = __travsrFileURLToPath(import.meta.url);',
-        'const __dirname = __travsrDirname(__filename);',
-      ],
-    },
+    { entry: 'src/analysis-worker.ts', outfile: 'analysis-worker.js' },
+    { entry: 'src/analysis.ts', outfile: 'analysis.cjs', format: 'cjs' },
   ]);
   const dist = p.dist;
 
@@ -44,5 +37,11 @@ await buildIfChanged(pluginBuildStep(root), async () => {
     }
   }
 
-  console.log(`built ${join('dist', 'main.js')}, ${join('dist', 'analysis.js')} (+ ${libs} lib.*.d.ts)`);
+  // 4. The code cache of the analysis half for brief sessions, after a warm-up over a small
+  //    repository (which reads the libraries of step 3).
+  const caches = p.writeCodeCaches('analysis.cjs', 'warmCodeCache');
+
+  console.log(
+    `built ${join('dist', 'main.js')}, ${join('dist', 'analysis.cjs')} (+ ${caches.length} code cache), ${join('dist', 'analysis-worker.js')} (+ ${libs} lib.*.d.ts)`,
+  );
 });

@@ -107,6 +107,12 @@ describe('lang-typescript Phase B on snapshots/input', () => {
     expect(edgeLines(again.values())).toEqual(edges.filter((e) => e.split(' ')[1]!.startsWith('src/app.ts#')));
     expect(driver.logs.filter((l) => l.message.startsWith('program of')).length).toBe(1);
   });
+
+  it('loads the compiler from the code cache the build stored for the flags the host starts a brief session with', () => {
+    // The driver starts the plugin as the host does (launchUnsandboxed: the host's flags for this manifest).
+    const loaded = driver.logs.filter((l) => l.message.startsWith('analysis half loaded'));
+    expect(loaded).toEqual([expect.objectContaining({ level: 'debug', message: expect.stringMatching(/ ms, from its code cache$/) })]);
+  });
 });
 
 describe('lang-typescript Phase B after Phase A in one session', () => {

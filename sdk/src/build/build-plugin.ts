@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { nodeLaunchFlags, pluginMemoryMiB } from '@travsr/protocol/node';
 import { pluginBundleOptions, type PluginBundleOptions } from './bundle-options.js';
+import { writeCodeCaches } from './code-cache.js';
 
 /** esbuild's `build`, passed in: the SDK does not depend on esbuild. */
 export type EsbuildBuild = (options: PluginBundleOptions) => Promise<unknown>;
@@ -60,6 +62,11 @@ export interface PluginBundle {
   loader?: PluginBundleOptions['loader'];
   /** Lines added after the SDK's banner (what the bundled code needs before it runs). */
   banner?: string[];
+  /**
+   * `cjs` for a bundle the plugin loads with `requireBundle` of `@travsr/sdk`, from the code
+   * caches {@link PluginBuild.writeCodeCaches} stores (default `esm`).
+   */
+  format?: PluginBundleOptions['format'];
 }
 
 /** A built plugin's directories, and where its build finds the files it copies into dist/. */
@@ -78,6 +85,16 @@ export interface PluginBuild {
    * the package it ships from.
    */
   copy(source: string, name: string, transform?: (bytes: Buffer) => Uint8Array): void;
+  /**
+   * Stores the V8 code cache of the CommonJS bundle `dist/<outfile>` for a brief session of
+   * this plugin (the Node.js flags the host starts one with, from the manifest's memory), after
+   * calling the bundle's `warm` export when given ({@link writeCodeCaches}). Brief sessions —
+   * a commit's few files, the daemon's runs, a small repository — are the ones whose time goes
+   * to starting; a long session compiles from source (a cache for it would double the size the
+   * plugin ships for a fraction of a second in minutes). Call it last: the warm-up may read
+   * what the build copied. Returns the files written.
+   */
+  writeCodeCaches(outfile: string, warm?: string): string[];
 }
 
 /**
@@ -108,7 +125,10 @@ export async function buildPlugin(
   const record: PluginBuildRecord = { bundler: { name: 'esbuild', version: esbuildVersion(require) }, bundles: [], assets: [] };
   const writeRecord = (): void => writeFileSync(join(dist, BUILD_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
   for (const b of bundles) {
-    const options = pluginBundleOptions(join(root, b.entry), join(dist, b.outfile), b.loader ? { loader: b.loader } : {});
+    const options = pluginBundleOptions(join(root, b.entry), join(dist, b.outfile), {
+      ...(b.loader ? { loader: b.loader } : {}),
+      ...(b.format ? { format: b.format } : {}),
+    });
     if (b.banner) options.banner.js += ['', ...b.banner].join('\n');
     const result = (await build({ ...options, metafile: true, absWorkingDir: root })) as { metafile?: BundleMetafile } | undefined;
     record.bundles.push(...bundlesOfMetafile(result?.metafile, root));
@@ -129,6 +149,13 @@ export async function buildPlugin(
         (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
       );
       writeRecord();
+    },
+    writeCodeCaches(outfile, warm) {
+      const manifest = JSON.parse(readFileSync(join(root, 'travsr-plugin.json'), 'utf8')) as {
+        constraints?: { resources?: { memoryMiB?: number } };
+      };
+      const flags = nodeLaunchFlags(pluginMemoryMiB(manifest.constraints?.resources?.memoryMiB), { brief: true });
+      return writeCodeCaches(join(dist, outfile), { flagSets: [flags], ...(warm ? { warm } : {}) });
     },
   };
 }

@@ -1,6 +1,8 @@
 /**
  * The esbuild options (a plain object: the SDK does not depend on esbuild) that turn a
- * plugin's entry point into ONE self-contained ES module file. The host binds the plugin
+ * plugin's entry point into ONE self-contained file: an ES module, or a CommonJS module for a
+ * large bundle the plugin loads from a V8 code cache (`format: 'cjs'`, see `requireBundle` of
+ * `@travsr/sdk` and {@link writeCodeCaches}: Node 20 has no code cache for ES modules). The host binds the plugin
  * directory read-only into a sandbox with Node.js and nothing else, so everything the
  * plugin imports must be inside the bundle:
  * - msgpackr's optional native decoder is left out and disabled (it would need node_modules);
@@ -14,7 +16,7 @@ export interface PluginBundleOptions {
   outfile: string;
   bundle: true;
   platform: 'node';
-  format: 'esm';
+  format: 'esm' | 'cjs';
   target: string;
   external: string[];
   define: Record<string, string>;
@@ -43,19 +45,29 @@ export interface PluginBundleOptions {
 export function pluginBundleOptions(
   entry: string,
   outfile: string,
-  extra: { loader?: PluginBundleOptions['loader']; logLevel?: PluginBundleOptions['logLevel'] } = {},
+  extra: {
+    loader?: PluginBundleOptions['loader'];
+    logLevel?: PluginBundleOptions['logLevel'];
+    format?: PluginBundleOptions['format'];
+  } = {},
 ): PluginBundleOptions {
+  const define: Record<string, string> = { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' };
+  // CommonJS has `require` and `__filename`; what the bundled ES modules read from `import.meta.url` is the bundle's URL.
+  if (extra.format === 'cjs') define['import.meta.url'] = '__travsrImportMetaUrl';
   return {
     entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: extra.format ?? 'esm',
     target: 'node20',
     external: ['msgpackr-extract'],
-    define: { 'process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED': '"true"' },
+    define,
     banner: {
-      js: "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
+      js:
+        extra.format === 'cjs'
+          ? "const __travsrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;"
+          : "import { createRequire as __travsrCreateRequire } from 'node:module';\nconst require = __travsrCreateRequire(import.meta.url);",
     },
     minifyWhitespace: true,
     minifySyntax: true,

@@ -1,6 +1,7 @@
 /**
  * `@travsr/sdk/build` — how to bundle a plugin so it runs in the sandbox with Node.js alone,
  * skipped when nothing it reads changed,
+ * with V8 code caches for a large bundle (one per flag set the host starts the plugin with),
  * and how to patch a prebuilt grammar's wasm at build time (LEB128, sections, imports,
  * exports, function bodies).
  */
@@ -15,6 +16,7 @@ export {
   type PluginBuildRecord,
   type PluginBundle,
 } from './build-plugin.js';
+export { writeCodeCaches, type CodeCacheBuildOptions } from './code-cache.js';
 export { buildGrammarPlugin, type GrammarPluginLayout } from './grammar-plugin.js';
 export {
   buildIfChanged,

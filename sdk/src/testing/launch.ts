@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { PluginManifest } from '@travsr/protocol';
+import { nodeLaunchFlags, pluginMemoryMiB } from '@travsr/protocol/node';
 
 /**
  * How a launched plugin process ended.
@@ -82,7 +83,9 @@ export type Launcher = (opts: LaunchOptions) => Promise<Launched>;
 
 /**
  * Starts a plugin directly, without a sandbox: runtime `node` runs the entrypoint with the
- * current Node.js (`process.execPath`), runtime `exec` runs it as an executable. The
+ * current Node.js (`process.execPath`) and the flags the host starts a brief session with
+ * (`nodeLaunchFlags` of `@travsr/protocol/node`: the heap cap for the manifest's memory, so the
+ * plugin's code caches apply as they do under the host), runtime `exec` runs it as an executable. The
  * environment is exactly `opts.env` plus `PATH`; the working directory is the plugin directory.
  *
  * @example
@@ -95,7 +98,8 @@ export function launchUnsandboxed(opts: LaunchOptions): Promise<Launched> {
   const entry = opts.manifest.entrypoint;
   const target = isAbsolute(entry.path) ? entry.path : join(opts.pluginDir, entry.path);
   const args = entry.args ?? [];
-  const [command, argv] = entry.runtime === 'node' ? [process.execPath, [target, ...args]] : [target, args];
+  const flags = nodeLaunchFlags(pluginMemoryMiB(opts.manifest.constraints.resources?.memoryMiB), { brief: true });
+  const [command, argv] = entry.runtime === 'node' ? [process.execPath, [...flags, target, ...args]] : [target, args];
   const env: Record<string, string> = { ...opts.env };
   if (process.env.PATH !== undefined && env.PATH === undefined) env.PATH = process.env.PATH;
   const child = spawn(command, argv, { cwd: opts.pluginDir, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });

@@ -1,8 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeLaunchFlags } from '@travsr/protocol/node';
 import { BUILD_RECORD_FILE, buildPlugin, type PluginBuildRecord } from '../../src/build/index.js';
+import { codeCacheFile, loadBundle } from '../../src/code-cache.js';
 
 const made: string[] = [];
 afterAll(() => {
@@ -31,9 +34,17 @@ function pluginDir(mainTs: string): string {
 describe('buildPlugin', () => {
   it('type-checks, empties dist/, bundles each entry with its extra banner, and resolves the tree-sitter files', async () => {
     const root = pluginDir('export const answer: number = 42;\nconsole.log(answer);\n');
+    writeFileSync(
+      join(root, 'src', 'analysis.ts'),
+      'export const url: string = import.meta.url;\nexport let warmed = false;\nexport function warm(): void { warmed = true; }\n',
+    );
+    writeFileSync(join(root, 'travsr-plugin.json'), JSON.stringify({ constraints: { resources: { memoryMiB: 4096 } } }));
     mkdirSync(join(root, 'dist'));
     writeFileSync(join(root, 'dist', 'stale.js'), 'left over');
-    const p = await buildPlugin(root, build, [{ entry: 'src/main.ts', outfile: 'main.js', banner: ['const __probe = 1;'] }]);
+    const p = await buildPlugin(root, build, [
+      { entry: 'src/main.ts', outfile: 'main.js', banner: ['const __probe = 1;'] },
+      { entry: 'src/analysis.ts', outfile: 'analysis.cjs', format: 'cjs' },
+    ]);
     expect(p.dist).toBe(join(root, 'dist'));
     expect(existsSync(join(p.dist, 'stale.js'))).toBe(false);
     const bundle = readFileSync(join(p.dist, 'main.js'), 'utf8');
@@ -51,9 +62,19 @@ describe('buildPlugin', () => {
       JSON.parse(readFileSync(join(process.cwd(), 'node_modules/esbuild/package.json'), 'utf8')) as { version: string }
     ).version;
     expect(record.bundler).toEqual({ name: 'esbuild', version: esbuildVersion });
-    expect(record.bundles).toEqual([{ output: 'dist/main.js', inputs: { 'src/main.ts': expect.any(Number) } }]);
+    expect(record.bundles).toEqual([
+      { output: 'dist/main.js', inputs: { 'src/main.ts': expect.any(Number) } },
+      { output: 'dist/analysis.cjs', inputs: { 'src/analysis.ts': expect.any(Number) } },
+    ]);
     expect(record.assets.map((a) => a.file)).toEqual(['dist/runtime/tree-sitter.wasm', 'dist/tree-sitter-go.wasm']);
     expect(record.assets[1]?.source).toMatch(/tree-sitter-wasms\/out\/tree-sitter-go\.wasm$/);
+
+    // A CommonJS bundle (`format: 'cjs'`): import.meta.url is its file; its code cache is the
+    // one a brief session of this plugin takes (the host's flags for 4096 MiB asked for).
+    const cjs = join(p.dist, 'analysis.cjs');
+    expect(loadBundle<{ url: string }>(cjs).exports.url).toBe(pathToFileURL(cjs).href);
+    expect(p.writeCodeCaches('analysis.cjs', 'warm')).toEqual([codeCacheFile(cjs, nodeLaunchFlags(4096, { brief: true }))]);
+    expect(existsSync(codeCacheFile(cjs, nodeLaunchFlags(4096, { brief: true })))).toBe(true);
   });
 
   it('stops at a type error, before touching dist/', async () => {
