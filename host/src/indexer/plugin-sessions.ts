@@ -91,7 +91,8 @@ export class PluginSessions {
   warm(pluginId: string, path: string): void {
     if (!this.brief) {
       const files = this.work.get(pluginId) ?? new Set<string>();
-      files.add(path);
+      // Past the brief limit only "more than that" matters: a large run keeps no set of all its paths.
+      if (files.size <= BRIEF_RUN_FILES) files.add(path);
       this.work.set(pluginId, files);
       if (files.size <= BRIEF_RUN_FILES) return;
     }
