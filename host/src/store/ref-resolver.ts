@@ -68,20 +68,39 @@ export class RefResolver {
         `SELECT 1 FROM files f WHERE f.path = ? AND (f.phase IS NOT 'B' OR EXISTS (SELECT 1 FROM edges e WHERE e.origin_path = f.path AND e.derived = 1))`,
       );
       const paths = (scope.paths ?? []).filter((p) => redo.get(p) !== undefined);
-      const srcs = this.ctx
-        .stmt(
-          `SELECT src FROM refs WHERE path IN (SELECT value FROM json_each(?))
-           UNION
-           SELECT r.src FROM refs r WHERE r.target_name IN (SELECT value FROM json_each(?)) AND ${MATCHABLE}`,
-        )
-        .all(JSON.stringify(paths), JSON.stringify(scope.names ?? [])) as { src: number }[];
+      const names = JSON.stringify(scope.names ?? []);
+      const ofPaths = this.ctx
+        .stmt(`SELECT DISTINCT src FROM refs WHERE path IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(paths)) as { src: number }[];
+      const ofNames = this.ctx
+        .stmt(`SELECT DISTINCT r.src FROM refs r WHERE r.target_name IN (SELECT value FROM json_each(?)) AND ${MATCHABLE}`)
+        .all(names) as { src: number }[];
       const dropDerived = this.ctx.stmt('DELETE FROM edges WHERE derived = 1 AND src = ?');
       const refsOf = this.ctx.stmt(
         `SELECT r.id, r.path, r.src, r.kind, r.target_name FROM refs r WHERE r.src = ? AND ${MATCHABLE} ORDER BY r.id`,
       );
-      for (const { src } of srcs) {
+      const whole = new Set<number>();
+      for (const { src } of ofPaths) {
+        whole.add(src);
         dropDerived.run(src);
         for (const r of refsOf.all(src) as RefRow[]) match.resolve(r, result);
+      }
+      // A node outside the files in scope that names a changed name: only its refs to those
+      // names can resolve differently (a name's candidates are all that changed), and the
+      // derived edges they made are the ones to a node of that name (a match's target is named
+      // exactly as the ref's target). Its other matches stand; a node with many calls, or a
+      // common name named by thousands of nodes, is not matched all over again.
+      const dropDerivedTo = this.ctx.stmt(
+        `DELETE FROM edges WHERE derived = 1 AND src = ? AND dst IN (SELECT n.id FROM nodes n WHERE n.name IN (SELECT value FROM json_each(?)))`,
+      );
+      const refsOfTo = this.ctx.stmt(
+        `SELECT r.id, r.path, r.src, r.kind, r.target_name FROM refs r
+         WHERE r.src = ? AND r.target_name IN (SELECT value FROM json_each(?)) AND ${MATCHABLE} ORDER BY r.id`,
+      );
+      for (const { src } of ofNames) {
+        if (whole.has(src)) continue;
+        dropDerivedTo.run(src, names);
+        for (const r of refsOfTo.all(src, names) as RefRow[]) match.resolve(r, result);
       }
     }
     // Only a pass that wrote something moves the graph version: an update that changed no file

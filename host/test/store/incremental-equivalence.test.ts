@@ -37,12 +37,30 @@ function phaseB(path: string, c: FileContent, tree: Tree): FileGraphInput {
   return analysis(path, { sha256: JSON.stringify(c), phase: 'B', plugin: 'toy-b@1', nodes: [], edges });
 }
 
-function fullIndex(tree: Tree): GraphStore {
+function fullIndex(tree: Tree, withPhaseB = true): GraphStore {
   const store = tempStore();
   for (const [p, c] of [...tree].reverse()) store.replaceFile(phaseA(p, c)); // another order than the incremental run
-  for (const [p, c] of tree) store.replaceFile(phaseB(p, c, tree));
+  if (withPhaseB) for (const [p, c] of tree) store.replaceFile(phaseB(p, c, tree));
   store.resolveRefs();
   return store;
+}
+
+/**
+ * The same for a language analyzed at Phase A only: no file is analyzed again for a change
+ * elsewhere; the refs of other files that name a changed name are matched again by name (the
+ * store's `names` scope), as a one-file `hook-run` of a Lua repository does.
+ */
+function incrementalPhaseA(store: GraphStore, before: Tree, after: Tree): void {
+  const changed = [...after].filter(([p, c]) => JSON.stringify(before.get(p)) !== JSON.stringify(c)).map(([p]) => p);
+  const removed = [...before.keys()].filter((p) => !after.has(p));
+  const touched = [...changed, ...removed];
+  const namesBefore = store.definedNames(touched);
+  store.transaction(() => {
+    for (const p of removed) store.removeFile(p);
+    for (const p of changed) store.replaceFile(phaseA(p, after.get(p)!));
+    const names = [...new Set([...namesBefore, ...store.definedNames(changed)])];
+    store.resolveRefs({ paths: touched, names });
+  });
 }
 
 /** The indexer's incremental protocol, as the store's API documents it. */
@@ -63,6 +81,20 @@ function incremental(store: GraphStore, before: Tree, after: Tree): void {
     for (const p of [...changed, ...dependents]) if (after.has(p)) store.replaceFile(phaseB(p, after.get(p)!, after));
     store.resolveRefs({ paths: [...touched, ...dependents], names });
   });
+}
+
+/** A tree changed by one random commit: files edited, removed or added. */
+function commitTo(tree: Tree, r: () => number, commit: number): Tree {
+  const next: Tree = new Map(tree);
+  const edits = 1 + Math.floor(r() * 3);
+  for (let e = 0; e < edits; e++) {
+    const paths = [...next.keys()];
+    const roll = r();
+    if (roll < 0.6 && paths.length > 0) next.set(paths[Math.floor(r() * paths.length)]!, randomContent(r));
+    else if (roll < 0.8 && paths.length > 2) next.delete(paths[Math.floor(r() * paths.length)]!);
+    else next.set(`src/n${commit}_${e}.ts`, randomContent(r));
+  }
+  return next;
 }
 
 /** Deterministic PRNG (mulberry32). */
@@ -91,18 +123,25 @@ describe('incremental reindex through the store API', () => {
     let tree: Tree = new Map(Array.from({ length: 6 }, (_, i) => [`src/f${i}.ts`, randomContent(r)]));
     const store = fullIndex(tree);
     for (let commit = 0; commit < 40; commit++) {
-      const next: Tree = new Map(tree);
-      const edits = 1 + Math.floor(r() * 3);
-      for (let e = 0; e < edits; e++) {
-        const paths = [...next.keys()];
-        const roll = r();
-        if (roll < 0.6 && paths.length > 0) next.set(paths[Math.floor(r() * paths.length)]!, randomContent(r));
-        else if (roll < 0.8 && paths.length > 2) next.delete(paths[Math.floor(r() * paths.length)]!);
-        else next.set(`src/n${commit}_${e}.ts`, randomContent(r));
-      }
+      const next = commitTo(tree, r, commit);
       incremental(store, tree, next);
       tree = next;
       const full = fullIndex(tree);
+      expect(exported(store), `after commit ${commit}`).toEqual(exported(full));
+      full.close();
+    }
+    store.close();
+  });
+
+  it('at Phase A only, matching again by name what other files call, ends with the graph of a full index', () => {
+    const r = rng(20261206);
+    let tree: Tree = new Map(Array.from({ length: 8 }, (_, i) => [`src/f${i}.ts`, randomContent(r)]));
+    const store = fullIndex(tree, false);
+    for (let commit = 0; commit < 60; commit++) {
+      const next = commitTo(tree, r, commit);
+      incrementalPhaseA(store, tree, next);
+      tree = next;
+      const full = fullIndex(tree, false);
       expect(exported(store), `after commit ${commit}`).toEqual(exported(full));
       full.close();
     }

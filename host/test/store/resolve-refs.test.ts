@@ -121,15 +121,15 @@ describe('GraphStore.resolveRefs', () => {
     store.replaceFile(analysis('src/c.ts', { nodes: [def('src/c.ts', '#helper')] }));
     const names = [...new Set([...before, ...store.definedNames(changed)])];
     expect(names).toEqual(['helper']);
-    // Only the two helper refs are re-resolved (and main's other ref, which shares its source).
-    expect(store.resolveRefs({ paths: changed, names })).toEqual({ edges: 3, ambiguous: 0, unresolved: 0 });
+    // Only the two helper refs are matched again; main's ref to format keeps its match.
+    expect(store.resolveRefs({ paths: changed, names })).toEqual({ edges: 2, ambiguous: 0, unresolved: 0 });
     expect(derivedFrom(store, main.vname)).toEqual([`src/c.ts#helper@0.35:calls:phase-a`, `src/fmt.ts#format@0.35:calls:phase-a`]);
     expect(derivedFrom(store, other.vname)).toEqual([`src/c.ts#helper@0.35:calls:phase-a`]);
 
     // A second helper appears: no edge is better than a wrong one.
     store.replaceFile(analysis('src/d.ts', { nodes: [def('src/d.ts', '#helper')] }));
     expect(store.resolveRefs({ paths: ['src/d.ts'], names: store.definedNames(['src/d.ts']) })).toEqual({
-      edges: 1,
+      edges: 0,
       ambiguous: 2,
       unresolved: 0,
     });
@@ -140,7 +140,7 @@ describe('GraphStore.resolveRefs', () => {
     const goneNames = store.definedNames(gone);
     store.removeFile('src/c.ts');
     store.removeFile('src/d.ts');
-    expect(store.resolveRefs({ paths: gone, names: goneNames })).toEqual({ edges: 1, ambiguous: 0, unresolved: 2 });
+    expect(store.resolveRefs({ paths: gone, names: goneNames })).toEqual({ edges: 0, ambiguous: 0, unresolved: 2 });
     expect(derivedFrom(store, other.vname)).toEqual([]);
 
     // A scope that touches nothing changes nothing.
