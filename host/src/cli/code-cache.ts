@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Script } from 'node:vm';
+import { loadBundle } from '@travsr/sdk/code-cache';
 
-// Imports Node's built-ins only: bin/run.js loads this module from dist/ before any bundle.
+// Imports Node's built-ins and the SDK's loader (built-ins only): bin/run.js loads this module
+// from dist/ before any bundle.
 
 /** A CommonJS bundle run from V8's code cache (see {@link requireWithCodeCache}). */
 export interface CachedModule {
@@ -55,38 +55,16 @@ export interface CodeCacheOptions {
  * ```
  */
 export function requireWithCodeCache(file: string, opts: CodeCacheOptions): CachedModule {
-  const source = readFileSync(file, 'utf8');
-  const enabled = opts.enabled !== false;
-  const cacheFile = enabled ? cacheFileFor(file, opts.dir, opts.variant) : undefined;
-  let cachedData: Buffer | undefined;
-  if (cacheFile) {
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      // no cache yet
-    }
-  }
-  const script = new Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
-  const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
-  const mod = { exports: {} as Record<string, unknown> };
-  const init = script.runInThisContext() as (
-    exports: unknown,
-    require: NodeJS.Require,
-    module: unknown,
-    filename: string,
-    dirname: string,
-  ) => void;
-  init.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
-  let saved = cacheUsed;
+  const cacheFile = opts.enabled !== false ? cacheFileFor(file, opts.dir, opts.variant) : undefined;
+  const loaded = loadBundle<Record<string, unknown>>(file, cacheFile ? { cacheFile } : { cache: false });
+  let saved = loaded.cacheUsed;
   return {
-    get exports() {
-      return mod.exports;
-    },
-    cacheUsed,
+    exports: loaded.exports,
+    cacheUsed: loaded.cacheUsed,
     saveCache() {
       if (saved || cacheFile === undefined) return;
       saved = true;
-      writeCache(cacheFile, script.createCachedData());
+      writeCache(cacheFile, loaded.script.createCachedData());
     },
   };
 }
