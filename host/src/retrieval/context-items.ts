@@ -1,5 +1,5 @@
 import type { ContextItem } from './context-result.js';
-import { codeBlockTokens, renderedItemTokens } from './context-render.js';
+import { codeBlockTokens, noteCodeBlockTokens, renderedItemTokens } from './context-render.js';
 import { refsOf } from './graph-queries.js';
 import { knapsack } from './knapsack.js';
 import type { GraphSnapshot } from './graph-snapshot.js';
@@ -50,7 +50,8 @@ export function showableDefinitions(
 ): [number, number][] {
   const showable = (d: number) => isShowable(g.snap, d);
   const definitions = top.filter(([d]) => showable(d)).slice(0, MAX_DEFINITIONS);
-  for (const d of tree) if (showable(d) && !definitions.some(([x]) => x === d) && score.has(d)) definitions.push([d, score.get(d)!]);
+  const listed = new Set(definitions.map(([d]) => d));
+  for (const d of tree) if (showable(d) && !listed.has(d) && score.has(d)) definitions.push([d, score.get(d)!]);
   return definitions;
 }
 
@@ -96,7 +97,10 @@ export function contextItems(g: VisibleGraph, definitions: readonly [number, num
       ...(withheld === undefined ? {} : { withheld }),
       tokens: 0,
     };
-    item.tokens = renderedItemTokens(item, snippet ? codeBlockTokens(snippet) : undefined);
+    const codeTokens = snippet ? codeBlockTokens(snippet) : undefined;
+    // The answer's count (renderedContextTokens) reads the code's count again from the item's copy.
+    if (item.snippet && codeTokens !== undefined) noteCodeBlockTokens(item.snippet, codeTokens);
+    item.tokens = renderedItemTokens(item, codeTokens);
     items.push(item);
   }
   return items;

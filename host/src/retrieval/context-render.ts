@@ -113,6 +113,11 @@ export function codeBlockTokens(snippet: { readonly text: string }): number {
   return n;
 }
 
+/** Remembers that the code block of `snippet` is `tokens` long (a copy of a snippet {@link codeBlockTokens} has counted). */
+export function noteCodeBlockTokens(snippet: { readonly text: string }, tokens: number): void {
+  codeBlockCounts.set(snippet, tokens);
+}
+
 // A code block ends with its fence, a piece of its own: the line break that joins the next item
 // makes that piece "```\n\n", whatever the code.
 const FENCE_JOINED = countTokens('```\n\n') - countTokens('```\n');
@@ -133,7 +138,7 @@ export function renderedContextTokens(r: RenderedContext): number {
     const { title, reasons, code } = itemPieces(it);
     n += countTokens(title);
     if (code === '') n += countTokens(joined ? `${reasons}\n` : reasons);
-    else n += countTokens(reasons) + countTokens(code) + (joined ? FENCE_JOINED : 0);
+    else n += countTokens(reasons) + codeBlockTokens(it.snippet!) + (joined ? FENCE_JOINED : 0);
   });
   return n;
 }

@@ -98,6 +98,7 @@ export function rankDefinitions(
 
   // What a definition's neighbours pass on: the question names them or a frame is in them.
   const direct = (d: number) => Math.max(Math.min(1, evidence.nodes.get(d)?.mention ?? 0), frames.get(d) ?? 0);
+  const neighbours = callNeighbourEvidence(g, [...evidence.nodes.keys(), ...frames.keys()], direct);
   // Per file, once: its score relative to the best and whether it is auxiliary.
   const fileOf = new Map<string, { rank: number; auxiliary: number }>();
   const fileFacts = (path: string) => {
@@ -122,7 +123,7 @@ export function rankDefinitions(
     into.name = s?.lexical ?? 0;
     into.mention = Math.min(1, s?.mention ?? 0);
     into.frame = frames.get(d) ?? 0;
-    into.neighbour = callNeighbourEvidence(g, d, direct);
+    into.neighbour = neighbours.get(d) ?? 0;
     into.ppr = relevance.get(d) ?? 0;
     into.ownerMention = owner < 0 ? 0 : Math.min(1, evidence.nodes.get(owner)?.mention ?? 0);
     into.file = file.rank;
@@ -256,19 +257,25 @@ function owners(snap: GraphSnapshot): Int32Array {
 }
 const ownerCache = new WeakMap<GraphSnapshot, Int32Array>();
 
-/** The best `direct` evidence among `d`'s callers and callees, times the edge's confidence. */
-function callNeighbourEvidence(g: VisibleGraph, d: number, direct: (n: number) => number): number {
+/**
+ * For each node a call edge joins to a node with `direct` evidence (named by the question, or
+ * a stack frame in it): the best such evidence among its callers and callees, times the edge's
+ * confidence. Walked from the few nodes with evidence rather than from every candidate.
+ */
+function callNeighbourEvidence(g: VisibleGraph, nodes: Iterable<number>, direct: (n: number) => number): Map<number, number> {
   const csr = g.snap.graph;
-  let best = 0;
-  for (let e = csr.outOffsets[d]!; e < csr.outOffsets[d + 1]!; e++) {
-    if (csr.outKinds[e] !== CALLS) continue;
-    const n = csr.outTargets[e]!;
-    if (n !== d && isVisibleNode(g, n)) best = Math.max(best, csr.outConfidence[e]! * direct(n));
-  }
-  for (let e = csr.inOffsets[d]!; e < csr.inOffsets[d + 1]!; e++) {
-    if (csr.inKinds[e] !== CALLS) continue;
-    const n = csr.inSources[e]!;
-    if (n !== d && isVisibleNode(g, n)) best = Math.max(best, csr.inConfidence[e]! * direct(n));
+  const best = new Map<number, number>();
+  const pass = (d: number, v: number) => {
+    if (v > (best.get(d) ?? 0)) best.set(d, v);
+  };
+  for (const n of new Set(nodes)) {
+    const evidence = direct(n);
+    if (!(evidence > 0) || !isVisibleNode(g, n)) continue;
+    // n's callees have n among their callers, and its callers have it among their callees.
+    for (let e = csr.outOffsets[n]!; e < csr.outOffsets[n + 1]!; e++)
+      if (csr.outKinds[e] === CALLS && csr.outTargets[e] !== n) pass(csr.outTargets[e]!, csr.outConfidence[e]! * evidence);
+    for (let e = csr.inOffsets[n]!; e < csr.inOffsets[n + 1]!; e++)
+      if (csr.inKinds[e] === CALLS && csr.inSources[e] !== n) pass(csr.inSources[e]!, csr.inConfidence[e]! * evidence);
   }
   return best;
 }
