@@ -108,7 +108,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     budget,
     tokens: 0,
     tokenizer: TOKENIZER,
-    items: pick.chosen.map(({ dense: _dense, ...it }) => it),
+    items: pick.chosen.map(({ dense: _dense, codeTokens: _codeTokens, ...it }) => it),
     files,
     functions,
     more,
@@ -122,7 +122,10 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
       stageMs: clock.stageMs,
     },
   };
-  result.tokens = renderedContextTokens(result);
+  result.tokens = renderedContextTokens(
+    result,
+    pick.chosen.map((c) => c.codeTokens),
+  );
   clock.stage('render');
   result.stats.ms = clock.elapsedMs();
   return result;

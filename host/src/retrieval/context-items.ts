@@ -1,5 +1,5 @@
 import type { ContextItem } from './context-result.js';
-import { codeBlockTokens, noteCodeBlockTokens, renderedItemTokens } from './context-render.js';
+import { codeBlockTokens, renderedItemTokens } from './context-render.js';
 import { refsOf } from './graph-queries.js';
 import { knapsack } from './knapsack.js';
 import type { GraphSnapshot } from './graph-snapshot.js';
@@ -20,6 +20,8 @@ const MAX_DEFINITIONS = 120;
 /** A {@link ContextItem} with the dense node it shows (dropped from the answer). */
 export interface CandidateItem extends ContextItem {
   dense: number;
+  /** The tokens of its code block ({@link codeBlockTokens}); undefined when no code is shown. */
+  codeTokens: number | undefined;
 }
 
 /** What the reasons of an item are read from: the evidence of steps 1–4. */
@@ -96,11 +98,9 @@ export function contextItems(g: VisibleGraph, definitions: readonly [number, num
         : null,
       ...(withheld === undefined ? {} : { withheld }),
       tokens: 0,
+      codeTokens: snippet ? codeBlockTokens(snippet) : undefined,
     };
-    const codeTokens = snippet ? codeBlockTokens(snippet) : undefined;
-    // The answer's count (renderedContextTokens) reads the code's count again from the item's copy.
-    if (item.snippet && codeTokens !== undefined) noteCodeBlockTokens(item.snippet, codeTokens);
-    item.tokens = renderedItemTokens(item, codeTokens);
+    item.tokens = renderedItemTokens(item, item.codeTokens);
     items.push(item);
   }
   return items;

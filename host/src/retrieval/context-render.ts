@@ -113,11 +113,6 @@ export function codeBlockTokens(snippet: { readonly text: string }): number {
   return n;
 }
 
-/** Remembers that the code block of `snippet` is `tokens` long (a copy of a snippet {@link codeBlockTokens} has counted). */
-export function noteCodeBlockTokens(snippet: { readonly text: string }, tokens: number): void {
-  codeBlockCounts.set(snippet, tokens);
-}
-
 // A code block ends with its fence, a piece of its own: the line break that joins the next item
 // makes that piece "```\n\n", whatever the code.
 const FENCE_JOINED = countTokens('```\n\n') - countTokens('```\n');
@@ -127,9 +122,10 @@ const FENCE_JOINED = countTokens('```\n\n') - countTokens('```\n');
  * pieces ({@link renderedItemTokens}) instead of counting the whole text again. The parts are
  * joined by line breaks, and every item starts with `## ` (not white space), where the
  * pre-tokenizer always splits: the header counts with its joining line break, each item with
- * the line break after it (the last without one).
+ * the line break after it (the last without one). `codeTokens[i]`, when given, is the count of
+ * item i's code block (as {@link codeBlockTokens} gave it when the item was made).
  */
-export function renderedContextTokens(r: RenderedContext): number {
+export function renderedContextTokens(r: RenderedContext, codeTokens?: readonly (number | undefined)[]): number {
   const header = renderHeader(r.query, r.budget, r.completeness, r.functions);
   if (r.items.length === 0) return countTokens(header);
   let n = countTokens(`${header}\n`);
@@ -138,7 +134,7 @@ export function renderedContextTokens(r: RenderedContext): number {
     const { title, reasons, code } = itemPieces(it);
     n += countTokens(title);
     if (code === '') n += countTokens(joined ? `${reasons}\n` : reasons);
-    else n += countTokens(reasons) + codeBlockTokens(it.snippet!) + (joined ? FENCE_JOINED : 0);
+    else n += countTokens(reasons) + (codeTokens?.[i] ?? codeBlockTokens(it.snippet!)) + (joined ? FENCE_JOINED : 0);
   });
   return n;
 }
