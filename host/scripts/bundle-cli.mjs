@@ -105,7 +105,7 @@ async function bundle() {
   // `lean.cjs` for `hook-run` and `status`, which leaves gRPC to node_modules (loaded only when a
   // daemon runs: a smaller file to read and deserialize at every start), and `lean-mcp.cjs` for
   // `mcp` through the daemon, with gRPC inside (compiled from the code cache with the rest).
-  const GRPC = ['@grpc/grpc-js', '@grpc/proto-loader'];
+  const GRPC = ['@grpc/grpc-js', 'protobufjs'];
   async function buildLean(outfile, external) {
     const built = await build({
       entryPoints: [LEAN_ENTRY],

@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
+import protobuf from 'protobufjs';
 
 /**
  * The daemon's gRPC service, `travsr.daemon.v1.Daemon`, loaded from the `.proto` file the
  * protocol package ships (`protocol/daemon/travsr_daemon.proto`, specified in
  * `protocol/DAEMON.md`). Messages are plain objects with camelCase fields; 64-bit integers are
- * numbers; absent fields have their proto3 defaults.
+ * numbers; enums are their names; absent fields have their proto3 defaults.
  */
 export const DAEMON_SERVICE_NAME = 'travsr.daemon.v1.Daemon';
 
@@ -19,13 +19,48 @@ export function daemonProtoPath(): string {
 
 let loaded: grpc.ServiceDefinition | undefined;
 
-/** The service definition (parsed once per process). */
+/** How a decoded message becomes a plain object (what @grpc/proto-loader calls its options). */
+const OBJECT_OPTIONS: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: true, oneofs: true };
+
+/**
+ * The service definition (parsed once per process), built with protobufjs directly: the
+ * messages of each method encoded and decoded as @grpc/proto-loader would, without the
+ * descriptor reflection it also builds (protobufjs' own `descriptor.proto`, read at every
+ * start of a client — `travsr mcp` through the daemon, a hook telling it of a commit — and
+ * needed by nothing here).
+ */
 export function daemonServiceDefinition(): grpc.ServiceDefinition {
   if (loaded) return loaded;
-  const pkg = protoLoader.loadSync(daemonProtoPath(), { longs: Number, enums: String, defaults: true, oneofs: true });
-  const def = pkg[DAEMON_SERVICE_NAME] as grpc.ServiceDefinition | undefined;
-  if (!def) throw new Error(`${daemonProtoPath()} defines no service ${DAEMON_SERVICE_NAME}: the protocol package is incomplete`);
+  const root = protobuf.loadSync(daemonProtoPath());
+  root.resolveAll();
+  const service = root.lookup(DAEMON_SERVICE_NAME);
+  if (!(service instanceof protobuf.Service))
+    throw new Error(`${daemonProtoPath()} defines no service ${DAEMON_SERVICE_NAME}: the protocol package is incomplete`);
+  const def: Record<string, grpc.MethodDefinition<object, object>> = {};
+  for (const m of service.methodsArray) {
+    const request = m.resolvedRequestType!;
+    const response = m.resolvedResponseType!;
+    def[m.name] = {
+      path: `/${DAEMON_SERVICE_NAME}/${m.name}`,
+      requestStream: m.requestStream === true,
+      responseStream: m.responseStream === true,
+      requestSerialize: serializer(request),
+      requestDeserialize: deserializer(request),
+      responseSerialize: serializer(response),
+      responseDeserialize: deserializer(response),
+      // The client's method names: `callTool` beside `CallTool`.
+      originalName: m.name.charAt(0).toLowerCase() + m.name.slice(1),
+    };
+  }
   return (loaded = def);
+}
+
+function serializer(type: protobuf.Type): (value: object) => Buffer {
+  return (value) => type.encode(type.fromObject(value)).finish() as Buffer;
+}
+
+function deserializer(type: protobuf.Type): (bytes: Buffer) => object {
+  return (bytes) => type.toObject(type.decode(bytes), OBJECT_OPTIONS);
 }
 
 /** The client constructor of the service. */
