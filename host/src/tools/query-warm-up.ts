@@ -11,8 +11,9 @@ export const WARM_UP_QUESTIONS = 48;
  * worker's first few dozen get_context answers took about half again as long as later ones
  * (effect@3, 235k lines: p50 27 ms against 18). The questions are made of the graphs' own
  * definition names, so they go through every stage real ones do (lexical evidence, PageRank,
- * Steiner tree, knapsack, rendering); their answers are dropped and leave no trace. Graph
- * changes do not start it again: compiled code does not depend on the graph.
+ * Steiner tree, knapsack, rendering); their answers are dropped and leave no trace. After a
+ * change of the graph the daemon's workers answer a few again (tool-worker.ts): the first
+ * answers on a changed graph pay for its new term lookups and derived tables.
  */
 export class QueryWarmUp {
   private readonly questions: string[];
