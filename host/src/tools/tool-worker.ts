@@ -27,11 +27,10 @@ export interface ToolWorkerData {
 // How long one slice of counting ahead holds the worker: the most a call waits for it.
 const WARM_SLICE_MS = 3;
 // After the graph changes, once it has been quiet this long, the worker answers a few questions
-// of its own again: the first answers on a changed graph were about a third slower (effect@3,
-// get_context p50 20–27 ms against 16–18 after a few questions): its term lookups are all new,
-// and the derived tables of its snapshot (k-core shells, definitions by file) are built by the
-// first question. A burst of edits re-arms the wait, so the questions run once it ends, not
-// between its updates.
+// of its own again: on a changed graph the first get_context built the snapshot's derived tables
+// (k-core shells, definitions by file) and looked every term up anew (effect@3: 82–90 ms of
+// worker time, 19–28 ms with these questions answered first), and the next ones were slower too.
+// A burst of edits re-arms the wait, so the questions run once it ends, not between its updates.
 const REWARM_AFTER_MS = 500;
 const REWARM_QUESTIONS = 8;
 
