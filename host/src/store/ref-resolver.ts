@@ -90,18 +90,20 @@ export class RefResolver {
       // derived edges they made are the ones to a node of that name (a match's target is named
       // exactly as the ref's target). Its other matches stand; a node with many calls, or a
       // common name named by thousands of nodes, is not matched all over again.
-      const dropDerivedTo = this.ctx.stmt(
-        `DELETE FROM edges WHERE derived = 1 AND src = ? AND dst IN (SELECT n.id FROM nodes n WHERE n.name IN (SELECT value FROM json_each(?)))`,
-      );
+      // Their derived edges to those names go in one statement (the nodes of the names looked
+      // up once, not once per node), then their refs to them are matched again.
+      const partly = ofNames.map((r) => r.src).filter((src) => !whole.has(src));
+      this.ctx
+        .stmt(
+          `DELETE FROM edges WHERE derived = 1 AND src IN (SELECT value FROM json_each(?))
+           AND dst IN (SELECT n.id FROM nodes n WHERE n.name IN (SELECT value FROM json_each(?)))`,
+        )
+        .run(JSON.stringify(partly), names);
       const refsOfTo = this.ctx.stmt(
         `SELECT r.id, r.path, r.src, r.kind, r.target_name FROM refs r
          WHERE r.src = ? AND r.target_name IN (SELECT value FROM json_each(?)) AND ${MATCHABLE} ORDER BY r.id`,
       );
-      for (const { src } of ofNames) {
-        if (whole.has(src)) continue;
-        dropDerivedTo.run(src, names);
-        for (const r of refsOfTo.all(src, names) as RefRow[]) match.resolve(r, result);
-      }
+      for (const src of partly) for (const r of refsOfTo.all(src, names) as RefRow[]) match.resolve(r, result);
     }
     // Only a pass that wrote something moves the graph version: an update that changed no file
     // (a daemon's catch-up at start) must not drop every answer and cache keyed by it.
