@@ -112,6 +112,20 @@ describe('incremental reindex through the post-commit hook', () => {
     await expectIncrementalEqualsFull();
   });
 
+  it("commits the hook did not see: the next run indexes everything since the last indexed commit, not only HEAD's change", async () => {
+    process.env.TRAVSR_HOOK_DISABLE = '1';
+    try {
+      repo.write({ 'src/app/missed.lua': `local M = {}\nfunction M.missed() return 1 end\nreturn M\n` }).commit('missed by the hook');
+      repo.write({ 'bin/main.lua': lua['bin/main.lua'] + '-- edited later\n' }).commit('seen by the next run');
+    } finally {
+      delete process.env.TRAVSR_HOOK_DISABLE;
+    }
+    const r = await travsr(['hook-run', repo.root, '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { analyzed: number }).analyzed).toBeGreaterThanOrEqual(2);
+    await expectIncrementalEqualsFull();
+  });
+
   it('files whose bytes did not change are skipped by their hash', async () => {
     const r = await travsr(['index', repo.root, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);

@@ -93,6 +93,51 @@ export async function diffCommits(root: string, from: string | null, to: string)
   return parseRawDiff(r.stdout, from, to);
 }
 
+/** HEAD, its parents and what HEAD changed: what {@link readHeadChange} gives. */
+export interface HeadChange {
+  head: string;
+  parents: string[];
+  /** HEAD against its only parent (the empty tree for a first commit); undefined for a merge commit. */
+  diff: CommitDiff | undefined;
+}
+
+/**
+ * HEAD, its parents and, unless it is a merge, the change it made (as {@link readCommitDiff}
+ * reads it), from one git process: what the post-commit hook needs when the graph is at HEAD's
+ * parent, which is after nearly every commit. Undefined when there is no commit yet.
+ *
+ * @throws GitError when git fails otherwise (not a repository, unreadable output).
+ * @example
+ * const c = await readHeadChange(root);
+ * if (c?.diff && c.parents[0] === lastIndexed) index(c.diff);
+ */
+export async function readHeadChange(root: string): Promise<HeadChange | undefined> {
+  const args = [...DIFF_TREE_ARGS.filter((a) => a !== '--no-commit-id'), '--root', '--always', '--pretty=format:%H %P', 'HEAD'];
+  const r = await runGit(root, args);
+  if (r.exitCode !== 0) {
+    if ((await resolveCommit(root, 'HEAD')) === undefined) return undefined;
+    throw gitFailure(root, args, r);
+  }
+  // `<hash> <parent hashes>` ends at the first newline (a NUL on some git versions), then the raw diff.
+  const nl = r.stdout.indexOf(10);
+  const nul = r.stdout.indexOf(0);
+  const end = nl === -1 ? nul : nul === -1 ? nl : Math.min(nl, nul);
+  const [head = '', ...parents] = r.stdout
+    .toString('utf8', 0, end === -1 ? r.stdout.length : end)
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(head))
+    throw new GitError(
+      GitErrorCode.OutputUnparsable,
+      `git diff-tree printed no commit hash for HEAD (${JSON.stringify(head.slice(0, 80))}). Update git to 2.31 or newer; if it persists, report it with your git version.`,
+      args,
+    );
+  const diff =
+    parents.length > 1 ? undefined : parseRawDiff(end === -1 ? Buffer.alloc(0) : r.stdout.subarray(end + 1), parents[0] ?? null, head);
+  return { head, parents, diff };
+}
+
 /**
  * What changed from `fromCommit` (the last commit indexed) to HEAD, in one diff: how to
  * catch up when hook runs were missed, or after an amend, rebase, reset, checkout or pull,

@@ -167,9 +167,6 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
         }
       : {}),
   };
-  // Text indexes overlap analysis; files left without one by an older schema or a killed run go first.
-  const texts = new TextIndexQueue(store, repoRoot, logger);
-  texts.add(store.filesWithoutText());
 
   // 1. Walk: what is in the tree, and which plugin claims each file. An incremental run opens
   // only the files the commit changed: the others were inspected (size, binary, generated) when
@@ -183,6 +180,10 @@ async function indexWith(req: IndexRequest, sessions: PluginSessions): Promise<I
     const m = languageMap.match(path);
     if (m) sessions.warm(m.plugin, path);
   }
+  // Text indexes overlap analysis; files left without one by an older schema or a killed run go
+  // first (looked up once the plugins are starting: an incremental run's critical path is theirs).
+  const texts = new TextIndexQueue(store, repoRoot, logger);
+  texts.add(store.filesWithoutText());
   await sessions.launched();
   const stored = new Map(store.listFiles().map((f) => [f.path, f]));
   const claims = await claimTree(

@@ -1,4 +1,5 @@
-import { diffCommits, headCommit, readCommitDiff, type CommitDiff } from '../git/index.js';
+import { diffCommits, readCommitDiff, readHeadChange, type CommitDiff, type HeadChange } from '../git/index.js';
+import { registeredPlugins } from '../catalog/registered-plugins.js';
 import type { IndexSummary } from '../indexer/index-summary.js';
 import { indexWorkspace } from './index-workspace.js';
 import { openWorkspace, type Workspace } from './workspace.js';
@@ -17,9 +18,12 @@ const COMMIT_HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * hash is unchanged are skipped; the rest and the files whose edges point into them are
  * analyzed again. A run killed after HEAD was indexed is completed.
  *
- * HEAD is asked of git while the workspace opens, and the diff is asked for without checking
- * the recorded commit first (a diff from a commit that is gone fails, and the commit's own
- * change is read instead): the hook runs after every commit, so each git run saved counts.
+ * The hook runs after every commit, so the steps before the plugins start overlap: git is
+ * asked for HEAD and the change it made (one process, {@link readHeadChange}) before the
+ * workspace opens, the plugin catalog is read while git runs, and when the graph is at HEAD's
+ * parent — after nearly every commit — that change is the one indexed, without a second git
+ * run. Otherwise the diff from the recorded commit is asked for (a diff from a commit that is
+ * gone fails, and the commit's own change is read instead).
  *
  * @example
  * ```ts
@@ -28,16 +32,18 @@ const COMMIT_HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * ```
  */
 export async function reindexCommits(path: string): Promise<CommitReindex> {
-  const [opened, asked] = await Promise.allSettled([openWorkspace(path), headCommit(path)]);
-  if (opened.status === 'rejected') throw opened.reason;
-  const ws = opened.value;
+  const asked = readHeadChange(path);
+  asked.catch(() => undefined);
+  const ws = await openWorkspace(path);
   try {
-    if (asked.status === 'rejected') throw asked.reason;
-    const head = asked.value;
-    if (!head) return { kind: 'no-commits' };
-    const change = await commitChangeList(ws, head);
+    const catalog = registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
+    catalog.catch(() => undefined);
+    const headChange = await asked;
+    if (!headChange) return { kind: 'no-commits' };
+    const { head } = headChange;
+    const change = await commitChangeList(ws, head, headChange);
     if (!change) return { kind: 'up-to-date', head };
-    const summary = await indexWorkspace(ws, { kind: 'incremental', ...change }, { progress: false, commit: head });
+    const summary = await indexWorkspace(ws, { kind: 'incremental', ...change }, { progress: false, commit: head, catalog });
     return { kind: 'indexed', head, summary };
   } finally {
     ws.close();
@@ -47,12 +53,19 @@ export async function reindexCommits(path: string): Promise<CommitReindex> {
 /**
  * The files to index again to bring the graph from the last indexed commit to `head`: changed
  * (added, modified, renamed to, type changed) and deleted (or renamed from); undefined when the
- * graph is at `head` already and no run was left unfinished.
+ * graph is at `head` already and no run was left unfinished. `known`: HEAD's own change, when
+ * the caller has it (used when the graph is at HEAD's only parent, or has no commit recorded).
  */
-export async function commitChangeList(ws: Workspace, head: string): Promise<{ changed: string[]; deleted: string[] } | undefined> {
+export async function commitChangeList(
+  ws: Workspace,
+  head: string,
+  known?: HeadChange,
+): Promise<{ changed: string[]; deleted: string[] } | undefined> {
   const last = ws.store.getMeta('last_indexed_commit');
   if (last === head && ws.store.lastIndexRun()?.state !== 'running') return undefined;
-  const diff = await commitChange(ws, last, head);
+  const own = known?.head === head ? known.diff : undefined;
+  const recorded = last !== undefined && COMMIT_HASH.test(last);
+  const diff = own && (!recorded || last === known?.parents[0]) ? own : await commitChange(ws, last, head);
   return {
     changed: [...diff.added, ...diff.modified, ...diff.renamed.map((r) => r.to), ...(diff.typeChanged ?? [])],
     deleted: [...diff.deleted, ...diff.renamed.map((r) => r.from)],

@@ -33,6 +33,8 @@ export async function indexWorkspace(
     extra?: Partial<IndexRequest>;
     /** The commit being indexed when the caller knows it already (default: HEAD, asked of git). */
     commit?: string;
+    /** The registered plugins when the caller started reading them already (default: read here). */
+    catalog?: ReturnType<typeof registeredPlugins>;
   } = {},
 ): Promise<IndexSummary> {
   const release = await acquireIndexLock(join(ws.root, '.travsr'), opts.lockWaitMs);
@@ -42,7 +44,7 @@ export async function indexWorkspace(
   const progress = progressReporter(opts.progress !== false && process.stderr.isTTY === true && !process.env.CI);
   try {
     recorder.transition('loading_plugins');
-    const { plugins, problems } = await registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root });
+    const { plugins, problems } = await (opts.catalog ?? registeredPlugins(ws.config.values['plugins.dirs'].value, { repoRoot: ws.root }));
     if (plugins.length === 0 && ws.store.counts().files > 0) {
       // Most likely a different ~/.travsr (another user, a GUI git client with another HOME):
       // indexing now would drop every file from the graph.

@@ -1,6 +1,6 @@
 import { symlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { changedSince, diffCommits, readCommitDiff } from '../../src/git/commit-diff.js';
+import { changedSince, diffCommits, readCommitDiff, readHeadChange } from '../../src/git/commit-diff.js';
 import { lines, tempDir, TestRepo } from './git-fixture.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0, 1, 2, 3, 0, 0xff, 0xfe]);
@@ -252,5 +252,48 @@ describe('diffCommits', () => {
   it('a commit that does not exist is a git failure with a code', async () => {
     const repo = await repoWithBase();
     await expect(diffCommits(repo.root, '0'.repeat(40), await repo.head())).rejects.toMatchObject({ code: expect.stringMatching(/^GIT_/) });
+  });
+});
+
+describe('readHeadChange', () => {
+  it('gives HEAD, its parent and the change readCommitDiff reads, from one git run', async () => {
+    const repo = await repoWithBase();
+    const base = await repo.head();
+    await repo.mv('src/a.ts', 'lib/a.ts');
+    repo.write('src/new file ä.ts', 'export {};\n');
+    repo.remove('README.md');
+    const head = await repo.commit('change');
+
+    expect(await readHeadChange(repo.root)).toEqual({ head, parents: [base], diff: await readCommitDiff(repo.root) });
+  });
+
+  it('diffs a first commit against the empty tree, and says undefined before any commit', async () => {
+    const repo = await TestRepo.create();
+    expect(await readHeadChange(repo.root)).toBeUndefined();
+    repo.write('src/a.ts', 'export const a = 1;\n');
+    const head = await repo.commit('first');
+    expect(await readHeadChange(repo.root)).toEqual({ head, parents: [], diff: await readCommitDiff(repo.root) });
+  });
+
+  it('leaves the diff of a merge commit to the caller (its parents are given), and an empty commit has an empty one', async () => {
+    const repo = await repoWithBase();
+    await repo.git('checkout', '-q', '-b', 'feature');
+    repo.write('src/feature.ts', 'export const f = 1;\n');
+    const feature = await repo.commit('feature work');
+    await repo.git('checkout', '-q', 'main');
+    repo.write('src/a.ts', lines(25, 'a'));
+    const mainTip = await repo.commit('main work');
+    await repo.git('merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+    const merge = await repo.head();
+    expect(await readHeadChange(repo.root)).toEqual({ head: merge, parents: [mainTip, feature], diff: undefined });
+
+    await repo.git('commit', '-q', '--allow-empty', '-m', 'nothing');
+    const empty = await readHeadChange(repo.root);
+    expect(empty?.parents).toEqual([merge]);
+    expect(empty?.diff).toEqual({ from: merge, to: empty?.head, added: [], modified: [], deleted: [], renamed: [] });
+  });
+
+  it('outside a repository is a git failure with a code', async () => {
+    await expect(readHeadChange(tempDir())).rejects.toMatchObject({ code: expect.stringMatching(/^GIT_/) });
   });
 });
