@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { TravsrError } from '@travsr/protocol';
 
@@ -42,32 +43,41 @@ export interface TreeEntry {
 export async function treeEntries(dir: string, digests: FileDigests = processDigests): Promise<TreeEntry[]> {
   const out: TreeEntry[] = [];
   const seen = new Set<string>();
-  async function walk(at: string): Promise<void> {
+  const hashed: Promise<void>[] = [];
+  // The tree is walked with synchronous calls (a plugin has tens to a few hundred entries: well
+  // under a millisecond, where a promise per readdir and lstat took 5-15 ms before a plugin
+  // session could launch); the files whose digest is not memoized are read asynchronously.
+  function walk(at: string): void {
     let names: string[];
     try {
-      names = await readdir(at);
+      names = readdirSync(at);
     } catch (e) {
       throw new TreeHashError('TREE_UNREADABLE', `cannot read ${at}: ${(e as Error).message}`);
     }
-    // The entries of a directory are read side by side: a plugin has a few hundred files.
-    await Promise.all(
-      names.map(async (name) => {
-        const full = join(at, name);
-        const st = await lstat(full);
-        const rel = relative(dir, full).split(sep).join('/');
-        if (st.isDirectory()) await walk(full);
-        else if (st.isSymbolicLink()) {
-          out.push({ path: rel, type: 'symlink', sha256: sha256(Buffer.from(await readlink(full))) });
-        } else if (st.isFile()) {
-          seen.add(full);
-          out.push({ path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: await digests.of(full, st) });
-        } else {
-          throw new TreeHashError('TREE_UNSUPPORTED_ENTRY', `${rel} is not a regular file, directory or symlink`);
-        }
-      }),
-    );
+    for (const name of names) {
+      const full = join(at, name);
+      const st = lstatSync(full);
+      const rel = relative(dir, full).split(sep).join('/');
+      if (st.isDirectory()) walk(full);
+      else if (st.isSymbolicLink()) {
+        out.push({ path: rel, type: 'symlink', sha256: sha256(Buffer.from(readlinkSync(full))) });
+      } else if (st.isFile()) {
+        seen.add(full);
+        const entry: TreeEntry = { path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: digests.recorded(full, st) ?? '' };
+        out.push(entry);
+        if (entry.sha256 === '')
+          hashed.push(
+            digests.of(full, st).then((digest) => {
+              entry.sha256 = digest;
+            }),
+          );
+      } else {
+        throw new TreeHashError('TREE_UNSUPPORTED_ENTRY', `${rel} is not a regular file, directory or symlink`);
+      }
+    }
   }
-  await walk(dir);
+  walk(dir);
+  await Promise.all(hashed);
   digests.keepOnly(dir, seen);
   return out.sort(byPath);
 }
@@ -105,13 +115,18 @@ export class FileDigests {
 
   /** The digest of the file at `path`, read only when its stat is not the one recorded. */
   async of(path: string, st: Stats): Promise<string> {
-    const stat = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-    const known = this.byPath.get(path);
-    if (known?.stat === stat) return known.sha256;
+    const known = this.recorded(path, st);
+    if (known !== undefined) return known;
     const digest = sha256(await readFile(path));
-    this.byPath.set(path, { stat, sha256: digest });
+    this.byPath.set(path, { stat: statKey(st), sha256: digest });
     this.changed = true;
     return digest;
+  }
+
+  /** The digest recorded for the file at `path` with exactly this stat; undefined when it must be read ({@link of}). */
+  recorded(path: string, st: Stats): string | undefined {
+    const known = this.byPath.get(path);
+    return known?.stat === statKey(st) ? known.sha256 : undefined;
   }
 
   /** Forgets the files under `dir` that the last hash of it did not see (removed from the tree). */
@@ -127,6 +142,11 @@ export class FileDigests {
   toJSON(): Record<string, { stat: string; sha256: string }> {
     return Object.fromEntries(this.byPath);
   }
+}
+
+/** What a memoized digest is valid for: the file's device, inode, size, mtime and ctime. */
+function statKey(st: Stats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
 /** The memo of this process, used when a caller passes none. */

@@ -63,7 +63,9 @@ describe('treeHash', () => {
     expect(forged.changed).toBe(false);
     // …and a write (new ctime) makes the file be read again.
     const again = FileDigests.from(saved);
+    expect(again.recorded(main, statSync(main))).toBe(saved[main]!.sha256);
     writeFileSync(main, 'console.log(1)\n'); // same content, rewritten
+    expect(again.recorded(main, statSync(main))).toBeUndefined();
     expect(await treeHash(dir, again)).toBe(hash);
     expect(again.changed).toBe(true);
     renameSync(join(dir, 'dist', 'grammar.wasm'), join(dir, 'grammar.wasm'));

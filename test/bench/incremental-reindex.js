@@ -87,6 +87,8 @@ async function measureSize(corpus, size, home) {
     });
   }
 
+  const sessionSteps = await pluginSessionSteps(repo.root, hookRuns.length, { home, env });
+
   // The same kind of commit through the real post-commit hook, as the user waits for it.
   const hookCommits = [];
   for (let n = TIMED_COMMITS; n < TIMED_COMMITS + HOOK_COMMITS; n++) {
@@ -103,7 +105,39 @@ async function measureSize(corpus, size, home) {
   const head = git(repo.root, ['rev-parse', 'HEAD']).trim();
   if (status.json.lastIndexedCommit !== head)
     throw new Error(`after the hook, the index is at ${status.json.lastIndexedCommit}, HEAD is ${head}`);
-  return { size, repo, init, hookRuns, hookCommits, logged };
+  return { size, repo, init, hookRuns, hookCommits, logged, sessionSteps };
+}
+
+/**
+ * The steps of a plugin session between its state transitions (its trace), in ms: where the
+ * plugin's part of a hook-run goes. Each step ends at the next transition.
+ */
+const SESSION_STEPS = [
+  ['verify (tree hash)', 'verifying'],
+  ['launch (sandbox prepared, process spawned)', 'launching'],
+  ['start → hello (sandbox, Node, plugin code)', 'handshaking'],
+  ['initialize', 'initializing'],
+  ['analyze (one request)', 'busy'],
+  ['stop', 'stopping'],
+];
+
+/** The {@link SESSION_STEPS} of the last `count` plugin sessions in the repository's traces: step → ms per session. */
+async function pluginSessionSteps(root, count, opts) {
+  const list = await runTravsrJson(['trace', 'list'], { ...opts, cwd: root });
+  const ids = list.json.traces
+    .filter((t) => t.kind === 'plugin-session')
+    .slice(0, count)
+    .map((t) => t.id);
+  const steps = new Map(SESSION_STEPS.map(([label]) => [label, []]));
+  for (const id of ids) {
+    const { json: trace } = await runTravsrJson(['trace', 'show', id], { ...opts, cwd: root });
+    const t = trace.transitions;
+    for (const [label, state] of SESSION_STEPS) {
+      const i = t.findIndex((x) => x.state === state);
+      if (i !== -1 && i + 1 < t.length) steps.get(label).push(Date.parse(t[i + 1].at) - Date.parse(t[i].at));
+    }
+  }
+  return steps;
 }
 
 export async function run() {
@@ -159,6 +193,10 @@ export async function run() {
       row(title, `${p}: reindex time the hook logged (.travsr/hook.log), max`, Math.max(...r.logged), 'ms'),
       row(title, `${p}: peak RSS of hook-run, max`, Math.max(...r.hookRuns.map((h) => h.hostPeakKiB ?? 0)) / 1024 || 'n/a', 'MiB'),
     );
+    // Where the plugin's part of those hook-runs went (its session trace), on the large repository.
+    if (big)
+      for (const [label, ms] of r.sessionSteps)
+        if (ms.length > 0) rows.push(row(title, `${p}: hook-run's plugin session, ${label}, p50`, percentile(ms, 50), 'ms'));
   }
   const [small, big] = results.map((r) =>
     percentile(
