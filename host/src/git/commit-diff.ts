@@ -93,6 +93,9 @@ export async function diffCommits(root: string, from: string | null, to: string)
   return parseRawDiff(r.stdout, from, to);
 }
 
+/** A full commit hash as git prints it (SHA-1 or SHA-256). */
+export const COMMIT_HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /** HEAD, its parents and what HEAD changed: what {@link readHeadChange} gives. */
 export interface HeadChange {
   head: string;
@@ -119,22 +122,16 @@ export async function readHeadChange(root: string): Promise<HeadChange | undefin
     throw gitFailure(root, args, r);
   }
   // `<hash> <parent hashes>` ends at the first newline (a NUL on some git versions), then the raw diff.
-  const nl = r.stdout.indexOf(10);
-  const nul = r.stdout.indexOf(0);
-  const end = nl === -1 ? nul : nul === -1 ? nl : Math.min(nl, nul);
-  const [head = '', ...parents] = r.stdout
-    .toString('utf8', 0, end === -1 ? r.stdout.length : end)
-    .trim()
-    .split(' ')
-    .filter(Boolean);
-  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(head))
+  const end = r.stdout.findIndex((byte) => byte === 10 || byte === 0);
+  const header = end === -1 ? r.stdout : r.stdout.subarray(0, end);
+  const [head = '', ...parents] = header.toString('utf8').trim().split(' ').filter(Boolean);
+  if (!COMMIT_HASH.test(head))
     throw new GitError(
       GitErrorCode.OutputUnparsable,
       `git diff-tree printed no commit hash for HEAD (${JSON.stringify(head.slice(0, 80))}). Update git to 2.31 or newer; if it persists, report it with your git version.`,
       args,
     );
-  const diff =
-    parents.length > 1 ? undefined : parseRawDiff(end === -1 ? Buffer.alloc(0) : r.stdout.subarray(end + 1), parents[0] ?? null, head);
+  const diff = parents.length > 1 ? undefined : parseRawDiff(r.stdout.subarray(header.length + 1), parents[0] ?? null, head);
   return { head, parents, diff };
 }
 

@@ -4,7 +4,7 @@
  */
 export { GitError, GitErrorCode, HookError, HookErrorCode } from './errors.js';
 export { findRepoRoot, isGitRepo, headCommit, gitDir, gitCommonDir, gitPath, resolveCommit } from './repo.js';
-export { readCommitDiff, readHeadChange, changedSince, diffCommits } from './commit-diff.js';
+export { readCommitDiff, readHeadChange, changedSince, diffCommits, COMMIT_HASH } from './commit-diff.js';
 export { dirtyFiles } from './working-tree.js';
 export type { CommitDiff, CommitDiffRange, HeadChange, RenamedFile, SubmoduleChange } from './commit-diff.js';
 export { installPostCommitHook, uninstallPostCommitHook, hookStatus, postCommitHookPath } from './hook-installer.js';

@@ -1,4 +1,4 @@
-import { diffCommits, readCommitDiff, readHeadChange, type CommitDiff, type HeadChange } from '../git/index.js';
+import { COMMIT_HASH, diffCommits, readCommitDiff, readHeadChange, type CommitDiff, type HeadChange } from '../git/index.js';
 import { registeredPlugins } from '../catalog/registered-plugins.js';
 import type { IndexSummary } from '../indexer/index-summary.js';
 import { indexWorkspace } from './index-workspace.js';
@@ -7,9 +7,6 @@ import { openWorkspace, type Workspace } from './workspace.js';
 /** What {@link reindexCommits} did. */
 export type CommitReindex =
   { kind: 'no-commits' } | { kind: 'up-to-date'; head: string } | { kind: 'indexed'; head: string; summary: IndexSummary };
-
-/** A full commit hash as git prints it (SHA-1 or SHA-256): what the store's record must look like before git is given it. */
-const COMMIT_HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * What the post-commit hook runs (`travsr hook-run`): reindexes the change from the last
