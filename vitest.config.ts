@@ -9,6 +9,19 @@ import { defineConfig } from 'vitest/config';
  * TRAVSR_TEST_WORKERS (or `--maxWorkers`) overrides the number; `npm run test:loaded` runs one
  * fork per core, since on cores that are already full a spare fork only stretches each test.
  */
+/**
+ * NODE_EXTRA_CA_CERTS (a machine's TLS-inspecting proxy, say) makes every Node.js process read
+ * and parse that certificate file as it starts: about 50 ms of CPU on the 2-core box, paid again
+ * by each of the hundreds of CLI processes, hooks and daemons the tests start, which reach
+ * nothing but 127.0.0.1. The forks and everything they start run without it; the one test that
+ * goes to the npm registry (test/package/npm-install.test.ts) takes it back from
+ * TRAVSR_TEST_EXTRA_CA_CERTS.
+ */
+if (process.env.NODE_EXTRA_CA_CERTS) {
+  process.env.TRAVSR_TEST_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+  delete process.env.NODE_EXTRA_CA_CERTS;
+}
+
 const workers = Number(process.env.TRAVSR_TEST_WORKERS) || availableParallelism() + 1;
 
 /**
