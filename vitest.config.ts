@@ -2,14 +2,6 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files run in parallel forks, one more than there are cores. Most end-to-end tests wait
- * on child processes (the CLI, git, bwrap sandboxes, plugins) and on timers they must wait out,
- * so one spare fork fills the time a core would idle: on the 2-core box 3 forks ran the suite
- * in 229 s against 289 s for 2, and 4 forks took longer again (245 s) by stretching every test.
- * TRAVSR_TEST_WORKERS (or `--maxWorkers`) overrides the number; `npm run test:loaded` runs one
- * fork per core, since on cores that are already full a spare fork only stretches each test.
- */
-/**
  * NODE_EXTRA_CA_CERTS (a machine's TLS-inspecting proxy, say) makes every Node.js process read
  * and parse that certificate file as it starts: about 50 ms of CPU on the 2-core box, paid again
  * by each of the hundreds of CLI processes, hooks and daemons the tests start, which reach
@@ -22,6 +14,14 @@ if (process.env.NODE_EXTRA_CA_CERTS) {
   delete process.env.NODE_EXTRA_CA_CERTS;
 }
 
+/**
+ * Test files run in parallel forks, one more than there are cores. Most end-to-end tests wait
+ * on child processes (the CLI, git, bwrap sandboxes, plugins) and on timers they must wait out,
+ * so one spare fork fills the time a core would idle: on the 2-core box 3 forks ran the suite
+ * in 229 s against 289 s for 2, and 4 forks took longer again (245 s) by stretching every test.
+ * TRAVSR_TEST_WORKERS (or `--maxWorkers`) overrides the number; `npm run test:loaded` runs one
+ * fork per core, since on cores that are already full a spare fork only stretches each test.
+ */
 const workers = Number(process.env.TRAVSR_TEST_WORKERS) || availableParallelism() + 1;
 
 /**
