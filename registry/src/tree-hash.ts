@@ -63,9 +63,10 @@ export async function treeEntries(dir: string, digests: FileDigests = processDig
         out.push({ path: rel, type: 'symlink', sha256: sha256(Buffer.from(readlinkSync(full))) });
       } else if (st.isFile()) {
         seen.add(full);
-        const entry: TreeEntry = { path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: digests.recorded(full, st) ?? '' };
+        const known = digests.recorded(full, st);
+        const entry: TreeEntry = { path: rel, type: st.mode & 0o111 ? 'exec' : 'file', sha256: known ?? '' };
         out.push(entry);
-        if (entry.sha256 === '')
+        if (known === undefined)
           hashed.push(
             digests.of(full, st).then((digest) => {
               entry.sha256 = digest;

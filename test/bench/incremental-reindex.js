@@ -72,7 +72,8 @@ async function measureSize(corpus, size, home) {
   // Node.js reads the certificates NODE_EXTRA_CA_CERTS names before it runs anything (the 2-core
   // box sets it for its proxy): on the large repository, each timed commit is followed by one
   // more whose hook-run starts without them, the start-up a machine without that variable has.
-  const withoutExtraCa = size.lines >= 100_000 && process.env.NODE_EXTRA_CA_CERTS ? [] : undefined;
+  const pairWithoutExtraCa = size.lines >= 100_000 && Boolean(process.env.NODE_EXTRA_CA_CERTS);
+  const withoutExtraCa = [];
   const hookRun = async (n, runEnv) => {
     const edit = editOneFile(repo, n, 2 * TIMED_COMMITS + HOOK_COMMITS);
     git(repo.root, ['commit', '-q', '-am', `bench: ${edit.change} in ${edit.path}`], { TRAVSR_HOOK_DISABLE: '1' });
@@ -93,12 +94,12 @@ async function measureSize(corpus, size, home) {
       dependents: s.dependents,
       hostPeakKiB: r.hostPeakKiB,
     });
-    if (withoutExtraCa)
+    if (pairWithoutExtraCa)
       withoutExtraCa.push((await hookRun(TIMED_COMMITS + HOOK_COMMITS + n, { ...env, NODE_EXTRA_CA_CERTS: '' })).r.wallMs);
   }
 
   // The plugin runs in its sandbox's own environment: its session steps count from every run above.
-  const sessionSteps = await pluginSessionSteps(repo.root, hookRuns.length + (withoutExtraCa?.length ?? 0), { home, env });
+  const sessionSteps = await pluginSessionSteps(repo.root, hookRuns.length + withoutExtraCa.length, { home, env });
 
   // The same kind of commit through the real post-commit hook, as the user waits for it.
   const hookCommits = [];
@@ -116,7 +117,7 @@ async function measureSize(corpus, size, home) {
   const head = git(repo.root, ['rev-parse', 'HEAD']).trim();
   if (status.json.lastIndexedCommit !== head)
     throw new Error(`after the hook, the index is at ${status.json.lastIndexedCommit}, HEAD is ${head}`);
-  return { size, repo, init, hookRuns, hookCommits, logged, sessionSteps, withoutExtraCa: withoutExtraCa ?? [] };
+  return { size, repo, init, hookRuns, hookCommits, logged, sessionSteps, withoutExtraCa };
 }
 
 /**

@@ -109,11 +109,13 @@ beforeAll(async () => {
 
 /** The machine's route to the registry, which a user's shell has too: proxies and extra CA certificates. */
 function networkEnv(): Record<string, string> {
-  const names = ['NODE_EXTRA_CA_CERTS', 'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
-  const env = Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]]] : [])));
-  // vitest.config.ts keeps the machine's extra CA certificates from the processes of the other tests.
-  const extraCa = process.env.TRAVSR_TEST_EXTRA_CA_CERTS;
-  return extraCa && !env.NODE_EXTRA_CA_CERTS ? { ...env, NODE_EXTRA_CA_CERTS: extraCa } : env;
+  const names = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+  // vitest.config.ts keeps the machine's extra CA certificates from the other tests' processes.
+  const extraCa = process.env.NODE_EXTRA_CA_CERTS ?? process.env.TRAVSR_TEST_EXTRA_CA_CERTS;
+  return {
+    ...Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]]] : []))),
+    ...(extraCa ? { NODE_EXTRA_CA_CERTS: extraCa } : {}),
+  };
 }
 
 /**
