@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPaths } from '../../host/src/daemon/daemon-paths.js';
+import type { AnswerParts } from '../../host/src/daemon/daemon-service.js';
 import { daemonClient, eventually, initedPythonRepo, repoStatus, stopTestDaemon } from '../helpers/daemon.js';
 import type { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
@@ -112,6 +113,47 @@ describe('the daemon', () => {
     c.close();
     expect(after.misses).toBeGreaterThan(before.misses);
     expect(after.hits).toBeGreaterThan(before.hits);
+  }, 120_000);
+
+  it('sends the parts of an answer a caller reads: `ask` the text, `ask --json` the structured content', async () => {
+    const c = await daemonClient();
+    try {
+      const ask = (parts?: AnswerParts, query = 'which function returns other') =>
+        c.callTool({
+          tool: 'get_context',
+          argumentsJson: JSON.stringify({ query, token_budget: 2000 }),
+          repos: [repo.root],
+          fullAccess: true,
+          ...(parts ? { parts } : {}),
+        });
+      const both = await ask(undefined, 'where is other defined');
+      expect(both.text).toContain('pkg/util.py');
+      expect(JSON.parse(both.structuredJson)).toMatchObject({
+        files: expect.arrayContaining([expect.objectContaining({ path: 'pkg/util.py' })]),
+      });
+      // The cache keeps the whole answer: each part comes from the entry the first call made.
+      expect(await ask('ANSWER_PARTS_TEXT', 'where is other defined')).toMatchObject({ text: both.text, structuredJson: '', cached: true });
+      expect(await ask('ANSWER_PARTS_STRUCTURED', 'where is other defined')).toMatchObject({
+        text: '',
+        structuredJson: both.structuredJson,
+        cached: true,
+      });
+      // An error's text comes whatever part was asked for.
+      const bad = await c.callTool({
+        tool: 'get_context',
+        argumentsJson: '{}',
+        repos: [repo.root],
+        fullAccess: true,
+        parts: 'ANSWER_PARTS_STRUCTURED',
+      });
+      expect(bad.isError).toBe(true);
+      expect(bad.text).not.toBe('');
+    } finally {
+      c.close();
+    }
+    const text = await travsr(['ask', 'where is other defined', '--repo', repo.root, '--budget', '2000']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('pkg/util.py');
   }, 120_000);
 
   it('serves `mcp --stdio` through the daemon', async () => {

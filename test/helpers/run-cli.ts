@@ -122,8 +122,14 @@ async function inProcess(args: string[], opts: CliOptions): Promise<CliResult> {
   return { code, stdout: out.join('').replace(/\r?\n$/, ''), stderr: err.join('').replace(/\r?\n$/, '') };
 }
 
-/** Sends what `stream` is given into `to` until the returned function puts its own `write` back. */
+/**
+ * Sends what `stream` is given into `to` until the returned function puts its own `write` back
+ * and takes off the `drain` listeners the command left: oclif's `flush` waits for one after
+ * writing '' and leaves it when that write succeeds at once (a process exits; this one runs
+ * hundreds of commands, and past ten the stream's leak warning lands in a command's stderr).
+ */
 function redirect(stream: NodeJS.WriteStream, to: string[]): () => void {
+  const drains = new Set(stream.listeners('drain'));
   const own = Object.getOwnPropertyDescriptor(stream, 'write');
   stream.write = (chunk: string | Uint8Array, encoding?: unknown, cb?: unknown): boolean => {
     to.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
@@ -134,6 +140,7 @@ function redirect(stream: NodeJS.WriteStream, to: string[]): () => void {
   return () => {
     if (own) Object.defineProperty(stream, 'write', own);
     else Reflect.deleteProperty(stream, 'write');
+    for (const l of stream.listeners('drain')) if (!drains.has(l)) stream.removeListener('drain', l as () => void);
   };
 }
 

@@ -10,6 +10,7 @@ import { indexWorkspace } from '../workspace/index-workspace.js';
 import { forgetRepo, knownRepos, rememberRepo } from '../workspace/known-repos.js';
 import { initializedGitRoot } from '../workspace/initialized-root.js';
 import type {
+  AnswerParts,
   CallToolReply,
   CallToolRequest,
   CacheStatus,
@@ -191,12 +192,12 @@ export class DaemonCore {
     const versions = new Map(repos.map((r) => [r.root, r.ws.store.graphVersion()]));
     const key = QueryCache.key({ tool: req.tool, args, corpora: policy.corpora, groups: policy.groups, versions });
     const hit = this.cache.get(key);
-    if (hit) return reply(hit, true, versions);
+    if (hit) return reply(hit, true, versions, req.parts);
     const timeout = req.timeoutMs > 0 ? AbortSignal.timeout(req.timeoutMs) : undefined;
     const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const answer = await this.tools_().runJson(req.tool, args, policy, signals.length > 0 ? AbortSignal.any(signals) : undefined);
     this.cache.set(key, answer, versions);
-    return reply(answer, false, versions);
+    return reply(answer, false, versions, req.parts);
   }
 
   /** Listens to graph changes; returns the function that stops listening. */
@@ -296,10 +297,11 @@ export class DaemonCore {
   }
 }
 
-function reply(r: CachedAnswer, cached: boolean, versions: ReadonlyMap<string, number>): CallToolReply {
+/** The reply of a `CallTool`: the parts of the answer the caller asked for (an error's text always). */
+function reply(r: CachedAnswer, cached: boolean, versions: ReadonlyMap<string, number>, parts: AnswerParts | undefined): CallToolReply {
   return {
-    text: r.text,
-    structuredJson: r.structuredJson,
+    text: parts === 'ANSWER_PARTS_STRUCTURED' && !r.isError ? '' : r.text,
+    structuredJson: parts === 'ANSWER_PARTS_TEXT' ? '' : r.structuredJson,
     traceId: r.traceId,
     isError: r.isError,
     cached,

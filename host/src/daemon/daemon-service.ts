@@ -142,7 +142,11 @@ export interface CallToolRequest {
   fullAccess: boolean;
   timeoutMs: number;
   groups: string[];
+  /** The parts of the answer to send (absent: both). */
+  parts?: AnswerParts;
 }
+/** What of an answer a `CallTool` reply carries (the .proto's `AnswerParts`). */
+export type AnswerParts = 'ANSWER_PARTS_BOTH' | 'ANSWER_PARTS_TEXT' | 'ANSWER_PARTS_STRUCTURED';
 export interface CallToolReply {
   text: string;
   structuredJson: string;

@@ -34,7 +34,13 @@ tokens, trace_id, …}.`;
     const { stderrLogger } = await import('../../log/logger.js');
     const { readQuestion } = await import('../shared/read-question.js');
     const query = await readQuestion(args.question, flags.file);
-    const r = await runToolLocalOrDaemon(flags.repo, 'get_context', { query, token_budget: flags.budget }, stderrLogger());
+    const r = await runToolLocalOrDaemon(
+      flags.repo,
+      'get_context',
+      { query, token_budget: flags.budget },
+      stderrLogger(),
+      flags.json ? 'structured' : 'text',
+    );
     if (r.isError) this.error(r.text, { exit: 1 });
     if (flags.json) this.log(JSON.stringify({ ...r.structured, trace_id: r.traceId }, null, 2));
     else this.log(r.text);

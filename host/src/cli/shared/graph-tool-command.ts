@@ -19,7 +19,7 @@ export async function runGraphTool(
 ): Promise<void> {
   const { runToolLocalOrDaemon } = await import('./local-or-daemon-tool.js');
   const { stderrLogger } = await import('../../log/logger.js');
-  const r = await runToolLocalOrDaemon(repo, tool, args, stderrLogger());
+  const r = await runToolLocalOrDaemon(repo, tool, args, stderrLogger(), json ? 'structured' : 'text');
   if (r.isError) cmd.error(r.text, { exit: 1 });
   cmd.log(json ? JSON.stringify(r.structured, null, 2) : r.text);
 }

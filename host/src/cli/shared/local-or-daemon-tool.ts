@@ -18,14 +18,19 @@ export interface AnsweredTool extends ToolResult {
  * when there is one that manages the repository (its graph is loaded, answers are cached),
  * otherwise in this process, as without a daemon. A daemon of another build, or one whose
  * socket is not private, is not used (said on stderr); `TRAVSR_DAEMON=0` never uses one.
+ *
+ * `reads`: the part of the answer the command prints. The daemon sends only that one (an
+ * answer's text and its structured content each hold the code it quotes): the other is empty
+ * (`''`, `{}`) in an answer from the daemon. An error's text always comes.
  */
 export async function runToolLocalOrDaemon(
   repo: string,
   tool: ToolName,
   args: Record<string, unknown>,
   logger: Logger,
+  reads: 'text' | 'structured',
 ): Promise<AnsweredTool> {
-  const viaDaemon = process.env.TRAVSR_DAEMON === '0' ? undefined : await tryDaemon(repo, tool, args, logger);
+  const viaDaemon = process.env.TRAVSR_DAEMON === '0' ? undefined : await tryDaemon(repo, tool, args, logger, reads);
   if (viaDaemon) return viaDaemon;
   // Loaded here, not at start-up: retrieval and the tokenizer are for query commands only.
   const [{ openServedGraphs }, { runTool }] = await Promise.all([
@@ -40,7 +45,13 @@ export async function runToolLocalOrDaemon(
   }
 }
 
-async function tryDaemon(repo: string, tool: ToolName, args: Record<string, unknown>, logger: Logger): Promise<AnsweredTool | undefined> {
+async function tryDaemon(
+  repo: string,
+  tool: ToolName,
+  args: Record<string, unknown>,
+  logger: Logger,
+  reads: 'text' | 'structured',
+): Promise<AnsweredTool | undefined> {
   let client: Awaited<ReturnType<typeof connectRunningDaemon>>;
   try {
     client = await connectRunningDaemon();
@@ -50,10 +61,16 @@ async function tryDaemon(repo: string, tool: ToolName, args: Record<string, unkn
   }
   if (!client) return undefined;
   try {
-    const r = await client.callTool({ tool, argumentsJson: JSON.stringify(args), repos: [resolve(repo)], fullAccess: true });
+    const r = await client.callTool({
+      tool,
+      argumentsJson: JSON.stringify(args),
+      repos: [resolve(repo)],
+      fullAccess: true,
+      parts: reads === 'text' ? 'ANSWER_PARTS_TEXT' : 'ANSWER_PARTS_STRUCTURED',
+    });
     return {
       text: r.text,
-      structured: JSON.parse(r.structuredJson) as Record<string, unknown>,
+      structured: r.structuredJson === '' ? {} : (JSON.parse(r.structuredJson) as Record<string, unknown>),
       traceId: r.traceId,
       isError: r.isError,
       via: 'daemon',
