@@ -22,25 +22,27 @@ export interface TermSearchOptions {
 export const SYNONYM_WEIGHT = 0.5;
 
 /**
- * The hits of single terms in one FTS5 table ([rowid, rank] pairs of one lookup each), kept
- * while the table stays as it was: the questions asked of one repository share most of their
- * words, and a frequent word's lookup scores thousands of rows (about 2.5 µs each). Bounded by
- * the hits it holds (16 bytes each), the least recently used dropped first.
+ * The hits of single terms in one FTS5 table ([rowid, rank] pairs of one lookup each), and the
+ * terms' document frequencies, kept while the table stays as it was: the questions asked of one
+ * repository share most of their words, a frequent word's lookup scores thousands of rows
+ * (about 2.5 µs each), and each question's frequencies are otherwise one fts5vocab query. Bounded
+ * by the hits it holds (16 bytes each), the least recently used dropped first, and by the
+ * frequencies it holds (all dropped past `maxTerms`).
  */
 export class TermHitsCache {
   private version = '';
   private readonly hits = new Map<string, Float64Array>();
+  private readonly frequencies = new Map<string, number>();
   private held = 0;
 
-  constructor(private readonly maxHits = 250_000) {}
+  constructor(
+    private readonly maxHits = 250_000,
+    private readonly maxTerms = 100_000,
+  ) {}
 
   /** The hits of `term` with the table at `version`, looked up by `lookup` when not kept. */
   get(version: string, term: string, lookup: () => { id: number; rank: number }[]): Float64Array {
-    if (version !== this.version) {
-      this.hits.clear();
-      this.held = 0;
-      this.version = version;
-    }
+    this.at(version);
     const kept = this.hits.get(term);
     if (kept) {
       this.hits.delete(term);
@@ -61,6 +63,30 @@ export class TermHitsCache {
       this.held -= v.length / 2;
     }
     return pairs;
+  }
+
+  /**
+   * The document frequency of each of `terms` with the table at `version` (0: in no row), those
+   * not kept looked up together by `lookup` (which leaves out the terms in no row).
+   */
+  documentFrequencies(version: string, terms: readonly string[], lookup: (terms: string[]) => Map<string, number>): Map<string, number> {
+    this.at(version);
+    const missing = terms.filter((t) => !this.frequencies.has(t));
+    if (missing.length > 0) {
+      if (this.frequencies.size + missing.length > this.maxTerms) this.frequencies.clear();
+      const found = lookup(missing);
+      for (const t of missing) this.frequencies.set(t, found.get(t) ?? 0);
+    }
+    return new Map(terms.map((t) => [t, this.frequencies.get(t)!]));
+  }
+
+  /** Drops what was kept for another version of the table. */
+  private at(version: string): void {
+    if (version === this.version) return;
+    this.hits.clear();
+    this.frequencies.clear();
+    this.held = 0;
+    this.version = version;
   }
 }
 
@@ -138,14 +164,19 @@ export function bm25Scores(
   const stats = ftsStatistics(ctx, index.table);
   const docs = stats.rows;
   if (docs === 0) return score;
-  const df = new Map(
-    (
-      ctx.stmt(`SELECT term, doc FROM ${index.vocab} WHERE term IN (SELECT value FROM json_each(?))`).all(JSON.stringify(terms)) as {
-        term: string;
-        doc: number;
-      }[]
-    ).map((r) => [r.term, r.doc]),
-  );
+  const frequencies = (list: readonly string[]) =>
+    new Map(
+      (
+        ctx.stmt(`SELECT term, doc FROM ${index.vocab} WHERE term IN (SELECT value FROM json_each(?))`).all(JSON.stringify(list)) as {
+          term: string;
+          doc: number;
+        }[]
+      ).map((r) => [r.term, r.doc]),
+    );
+  // Every write of the text indexes moves their version; a store made anew starts it again,
+  // but not with the same statistics record.
+  const version = cache ? `${ctx.textVersion()}:${stats.record}` : '';
+  const df = cache ? cache.documentFrequencies(version, terms, frequencies) : frequencies(terms);
   const maxShare = options.maxDocumentFrequency ?? 0.5;
   const kept = terms
     .filter((t) => (df.get(t) ?? 0) > 0 && (docs < 8 || df.get(t)! / docs <= maxShare))
@@ -154,9 +185,6 @@ export function bm25Scores(
   const lookup = ctx.stmt(`SELECT rowid AS id, ${index.bm25} AS rank FROM ${index.table} WHERE ${index.table} MATCH ?`);
   // Tokens hold only letters, digits and marks, so quoting them cannot break the syntax.
   const hitsOf = (t: string) => lookup.all(`"${t}"`) as { id: number; rank: number }[];
-  // Every write of the text indexes moves their version; a store made anew starts it again,
-  // but not with the same statistics record.
-  const version = cache ? `${ctx.textVersion()}:${stats.record}` : '';
   for (const t of kept) {
     const weight = repeats.get(t)!;
     if (cache) {

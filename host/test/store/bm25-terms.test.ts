@@ -67,11 +67,17 @@ describe('TermHitsCache', () => {
     const index = { table: 'docs', vocab: 'docs_vocab', bm25: 'bm25(docs)' };
     const cache = new TermHitsCache();
     let lookups = 0;
+    let frequencyLookups = 0;
     const counting = {
       get: (version: string, term: string, lookup: () => { id: number; rank: number }[]) =>
         cache.get(version, term, () => {
           lookups++;
           return lookup();
+        }),
+      documentFrequencies: (version: string, terms: readonly string[], lookup: (terms: string[]) => Map<string, number>) =>
+        cache.documentFrequencies(version, terms, (missing) => {
+          frequencyLookups++;
+          return lookup(missing);
         }),
     } as TermHitsCache;
     const queries = ['alpha beta', 'gamma alpha', 'alpha alpha delta', 'epsilon'];
@@ -81,13 +87,41 @@ describe('TermHitsCache', () => {
     for (const q of queries) bm25ByTerms(ctx, index, q, { limit: 20 }, counting);
     const before = lookups;
     expect(before).toBe(4);
+    const frequenciesBefore = frequencyLookups;
     bm25ByTerms(ctx, index, 'epsilon', { limit: 20 }, counting);
     expect(lookups).toBe(before);
+    expect(frequencyLookups).toBe(frequenciesBefore);
     // A write moves the table's version: looked up again, and right.
     ctx.bumpTextVersion();
     insert.run(100, 'epsilon epsilon');
     expect(bm25ByTerms(ctx, index, 'epsilon', { limit: 20 }, counting)).toEqual(bm25ByTerms(ctx, index, 'epsilon', { limit: 20 }));
     expect(lookups).toBe(before + 1);
+    expect(frequencyLookups).toBe(frequenciesBefore + 1);
+  });
+
+  it('looks up the document frequencies of the terms it does not hold, together, once per version', () => {
+    const cache = new TermHitsCache();
+    const asked: string[][] = [];
+    const lookup = (terms: string[]) => {
+      asked.push(terms);
+      return new Map(terms.filter((t) => t !== 'nowhere').map((t) => [t, t.length]));
+    };
+    expect(cache.documentFrequencies('v1', ['ab', 'nowhere'], lookup)).toEqual(
+      new Map([
+        ['ab', 2],
+        ['nowhere', 0],
+      ]),
+    );
+    expect(cache.documentFrequencies('v1', ['abc', 'ab', 'nowhere'], lookup)).toEqual(
+      new Map([
+        ['abc', 3],
+        ['ab', 2],
+        ['nowhere', 0],
+      ]),
+    );
+    expect(asked).toEqual([['ab', 'nowhere'], ['abc']]);
+    cache.documentFrequencies('v2', ['ab'], lookup);
+    expect(asked.at(-1)).toEqual(['ab']);
   });
 
   it('keeps at most its bound of hits, the least recently used word dropped first', () => {
