@@ -14,10 +14,8 @@ import { travsr } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../host/bin/run.js', import.meta.url));
 const ENV = { TRAVSR_CORPUS: 'attack' };
-// Large enough that every kill point falls inside a run (Phase A, Phase B and name matching each
-// store in several batches), small enough that the seven index runs of this file stay cheap.
-const TS_FILES = 90;
-const RB_FILES = 30;
+const TS_FILES = 240;
+const RB_FILES = 80;
 
 /**
  * TypeScript modules that import and call each other (lang-typescript resolves the calls in
@@ -232,12 +230,12 @@ describe('finding 3: kill -9 during `travsr index` leaves a graph the next run n
 
   it('hook-run killed after a commit: status flags it and the next hook-run completes the graph', async () => {
     // Rename a function called from two files the commit does not touch (their compiler-resolved
-    // calls must be redone) and a Ruby function other files call by name; edit 20 more files.
+    // calls must be redone) and a Ruby function other files call by name; edit 30 more files.
     const edits: Record<string, string> = {};
     const source = generatedRepository();
     edits['src/m5.ts'] = source['src/m5.ts']!.replaceAll('f5(', 'renamedF5(');
     edits['rb/r3.rb'] = source['rb/r3.rb']!.replaceAll('rb3(', 'renamed_rb3(');
-    for (let i = 40; i < 60; i++) edits[`src/m${i}.ts`] = `${source[`src/m${i}.ts`]!}export const extra${i} = f${i}(2);\n`;
+    for (let i = 100; i < 130; i++) edits[`src/m${i}.ts`] = `${source[`src/m${i}.ts`]!}export const extra${i} = f${i}(2);\n`;
     repo.write(edits).commit('rename and edit');
 
     const killed = await killWhen(repo.root, ['hook-run', repo.root], (s) => Object.keys(s.writtenByPhase).length > 0);
