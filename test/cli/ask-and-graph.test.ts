@@ -2,6 +2,7 @@
 // Python by lang-python (calls resolved in Phase B), Ruby by lang-structural (calls matched by name).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
@@ -89,6 +90,13 @@ describe('travsr ask', () => {
     expect(out.trace_id).toMatch(/^[0-9a-f-]{36}$/);
     const trace = await travsr(['trace', 'show', out.trace_id, '--repo', repo.root]);
     expect(trace.stdout).toMatch(/get_context/);
+    // Traces live in .travsr/traces.db: a question never writes the graph store (its readers' caches would be emptied).
+    const graph = new Database(join(repo.root, '.travsr', 'graph.db'), { readonly: true });
+    try {
+      expect(graph.prepare('SELECT count(*) AS n FROM traces').get()).toEqual({ n: 0 });
+    } finally {
+      graph.close();
+    }
   });
 
   it('reads a whole issue from a file or standard input, longer than a command line may be', async () => {

@@ -62,7 +62,7 @@ describe('plugin choice', () => {
       store: string;
       traces: { subject: string }[];
     };
-    expect(sessions.store).toBe(join(repo.root, '.travsr', 'graph.db'));
+    expect(sessions.store).toBe(join(repo.root, '.travsr', 'traces.db'));
     expect(sessions.traces.map((t) => t.subject)).toContain('lang-text@0.1.0');
   });
 

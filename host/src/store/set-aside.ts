@@ -16,7 +16,7 @@ export function isUnusableStoreError(e: unknown): e is StoreError & { path: stri
 
 /** What only a graph database holds, and so stays behind in a file moved aside. */
 export const LOST_WITH_DATABASE =
-  'the traces of earlier plugin sessions and index runs (`travsr trace`) and synonyms added through the API stay in the moved file';
+  'synonyms added through the API, and the traces an earlier build kept in the graph store (`travsr trace` reads `.travsr/traces.db`), stay in the moved file';
 
 /**
  * Moves the database at `dbPath` out of the way, with its `-wal` and `-shm` files, as

@@ -8,6 +8,8 @@ import { repoTravsrDir, travsrHome } from '../paths/travsr-home.js';
 import { TRACES_TABLE_SQL } from '../store/migrations/v10-traces.js';
 import type { Trace, TraceKind, TraceStatus } from './trace.js';
 
+const TRACE_COLUMNS = 'id, kind, started_at, subject, status, duration_ms, error_code, data';
+
 /** Filters of {@link TraceStore.list}. */
 export interface TraceQuery {
   limit?: number;
@@ -39,9 +41,16 @@ export class TraceStoreError extends TravsrError {
   }
 }
 
+/** The file a trace store keeps its traces in: `<repo>/.travsr/traces.db`, or `~/.travsr/traces.db`. */
+export const TRACES_FILE = 'traces.db';
+
 /**
- * Traces in SQLite: in the repository's graph store (`.travsr/graph.db`) when there is a
- * repository with a `.travsr/` folder, otherwise in `~/.travsr/traces.db`.
+ * Traces in SQLite: in the repository's `.travsr/traces.db` when there is a repository with a
+ * `.travsr/` folder, otherwise in `~/.travsr/traces.db`. Never in the graph store: a trace is
+ * written after every tool call, and a write to `graph.db` by one connection empties the page
+ * cache of every other connection reading it (SQLite's WAL mode), so each question of a server
+ * would start from a cold graph. Earlier builds kept a repository's traces in the graph store's
+ * `traces` table; {@link forRepo} copies them over when it creates `traces.db`.
  */
 export class TraceStore {
   private constructor(
@@ -82,24 +91,54 @@ export class TraceStore {
     }
   }
 
-  /** The store for work on `repoRoot` (its graph store), or the user-level one. */
+  /**
+   * The store for work on `repoRoot` (its `.travsr/traces.db`), or the user-level one. Creating
+   * a repository's store copies in the traces its graph store still holds (see the class).
+   */
   static forRepo(repoRoot?: string): TraceStore {
-    return TraceStore.open(TraceStore.locate(repoRoot));
+    const path = TraceStore.locate(repoRoot);
+    const created = !existsSync(path);
+    const store = TraceStore.open(path);
+    if (created && repoRoot) store.adoptGraphStoreTraces(join(dirname(path), 'graph.db'));
+    return store;
   }
 
   /** Where {@link forRepo} keeps traces, without opening anything. */
   static locate(repoRoot?: string): string {
-    if (repoRoot && existsSync(repoTravsrDir(repoRoot))) return join(repoTravsrDir(repoRoot), 'graph.db');
-    return join(travsrHome(), 'traces.db');
+    if (repoRoot && existsSync(repoTravsrDir(repoRoot))) return join(repoTravsrDir(repoRoot), TRACES_FILE);
+    return join(travsrHome(), TRACES_FILE);
+  }
+
+  /**
+   * Copies the traces of the graph store at `graphDb` (its `traces` table, written by older
+   * versions) into this store, keeping any already here; returns how many it copied. The graph
+   * store is only read, and only when it is an SQLite file. Best effort: traces are diagnostics,
+   * so a graph store that cannot be read (locked, damaged, without the table) copies nothing.
+   */
+  adoptGraphStoreTraces(graphDb: string): number {
+    if (!existsSync(graphDb) || hasForeignHeader(graphDb)) return 0;
+    let source: Database.Database | undefined;
+    try {
+      source = openSqlite(graphDb, { readonly: true, fileMustExist: true });
+      if (source.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'traces'").get() === undefined) return 0;
+      const rows = source.prepare(`SELECT ${TRACE_COLUMNS} FROM traces`).raw(true).all() as unknown[][];
+      const insert = this.db.prepare(`INSERT OR IGNORE INTO traces (${TRACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+      let copied = 0;
+      this.db.transaction(() => {
+        for (const r of rows) copied += insert.run(...r).changes;
+      })();
+      return copied;
+    } catch {
+      return 0;
+    } finally {
+      source?.close();
+    }
   }
 
   /** Inserts or replaces a trace. */
   save(trace: Trace): void {
     this.db
-      .prepare(
-        `INSERT OR REPLACE INTO traces (id, kind, started_at, subject, status, duration_ms, error_code, data)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
+      .prepare(`INSERT OR REPLACE INTO traces (${TRACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(
         trace.id,
         trace.kind,

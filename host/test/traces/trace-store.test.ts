@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -29,12 +29,61 @@ describe('TraceStore', () => {
     expect(readFileSync(db, 'utf8')).toBe('garbage over the header, then the rest of the pages');
   });
 
-  it('keeps traces in the repository graph store when the repository has .travsr/, else in TRAVSR_HOME', () => {
+  it('keeps traces in the repository (.travsr/traces.db, not the graph store) when it has .travsr/, else in TRAVSR_HOME', () => {
     const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
     expect(TraceStore.locate(repo)).toBe(join(process.env.TRAVSR_HOME!, 'traces.db'));
     mkdirSync(join(repo, '.travsr'));
-    expect(TraceStore.locate(repo)).toBe(join(repo, '.travsr', 'graph.db'));
+    expect(TraceStore.locate(repo)).toBe(join(repo, '.travsr', 'traces.db'));
     expect(TraceStore.locate(undefined)).toBe(join(process.env.TRAVSR_HOME!, 'traces.db'));
+  });
+
+  it("copies the traces an earlier build kept in the graph store when it makes a repository's traces.db, once", () => {
+    const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
+    mkdirSync(join(repo, '.travsr'));
+    const graphDb = join(repo, '.travsr', 'graph.db');
+    const [old1, old2] = [sample('lang-go@0.1.0'), sample('lang-py@0.1.0', 'exited with code 70')];
+    const legacy = TraceStore.open(graphDb); // a graph.db with its v10 traces table, as earlier builds wrote it
+    legacy.saveAll([old1, old2]);
+    legacy.close();
+    const store = TraceStore.forRepo(repo);
+    expect(store.path).toBe(join(repo, '.travsr', 'traces.db'));
+    expect(store.get(old1.id)).toEqual(old1);
+    expect(store.list({ status: 'error' }).map((t) => t.id)).toEqual([old2.id]);
+    const fresh = sample('lang-rust@0.1.0');
+    store.save(fresh);
+    store.close();
+    // The graph store is only read; a traces.db that exists is never filled again.
+    const again = TraceStore.open(graphDb);
+    expect(
+      again
+        .list()
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual([old1.id, old2.id].sort());
+    again.save(sample('written-later@0.1.0'));
+    again.close();
+    const reopened = TraceStore.forRepo(repo);
+    expect(
+      reopened
+        .list()
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual([old1.id, old2.id, fresh.id].sort());
+    reopened.close();
+  });
+
+  it('makes traces.db next to a graph store that is damaged or has no traces table, copying nothing and touching neither', () => {
+    for (const graph of [Buffer.from('garbage over the header'), undefined]) {
+      const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
+      mkdirSync(join(repo, '.travsr'));
+      const graphDb = join(repo, '.travsr', 'graph.db');
+      if (graph) writeFileSync(graphDb, graph);
+      const store = TraceStore.forRepo(repo);
+      expect(store.list()).toEqual([]);
+      store.close();
+      if (graph) expect(readFileSync(graphDb)).toEqual(graph);
+      else expect(existsSync(graphDb)).toBe(false);
+    }
   });
 
   it('saves, lists newest first with filters, and finds a trace by a unique id prefix', () => {

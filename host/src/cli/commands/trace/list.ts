@@ -6,7 +6,7 @@ import type { TraceKind, TraceStatus } from '../../../traces/trace.js';
 export default class TraceList extends TravsrCommand {
   static override summary = 'List recent traces of plugin sessions, plugin tests and tool calls';
   static override description =
-    'Traces are kept in the repository graph store (.travsr/graph.db) when the current directory (or --repo) has a .travsr folder, otherwise in ~/.travsr/traces.db.';
+    'Traces are kept in the repository (.travsr/traces.db) when the current directory (or --repo) has a .travsr folder, otherwise in ~/.travsr/traces.db.';
   static override examples = [
     '<%= config.bin %> trace list',
     '<%= config.bin %> trace list --status error --json',
