@@ -162,9 +162,9 @@ function mcpFirstAnswer(repo, home) {
   });
 }
 
-/** The durations (ms) of the tool-call traces `ids` the daemon saved in the repository's store (those found). */
+/** The durations (ms) of the tool-call traces `ids` the daemon saved in the repository's trace store (those found). */
 function toolDurations(repo, ids) {
-  const db = new Database(join(repo, '.travsr', 'graph.db'), { readonly: true });
+  const db = new Database(join(repo, '.travsr', 'traces.db'), { readonly: true });
   try {
     const get = db.prepare("SELECT duration_ms AS ms FROM traces WHERE id = ? AND kind = 'tool-call'");
     return ids.flatMap((id) => {
@@ -263,10 +263,15 @@ async function measure(label, key, repo) {
       traceIds.push(r.traceId);
     }
     const hits = [];
-    const bothHits = [];
     for (const q of qs) {
       const r = await call(q);
       if (r.cached) hits.push(r.ms);
+    }
+    // An answer made for the text holds no structured content: the first call asking for both
+    // makes the whole answer (not timed), the second is the hit.
+    const bothHits = [];
+    for (const q of qs) {
+      await call(q, 'ANSWER_PARTS_BOTH');
       const both = await call(q, 'ANSWER_PARTS_BOTH');
       if (both.cached) bothHits.push(both.ms);
     }

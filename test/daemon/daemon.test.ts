@@ -138,6 +138,23 @@ describe('the daemon', () => {
         structuredJson: both.structuredJson,
         cached: true,
       });
+      // A call that reads the text only is answered without the structured content (not made on
+      // the worker); the cache serves that answer to the text again.
+      const q = 'what does helper return';
+      expect(await ask('ANSWER_PARTS_TEXT', q)).toMatchObject({
+        text: expect.stringContaining('pkg/util.py'),
+        structuredJson: '',
+        cached: false,
+      });
+      expect(await ask('ANSWER_PARTS_TEXT', q)).toMatchObject({ structuredJson: '', cached: true });
+      // The structured content next: the whole answer is made, and kept for every part.
+      expect(await ask('ANSWER_PARTS_STRUCTURED', q)).toMatchObject({
+        text: '',
+        structuredJson: expect.stringContaining('pkg/util.py'),
+        cached: false,
+      });
+      expect(await ask(undefined, q)).toMatchObject({ text: expect.stringContaining('pkg/util.py'), cached: true });
+      expect(await ask('ANSWER_PARTS_TEXT', q)).toMatchObject({ cached: true });
       // An error's text comes whatever part was asked for.
       const bad = await c.callTool({
         tool: 'get_context',

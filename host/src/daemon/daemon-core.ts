@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TOOL_DEFINITIONS } from '../tools/tool-definitions.js';
 import { ToolPool } from '../tools/tool-pool.js';
+import type { JsonParts } from '../tools/tool-runner.js';
 import { persistentTraceSink } from '../traces/trace-sink.js';
 import { indexWorkspace } from '../workspace/index-workspace.js';
 import { forgetRepo, knownRepos, rememberRepo } from '../workspace/known-repos.js';
@@ -191,12 +192,16 @@ export class DaemonCore {
     }
     const versions = new Map(repos.map((r) => [r.root, r.ws.store.graphVersion()]));
     const key = QueryCache.key({ tool: req.tool, args, corpora: policy.corpora, groups: policy.groups, versions });
-    const hit = this.cache.get(key);
+    const parts = jsonParts(req.parts);
+    const hit = this.cache.get(key, parts);
     if (hit) return reply(hit, true, versions, req.parts);
     const timeout = req.timeoutMs > 0 ? AbortSignal.timeout(req.timeoutMs) : undefined;
     const signals = [signal, timeout].filter((s): s is AbortSignal => s !== undefined);
-    const answer = await this.tools_().runJson(req.tool, args, policy, signals.length > 0 ? AbortSignal.any(signals) : undefined);
-    this.cache.set(key, answer, versions);
+    // A call reading another part than the one kept gets the whole answer, which replaces it.
+    const held = this.cache.heldParts(key);
+    const made = held === undefined || held === parts ? parts : 'both';
+    const answer = await this.tools_().runJson(req.tool, args, policy, signals.length > 0 ? AbortSignal.any(signals) : undefined, made);
+    this.cache.set(key, answer, versions, made);
     return reply(answer, false, versions, req.parts);
   }
 
@@ -307,6 +312,11 @@ function reply(r: CachedAnswer, cached: boolean, versions: ReadonlyMap<string, n
     cached,
     graphVersions: Object.fromEntries(versions),
   };
+}
+
+/** The parts of an answer the worker makes for a call asking `parts` (the default: both). */
+function jsonParts(parts: AnswerParts | undefined): JsonParts {
+  return parts === 'ANSWER_PARTS_TEXT' ? 'text' : parts === 'ANSWER_PARTS_STRUCTURED' ? 'structured' : 'both';
 }
 
 /** The stream's name of an update event: its stage while it runs; once it ended, its cause (a watched edit's end is its resolved graph). */

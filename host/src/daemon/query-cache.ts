@@ -1,4 +1,4 @@
-import type { JsonToolResult } from '../tools/tool-runner.js';
+import type { JsonParts, JsonToolResult } from '../tools/tool-runner.js';
 
 /** A tool answer as the daemon sends it: its structured content serialized once, by the worker that made it. */
 export type CachedAnswer = JsonToolResult;
@@ -14,6 +14,8 @@ export interface QueryCacheStats {
 
 interface Entry {
   answer: CachedAnswer;
+  /** The parts the answer holds (a caller that reads only the text was answered without the rest). */
+  parts: JsonParts;
   bytes: number;
   /** Root → graph version the answer was computed at. */
   versions: ReadonlyMap<string, number>;
@@ -25,7 +27,8 @@ interface Entry {
  * graph version of every repository that answers, so an answer is never served across a graph
  * change; {@link dropStale} also frees the entries of older versions as soon as a version
  * moves. Least recently used entries go first past `maxEntries` or `maxBytes`. Error answers
- * are not kept.
+ * are not kept. An answer keeps the parts it was made with: a call that reads more of it than
+ * that misses, and its answer (see {@link heldParts}) replaces the entry.
  */
 export class QueryCache {
   private readonly entries = new Map<string, Entry>();
@@ -48,10 +51,10 @@ export class QueryCache {
     return JSON.stringify([call.tool, canonical(call.args), corpora, [...call.groups].sort(), versions]);
   }
 
-  /** The cached answer of `key`, counted as a hit or a miss. */
-  get(key: string): CachedAnswer | undefined {
+  /** The cached answer of `key` holding the `parts` asked for, counted as a hit or a miss. */
+  get(key: string, parts: JsonParts = 'both'): CachedAnswer | undefined {
     const e = this.entries.get(key);
-    if (!e) {
+    if (!e || (e.parts !== 'both' && e.parts !== parts)) {
       this.misses++;
       return undefined;
     }
@@ -62,13 +65,18 @@ export class QueryCache {
     return e.answer;
   }
 
-  /** Keeps an answer (not an error) computed at `versions`. */
-  set(key: string, answer: CachedAnswer, versions: ReadonlyMap<string, number>): void {
+  /** The parts the answer kept for `key` holds (undefined: none is kept); not counted. */
+  heldParts(key: string): JsonParts | undefined {
+    return this.entries.get(key)?.parts;
+  }
+
+  /** Keeps an answer (not an error) computed at `versions`, holding `parts`. */
+  set(key: string, answer: CachedAnswer, versions: ReadonlyMap<string, number>, parts: JsonParts = 'both'): void {
     if (answer.isError) return;
     const bytes = 2 * (answer.text.length + answer.structuredJson.length + key.length);
     if (bytes > this.limits.maxBytes) return;
     this.remove(key);
-    this.entries.set(key, { answer, bytes, versions });
+    this.entries.set(key, { answer, parts, bytes, versions });
     this.bytes += bytes;
     for (const [k] of this.entries) {
       if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;

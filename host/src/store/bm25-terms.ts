@@ -40,8 +40,11 @@ export class TermHitsCache {
     private readonly maxTerms = 100_000,
   ) {}
 
-  /** The hits of `term` with the table at `version`, looked up by `lookup` when not kept. */
-  get(version: string, term: string, lookup: () => { id: number; rank: number }[]): Float64Array {
+  /**
+   * The hits of `term` with the table at `version`, looked up by `lookup` when not kept: rows
+   * of [rowid, rank] (a statement in raw mode: no object made per row).
+   */
+  get(version: string, term: string, lookup: () => [number, number][]): Float64Array {
     this.at(version);
     const kept = this.hits.get(term);
     if (kept) {
@@ -51,10 +54,11 @@ export class TermHitsCache {
     }
     const rows = lookup();
     const pairs = new Float64Array(rows.length * 2);
-    rows.forEach((r, i) => {
-      pairs[2 * i] = r.id;
-      pairs[2 * i + 1] = r.rank;
-    });
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      pairs[2 * i] = r[0];
+      pairs[2 * i + 1] = r[1];
+    }
     this.hits.set(term, pairs);
     this.held += rows.length;
     for (const [k, v] of this.hits) {
@@ -182,15 +186,16 @@ export function bm25Scores(
     .filter((t) => (df.get(t) ?? 0) > 0 && (docs < 8 || df.get(t)! / docs <= maxShare))
     .sort((a, b) => df.get(a)! - df.get(b)! || (a < b ? -1 : 1))
     .slice(0, options.maxTerms ?? 128);
-  const lookup = ctx.stmt(`SELECT rowid AS id, ${index.bm25} AS rank FROM ${index.table} WHERE ${index.table} MATCH ?`);
+  // Rows as [rowid, rank] arrays (this statement's only use): a frequent term has thousands.
+  const lookup = ctx.stmt(`SELECT rowid, ${index.bm25} FROM ${index.table} WHERE ${index.table} MATCH ?`).raw(true);
   // Tokens hold only letters, digits and marks, so quoting them cannot break the syntax.
-  const hitsOf = (t: string) => lookup.all(`"${t}"`) as { id: number; rank: number }[];
+  const hitsOf = (t: string) => lookup.all(`"${t}"`) as [number, number][];
   for (const t of kept) {
     const weight = repeats.get(t)!;
     if (cache) {
       const pairs = cache.get(version, t, () => hitsOf(t));
       for (let i = 0; i < pairs.length; i += 2) score.set(pairs[i]!, (score.get(pairs[i]!) ?? 0) - weight * pairs[i + 1]!);
-    } else for (const r of hitsOf(t)) score.set(r.id, (score.get(r.id) ?? 0) - weight * r.rank);
+    } else for (const [id, rank] of hitsOf(t)) score.set(id, (score.get(id) ?? 0) - weight * rank);
   }
   return score;
 }

@@ -114,10 +114,11 @@ export class SymbolIndex {
    */
   private bestIds(phrases: readonly string[], limit: number): [number, number][] {
     const version = `${this.ctx.graphVersion()}:${ftsStatistics(this.ctx, 'node_fts').record}`;
-    const lookup = this.ctx.stmt(`SELECT rowid AS id, ${BM25} AS rank FROM node_fts WHERE node_fts MATCH ?`);
+    // Rows as [rowid, rank] arrays (this statement's only use): a frequent word has thousands.
+    const lookup = this.ctx.stmt(`SELECT rowid, ${BM25} FROM node_fts WHERE node_fts MATCH ?`).raw(true);
     const score = new Map<number, number>();
     for (const p of phrases) {
-      const pairs = this.phraseHits.get(version, p, () => lookup.all(p) as { id: number; rank: number }[]);
+      const pairs = this.phraseHits.get(version, p, () => lookup.all(p) as [number, number][]);
       for (let i = 0; i < pairs.length; i += 2) score.set(pairs[i]!, (score.get(pairs[i]!) ?? 0) - pairs[i + 1]!);
     }
     return bestHits(score, limit);

@@ -1,7 +1,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TraceRecorder, type Trace } from '../traces/trace.js';
-import { jsonToolResult, type JsonToolResult, type ToolResult } from './tool-runner.js';
+import { jsonToolResult, type JsonParts, type JsonToolResult, type ToolResult } from './tool-runner.js';
 import type { GraphChanges } from '../store/index.js';
 import type { ToolWorkerCall, ToolWorkerChanges, ToolWorkerData, ToolWorkerReady, ToolWorkerReply } from './tool-worker.js';
 import { hostPackagePath } from '../paths/host-package.js';
@@ -70,16 +70,16 @@ export class ToolPool {
 
   /** Runs tool `name`; resolves with its result (errors, timeouts and cancellation are error results). */
   run(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal): Promise<ToolResult> {
-    return this.submit(name, args, policy, signal, false) as Promise<ToolResult>;
+    return this.submit(name, args, policy, signal, undefined) as Promise<ToolResult>;
   }
 
   /**
    * {@link run}, answered with the structured content as JSON text made on the worker: for a
    * caller that sends the answer on, so no object tree is cloned between threads and parsed
-   * back to be serialized again.
+   * back to be serialized again. Only the `parts` asked for are filled (see {@link JsonParts}).
    */
-  runJson(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal): Promise<JsonToolResult> {
-    return this.submit(name, args, policy, signal, true) as Promise<JsonToolResult>;
+  runJson(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal, parts: JsonParts = 'both'): Promise<JsonToolResult> {
+    return this.submit(name, args, policy, signal, parts) as Promise<JsonToolResult>;
   }
 
   private submit(
@@ -87,13 +87,13 @@ export class ToolPool {
     args: unknown,
     policy: AccessPolicy,
     signal: AbortSignal | undefined,
-    json: boolean,
+    json: JsonParts | undefined,
   ): Promise<ToolResult | JsonToolResult> {
-    const shaped = (r: ToolResult): ToolResult | JsonToolResult => (json ? jsonToolResult(r) : r);
+    const shaped = (r: ToolResult): ToolResult | JsonToolResult => (json === undefined ? r : jsonToolResult(r, json));
     if (this.closed) return Promise.resolve(shaped(this.failure(name, 'TOOL_FAILED', 'the server is shutting down')));
     return new Promise((resolve) => {
       const pending: Pending = {
-        call: { id: this.nextId++, name, args, policy, ...(json ? { json } : {}) },
+        call: { id: this.nextId++, name, args, policy, ...(json === undefined ? {} : { json }) },
         // The pool's own failures are ToolResults; a worker's answer has the asked shape already.
         resolve: (r) => resolve('structured' in r ? shaped(r) : r),
         signal,

@@ -33,9 +33,21 @@ export interface JsonToolResult {
   isError: boolean;
 }
 
-/** `r` as a {@link JsonToolResult}. */
-export function jsonToolResult(r: ToolResult): JsonToolResult {
-  return { text: r.text, structuredJson: JSON.stringify(r.structured), traceId: r.traceId, isError: r.isError };
+/**
+ * The parts of a {@link JsonToolResult} a caller reads: `both` (an MCP client), or only the
+ * `text` (`travsr ask`) or the `structured` content (`--json`). A part not read is left empty
+ * and not serialized; an error's text always comes.
+ */
+export type JsonParts = 'both' | 'text' | 'structured';
+
+/** `r` as a {@link JsonToolResult} with the `parts` asked for. */
+export function jsonToolResult(r: ToolResult, parts: JsonParts = 'both'): JsonToolResult {
+  return {
+    text: parts === 'structured' && !r.isError ? '' : r.text,
+    structuredJson: parts === 'text' ? '' : JSON.stringify(r.structured),
+    traceId: r.traceId,
+    isError: r.isError,
+  };
 }
 
 /** A tool call that failed on its input: named code, what was wrong, what to do. */

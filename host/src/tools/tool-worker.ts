@@ -14,7 +14,7 @@ import { ItemTokenWarmer } from '../retrieval/item-token-warmer.js';
 import { GraphStore, type GraphChanges } from '../store/index.js';
 import { deferredTraceSink } from '../traces/trace-sink.js';
 import { QueryWarmUp } from './query-warm-up.js';
-import { jsonToolResult, runTool, type JsonToolResult, type ToolHost, type ToolResult } from './tool-runner.js';
+import { jsonToolResult, runTool, type JsonParts, type JsonToolResult, type ToolHost, type ToolResult } from './tool-runner.js';
 import { join } from 'node:path';
 
 /** What a worker is started with. */
@@ -40,8 +40,8 @@ export interface ToolWorkerCall {
   name: string;
   args: unknown;
   policy: AccessPolicy;
-  /** Answer a {@link JsonToolResult}: the structured content serialized here, not cloned as objects. */
-  json?: boolean;
+  /** Answer a {@link JsonToolResult} with these parts: the structured content serialized here, not cloned as objects. */
+  json?: JsonParts;
 }
 
 /** The graph changes of one repository, from the daemon's writer (see {@link ToolPool.noteChanges}). */
@@ -118,7 +118,10 @@ if (parentPort) {
   port.on('message', (call: ToolWorkerCall) => {
     try {
       const result = runTool(host, call.name, call.args, call.policy);
-      port.postMessage({ id: call.id, result: call.json === true ? jsonToolResult(result) : result } satisfies ToolWorkerReply);
+      port.postMessage({
+        id: call.id,
+        result: call.json === undefined ? result : jsonToolResult(result, call.json),
+      } satisfies ToolWorkerReply);
     } catch (e) {
       port.postMessage({ id: call.id, crash: (e as Error).stack ?? String(e) } satisfies ToolWorkerReply);
     }

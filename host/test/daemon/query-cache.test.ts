@@ -22,6 +22,19 @@ describe('QueryCache', () => {
     expect(c.get(key({ symbol: 'f' }, 1, ['a']))?.text).toBe('x');
   });
 
+  it('serves an answer made with some parts only to calls that read no more of it', () => {
+    const c = new QueryCache({ maxEntries: 10, maxBytes: 1 << 20 });
+    const v = new Map([['/r', 1]]);
+    c.set(key({ q: 1 }), { ...answer('x'), structuredJson: '' }, v, 'text');
+    expect(c.get(key({ q: 1 }), 'text')?.text).toBe('x');
+    expect(c.get(key({ q: 1 }), 'structured')).toBeUndefined();
+    expect(c.get(key({ q: 1 }))).toBeUndefined();
+    c.set(key({ q: 1 }), answer('x'), v, 'both');
+    expect(c.get(key({ q: 1 }), 'structured')?.structuredJson).toBe(JSON.stringify({ text: 'x' }));
+    expect(c.get(key({ q: 1 }), 'text')?.text).toBe('x');
+    expect(c.stats()).toMatchObject({ hits: 3, misses: 2, entries: 1 });
+  });
+
   it('drops the answers of older versions when a version moves, and keeps no errors', () => {
     const c = new QueryCache({ maxEntries: 10, maxBytes: 1 << 20 });
     c.set(key({ symbol: 'f' }, 1), answer('x'), new Map([['/r', 1]]));

@@ -69,7 +69,7 @@ describe('TermHitsCache', () => {
     let lookups = 0;
     let frequencyLookups = 0;
     const counting = {
-      get: (version: string, term: string, lookup: () => { id: number; rank: number }[]) =>
+      get: (version: string, term: string, lookup: () => [number, number][]) =>
         cache.get(version, term, () => {
           lookups++;
           return lookup();
@@ -131,8 +131,8 @@ describe('TermHitsCache', () => {
       cache.get('v1', term, () => {
         lookedUp.push(term);
         return [
-          { id: 1, rank: -1 },
-          { id: 2, rank: -0.5 },
+          [1, -1],
+          [2, -0.5],
         ];
       });
     get('a');

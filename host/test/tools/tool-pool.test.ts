@@ -73,6 +73,15 @@ describe('ToolPool', () => {
       expect(JSON.parse(bad.structuredJson)).toMatchObject({ error: { code: 'INVALID_ARGUMENTS' } });
       const cancelled = await pool.runJson('get_context', args, FULL_ACCESS, AbortSignal.abort());
       expect(JSON.parse(cancelled.structuredJson)).toMatchObject({ error: { code: 'TOOL_CANCELLED' } });
+      // Only the parts asked for are made; an error's text comes whatever was asked.
+      const text = await pool.runJson('search_symbols', args, FULL_ACCESS, undefined, 'text');
+      expect(text).toMatchObject({ structuredJson: '', isError: false });
+      expect(text.text.replace(text.traceId, '')).toBe(asObjects.text.replace(asObjects.traceId, ''));
+      const structured = await pool.runJson('search_symbols', args, FULL_ACCESS, undefined, 'structured');
+      expect(structured.text).toBe('');
+      expect(JSON.parse(structured.structuredJson)).toEqual({ ...asObjects.structured, trace_id: structured.traceId });
+      const badText = await pool.runJson('get_callers', {}, FULL_ACCESS, undefined, 'structured');
+      expect(badText.text).toMatch(/INVALID_ARGUMENTS/);
     } finally {
       await pool.close();
     }
