@@ -4,7 +4,7 @@ import { TraceStore } from './trace-store.js';
 
 /**
  * A trace callback that saves each trace where `travsr trace` finds it: the repository's
- * store when there is one, else `~/.travsr/traces.db`. The store is opened per trace, so a
+ * `.travsr/traces.db` when there is one, else `~/.travsr/traces.db`. The store is opened per trace, so a
  * long-lived supervisor holds no database handle between sessions. Failures are logged,
  * never thrown: losing a trace must not break indexing.
  */
@@ -20,9 +20,9 @@ const SERVER_STORE_IDLE_MS = 1000;
  * current turn of the event loop, all those of the turn in one transaction, so the answer a
  * trace belongs to is sent first. The store stays open while questions keep coming (opening
  * it cost about a millisecond of every call) and is closed a second after the last save, so an
- * idle server holds no handle. A commit moves the database's version under every reader's
- * caches. A process that exits right after a call should use {@link persistentTraceSink}: a
- * trace still waiting is lost with it.
+ * idle server holds no handle. The store is the trace database, not the graph store, whose
+ * readers' page caches a commit would empty. A process that exits right after a call should use
+ * {@link persistentTraceSink}: a trace still waiting is lost with it.
  */
 export function deferredTraceSink(repoRoot: string | undefined, logger?: Logger): (trace: Trace) => void {
   let waiting: Trace[] = [];
