@@ -140,6 +140,26 @@ describe('TraceStore', () => {
     expect(() => deferredTraceSink('/proc/not-writable/here')(c)).not.toThrow();
   });
 
+  it("saves an index run's traces through one open store, closed a second after the last", async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
+    mkdirSync(join(repo, '.travsr'));
+    const opened = vi.spyOn(TraceStore, 'forRepo');
+    const closed = vi.spyOn(TraceStore.prototype, 'close');
+    const traces = [sample('a@1.0.0'), sample('b@1.0.0'), sample('c@1.0.0')];
+    // Each plugin session of a run has a sink of its own; they share the store.
+    for (const t of traces) persistentTraceSink(repo)(t);
+    const mine = opened.mock.calls.flatMap(([root], i) => (root === repo ? [opened.mock.results[i]!.value as TraceStore] : []));
+    expect(mine).toHaveLength(1);
+    const reader = TraceStore.forRepo(repo); // saved, and readable by another connection at once
+    expect(traces.map((t) => reader.get(t.id).subject)).toEqual(['a@1.0.0', 'b@1.0.0', 'c@1.0.0']);
+    reader.close();
+    const closes = () => closed.mock.contexts.filter((store) => store === mine[0]).length;
+    expect(closes()).toBe(0);
+    await vi.waitFor(() => expect(closes()).toBe(1), { timeout: 10_000 });
+    opened.mockRestore();
+    closed.mockRestore();
+  });
+
   it("keeps a server's store open while traces keep coming, and closes it once they stop", async () => {
     const repo = mkdtempSync(join(tmpdir(), 'travsr-trace-repo-'));
     mkdirSync(join(repo, '.travsr'));
