@@ -163,16 +163,20 @@ function mcpFirstAnswer(repo, home) {
 }
 
 /** The durations (ms) of the tool-call traces `ids` the daemon saved in the repository's trace store (those found). */
-function toolDurations(repo, ids) {
-  const db = new Database(join(repo, '.travsr', 'traces.db'), { readonly: true });
+async function toolDurations(repo, ids) {
+  const { TraceStore } = await import(dist('traces/trace-store.js'));
+  const store = TraceStore.forRepo(repo);
   try {
-    const get = db.prepare("SELECT duration_ms AS ms FROM traces WHERE id = ? AND kind = 'tool-call'");
     return ids.flatMap((id) => {
-      const r = get.get(id);
-      return r && typeof r.ms === 'number' ? [r.ms] : [];
+      try {
+        const t = store.get(id);
+        return t.kind === 'tool-call' ? [t.durationMs] : [];
+      } catch {
+        return []; // not saved (yet)
+      }
     });
   } finally {
-    db.close();
+    store.close();
   }
 }
 
@@ -281,7 +285,7 @@ async function measure(label, key, repo) {
     rows.push(row(bench, 'warm get_context, p95', percentile(warm, 95), 'ms'));
     // The same calls' time inside the tool (their traces), the rest being the worker's dispatch,
     // the reply's JSON and the gRPC round trip.
-    const inTool = toolDurations(repo, traceIds);
+    const inTool = await toolDurations(repo, traceIds);
     rows.push(
       row(bench, `warm get_context inside the tool (its trace), p50 (${inTool.length}/${QUERIES} traces)`, percentile(inTool, 50), 'ms'),
     );

@@ -34,8 +34,14 @@ export function deferredTraceSink(repoRoot: string | undefined, logger?: Logger)
 /** How long a trace store stays open after its last save. */
 const STORE_IDLE_MS = 1000;
 
+/** A trace store held open, and the timer that closes it. */
+interface HeldStore {
+  store: TraceStore;
+  timer?: NodeJS.Timeout;
+}
+
 /** The trace stores this process holds open, by file. */
-const held = new Map<string, { store: TraceStore; timer?: NodeJS.Timeout }>();
+const held = new Map<string, HeldStore>();
 
 /**
  * Saves `traces` in one transaction into the store of `repoRoot`, opened once for all the saves
@@ -62,7 +68,7 @@ function saveTraces(repoRoot: string | undefined, traces: readonly Trace[], logg
   open.timer.unref();
 }
 
-function release(path: string, entry: { store: TraceStore; timer?: NodeJS.Timeout }): void {
+function release(path: string, entry: HeldStore): void {
   clearTimeout(entry.timer);
   if (held.get(path) === entry) held.delete(path);
   try {

@@ -99,7 +99,8 @@ export class TraceStore {
     const path = TraceStore.locate(repoRoot);
     const created = !existsSync(path);
     const store = TraceStore.open(path);
-    if (created && repoRoot) store.adoptGraphStoreTraces(join(dirname(path), 'graph.db'));
+    const inRepo = repoRoot !== undefined && dirname(path) === repoTravsrDir(repoRoot);
+    if (created && inRepo) store.adoptGraphStoreTraces(join(dirname(path), 'graph.db'));
     return store;
   }
 

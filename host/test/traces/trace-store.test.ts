@@ -16,6 +16,13 @@ function sample(subject: string, error?: string) {
   return r.finish(error ? { code: 'PLUGIN_CRASHED', message: error } : undefined);
 }
 
+/** The ids of the traces `store` holds, sorted. */
+const sortedIds = (store: TraceStore) =>
+  store
+    .list()
+    .map((t) => t.id)
+    .sort();
+
 describe('TraceStore', () => {
   it('refuses a graph.db that is not SQLite without touching it or its -wal (SQLite would delete the -wal on close)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'travsr-traces-garbage-'));
@@ -54,21 +61,11 @@ describe('TraceStore', () => {
     store.close();
     // The graph store is only read; a traces.db that exists is never filled again.
     const again = TraceStore.open(graphDb);
-    expect(
-      again
-        .list()
-        .map((t) => t.id)
-        .sort(),
-    ).toEqual([old1.id, old2.id].sort());
+    expect(sortedIds(again)).toEqual([old1.id, old2.id].sort());
     again.save(sample('written-later@0.1.0'));
     again.close();
     const reopened = TraceStore.forRepo(repo);
-    expect(
-      reopened
-        .list()
-        .map((t) => t.id)
-        .sort(),
-    ).toEqual([old1.id, old2.id, fresh.id].sort());
+    expect(sortedIds(reopened)).toEqual([old1.id, old2.id, fresh.id].sort());
     reopened.close();
   });
 
