@@ -1,4 +1,5 @@
 import { fileNodeIndex, filesMatching } from './file-nodes.js';
+import { isAuxiliary } from './file-ranking.js';
 import { bestHits, identifierTokens } from '../store/index.js';
 import { definitionsNamed } from './name-index.js';
 import { queryMentions, type FrameSite } from './query-mentions.js';
@@ -9,6 +10,10 @@ const SYMBOL_HITS = 200;
 // Compound identifiers of the question looked up in definitions' code, and how many definitions may hold one.
 const MAX_LOOKED_UP_IDENTIFIERS = 64;
 const MAX_IDENTIFIER_HOLDERS = 40;
+// Source files holding a quoted identifier at which it stops being evidence for them.
+const MAX_IDENTIFIER_FILES = 3;
+// What such a file gets, against a quoted line or message (localization benchmark, tuned part).
+const IDENTIFIER_FILE_SHARE = 0.5;
 const FILE_HITS = 100;
 
 /** What the question's words say about one node, each relative to the best hit. */
@@ -117,7 +122,9 @@ export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence
       s.why.add(frames.has(id) ? `the query's stack trace passes through ${id}` : `the query names ${id}`);
     }
   }
-  const definitionIdentifiers = identifiersInDefinitions(g, mentions.identifiers);
+  const { definitions: definitionIdentifiers, files: identifierFiles } = identifiersInDefinitions(g, mentions.identifiers);
+  // Code the question quotes found in few source files counts as a quotation of those files.
+  for (const [p, w] of identifierFiles) quotedFiles.set(p, (quotedFiles.get(p) ?? 0) + IDENTIFIER_FILE_SHARE * w);
   return {
     nodes,
     fileText,
@@ -133,12 +140,19 @@ export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence
 
 /**
  * The definitions whose own code uses the question's compound identifiers (two tokens or more:
- * `iter_content`, `Session.request`), found verbatim as token runs: each identifier held by at
- * most {@link MAX_IDENTIFIER_HOLDERS} definitions adds 1 / log2(1 + holders). Relative to the best.
+ * `iter_content`, `Session.request`, `--collect-only`), found verbatim as token runs: each
+ * identifier held by at most {@link MAX_IDENTIFIER_HOLDERS} definitions adds
+ * 1 / log2(1 + holders), relative to the best. And the source files (not tests, docs or
+ * examples, which quote everything) holding an identifier found in at most
+ * {@link MAX_IDENTIFIER_FILES} of them: 1 / files each.
  */
-function identifiersInDefinitions(g: VisibleGraph, identifiers: readonly string[]): Map<number, number> {
+function identifiersInDefinitions(
+  g: VisibleGraph,
+  identifiers: readonly string[],
+): { definitions: Map<number, number>; files: Map<string, number> } {
   const { cg, snap } = g;
   const weight = new Map<number, number>();
+  const files = new Map<string, number>();
   const seen = new Set<string>();
   for (const id of identifiers) {
     if (seen.size >= MAX_LOOKED_UP_IDENTIFIERS) break;
@@ -146,18 +160,21 @@ function identifiersInDefinitions(g: VisibleGraph, identifiers: readonly string[
     const key = tokens.join(' ');
     if (tokens.length < 2 || seen.has(key)) continue;
     seen.add(key);
-    const holders = cg.store.definitionsWithPhrase(tokens, MAX_IDENTIFIER_HOLDERS + 1);
+    const holders = cg.store
+      .definitionsWithPhrase(tokens, MAX_IDENTIFIER_HOLDERS + 1)
+      .map((nodeId) => snap.denseOf(nodeId))
+      .filter((d) => isVisibleNode(g, d));
     if (holders.length === 0 || holders.length > MAX_IDENTIFIER_HOLDERS) continue;
     const w = 1 / Math.log2(1 + holders.length);
-    for (const nodeId of holders) {
-      const d = snap.denseOf(nodeId);
-      if (isVisibleNode(g, d)) weight.set(d, (weight.get(d) ?? 0) + w);
-    }
+    for (const d of holders) weight.set(d, (weight.get(d) ?? 0) + w);
+    const sourceFiles = new Set(holders.map((d) => snap.paths[d]!).filter((p) => !isAuxiliary(p)));
+    if (sourceFiles.size > 0 && sourceFiles.size <= MAX_IDENTIFIER_FILES)
+      for (const p of sourceFiles) files.set(p, (files.get(p) ?? 0) + 1 / sourceFiles.size);
   }
   let best = 0;
   for (const w of weight.values()) best = Math.max(best, w);
   for (const [d, w] of weight) weight.set(d, w / best);
-  return weight;
+  return { definitions: weight, files };
 }
 
 /** A word of the question that is a file's or directory's name (`skipping` → skipping.py): 1 for the file, 0.5 for a directory. */

@@ -126,8 +126,12 @@ export function queryMentions(text: string): QueryMentions {
     }
   for (const f of frames) add(f);
   // Quoted code: `x`, ``x``, and fenced blocks' identifiers with code shape.
-  for (const m of text.matchAll(/`+([^`\n]{1,200})`+/g))
+  // In quoted code a hyphenated name is one name: a command-line option or config key
+  // (`--collect-only`, `min-similarity-lines`), found in the code as the same token run.
+  for (const m of text.matchAll(/`+([^`\n]{1,200})`+/g)) {
     for (const w of m[1]!.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) add(w[0]);
+    for (const w of m[1]!.matchAll(/[A-Za-z_$][\w$]*(?:-[A-Za-z0-9_]+)+/g)) add(w[0]);
+  }
   // Code-shaped words anywhere: snake_case, camelCase, PascalCase with an inner capital, dotted, called.
   for (const m of text.matchAll(
     /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\()|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z0-9]+[A-Z]\w*\b/g,

@@ -37,6 +37,33 @@ describe('lexicalEvidence', () => {
     expect([...dir.nameWordFiles]).toEqual([['src/geometry/shape.ts', 0.5]]);
   });
 
+  it('finds quoted code in the definitions that use it, and counts it for their source files (not tests)', () => {
+    const { g, dense } = contextFixture([
+      {
+        path: 'src/cli/options.ts',
+        lines: ['export function addOptions(parser: Parser) {', '  parser.flag("--dry-run", "print what would change");', '}'],
+        defs: [{ name: 'addOptions', lines: [1, 3] }],
+      },
+      {
+        path: 'src/cli/run.ts',
+        lines: ['export function runCommand(args: string[]) {', '  return args.length;', '}'],
+        defs: [{ name: 'runCommand', lines: [1, 3] }],
+      },
+      {
+        path: 'tests/options.test.ts',
+        lines: ['export function testDryRun() {', '  run(["--dry-run"]);', '}'],
+        defs: [{ name: 'testDryRun', lines: [1, 3] }],
+      },
+    ]);
+    // A hyphenated option in quoted code is one name: its words in that order.
+    const e = lexicalEvidence(g, 'Please give `--dry-run` a one-letter shortcut');
+    expect(e.definitionIdentifiers.get(dense('addOptions'))).toBe(1);
+    expect(e.definitionIdentifiers.get(dense('testDryRun'))).toBe(1);
+    expect(e.definitionIdentifiers.has(dense('runCommand'))).toBe(false);
+    // Its one source file gets half of what a quoted message gives; the test quotes everything.
+    expect([...e.quotedFiles]).toEqual([['src/cli/options.ts', 0.5]]);
+  });
+
   it('holds nothing the caller may not see', () => {
     const { seenBy, dense } = contextFixture();
     const e = lexicalEvidence(seenBy(ENGINEERS), 'computeInvoiceTotal invoice total billing');

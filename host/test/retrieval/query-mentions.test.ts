@@ -36,6 +36,12 @@ describe('queryMentions', () => {
     expect(m.identifiers).not.toContain('e.g');
   });
 
+  it('keeps a hyphenated name in quoted code whole: a command-line option or a config key', () => {
+    const m = queryMentions('Setting `min-similarity-lines` to 0 or passing `--collect-only` fails; a well-known bug.');
+    expect(m.identifiers).toEqual(expect.arrayContaining(['min-similarity-lines', 'collect-only', 'similarity', 'collect']));
+    expect(m.identifiers).not.toContain('well-known');
+  });
+
   it('keeps each frame as a site: file, line and function', () => {
     const m = queryMentions(
       [
