@@ -18,6 +18,7 @@ import { RefResolver } from './ref-resolver.js';
 import { FILE_COLUMNS, NODE_COLUMNS, toFileRow, toNodeRow, type RawFile, type RawNode } from './rows.js';
 import { StoreContext } from './store-context.js';
 import { SymbolIndex, type SynonymOrigin, type SynonymPair } from './symbol-index.js';
+import { VectorTable, type VectorEntry, type VectorHit, type VectorModelInfo } from './vector-table.js';
 import type {
   EdgeRow,
   EdgeTuple,
@@ -77,6 +78,7 @@ export class GraphStore {
   private readonly writer: FileGraphWriter;
   private readonly resolver: RefResolver;
   private readonly runs: IndexRunLedger;
+  private readonly vectors: VectorTable;
   private changeTracker: GraphChangeTracker | undefined;
   private changeListener: ((changes: GraphChanges) => void) | undefined;
   private closed = false;
@@ -95,6 +97,7 @@ export class GraphStore {
     this.writer = new FileGraphWriter(this.ctx, new NodeTable(this.ctx, this.symbols));
     this.resolver = new RefResolver(this.ctx);
     this.runs = new IndexRunLedger(this.ctx);
+    this.vectors = new VectorTable(this.ctx);
   }
 
   /**
@@ -790,6 +793,39 @@ export class GraphStore {
         return true;
       }),
     );
+  }
+
+  /**
+   * Stores `entries` (node id hex → vector) as `model`'s embeddings, replacing earlier ones of
+   * the same nodes; all or none. A model's vectors share one dimension (see {@link VectorTable}).
+   */
+  putVectors(model: string, entries: readonly VectorEntry[]): number {
+    return this.write(() => this.inTransaction(() => this.vectors.put(model, entries)));
+  }
+
+  /** Removes the vectors of `nodeIds` under `model` (under every model when undefined). */
+  removeVectors(nodeIds: readonly string[], model?: string): number {
+    return this.write(() => this.inTransaction(() => this.vectors.remove(nodeIds, model)));
+  }
+
+  /** Removes every vector of `model`. */
+  dropVectorModel(model: string): number {
+    return this.write(() => this.inTransaction(() => this.vectors.dropModel(model)));
+  }
+
+  /** The models with stored vectors: name, dimension, count. */
+  vectorModels(): VectorModelInfo[] {
+    return this.read(() => this.vectors.models());
+  }
+
+  /** The vector of `nodeId` under `model`, if stored. */
+  getVector(nodeId: string, model: string): Float32Array | undefined {
+    return this.read(() => this.vectors.get(nodeId, model));
+  }
+
+  /** The `k` nodes whose `model` vectors are most similar to `query` (cosine), best first. */
+  nearestVectors(model: string, query: Float32Array, k: number): VectorHit[] {
+    return this.read(() => this.vectors.nearest(model, query, k));
   }
 
   /** Adds a synonym pair (see {@link addSynonyms}); false when it was known already. */

@@ -11,3 +11,4 @@ export type { SynonymOrigin, SynonymPair } from './symbol-index.js';
 export type { IndexRunMode, IndexRunRecord, IndexRunStart, IndexRunStatus } from './index-runs.js';
 export type * from './types.js';
 export type { DefinitionHit, FileHit, FileSearchOptions } from './file-text-index.js';
+export type { VectorEntry, VectorHit, VectorModelInfo } from './vector-table.js';

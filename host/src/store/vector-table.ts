@@ -1,0 +1,200 @@
+import { StoreError, StoreErrorCode } from './errors.js';
+import type { StoreContext } from './store-context.js';
+
+/** A definition's embedding under one model: its node (NodeId hex) and the vector. */
+export interface VectorEntry {
+  nodeId: string;
+  vector: Float32Array;
+}
+
+/** What the store holds of one model's vectors. */
+export interface VectorModelInfo {
+  model: string;
+  dim: number;
+  count: number;
+}
+
+/** A nearest vector: its node and the cosine similarity to the query. */
+export interface VectorHit {
+  nodeId: string;
+  score: number;
+}
+
+/** One model's vectors in memory, for scans: row-major, each row of unit length. */
+interface Matrix {
+  version: number;
+  dim: number;
+  ids: string[];
+  rows: Float32Array;
+}
+
+/**
+ * The `vectors` table: embeddings per node and model (little-endian float32), and exact
+ * cosine search over one model's vectors. A model's vectors all have one dimension. Search
+ * reads the model's vectors into one typed array once per change of the table (the
+ * `vector_version` meta value, moved by every write) and scans it.
+ */
+export class VectorTable {
+  private readonly matrices = new Map<string, Matrix>();
+
+  constructor(private readonly ctx: StoreContext) {}
+
+  /**
+   * Writes (or replaces) `entries` under `model`; returns how many. Refused, nothing written
+   * (STORE_INVALID_INPUT): a vector whose dimension differs from the others of its model or of
+   * the batch, an empty one, or one with a value that is not a finite number.
+   */
+  put(model: string, entries: readonly VectorEntry[]): number {
+    if (entries.length === 0) return 0;
+    const dim = this.dimOf(model) ?? entries[0]!.vector.length;
+    for (const e of entries) {
+      if (e.vector.length !== dim || dim === 0)
+        throw invalid(
+          `cannot store the vectors: the vector of ${e.nodeId} has ${e.vector.length} dimensions; ${model}'s vectors have ${dim}` +
+            ' (vectors of another model or version go under another model name; `travsr embed` re-embeds a changed model); nothing was written',
+        );
+      for (const x of e.vector)
+        if (!Number.isFinite(x))
+          throw invalid(
+            `cannot store the vectors: the vector of ${e.nodeId} holds ${x}, only finite numbers can be stored; nothing was written`,
+          );
+    }
+    const insert = this.ctx.stmt(
+      'INSERT INTO vectors (node_id, model, dim, vector) VALUES (?, ?, ?, ?) ON CONFLICT (node_id, model) DO UPDATE SET dim = excluded.dim, vector = excluded.vector',
+    );
+    for (const e of entries) insert.run(e.nodeId, model, dim, littleEndianBytes(e.vector));
+    this.bumpVersion();
+    return entries.length;
+  }
+
+  /** Removes the vectors of `nodeIds` under `model` (every model when undefined); returns how many. */
+  remove(nodeIds: readonly string[], model?: string): number {
+    let removed = 0;
+    const del =
+      model === undefined
+        ? this.ctx.stmt('DELETE FROM vectors WHERE node_id = ?')
+        : this.ctx.stmt('DELETE FROM vectors WHERE node_id = ? AND model = ?');
+    for (const id of nodeIds) removed += (model === undefined ? del.run(id) : del.run(id, model)).changes;
+    if (removed > 0) this.bumpVersion();
+    return removed;
+  }
+
+  /** Removes every vector of `model`; returns how many. */
+  dropModel(model: string): number {
+    const removed = this.ctx.stmt('DELETE FROM vectors WHERE model = ?').run(model).changes;
+    if (removed > 0) this.bumpVersion();
+    return removed;
+  }
+
+  /** The models with vectors, by name. */
+  models(): VectorModelInfo[] {
+    return this.ctx
+      .stmt('SELECT model, MIN(dim) AS dim, COUNT(*) AS count FROM vectors GROUP BY model ORDER BY model')
+      .all() as VectorModelInfo[];
+  }
+
+  /** The vector of `nodeId` under `model`, if stored. */
+  get(nodeId: string, model: string): Float32Array | undefined {
+    const row = this.ctx.stmt('SELECT vector FROM vectors WHERE node_id = ? AND model = ?').get(nodeId, model) as
+      { vector: Buffer } | undefined;
+    return row ? fromLittleEndian(row.vector) : undefined;
+  }
+
+  /**
+   * The `k` vectors of `model` most similar to `query` (cosine), best first; ties by node id.
+   * Empty when the model has no vectors; STORE_INVALID_INPUT when `query` has another dimension.
+   */
+  nearest(model: string, query: Float32Array, k: number): VectorHit[] {
+    const m = this.matrix(model);
+    if (!m || k <= 0) return [];
+    if (query.length !== m.dim) throw invalid(`the query vector has ${query.length} dimensions; ${model}'s vectors have ${m.dim}`);
+    let norm = 0;
+    for (const x of query) norm += x * x;
+    norm = Math.sqrt(norm);
+    if (!(norm > 0)) return [];
+    // The best k so far, kept sorted best first (k is small: an insertion is cheaper than a heap).
+    const best: { row: number; score: number }[] = [];
+    const { dim, rows, ids } = m;
+    for (let r = 0, at = 0; r < ids.length; r++, at += dim) {
+      let dot = 0;
+      for (let i = 0; i < dim; i++) dot += rows[at + i]! * query[i]!;
+      const score = dot / norm;
+      if (best.length === k && !better(score, ids[r]!, best[k - 1]!.score, ids[best[k - 1]!.row]!)) continue;
+      let i = best.length === k ? k - 1 : best.length;
+      if (best.length < k) best.push({ row: r, score });
+      while (i > 0 && better(score, ids[r]!, best[i - 1]!.score, ids[best[i - 1]!.row]!)) {
+        best[i] = best[i - 1]!;
+        i--;
+      }
+      best[i] = { row: r, score };
+    }
+    return best.map((b) => ({ nodeId: ids[b.row]!, score: b.score }));
+  }
+
+  private dimOf(model: string): number | undefined {
+    return (this.ctx.stmt('SELECT dim FROM vectors WHERE model = ? LIMIT 1').get(model) as { dim: number } | undefined)?.dim;
+  }
+
+  /** `model`'s vectors as one matrix of unit rows, read again when the table changed. */
+  private matrix(model: string): Matrix | undefined {
+    const version = this.version();
+    const cached = this.matrices.get(model);
+    if (cached && cached.version === version) return cached;
+    const dim = this.dimOf(model);
+    if (dim === undefined) {
+      this.matrices.delete(model);
+      return undefined;
+    }
+    const found = this.ctx.stmt('SELECT node_id, vector FROM vectors WHERE model = ? ORDER BY node_id').all(model) as {
+      node_id: string;
+      vector: Buffer;
+    }[];
+    const rows = new Float32Array(found.length * dim);
+    const ids: string[] = [];
+    found.forEach((f, r) => {
+      const v = fromLittleEndian(f.vector);
+      let n = 0;
+      for (const x of v) n += x * x;
+      n = Math.sqrt(n) || 1;
+      for (let i = 0; i < dim; i++) rows[r * dim + i] = v[i]! / n;
+      ids.push(f.node_id);
+    });
+    const m = { version, dim, ids, rows };
+    this.matrices.set(model, m);
+    return m;
+  }
+
+  private version(): number {
+    return Number(
+      (this.ctx.stmt("SELECT value FROM meta WHERE key = 'vector_version'").get() as { value: string } | undefined)?.value ?? 0,
+    );
+  }
+
+  private bumpVersion(): void {
+    this.ctx
+      .stmt(
+        "INSERT INTO meta (key, value) VALUES ('vector_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
+      )
+      .run();
+  }
+}
+
+const better = (score: number, id: string, otherScore: number, otherId: string) =>
+  score > otherScore || (score === otherScore && id < otherId);
+
+function invalid(message: string): StoreError {
+  return new StoreError(StoreErrorCode.InvalidInput, message);
+}
+
+/** A vector as the table stores it: little-endian float32. */
+function littleEndianBytes(v: Float32Array): Buffer {
+  const b = Buffer.alloc(v.length * 4);
+  for (let i = 0; i < v.length; i++) b.writeFloatLE(v[i]!, i * 4);
+  return b;
+}
+
+function fromLittleEndian(b: Buffer): Float32Array {
+  const v = new Float32Array(b.length / 4);
+  for (let i = 0; i < v.length; i++) v[i] = b.readFloatLE(i * 4);
+  return v;
+}
