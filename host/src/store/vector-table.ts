@@ -115,18 +115,31 @@ export class VectorTable {
     // The best k so far, kept sorted best first (k is small: an insertion is cheaper than a heap).
     const best: { row: number; score: number }[] = [];
     const { dim, rows, ids } = m;
+    const tail = dim - (dim % 4);
+    let worst = -Infinity;
     for (let r = 0, at = 0; r < ids.length; r++, at += dim) {
-      let dot = 0;
-      for (let i = 0; i < dim; i++) dot += rows[at + i]! * query[i]!;
-      const score = dot / norm;
-      if (best.length === k && !better(score, ids[r]!, best[k - 1]!.score, ids[best[k - 1]!.row]!)) continue;
-      let i = best.length === k ? k - 1 : best.length;
-      if (best.length < k) best.push({ row: r, score });
-      while (i > 0 && better(score, ids[r]!, best[i - 1]!.score, ids[best[i - 1]!.row]!)) {
-        best[i] = best[i - 1]!;
-        i--;
+      let d0 = 0;
+      let d1 = 0;
+      let d2 = 0;
+      let d3 = 0;
+      let i = 0;
+      for (; i < tail; i += 4) {
+        d0 += rows[at + i]! * query[i]!;
+        d1 += rows[at + i + 1]! * query[i + 1]!;
+        d2 += rows[at + i + 2]! * query[i + 2]!;
+        d3 += rows[at + i + 3]! * query[i + 3]!;
       }
-      best[i] = { row: r, score };
+      for (; i < dim; i++) d0 += rows[at + i]! * query[i]!;
+      const score = (d0 + d1 + d2 + d3) / norm;
+      if (best.length === k && (score < worst || !better(score, ids[r]!, worst, ids[best[k - 1]!.row]!))) continue;
+      let j = best.length === k ? k - 1 : best.length;
+      if (best.length < k) best.push({ row: r, score });
+      while (j > 0 && better(score, ids[r]!, best[j - 1]!.score, ids[best[j - 1]!.row]!)) {
+        best[j] = best[j - 1]!;
+        j--;
+      }
+      best[j] = { row: r, score };
+      if (best.length === k) worst = best[k - 1]!.score;
     }
     return best.map((b) => ({ nodeId: ids[b.row]!, score: b.score }));
   }
@@ -186,14 +199,18 @@ function invalid(message: string): StoreError {
   return new StoreError(StoreErrorCode.InvalidInput, message);
 }
 
+const LITTLE_ENDIAN = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
+
 /** A vector as the table stores it: little-endian float32. */
 function littleEndianBytes(v: Float32Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
   const b = Buffer.alloc(v.length * 4);
   for (let i = 0; i < v.length; i++) b.writeFloatLE(v[i]!, i * 4);
   return b;
 }
 
 function fromLittleEndian(b: Buffer): Float32Array {
+  if (LITTLE_ENDIAN) return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
   const v = new Float32Array(b.length / 4);
   for (let i = 0; i < v.length; i++) v[i] = b.readFloatLE(i * 4);
   return v;
