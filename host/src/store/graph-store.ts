@@ -823,9 +823,12 @@ export class GraphStore {
     return this.read(() => this.vectors.get(nodeId, model));
   }
 
-  /** The `k` nodes whose `model` vectors are most similar to `query` (cosine), best first. */
-  nearestVectors(model: string, query: Float32Array, k: number): VectorHit[] {
-    return this.read(() => this.vectors.nearest(model, query, k));
+  /**
+   * The `k` nodes whose `model` vectors are most similar to `query` (cosine), best first;
+   * approximate above 100,000 vectors unless `exact` (see {@link VectorTable.nearest}).
+   */
+  nearestVectors(model: string, query: Float32Array, k: number, options: { exact?: boolean } = {}): VectorHit[] {
+    return this.read(() => this.vectors.nearest(model, query, k, options));
   }
 
   /** Adds a synonym pair (see {@link addSynonyms}); false when it was known already. */

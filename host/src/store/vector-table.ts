@@ -1,5 +1,6 @@
 import { StoreError, StoreErrorCode } from './errors.js';
 import type { StoreContext } from './store-context.js';
+import { nearestRows, vectorMatrix, type VectorMatrix } from './vector-scan.js';
 
 /** A definition's embedding under one model: its node (NodeId hex) and the vector. */
 export interface VectorEntry {
@@ -20,19 +21,17 @@ export interface VectorHit {
   score: number;
 }
 
-/** One model's vectors in memory, for scans: row-major, each row of unit length. */
-interface Matrix {
+/** One model's vectors in memory, with the table version they were read at. */
+interface Matrix extends VectorMatrix {
   version: number;
-  dim: number;
-  ids: string[];
-  rows: Float32Array;
 }
 
 /**
- * The `vectors` table: embeddings per node and model (little-endian float32), and exact
- * cosine search over one model's vectors. A model's vectors all have one dimension. Search
- * reads the model's vectors into one typed array once per change of the table (the
- * `vector_version` meta value, moved by every write) and scans it.
+ * The `vectors` table: embeddings per node and model (little-endian float32), and cosine
+ * search over one model's vectors (exact, or prefiltered by sign codes for large models: see
+ * `vector-scan.ts`). A model's vectors all have one dimension. Search reads the model's vectors
+ * into one typed array once per change of the table (the `vector_version` meta value, moved by
+ * every write).
  */
 export class VectorTable {
   private readonly matrices = new Map<string, Matrix>();
@@ -102,9 +101,11 @@ export class VectorTable {
 
   /**
    * The `k` vectors of `model` most similar to `query` (cosine), best first; ties by node id.
-   * Empty when the model has no vectors; STORE_INVALID_INPUT when `query` has another dimension.
+   * Exact up to `EXACT_SCAN_MAX_ROWS` (100,000) vectors or with `exact`; beyond, approximate (the
+   * rows nearest by sign code scored exactly). Empty when the model has no vectors;
+   * STORE_INVALID_INPUT when `query` has another dimension.
    */
-  nearest(model: string, query: Float32Array, k: number): VectorHit[] {
+  nearest(model: string, query: Float32Array, k: number, options: { exact?: boolean } = {}): VectorHit[] {
     const m = this.matrix(model);
     if (!m || k <= 0) return [];
     if (query.length !== m.dim) throw invalid(`the query vector has ${query.length} dimensions; ${model}'s vectors have ${m.dim}`);
@@ -112,36 +113,8 @@ export class VectorTable {
     for (const x of query) norm += x * x;
     norm = Math.sqrt(norm);
     if (!(norm > 0)) return [];
-    // The best k so far, kept sorted best first (k is small: an insertion is cheaper than a heap).
-    const best: { row: number; score: number }[] = [];
-    const { dim, rows, ids } = m;
-    const tail = dim - (dim % 4);
-    let worst = -Infinity;
-    for (let r = 0, at = 0; r < ids.length; r++, at += dim) {
-      let d0 = 0;
-      let d1 = 0;
-      let d2 = 0;
-      let d3 = 0;
-      let i = 0;
-      for (; i < tail; i += 4) {
-        d0 += rows[at + i]! * query[i]!;
-        d1 += rows[at + i + 1]! * query[i + 1]!;
-        d2 += rows[at + i + 2]! * query[i + 2]!;
-        d3 += rows[at + i + 3]! * query[i + 3]!;
-      }
-      for (; i < dim; i++) d0 += rows[at + i]! * query[i]!;
-      const score = (d0 + d1 + d2 + d3) / norm;
-      if (best.length === k && (score < worst || !better(score, ids[r]!, worst, ids[best[k - 1]!.row]!))) continue;
-      let j = best.length === k ? k - 1 : best.length;
-      if (best.length < k) best.push({ row: r, score });
-      while (j > 0 && better(score, ids[r]!, best[j - 1]!.score, ids[best[j - 1]!.row]!)) {
-        best[j] = best[j - 1]!;
-        j--;
-      }
-      best[j] = { row: r, score };
-      if (best.length === k) worst = best[k - 1]!.score;
-    }
-    return best.map((b) => ({ nodeId: ids[b.row]!, score: b.score }));
+    const unit = query.map((x) => x / norm);
+    return nearestRows(m, unit, k, options.exact).map(([row, score]) => ({ nodeId: m.ids[row]!, score }));
   }
 
   private dimOf(model: string): number | undefined {
@@ -172,7 +145,7 @@ export class VectorTable {
       for (let i = 0; i < dim; i++) rows[r * dim + i] = v[i]! / n;
       ids.push(f.node_id);
     });
-    const m = { version, dim, ids, rows };
+    const m = { version, ...vectorMatrix(dim, ids, rows) };
     this.matrices.set(model, m);
     return m;
   }
@@ -191,9 +164,6 @@ export class VectorTable {
       .run();
   }
 }
-
-const better = (score: number, id: string, otherScore: number, otherId: string) =>
-  score > otherScore || (score === otherScore && id < otherId);
 
 function invalid(message: string): StoreError {
   return new StoreError(StoreErrorCode.InvalidInput, message);
