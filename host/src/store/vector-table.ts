@@ -131,20 +131,21 @@ export class VectorTable {
       this.matrices.delete(model);
       return undefined;
     }
-    const found = this.ctx.stmt('SELECT node_id, vector FROM vectors WHERE model = ? ORDER BY node_id').all(model) as {
-      node_id: string;
-      vector: Buffer;
-    }[];
-    const rows = new Float32Array(found.length * dim);
+    // Rows in table order: ties are broken by node id when scored, so the order does not show.
+    const count = (this.ctx.stmt('SELECT COUNT(*) AS n FROM vectors WHERE model = ?').get(model) as { n: number }).n;
+    const rows = new Float32Array(count * dim);
     const ids: string[] = [];
-    found.forEach((f, r) => {
-      const v = fromLittleEndian(f.vector);
+    const read = this.ctx.stmt('SELECT node_id, vector FROM vectors WHERE model = ? /* raw */').raw(true);
+    for (const [nodeId, blob] of read.iterate(model) as IterableIterator<[string, Buffer]>) {
+      if (ids.length === count) break;
+      const v = fromLittleEndian(blob);
       let n = 0;
-      for (const x of v) n += x * x;
+      for (let i = 0; i < dim; i++) n += v[i]! * v[i]!;
       n = Math.sqrt(n) || 1;
-      for (let i = 0; i < dim; i++) rows[r * dim + i] = v[i]! / n;
-      ids.push(f.node_id);
-    });
+      const at = ids.length * dim;
+      for (let i = 0; i < dim; i++) rows[at + i] = v[i]! / n;
+      ids.push(nodeId);
+    }
     const m = { version, ...vectorMatrix(dim, ids, rows) };
     this.matrices.set(model, m);
     return m;
