@@ -4,7 +4,7 @@
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
 //                                       incremental, store, structural, ts-accuracy, ts-attributed, py-accuracy, rust-accuracy, retrieval,
 //                                       context, localization, install, ignore-depth, startup, daemon,
-//                                       scip-stream, scip-byo, vectors)
+//                                       scip-stream, scip-byo, vectors, embed)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ import * as daemon from './daemon-latency.js';
 import * as scipStream from './scip-stream.js';
 import * as scipByo from './scip-byo.js';
 import * as vectors from './vector-search.js';
+import * as embed from './embed-throughput.js';
 
 const BENCHMARKS = [
   frames,
@@ -56,6 +57,7 @@ const BENCHMARKS = [
   scipStream,
   scipByo,
   vectors,
+  embed,
 ];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */

@@ -12,7 +12,7 @@ import {
   modelDir,
   referenceEmbedding,
   tokenizerJson,
-} from './model-fixtures.js';
+} from '../src/testing/model-fixtures.js';
 
 const dirs: string[] = [];
 const track = (d: string) => (dirs.push(d), d);
