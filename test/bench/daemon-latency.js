@@ -8,7 +8,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
+import { GraphStore } from '../../host/dist/store/index.js';
 import { log, percentile, prng, repoRoot, row, sandboxAvailable, skipRow, tempDir } from './common.js';
 import { corpusRepo, packedPackage, sourceStats } from './ts-accuracy-corpus.js';
 import { PY_CORPORA, corpusCopy, pythonCorpus, pythonStats } from './py-accuracy-corpus.js';
@@ -39,15 +39,26 @@ const LANGUAGES = {
   },
 };
 
+/**
+ * The live nodes of `kinds` in the repository's graph, in id order, read through the store
+ * (read-only, beside the daemon): `{ name, path, start_line }`, and `node_id` with `nodeIds`.
+ */
+function liveNodes(repo, kinds, { nodeIds = false } = {}) {
+  const store = GraphStore.open(join(repo, '.travsr', 'graph.db'), { readonly: true });
+  try {
+    const tuples = store.liveNodeColumns().filter((t) => kinds.includes(t[1]));
+    const ids = nodeIds ? new Map(store.nodesByIds(tuples.map((t) => t[0])).map((n) => [n.id, n.nodeId])) : undefined;
+    return tuples.map(([id, , name, , path, start_line]) => ({ name, path, start_line, ...(ids ? { node_id: ids.get(id) } : {}) }));
+  } finally {
+    store.close();
+  }
+}
+
 /** Files with a top-level function to call, each with that function's node id: where the edits go. */
 function editTargets(repo, lang, count) {
-  const db = new Database(join(repo, '.travsr', 'graph.db'), { readonly: true });
-  const rows = db
-    .prepare(
-      "SELECT node_id, name, path, start_line FROM nodes WHERE kind = 'function' AND tombstoned_at IS NULL ORDER BY path, start_line",
-    )
-    .all();
-  db.close();
+  const rows = liveNodes(repo, ['function'], { nodeIds: true }).sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : (a.start_line ?? 0) - (b.start_line ?? 0),
+  );
   // An overloaded function has one node per signature, and a call resolves to the one it
   // matches: the edit would call another node than the one asked about. One definition per name.
   const defined = new Map();
@@ -181,12 +192,7 @@ async function toolDurations(repo, ids) {
 }
 
 function questions(repo, n) {
-  const db = new Database(join(repo, '.travsr', 'graph.db'), { readonly: true });
-  const names = db
-    .prepare("SELECT name FROM nodes WHERE kind IN ('function','method') AND tombstoned_at IS NULL")
-    .all()
-    .map((r) => r.name);
-  db.close();
+  const names = liveNodes(repo, ['function', 'method']).map((r) => r.name);
   const rand = prng(5);
   const words = (s) =>
     s
