@@ -122,7 +122,37 @@ export function formatSummary(s: IndexSummary): string {
         .join(', ')}${unclaimed.length > 8 ? ', …' : ''}`,
     );
   }
-  for (const f of s.failures.slice(0, 10)) lines.push(`  failed ${f.path} (${f.plugin}): ${f.reason}`);
-  if (s.failures.length > 10) lines.push(`  … ${s.failed - 10} more failed files (travsr status --json lists them)`);
+  lines.push(...failureLines(s));
   return lines.join('\n');
+}
+
+/** Failed files shown in a summary: the first 10, or groups of 10. */
+const SHOWN_FAILURES = 10;
+/** Paths named in one line of files that failed for the same reason. */
+const PATHS_PER_GROUP = 5;
+
+/**
+ * The failed files, files that failed for the same reason together (a plugin that cannot
+ * start fails every file it was given with one message): one line per reason, naming the
+ * first paths, at most {@link SHOWN_FAILURES} lines, then how many more.
+ */
+function failureLines(s: IndexSummary): string[] {
+  const groups = new Map<string, { plugin: string; reason: string; paths: string[] }>();
+  for (const f of s.failures) {
+    const key = `${f.plugin}\0${f.reason}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { plugin: f.plugin, reason: f.reason, paths: [] }));
+    g.paths.push(f.path);
+  }
+  const lines: string[] = [];
+  let shown = 0;
+  for (const g of [...groups.values()].slice(0, SHOWN_FAILURES)) {
+    const named = g.paths.slice(0, PATHS_PER_GROUP);
+    const more = g.paths.length - named.length;
+    const which = g.paths.length === 1 ? named[0]! : `${g.paths.length} files, ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+    lines.push(`  failed ${which} (${g.plugin}): ${g.reason}`);
+    shown += g.paths.length;
+  }
+  if (s.failed > shown) lines.push(`  … ${s.failed - shown} more failed files (travsr status --json lists them)`);
+  return lines;
 }
