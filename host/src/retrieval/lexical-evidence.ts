@@ -160,11 +160,11 @@ function identifiersInDefinitions(
     const key = tokens.join(' ');
     if (tokens.length < 2 || seen.has(key)) continue;
     seen.add(key);
-    const holders = cg.store
-      .definitionsWithPhrase(tokens, MAX_IDENTIFIER_HOLDERS + 1)
-      .map((nodeId) => snap.denseOf(nodeId))
-      .filter((d) => isVisibleNode(g, d));
-    if (holders.length === 0 || holders.length > MAX_IDENTIFIER_HOLDERS) continue;
+    // Too common counts every holder (one past the limit is enough to know); the weight, those the caller sees.
+    const found = cg.store.definitionsWithPhrase(tokens, MAX_IDENTIFIER_HOLDERS + 1);
+    if (found.length > MAX_IDENTIFIER_HOLDERS) continue;
+    const holders = found.map((nodeId) => snap.denseOf(nodeId)).filter((d) => isVisibleNode(g, d));
+    if (holders.length === 0) continue;
     const w = 1 / Math.log2(1 + holders.length);
     for (const d of holders) weight.set(d, (weight.get(d) ?? 0) + w);
     const sourceFiles = new Set(holders.map((d) => snap.paths[d]!).filter((p) => !isAuxiliary(p)));

@@ -64,6 +64,20 @@ describe('lexicalEvidence', () => {
     expect([...e.quotedFiles]).toEqual([['src/cli/options.ts', 0.5]]);
   });
 
+  it('counts every holder of a quoted identifier to judge it too common, those the caller may not see too', () => {
+    // 41 definitions use it, 2 of them in files only finance reads: still one more than 40.
+    const files = Array.from({ length: 41 }, (_, i) => ({
+      path: `src/cli/command${i}.ts`,
+      lines: [`export function command${i}(parser: Parser) {`, '  parser.flag("--dry-run");', '}'],
+      defs: [{ name: `command${i}`, lines: [1, 3] as [number, number] }],
+      ...(i < 2 ? { acl: 'finance' } : {}),
+    }));
+    const { seenBy } = contextFixture(files);
+    const e = lexicalEvidence(seenBy(ENGINEERS), 'what does `--dry-run` do');
+    expect(e.definitionIdentifiers.size).toBe(0);
+    expect(e.quotedFiles.size).toBe(0);
+  });
+
   it('holds nothing the caller may not see', () => {
     const { seenBy, dense } = contextFixture();
     const e = lexicalEvidence(seenBy(ENGINEERS), 'computeInvoiceTotal invoice total billing');
