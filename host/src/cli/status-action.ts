@@ -1,4 +1,5 @@
 import { hookStatus } from '../git/index.js';
+import { failedFileLines } from '../indexer/index-summary.js';
 import { registeredPlugins } from '../catalog/registered-plugins.js';
 import { errorCode } from '@travsr/protocol';
 import { GraphStore, StoreErrorCode } from '../store/index.js';
@@ -131,8 +132,12 @@ export async function showStatus(req: StatusRequest, out: { log(line: string): v
       );
     }
     for (const p of problems) out.log(`  ! ${p}`);
-    for (const f of failed.slice(0, 10)) out.log(`  failed ${f.path}: ${f.reason ?? ''}`);
-    if (failed.length > 10) out.log(`  … ${failed.length - 10} more failed files (--json lists them all)`);
+    for (const line of failedFileLines(
+      failed.map((f) => ({ path: f.path, reason: f.reason ?? '' })),
+      failed.length,
+      '--json lists them all',
+    ))
+      out.log(line);
   } finally {
     ws.close();
   }

@@ -122,7 +122,7 @@ export function formatSummary(s: IndexSummary): string {
         .join(', ')}${unclaimed.length > 8 ? ', …' : ''}`,
     );
   }
-  lines.push(...failureLines(s));
+  lines.push(...failedFileLines(s.failures, s.failed, 'travsr status --json lists them'));
   return lines.join('\n');
 }
 
@@ -132,14 +132,19 @@ const SHOWN_FAILURES = 10;
 const PATHS_PER_GROUP = 5;
 
 /**
- * The failed files, files that failed for the same reason together (a plugin that cannot
- * start fails every file it was given with one message): one line per reason, naming the
- * first paths, at most {@link SHOWN_FAILURES} lines, then how many more.
+ * Failed files for a person to read, files that failed for the same reason together (a plugin
+ * that cannot start fails every file it was given with one message): one line per reason,
+ * naming the first paths (and the plugin, when known), at most {@link SHOWN_FAILURES} lines,
+ * then how many more of `total` failed and where the whole list is (`listedBy`).
  */
-function failureLines(s: IndexSummary): string[] {
-  const groups = new Map<string, { plugin: string; reason: string; paths: string[] }>();
-  for (const f of s.failures) {
-    const key = `${f.plugin}\0${f.reason}`;
+export function failedFileLines(
+  failures: readonly { path: string; reason: string; plugin?: string }[],
+  total: number,
+  listedBy: string,
+): string[] {
+  const groups = new Map<string, { plugin: string | undefined; reason: string; paths: string[] }>();
+  for (const f of failures) {
+    const key = `${f.plugin ?? ''}\0${f.reason}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { plugin: f.plugin, reason: f.reason, paths: [] }));
     g.paths.push(f.path);
@@ -150,9 +155,9 @@ function failureLines(s: IndexSummary): string[] {
     const named = g.paths.slice(0, PATHS_PER_GROUP);
     const more = g.paths.length - named.length;
     const which = g.paths.length === 1 ? named[0]! : `${g.paths.length} files, ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
-    lines.push(`  failed ${which} (${g.plugin}): ${g.reason}`);
+    lines.push(`  failed ${which}${g.plugin ? ` (${g.plugin})` : ''}: ${g.reason}`);
     shown += g.paths.length;
   }
-  if (s.failed > shown) lines.push(`  … ${s.failed - shown} more failed files (travsr status --json lists them)`);
+  if (total > shown) lines.push(`  … ${total - shown} more failed files (${listedBy})`);
   return lines;
 }

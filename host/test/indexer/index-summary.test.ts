@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptySummary, formatSummary } from '../../src/indexer/index-summary.js';
+import { emptySummary, failedFileLines, formatSummary } from '../../src/indexer/index-summary.js';
 
 const failedLines = (text: string) => text.split('\n').filter((l) => l.startsWith('  failed ') || l.startsWith('  … '));
 
@@ -26,5 +26,18 @@ describe('formatSummary', () => {
     expect(lines).toHaveLength(11);
     expect(lines[0]).toBe('  failed f0.lua (example-lua@0.1.0): error 0');
     expect(lines[10]).toBe('  … 110 more failed files (travsr status --json lists them)');
+  });
+
+  it('groups failures without a plugin the same way (`travsr status`), and says where the whole list is', () => {
+    const failures = [
+      { path: 'a.py', reason: 'plugin crashed' },
+      { path: 'b.py', reason: 'plugin crashed' },
+      { path: 'c.py', reason: 'unreadable' },
+    ];
+    expect(failedFileLines(failures, 4, '--json lists them all')).toEqual([
+      '  failed 2 files, a.py, b.py: plugin crashed',
+      '  failed c.py: unreadable',
+      '  … 1 more failed files (--json lists them all)',
+    ]);
   });
 });
