@@ -29,19 +29,29 @@ export class StoreContext {
    * and caches of their search results compare this number ({@link textVersion}).
    */
   bumpTextVersion(): void {
-    this.stmt(
-      "INSERT INTO meta (key, value) VALUES ('text_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
-    ).run();
+    this.bumpCounter('text_version');
   }
 
   /** The text indexes' version (0 before their first write since it was kept). */
   textVersion(): number {
-    return Number((this.stmt("SELECT value FROM meta WHERE key = 'text_version'").get() as { value: string } | undefined)?.value ?? 0);
+    return this.counter('text_version');
   }
 
   /** The graph's version ({@link bumpGraphVersion}). */
   graphVersion(): number {
-    return Number((this.stmt("SELECT value FROM meta WHERE key = 'graph_version'").get() as { value: string } | undefined)?.value ?? 0);
+    return this.counter('graph_version');
+  }
+
+  /** A version number kept in `meta` under `key` (0 before its first {@link bumpCounter}). */
+  counter(key: string): number {
+    return Number((this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? 0);
+  }
+
+  /** Adds one to the version number under `key` in `meta` (1 when it was not there). */
+  bumpCounter(key: string): void {
+    this.stmt(
+      "INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
+    ).run(key);
   }
 
   /** Marks the graph as changed; caches computed from it (k-core shells) compare this number. */

@@ -21,6 +21,9 @@ export interface VectorHit {
   score: number;
 }
 
+/** The `meta` key that moves with every write to the vectors table. */
+const VECTOR_VERSION = 'vector_version';
+
 /** One model's vectors in memory, with the table version they were read at. */
 interface Matrix extends VectorMatrix {
   version: number;
@@ -126,13 +129,15 @@ export class VectorTable {
     const version = this.version();
     const cached = this.matrices.get(model);
     if (cached && cached.version === version) return cached;
-    const dim = this.dimOf(model);
-    if (dim === undefined) {
+    const { count, dim } = this.ctx.stmt('SELECT COUNT(*) AS count, MIN(dim) AS dim FROM vectors WHERE model = ?').get(model) as {
+      count: number;
+      dim: number | null;
+    };
+    if (count === 0 || dim === null) {
       this.matrices.delete(model);
       return undefined;
     }
     // Rows in table order: ties are broken by node id when scored, so the order does not show.
-    const count = (this.ctx.stmt('SELECT COUNT(*) AS n FROM vectors WHERE model = ?').get(model) as { n: number }).n;
     const rows = new Float32Array(count * dim);
     const ids: string[] = [];
     const read = this.ctx.stmt('SELECT node_id, vector FROM vectors WHERE model = ? /* raw */').raw(true);
@@ -152,17 +157,11 @@ export class VectorTable {
   }
 
   private version(): number {
-    return Number(
-      (this.ctx.stmt("SELECT value FROM meta WHERE key = 'vector_version'").get() as { value: string } | undefined)?.value ?? 0,
-    );
+    return this.ctx.counter(VECTOR_VERSION);
   }
 
   private bumpVersion(): void {
-    this.ctx
-      .stmt(
-        "INSERT INTO meta (key, value) VALUES ('vector_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
-      )
-      .run();
+    this.ctx.bumpCounter(VECTOR_VERSION);
   }
 }
 
