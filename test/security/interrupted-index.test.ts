@@ -221,9 +221,12 @@ describe('finding 3: kill -9 during `travsr index` leaves a graph the next run n
     expect(before.json).toMatchObject({ interrupted: true, complete: false });
     expect(before.text).toMatch(/interrupted.*travsr index/);
 
+    // When Phase B streamed its last file before the kill landed, nothing is pending: the next
+    // run analyzes no file and only redoes name matching (as for hook-run below).
+    expect(before.json).toMatchObject({ indexRun: { pendingFiles: killed.pendingFiles } });
     const again = await travsr(['index', repo.root, '--json'], { env: ENV, timeoutMs: 240_000 });
     expect(again.code, again.stderr).toBe(0);
-    expect((JSON.parse(again.stdout) as { analyzed: number }).analyzed).toBeGreaterThan(0);
+    expect((JSON.parse(again.stdout) as { analyzed: number }).analyzed).toBeGreaterThanOrEqual(killed.pendingFiles);
     expect(await exportLines(repo.root)).toEqual(fresh);
     expect((await status(repo.root)).json).toMatchObject({ interrupted: false, complete: true });
   }, 600_000);
