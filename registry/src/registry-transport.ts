@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EnvHttpProxyAgent, interceptors, request, type Dispatcher } from 'undici';
+import type { Dispatcher, EnvHttpProxyAgent, interceptors, request } from 'undici';
 import { deadlineError } from './deadline.js';
 import { RegistryError, RegistryErrorCode } from './errors.js';
 import { isRegistryPath } from './sha256-sums.js';
@@ -159,23 +159,44 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * undici, loaded on the first request: a command that never talks HTTP (`travsr init` of a
+ * checkout, `index`) does not pay for loading it.
+ */
+interface Undici {
+  EnvHttpProxyAgent: typeof EnvHttpProxyAgent;
+  interceptors: typeof interceptors;
+  request: typeof request;
+}
+let undici: Promise<Undici> | undefined;
+const loadUndici = (): Promise<Undici> =>
+  (undici ??= import('undici').then((u) => ({ EnvHttpProxyAgent: u.EnvHttpProxyAgent, interceptors: u.interceptors, request: u.request })));
+
 /** Registry over HTTP(S) with undici: timeouts, redirects, `Range` and the environment's proxy. */
 export class HttpTransport implements RegistryTransport {
   private readonly base: URL;
-  private readonly dispatcher: Dispatcher;
-  private readonly owned: Dispatcher | undefined;
+  private dispatcher: Dispatcher | undefined;
+  private owned: Dispatcher | undefined;
 
   constructor(
     readonly location: string,
     private readonly timeouts: RegistryTimeouts,
     private readonly userAgent: string,
-    dispatcher?: Dispatcher,
+    private readonly given?: Dispatcher,
   ) {
     this.base = new URL(location.endsWith('/') ? location : `${location}/`);
-    // proxyTunnel: false sends http:// requests to an HTTP proxy as absolute-URI GETs (as curl
-    // does, and as proxies without CONNECT need); https:// is still tunnelled with CONNECT.
-    this.owned = dispatcher ? undefined : new EnvHttpProxyAgent({ connect: { timeout: timeouts.connectMs }, proxyTunnel: false });
-    this.dispatcher = (dispatcher ?? this.owned!).compose(interceptors.redirect({ maxRedirections: 5 }));
+  }
+
+  /** The dispatcher requests go through: the given one, or the client's own, with redirects followed. */
+  private async dispatcherFor(): Promise<{ dispatcher: Dispatcher; request: Undici['request'] }> {
+    const { EnvHttpProxyAgent, interceptors, request } = await loadUndici();
+    if (!this.dispatcher) {
+      // proxyTunnel: false sends http:// requests to an HTTP proxy as absolute-URI GETs (as curl
+      // does, and as proxies without CONNECT need); https:// is still tunnelled with CONNECT.
+      this.owned = this.given ? undefined : new EnvHttpProxyAgent({ connect: { timeout: this.timeouts.connectMs }, proxyTunnel: false });
+      this.dispatcher = (this.given ?? this.owned!).compose(interceptors.redirect({ maxRedirections: 5 }));
+    }
+    return { dispatcher: this.dispatcher, request };
   }
 
   where(path: string): string {
@@ -190,8 +211,9 @@ export class HttpTransport implements RegistryTransport {
     if (options.fresh) headers['cache-control'] = 'no-cache';
     let res: Dispatcher.ResponseData;
     try {
+      const { dispatcher, request } = await this.dispatcherFor();
       res = await request(url, {
-        dispatcher: this.dispatcher,
+        dispatcher,
         headers,
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyIdleMs,
