@@ -446,6 +446,44 @@ const VALID = [
     message: { kind: 'response', id: 3, error: { code: -32800, message: 'analyze was cancelled' } },
     schema: 'envelope',
   },
+  {
+    name: 'embed-request',
+    description: 'a model plugin is asked for the vectors of two texts',
+    message: { kind: 'request', id: 7, method: 'embed', params: { texts: ['def parse_http_date(value):', 'why are dates parsed wrong'] } },
+    schema: 'embed.params',
+  },
+  {
+    name: 'embed-response',
+    description: 'one unit vector per text, in order',
+    message: {
+      kind: 'response',
+      id: 7,
+      result: {
+        vectors: [
+          [0.6, 0.8, 0],
+          [0, 0.6, 0.8],
+        ],
+      },
+    },
+    schema: 'embed.result',
+  },
+  {
+    name: 'score-request',
+    description: 'a cross-encoder is asked to score two candidates for a query',
+    message: {
+      kind: 'request',
+      id: 8,
+      method: 'score',
+      params: { query: 'stale cache', candidates: ['def evict(self, key):', 'def parse(text):'] },
+    },
+    schema: 'score.params',
+  },
+  {
+    name: 'score-response',
+    description: 'one score per candidate, higher is more relevant',
+    message: { kind: 'response', id: 8, result: { scores: [3.25, -1.5] } },
+    schema: 'score.result',
+  },
   { name: 'ping-request', description: 'ping with a nonce', message: PING, schema: 'ping.params' },
   {
     name: 'ping-request-no-params',
@@ -1238,6 +1276,24 @@ const SCHEMA_REJECTED = [
     description: 'analyze result with a negative count',
     message: { kind: 'response', id: 3, result: { files: -1, failed: 0, nodes: 0, edges: 0 } },
     schema: 'analyze.result',
+  },
+  {
+    name: 'embed-params-no-texts',
+    description: 'embed with an empty list of texts',
+    message: { kind: 'request', id: 7, method: 'embed', params: { texts: [] } },
+    schema: 'embed.params',
+  },
+  {
+    name: 'embed-result-string-in-vector',
+    description: 'a vector holding a string',
+    message: { kind: 'response', id: 7, result: { vectors: [[0.5, '0.5']] } },
+    schema: 'embed.result',
+  },
+  {
+    name: 'score-params-missing-query',
+    description: 'score without the query',
+    message: { kind: 'request', id: 8, method: 'score', params: { candidates: ['x'] } },
+    schema: 'score.params',
   },
   {
     name: 'cancel-params-missing-id',

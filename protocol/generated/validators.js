@@ -1086,7 +1086,7 @@ return errors === 0;
 }
 
 export const HelloResultSchema = validate12;
-const schema13 = {"additionalProperties":false,"type":"object","required":["protocolVersion","plugin","sdk","capabilities","maxFrameBytes"],"properties":{"protocolVersion":{"maxLength":16,"type":"string"},"plugin":{"additionalProperties":false,"type":"object","required":["id","version"],"properties":{"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"}}},"sdk":{"additionalProperties":false,"type":"object","required":["name","version"],"properties":{"name":{"maxLength":64,"type":"string"},"version":{"maxLength":64,"type":"string"}}},"capabilities":{"additionalProperties":false,"type":"object","required":["phases","cancellation","progress"],"properties":{"phases":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"cancellation":{"type":"boolean"},"progress":{"type":"boolean"},"incremental":{"type":"boolean"}}},"maxFrameBytes":{"minimum":65536,"type":"integer"}}};
+const schema13 = {"additionalProperties":false,"type":"object","required":["protocolVersion","plugin","sdk","capabilities","maxFrameBytes"],"properties":{"protocolVersion":{"maxLength":16,"type":"string"},"plugin":{"additionalProperties":false,"type":"object","required":["id","version"],"properties":{"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"}}},"sdk":{"additionalProperties":false,"type":"object","required":["name","version"],"properties":{"name":{"maxLength":64,"type":"string"},"version":{"maxLength":64,"type":"string"}}},"capabilities":{"additionalProperties":false,"type":"object","required":["phases","cancellation","progress"],"properties":{"phases":{"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"cancellation":{"type":"boolean"},"progress":{"type":"boolean"},"incremental":{"type":"boolean"},"model":{"minItems":1,"maxItems":2,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["embed","score"]}}}},"maxFrameBytes":{"minimum":65536,"type":"integer"}}};
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$", "u");
 const pattern1 = new RegExp("^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$", "u");
 
@@ -1314,7 +1314,7 @@ return false;
 else {
 const _errs20 = errors;
 for(const key3 in data7){
-if(!((((key3 === "phases") || (key3 === "cancellation")) || (key3 === "progress")) || (key3 === "incremental"))){
+if(!(((((key3 === "phases") || (key3 === "cancellation")) || (key3 === "progress")) || (key3 === "incremental")) || (key3 === "model"))){
 validate12.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1328,11 +1328,6 @@ if(errors === _errs21){
 if(Array.isArray(data8)){
 if(data8.length > 2){
 validate12.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-if(data8.length < 1){
-validate12.errors = [{instancePath:instancePath+"/capabilities/phases",schemaPath:"#/properties/capabilities/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -1371,7 +1366,6 @@ return false;
 break;
 }
 indices0[item0] = i1;
-}
 }
 }
 }
@@ -1423,6 +1417,74 @@ var valid3 = _errs29 === errors;
 else {
 var valid3 = true;
 }
+if(valid3){
+if(data7.model !== undefined){
+let data13 = data7.model;
+const _errs31 = errors;
+if(errors === _errs31){
+if(Array.isArray(data13)){
+if(data13.length > 2){
+validate12.errors = [{instancePath:instancePath+"/capabilities/model",schemaPath:"#/properties/capabilities/properties/model/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+if(data13.length < 1){
+validate12.errors = [{instancePath:instancePath+"/capabilities/model",schemaPath:"#/properties/capabilities/properties/model/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len1 = data13.length;
+for(let i2=0; i2<len1; i2++){
+let data14 = data13[i2];
+const _errs33 = errors;
+if(typeof data14 !== "string"){
+validate12.errors = [{instancePath:instancePath+"/capabilities/model/" + i2,schemaPath:"#/properties/capabilities/properties/model/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data14 === "embed") || (data14 === "score"))){
+validate12.errors = [{instancePath:instancePath+"/capabilities/model/" + i2,schemaPath:"#/properties/capabilities/properties/model/items/enum",keyword:"enum",params:{allowedValues: schema13.properties.capabilities.properties.model.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid6 = _errs33 === errors;
+if(!valid6){
+break;
+}
+}
+if(valid6){
+let i3 = data13.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data13[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+validate12.errors = [{instancePath:instancePath+"/capabilities/model",schemaPath:"#/properties/capabilities/properties/model/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"}];
+return false;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/capabilities/model",schemaPath:"#/properties/capabilities/properties/model/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+}
 }
 }
 }
@@ -1441,21 +1503,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.maxFrameBytes !== undefined){
-let data13 = data.maxFrameBytes;
-const _errs31 = errors;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+let data15 = data.maxFrameBytes;
+const _errs35 = errors;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
 validate12.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs31){
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 65536 || isNaN(data13)){
+if(errors === _errs35){
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 65536 || isNaN(data15)){
 validate12.errors = [{instancePath:instancePath+"/maxFrameBytes",schemaPath:"#/properties/maxFrameBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 65536},message:"must be >= 65536"}];
 return false;
 }
 }
 }
-var valid0 = _errs31 === errors;
+var valid0 = _errs35 === errors;
 }
 else {
 var valid0 = true;
@@ -2249,28 +2311,74 @@ validate16.errors = vErrors;
 return errors === 0;
 }
 
-export const PingParamsSchema = validate17;
-const schema18 = {"additionalProperties":false,"type":"object","properties":{"nonce":{"type":"integer"}}};
+export const EmbedParamsSchema = validate17;
+const schema18 = {"additionalProperties":false,"type":"object","required":["texts"],"properties":{"texts":{"minItems":1,"maxItems":1024,"type":"array","items":{"maxLength":262144,"type":"string"}}}};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.texts === undefined) && (missing0 = "texts")){
+validate17.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "nonce")){
+if(!(key0 === "texts")){
 validate17.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.nonce !== undefined){
-let data0 = data.nonce;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate17.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(data.texts !== undefined){
+let data0 = data.texts;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+if(data0.length > 1024){
+validate17.errors = [{instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"}];
 return false;
+}
+else {
+if(data0.length < 1){
+validate17.errors = [{instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 262144){
+validate17.errors = [{instancePath:instancePath+"/texts/" + i0,schemaPath:"#/properties/texts/items/maxLength",keyword:"maxLength",params:{limit: 262144},message:"must NOT have more than 262144 characters"}];
+return false;
+}
+}
+else {
+validate17.errors = [{instancePath:instancePath+"/texts/" + i0,schemaPath:"#/properties/texts/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+else {
+validate17.errors = [{instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
 }
 }
 }
@@ -2284,28 +2392,90 @@ validate17.errors = vErrors;
 return errors === 0;
 }
 
-export const PingResultSchema = validate18;
-const schema19 = {"additionalProperties":false,"type":"object","properties":{"nonce":{"type":"integer"}}};
+export const EmbedResultSchema = validate18;
+const schema19 = {"additionalProperties":false,"type":"object","required":["vectors"],"properties":{"vectors":{"maxItems":1024,"type":"array","items":{"minItems":1,"maxItems":16384,"type":"array","items":{"type":"number"}}}}};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.vectors === undefined) && (missing0 = "vectors")){
+validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "nonce")){
+if(!(key0 === "vectors")){
 validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.nonce !== undefined){
-let data0 = data.nonce;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate18.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(data.vectors !== undefined){
+let data0 = data.vectors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+if(data0.length > 1024){
+validate18.errors = [{instancePath:instancePath+"/vectors",schemaPath:"#/properties/vectors/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 16384){
+validate18.errors = [{instancePath:instancePath+"/vectors/" + i0,schemaPath:"#/properties/vectors/items/maxItems",keyword:"maxItems",params:{limit: 16384},message:"must NOT have more than 16384 items"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate18.errors = [{instancePath:instancePath+"/vectors/" + i0,schemaPath:"#/properties/vectors/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data1.length;
+for(let i1=0; i1<len1; i1++){
+let data2 = data1[i1];
+const _errs6 = errors;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+validate18.errors = [{instancePath:instancePath+"/vectors/" + i0+"/" + i1,schemaPath:"#/properties/vectors/items/items/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid2 = _errs6 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/vectors/" + i0,schemaPath:"#/properties/vectors/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/vectors",schemaPath:"#/properties/vectors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
 }
 }
 }
@@ -2319,18 +2489,102 @@ validate18.errors = vErrors;
 return errors === 0;
 }
 
-export const EmptySchema = validate19;
-const schema20 = {"additionalProperties":false,"type":"object","properties":{}};
+export const ScoreParamsSchema = validate19;
+const schema20 = {"additionalProperties":false,"type":"object","required":["query","candidates"],"properties":{"query":{"maxLength":262144,"type":"string"},"candidates":{"minItems":1,"maxItems":1024,"type":"array","items":{"maxLength":262144,"type":"string"}}}};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.query === undefined) && (missing0 = "query")) || ((data.candidates === undefined) && (missing0 = "candidates"))){
+validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
 for(const key0 in data){
+if(!((key0 === "query") || (key0 === "candidates"))){
 validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
+}
+}
+if(_errs1 === errors){
+if(data.query !== undefined){
+let data0 = data.query;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 262144){
+validate19.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 262144},message:"must NOT have more than 262144 characters"}];
+return false;
+}
+}
+else {
+validate19.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.candidates !== undefined){
+let data1 = data.candidates;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 1024){
+validate19.errors = [{instancePath:instancePath+"/candidates",schemaPath:"#/properties/candidates/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate19.errors = [{instancePath:instancePath+"/candidates",schemaPath:"#/properties/candidates/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 262144){
+validate19.errors = [{instancePath:instancePath+"/candidates/" + i0,schemaPath:"#/properties/candidates/items/maxLength",keyword:"maxLength",params:{limit: 262144},message:"must NOT have more than 262144 characters"}];
+return false;
+}
+}
+else {
+validate19.errors = [{instancePath:instancePath+"/candidates/" + i0,schemaPath:"#/properties/candidates/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+else {
+validate19.errors = [{instancePath:instancePath+"/candidates",schemaPath:"#/properties/candidates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 else {
@@ -2342,8 +2596,8 @@ validate19.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelParamsSchema = validate20;
-const schema21 = {"additionalProperties":false,"type":"object","required":["id"],"properties":{"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]}}};
+export const ScoreResultSchema = validate20;
+const schema21 = {"additionalProperties":false,"type":"object","required":["scores"],"properties":{"scores":{"maxItems":1024,"type":"array","items":{"type":"number"}}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2351,15 +2605,175 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.id === undefined) && (missing0 = "id")){
+if((data.scores === undefined) && (missing0 = "scores")){
 validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "id")){
+if(!(key0 === "scores")){
 validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.scores !== undefined){
+let data0 = data.scores;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+if(data0.length > 1024){
+validate20.errors = [{instancePath:instancePath+"/scores",schemaPath:"#/properties/scores/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+validate20.errors = [{instancePath:instancePath+"/scores/" + i0,schemaPath:"#/properties/scores/items/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/scores",schemaPath:"#/properties/scores/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+
+export const PingParamsSchema = validate21;
+const schema22 = {"additionalProperties":false,"type":"object","properties":{"nonce":{"type":"integer"}}};
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "nonce")){
+validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.nonce !== undefined){
+let data0 = data.nonce;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate21.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+
+export const PingResultSchema = validate22;
+const schema23 = {"additionalProperties":false,"type":"object","properties":{"nonce":{"type":"integer"}}};
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "nonce")){
+validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.nonce !== undefined){
+let data0 = data.nonce;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate22.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+export const EmptySchema = validate23;
+const schema24 = {"additionalProperties":false,"type":"object","properties":{}};
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+
+export const CancelParamsSchema = validate24;
+const schema25 = {"additionalProperties":false,"type":"object","required":["id"],"properties":{"id":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]}}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.id === undefined) && (missing0 = "id")){
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "id")){
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2458,7 +2872,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate20.errors = vErrors;
+validate24.errors = vErrors;
 return false;
 }
 else {
@@ -2477,34 +2891,34 @@ vErrors = null;
 }
 }
 else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate20.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-export const GraphFileParamsSchema = validate21;
-const schema22 = {"additionalProperties":false,"type":"object","required":["requestId","path","language","phase","status","nodes","edges","diagnostics"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"phase":{"type":"string","enum":["A","B"]},"status":{"type":"string","enum":["ok","failed"]},"nodes":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["vname","kind","name"],"properties":{"vname":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["file","module","namespace","package","class","interface","struct","enum","trait","type","function","method","constructor","property","field","variable","constant","macro","key"]},"name":{"maxLength":1024,"type":"string"},"qualifiedName":{"maxLength":4096,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}},"skeleton":{"maxLength":16384,"type":"string"}}}},"edges":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","dst","kind","confidence","provenance"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"dst":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"confidence":{"minimum":0,"maximum":1,"type":"number"},"provenance":{"type":"string","enum":["phase-a","phase-b","scip","lsif","manual"]}}}},"refs":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","kind","name"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"name":{"minLength":1,"maxLength":1024,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"diagnostics":{"maxItems":10000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["severity","message"],"properties":{"severity":{"type":"string","enum":["error","warning","info"]},"message":{"maxLength":4096,"type":"string"},"code":{"maxLength":128,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"interface":{"maxProperties":1000000,"type":"object","patternProperties":{"^(.*)$":{"minLength":1,"maxLength":128,"type":"string"}}}}};
-const func37 = Object.prototype.hasOwnProperty;
+export const GraphFileParamsSchema = validate25;
+const schema26 = {"additionalProperties":false,"type":"object","required":["requestId","path","language","phase","status","nodes","edges","diagnostics"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"path":{"minLength":1,"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"phase":{"type":"string","enum":["A","B"]},"status":{"type":"string","enum":["ok","failed"]},"nodes":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["vname","kind","name"],"properties":{"vname":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["file","module","namespace","package","class","interface","struct","enum","trait","type","function","method","constructor","property","field","variable","constant","macro","key"]},"name":{"maxLength":1024,"type":"string"},"qualifiedName":{"maxLength":4096,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}},"skeleton":{"maxLength":16384,"type":"string"}}}},"edges":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","dst","kind","confidence","provenance"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"dst":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"confidence":{"minimum":0,"maximum":1,"type":"number"},"provenance":{"type":"string","enum":["phase-a","phase-b","scip","lsif","manual"]}}}},"refs":{"type":"array","items":{"additionalProperties":false,"type":"object","required":["src","kind","name"],"properties":{"src":{"additionalProperties":false,"type":"object","required":["corpus","root","path","language","signature"],"properties":{"corpus":{"maxLength":512,"type":"string"},"root":{"maxLength":512,"type":"string"},"path":{"maxLength":4096,"type":"string"},"language":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"},"signature":{"maxLength":8192,"type":"string"}}},"kind":{"type":"string","enum":["contains","calls","imports","inherits","implements","types","references","overrides"]},"name":{"minLength":1,"maxLength":1024,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"diagnostics":{"maxItems":10000,"type":"array","items":{"additionalProperties":false,"type":"object","required":["severity","message"],"properties":{"severity":{"type":"string","enum":["error","warning","info"]},"message":{"maxLength":4096,"type":"string"},"code":{"maxLength":128,"type":"string"},"range":{"additionalProperties":false,"type":"object","required":["startLine","startCol","endLine","endCol"],"properties":{"startLine":{"minimum":1,"type":"integer"},"startCol":{"minimum":0,"type":"integer"},"endLine":{"minimum":1,"type":"integer"},"endCol":{"minimum":0,"type":"integer"}}}}}},"interface":{"maxProperties":1000000,"type":"object","patternProperties":{"^(.*)$":{"minLength":1,"maxLength":128,"type":"string"}}}}};
+const func40 = Object.prototype.hasOwnProperty;
 const pattern9 = new RegExp("^(.*)$", "u");
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((data.requestId === undefined) && (missing0 = "requestId")) || ((data.path === undefined) && (missing0 = "path"))) || ((data.language === undefined) && (missing0 = "language"))) || ((data.phase === undefined) && (missing0 = "phase"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.nodes === undefined) && (missing0 = "nodes"))) || ((data.edges === undefined) && (missing0 = "edges"))) || ((data.diagnostics === undefined) && (missing0 = "diagnostics"))){
-validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func37.call(schema22.properties, key0))){
-validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func40.call(schema26.properties, key0))){
+validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2604,7 +3018,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate21.errors = vErrors;
+validate25.errors = vErrors;
 return false;
 }
 else {
@@ -2630,18 +3044,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data1 === "string"){
 if(func2(data1) > 4096){
-validate21.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate25.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate21.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate25.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2657,24 +3071,24 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate21.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data2) < 1){
-validate21.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate25.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data2)){
-validate21.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2688,11 +3102,11 @@ if(data.phase !== undefined){
 let data3 = data.phase;
 const _errs12 = errors;
 if(typeof data3 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "A") || (data3 === "B"))){
-validate21.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema22.properties.phase.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema26.properties.phase.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -2705,11 +3119,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs14 = errors;
 if(typeof data4 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data4 === "ok") || (data4 === "failed"))){
-validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema26.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -2732,14 +3146,14 @@ if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if((((data6.vname === undefined) && (missing1 = "vname")) || ((data6.kind === undefined) && (missing1 = "kind"))) || ((data6.name === undefined) && (missing1 = "name"))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs20 = errors;
 for(const key1 in data6){
 if(!((((((key1 === "vname") || (key1 === "kind")) || (key1 === "name")) || (key1 === "qualifiedName")) || (key1 === "range")) || (key1 === "skeleton"))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2752,14 +3166,14 @@ if(errors === _errs21){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((((((data7.corpus === undefined) && (missing2 = "corpus")) || ((data7.root === undefined) && (missing2 = "root"))) || ((data7.path === undefined) && (missing2 = "path"))) || ((data7.language === undefined) && (missing2 = "language"))) || ((data7.signature === undefined) && (missing2 = "signature"))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs23 = errors;
 for(const key2 in data7){
 if(!(((((key2 === "corpus") || (key2 === "root")) || (key2 === "path")) || (key2 === "language")) || (key2 === "signature"))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2771,12 +3185,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data8 === "string"){
 if(func2(data8) > 512){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/corpus",schemaPath:"#/properties/nodes/items/properties/vname/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/corpus",schemaPath:"#/properties/nodes/items/properties/vname/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/corpus",schemaPath:"#/properties/nodes/items/properties/vname/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/corpus",schemaPath:"#/properties/nodes/items/properties/vname/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2792,12 +3206,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data9 === "string"){
 if(func2(data9) > 512){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/root",schemaPath:"#/properties/nodes/items/properties/vname/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/root",schemaPath:"#/properties/nodes/items/properties/vname/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/root",schemaPath:"#/properties/nodes/items/properties/vname/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/root",schemaPath:"#/properties/nodes/items/properties/vname/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2813,12 +3227,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data10 === "string"){
 if(func2(data10) > 4096){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/path",schemaPath:"#/properties/nodes/items/properties/vname/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/path",schemaPath:"#/properties/nodes/items/properties/vname/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/path",schemaPath:"#/properties/nodes/items/properties/vname/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/path",schemaPath:"#/properties/nodes/items/properties/vname/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2834,24 +3248,24 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data11 === "string"){
 if(func2(data11) > 64){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data11) < 1){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data11)){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/language",schemaPath:"#/properties/nodes/items/properties/vname/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2867,12 +3281,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data12 === "string"){
 if(func2(data12) > 8192){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/signature",schemaPath:"#/properties/nodes/items/properties/vname/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/signature",schemaPath:"#/properties/nodes/items/properties/vname/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/signature",schemaPath:"#/properties/nodes/items/properties/vname/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname/signature",schemaPath:"#/properties/nodes/items/properties/vname/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2889,7 +3303,7 @@ var valid4 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/vname",schemaPath:"#/properties/nodes/items/properties/vname/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2903,11 +3317,11 @@ if(data6.kind !== undefined){
 let data13 = data6.kind;
 const _errs34 = errors;
 if(typeof data13 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((((((((((((((data13 === "file") || (data13 === "module")) || (data13 === "namespace")) || (data13 === "package")) || (data13 === "class")) || (data13 === "interface")) || (data13 === "struct")) || (data13 === "enum")) || (data13 === "trait")) || (data13 === "type")) || (data13 === "function")) || (data13 === "method")) || (data13 === "constructor")) || (data13 === "property")) || (data13 === "field")) || (data13 === "variable")) || (data13 === "constant")) || (data13 === "macro")) || (data13 === "key"))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema22.properties.nodes.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema26.properties.nodes.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs34 === errors;
@@ -2922,12 +3336,12 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data14 === "string"){
 if(func2(data14) > 1024){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/name",schemaPath:"#/properties/nodes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/name",schemaPath:"#/properties/nodes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/name",schemaPath:"#/properties/nodes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/name",schemaPath:"#/properties/nodes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2943,12 +3357,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data15 === "string"){
 if(func2(data15) > 4096){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/qualifiedName",schemaPath:"#/properties/nodes/items/properties/qualifiedName/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/qualifiedName",schemaPath:"#/properties/nodes/items/properties/qualifiedName/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/qualifiedName",schemaPath:"#/properties/nodes/items/properties/qualifiedName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/qualifiedName",schemaPath:"#/properties/nodes/items/properties/qualifiedName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2965,14 +3379,14 @@ if(errors === _errs40){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing3;
 if(((((data16.startLine === undefined) && (missing3 = "startLine")) || ((data16.startCol === undefined) && (missing3 = "startCol"))) || ((data16.endLine === undefined) && (missing3 = "endLine"))) || ((data16.endCol === undefined) && (missing3 = "endCol"))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs42 = errors;
 for(const key3 in data16){
 if(!((((key3 === "startLine") || (key3 === "startCol")) || (key3 === "endLine")) || (key3 === "endCol"))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2982,13 +3396,13 @@ if(data16.startLine !== undefined){
 let data17 = data16.startLine;
 const _errs43 = errors;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startLine",schemaPath:"#/properties/nodes/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startLine",schemaPath:"#/properties/nodes/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs43){
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 1 || isNaN(data17)){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startLine",schemaPath:"#/properties/nodes/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startLine",schemaPath:"#/properties/nodes/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3003,13 +3417,13 @@ if(data16.startCol !== undefined){
 let data18 = data16.startCol;
 const _errs45 = errors;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startCol",schemaPath:"#/properties/nodes/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startCol",schemaPath:"#/properties/nodes/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs45){
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startCol",schemaPath:"#/properties/nodes/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/startCol",schemaPath:"#/properties/nodes/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3024,13 +3438,13 @@ if(data16.endLine !== undefined){
 let data19 = data16.endLine;
 const _errs47 = errors;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endLine",schemaPath:"#/properties/nodes/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endLine",schemaPath:"#/properties/nodes/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs47){
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 < 1 || isNaN(data19)){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endLine",schemaPath:"#/properties/nodes/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endLine",schemaPath:"#/properties/nodes/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3045,13 +3459,13 @@ if(data16.endCol !== undefined){
 let data20 = data16.endCol;
 const _errs49 = errors;
 if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endCol",schemaPath:"#/properties/nodes/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endCol",schemaPath:"#/properties/nodes/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs49){
 if((typeof data20 == "number") && (isFinite(data20))){
 if(data20 < 0 || isNaN(data20)){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endCol",schemaPath:"#/properties/nodes/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range/endCol",schemaPath:"#/properties/nodes/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3068,7 +3482,7 @@ var valid5 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/range",schemaPath:"#/properties/nodes/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3084,12 +3498,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data21 === "string"){
 if(func2(data21) > 16384){
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/skeleton",schemaPath:"#/properties/nodes/items/properties/skeleton/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/skeleton",schemaPath:"#/properties/nodes/items/properties/skeleton/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0+"/skeleton",schemaPath:"#/properties/nodes/items/properties/skeleton/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0+"/skeleton",schemaPath:"#/properties/nodes/items/properties/skeleton/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3107,7 +3521,7 @@ var valid3 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3118,7 +3532,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate25.errors = [{instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3142,14 +3556,14 @@ if(errors === _errs55){
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 let missing4;
 if((((((data23.src === undefined) && (missing4 = "src")) || ((data23.dst === undefined) && (missing4 = "dst"))) || ((data23.kind === undefined) && (missing4 = "kind"))) || ((data23.confidence === undefined) && (missing4 = "confidence"))) || ((data23.provenance === undefined) && (missing4 = "provenance"))){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
 const _errs57 = errors;
 for(const key4 in data23){
 if(!(((((key4 === "src") || (key4 === "dst")) || (key4 === "kind")) || (key4 === "confidence")) || (key4 === "provenance"))){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3162,14 +3576,14 @@ if(errors === _errs58){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing5;
 if((((((data24.corpus === undefined) && (missing5 = "corpus")) || ((data24.root === undefined) && (missing5 = "root"))) || ((data24.path === undefined) && (missing5 = "path"))) || ((data24.language === undefined) && (missing5 = "language"))) || ((data24.signature === undefined) && (missing5 = "signature"))){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
 const _errs60 = errors;
 for(const key5 in data24){
 if(!(((((key5 === "corpus") || (key5 === "root")) || (key5 === "path")) || (key5 === "language")) || (key5 === "signature"))){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3181,12 +3595,12 @@ const _errs61 = errors;
 if(errors === _errs61){
 if(typeof data25 === "string"){
 if(func2(data25) > 512){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/corpus",schemaPath:"#/properties/edges/items/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/corpus",schemaPath:"#/properties/edges/items/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/corpus",schemaPath:"#/properties/edges/items/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/corpus",schemaPath:"#/properties/edges/items/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3202,12 +3616,12 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data26 === "string"){
 if(func2(data26) > 512){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/root",schemaPath:"#/properties/edges/items/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/root",schemaPath:"#/properties/edges/items/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/root",schemaPath:"#/properties/edges/items/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/root",schemaPath:"#/properties/edges/items/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3223,12 +3637,12 @@ const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data27 === "string"){
 if(func2(data27) > 4096){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/path",schemaPath:"#/properties/edges/items/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/path",schemaPath:"#/properties/edges/items/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/path",schemaPath:"#/properties/edges/items/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/path",schemaPath:"#/properties/edges/items/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3244,24 +3658,24 @@ const _errs67 = errors;
 if(errors === _errs67){
 if(typeof data28 === "string"){
 if(func2(data28) > 64){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data28) < 1){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data28)){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/language",schemaPath:"#/properties/edges/items/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3277,12 +3691,12 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data29 === "string"){
 if(func2(data29) > 8192){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/signature",schemaPath:"#/properties/edges/items/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/signature",schemaPath:"#/properties/edges/items/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/signature",schemaPath:"#/properties/edges/items/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src/signature",schemaPath:"#/properties/edges/items/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3299,7 +3713,7 @@ var valid8 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/src",schemaPath:"#/properties/edges/items/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3316,14 +3730,14 @@ if(errors === _errs71){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 let missing6;
 if((((((data30.corpus === undefined) && (missing6 = "corpus")) || ((data30.root === undefined) && (missing6 = "root"))) || ((data30.path === undefined) && (missing6 = "path"))) || ((data30.language === undefined) && (missing6 = "language"))) || ((data30.signature === undefined) && (missing6 = "signature"))){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
 const _errs73 = errors;
 for(const key6 in data30){
 if(!(((((key6 === "corpus") || (key6 === "root")) || (key6 === "path")) || (key6 === "language")) || (key6 === "signature"))){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3335,12 +3749,12 @@ const _errs74 = errors;
 if(errors === _errs74){
 if(typeof data31 === "string"){
 if(func2(data31) > 512){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/corpus",schemaPath:"#/properties/edges/items/properties/dst/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/corpus",schemaPath:"#/properties/edges/items/properties/dst/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/corpus",schemaPath:"#/properties/edges/items/properties/dst/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/corpus",schemaPath:"#/properties/edges/items/properties/dst/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3356,12 +3770,12 @@ const _errs76 = errors;
 if(errors === _errs76){
 if(typeof data32 === "string"){
 if(func2(data32) > 512){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/root",schemaPath:"#/properties/edges/items/properties/dst/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/root",schemaPath:"#/properties/edges/items/properties/dst/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/root",schemaPath:"#/properties/edges/items/properties/dst/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/root",schemaPath:"#/properties/edges/items/properties/dst/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3377,12 +3791,12 @@ const _errs78 = errors;
 if(errors === _errs78){
 if(typeof data33 === "string"){
 if(func2(data33) > 4096){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/path",schemaPath:"#/properties/edges/items/properties/dst/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/path",schemaPath:"#/properties/edges/items/properties/dst/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/path",schemaPath:"#/properties/edges/items/properties/dst/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/path",schemaPath:"#/properties/edges/items/properties/dst/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3398,24 +3812,24 @@ const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data34 === "string"){
 if(func2(data34) > 64){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data34) < 1){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data34)){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/language",schemaPath:"#/properties/edges/items/properties/dst/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3431,12 +3845,12 @@ const _errs82 = errors;
 if(errors === _errs82){
 if(typeof data35 === "string"){
 if(func2(data35) > 8192){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/signature",schemaPath:"#/properties/edges/items/properties/dst/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/signature",schemaPath:"#/properties/edges/items/properties/dst/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/signature",schemaPath:"#/properties/edges/items/properties/dst/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst/signature",schemaPath:"#/properties/edges/items/properties/dst/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3453,7 +3867,7 @@ var valid9 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/dst",schemaPath:"#/properties/edges/items/properties/dst/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3467,11 +3881,11 @@ if(data23.kind !== undefined){
 let data36 = data23.kind;
 const _errs84 = errors;
 if(typeof data36 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/kind",schemaPath:"#/properties/edges/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/kind",schemaPath:"#/properties/edges/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((((data36 === "contains") || (data36 === "calls")) || (data36 === "imports")) || (data36 === "inherits")) || (data36 === "implements")) || (data36 === "types")) || (data36 === "references")) || (data36 === "overrides"))){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/kind",schemaPath:"#/properties/edges/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema22.properties.edges.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/kind",schemaPath:"#/properties/edges/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema26.properties.edges.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid7 = _errs84 === errors;
@@ -3486,18 +3900,18 @@ const _errs86 = errors;
 if(errors === _errs86){
 if((typeof data37 == "number") && (isFinite(data37))){
 if(data37 > 1 || isNaN(data37)){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
 if(data37 < 0 || isNaN(data37)){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/confidence",schemaPath:"#/properties/edges/items/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -3511,11 +3925,11 @@ if(data23.provenance !== undefined){
 let data38 = data23.provenance;
 const _errs88 = errors;
 if(typeof data38 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/provenance",schemaPath:"#/properties/edges/items/properties/provenance/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/provenance",schemaPath:"#/properties/edges/items/properties/provenance/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data38 === "phase-a") || (data38 === "phase-b")) || (data38 === "scip")) || (data38 === "lsif")) || (data38 === "manual"))){
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1+"/provenance",schemaPath:"#/properties/edges/items/properties/provenance/enum",keyword:"enum",params:{allowedValues: schema22.properties.edges.items.properties.provenance.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1+"/provenance",schemaPath:"#/properties/edges/items/properties/provenance/enum",keyword:"enum",params:{allowedValues: schema26.properties.edges.items.properties.provenance.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid7 = _errs88 === errors;
@@ -3531,7 +3945,7 @@ var valid7 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/edges/" + i1,schemaPath:"#/properties/edges/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3542,7 +3956,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate25.errors = [{instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3566,14 +3980,14 @@ if(errors === _errs92){
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 let missing7;
 if((((data40.src === undefined) && (missing7 = "src")) || ((data40.kind === undefined) && (missing7 = "kind"))) || ((data40.name === undefined) && (missing7 = "name"))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
 const _errs94 = errors;
 for(const key7 in data40){
 if(!((((key7 === "src") || (key7 === "kind")) || (key7 === "name")) || (key7 === "range"))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3586,14 +4000,14 @@ if(errors === _errs95){
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 let missing8;
 if((((((data41.corpus === undefined) && (missing8 = "corpus")) || ((data41.root === undefined) && (missing8 = "root"))) || ((data41.path === undefined) && (missing8 = "path"))) || ((data41.language === undefined) && (missing8 = "language"))) || ((data41.signature === undefined) && (missing8 = "signature"))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
 const _errs97 = errors;
 for(const key8 in data41){
 if(!(((((key8 === "corpus") || (key8 === "root")) || (key8 === "path")) || (key8 === "language")) || (key8 === "signature"))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3605,12 +4019,12 @@ const _errs98 = errors;
 if(errors === _errs98){
 if(typeof data42 === "string"){
 if(func2(data42) > 512){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/corpus",schemaPath:"#/properties/refs/items/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/corpus",schemaPath:"#/properties/refs/items/properties/src/properties/corpus/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/corpus",schemaPath:"#/properties/refs/items/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/corpus",schemaPath:"#/properties/refs/items/properties/src/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3626,12 +4040,12 @@ const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data43 === "string"){
 if(func2(data43) > 512){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/root",schemaPath:"#/properties/refs/items/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/root",schemaPath:"#/properties/refs/items/properties/src/properties/root/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/root",schemaPath:"#/properties/refs/items/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/root",schemaPath:"#/properties/refs/items/properties/src/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3647,12 +4061,12 @@ const _errs102 = errors;
 if(errors === _errs102){
 if(typeof data44 === "string"){
 if(func2(data44) > 4096){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/path",schemaPath:"#/properties/refs/items/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/path",schemaPath:"#/properties/refs/items/properties/src/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/path",schemaPath:"#/properties/refs/items/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/path",schemaPath:"#/properties/refs/items/properties/src/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3668,24 +4082,24 @@ const _errs104 = errors;
 if(errors === _errs104){
 if(typeof data45 === "string"){
 if(func2(data45) > 64){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data45) < 1){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data45)){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/language",schemaPath:"#/properties/refs/items/properties/src/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3701,12 +4115,12 @@ const _errs106 = errors;
 if(errors === _errs106){
 if(typeof data46 === "string"){
 if(func2(data46) > 8192){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/signature",schemaPath:"#/properties/refs/items/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/signature",schemaPath:"#/properties/refs/items/properties/src/properties/signature/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/signature",schemaPath:"#/properties/refs/items/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src/signature",schemaPath:"#/properties/refs/items/properties/src/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3723,7 +4137,7 @@ var valid12 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/src",schemaPath:"#/properties/refs/items/properties/src/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3737,11 +4151,11 @@ if(data40.kind !== undefined){
 let data47 = data40.kind;
 const _errs108 = errors;
 if(typeof data47 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/kind",schemaPath:"#/properties/refs/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/kind",schemaPath:"#/properties/refs/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((((data47 === "contains") || (data47 === "calls")) || (data47 === "imports")) || (data47 === "inherits")) || (data47 === "implements")) || (data47 === "types")) || (data47 === "references")) || (data47 === "overrides"))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema22.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/kind",schemaPath:"#/properties/refs/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema26.properties.refs.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid11 = _errs108 === errors;
@@ -3756,18 +4170,18 @@ const _errs110 = errors;
 if(errors === _errs110){
 if(typeof data48 === "string"){
 if(func2(data48) > 1024){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data48) < 1){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/name",schemaPath:"#/properties/refs/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3784,14 +4198,14 @@ if(errors === _errs112){
 if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
 let missing9;
 if(((((data49.startLine === undefined) && (missing9 = "startLine")) || ((data49.startCol === undefined) && (missing9 = "startCol"))) || ((data49.endLine === undefined) && (missing9 = "endLine"))) || ((data49.endCol === undefined) && (missing9 = "endCol"))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
 const _errs114 = errors;
 for(const key9 in data49){
 if(!((((key9 === "startLine") || (key9 === "startCol")) || (key9 === "endLine")) || (key9 === "endCol"))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3801,13 +4215,13 @@ if(data49.startLine !== undefined){
 let data50 = data49.startLine;
 const _errs115 = errors;
 if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startLine",schemaPath:"#/properties/refs/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startLine",schemaPath:"#/properties/refs/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs115){
 if((typeof data50 == "number") && (isFinite(data50))){
 if(data50 < 1 || isNaN(data50)){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startLine",schemaPath:"#/properties/refs/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startLine",schemaPath:"#/properties/refs/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3822,13 +4236,13 @@ if(data49.startCol !== undefined){
 let data51 = data49.startCol;
 const _errs117 = errors;
 if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startCol",schemaPath:"#/properties/refs/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startCol",schemaPath:"#/properties/refs/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs117){
 if((typeof data51 == "number") && (isFinite(data51))){
 if(data51 < 0 || isNaN(data51)){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startCol",schemaPath:"#/properties/refs/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/startCol",schemaPath:"#/properties/refs/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3843,13 +4257,13 @@ if(data49.endLine !== undefined){
 let data52 = data49.endLine;
 const _errs119 = errors;
 if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endLine",schemaPath:"#/properties/refs/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endLine",schemaPath:"#/properties/refs/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs119){
 if((typeof data52 == "number") && (isFinite(data52))){
 if(data52 < 1 || isNaN(data52)){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endLine",schemaPath:"#/properties/refs/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endLine",schemaPath:"#/properties/refs/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3864,13 +4278,13 @@ if(data49.endCol !== undefined){
 let data53 = data49.endCol;
 const _errs121 = errors;
 if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endCol",schemaPath:"#/properties/refs/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endCol",schemaPath:"#/properties/refs/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs121){
 if((typeof data53 == "number") && (isFinite(data53))){
 if(data53 < 0 || isNaN(data53)){
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endCol",schemaPath:"#/properties/refs/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range/endCol",schemaPath:"#/properties/refs/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3887,7 +4301,7 @@ var valid13 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2+"/range",schemaPath:"#/properties/refs/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3903,7 +4317,7 @@ var valid11 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/refs/" + i2,schemaPath:"#/properties/refs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3914,7 +4328,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate25.errors = [{instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3930,7 +4344,7 @@ const _errs123 = errors;
 if(errors === _errs123){
 if(Array.isArray(data54)){
 if(data54.length > 10000){
-validate21.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
@@ -3943,14 +4357,14 @@ if(errors === _errs125){
 if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
 let missing10;
 if(((data55.severity === undefined) && (missing10 = "severity")) || ((data55.message === undefined) && (missing10 = "message"))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
 const _errs127 = errors;
 for(const key10 in data55){
 if(!((((key10 === "severity") || (key10 === "message")) || (key10 === "code")) || (key10 === "range"))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3960,11 +4374,11 @@ if(data55.severity !== undefined){
 let data56 = data55.severity;
 const _errs128 = errors;
 if(typeof data56 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/properties/diagnostics/items/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/properties/diagnostics/items/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data56 === "error") || (data56 === "warning")) || (data56 === "info"))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/properties/diagnostics/items/properties/severity/enum",keyword:"enum",params:{allowedValues: schema22.properties.diagnostics.items.properties.severity.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/properties/diagnostics/items/properties/severity/enum",keyword:"enum",params:{allowedValues: schema26.properties.diagnostics.items.properties.severity.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid15 = _errs128 === errors;
@@ -3979,12 +4393,12 @@ const _errs130 = errors;
 if(errors === _errs130){
 if(typeof data57 === "string"){
 if(func2(data57) > 4096){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4000,12 +4414,12 @@ const _errs132 = errors;
 if(errors === _errs132){
 if(typeof data58 === "string"){
 if(func2(data58) > 128){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4022,14 +4436,14 @@ if(errors === _errs134){
 if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 let missing11;
 if(((((data59.startLine === undefined) && (missing11 = "startLine")) || ((data59.startCol === undefined) && (missing11 = "startCol"))) || ((data59.endLine === undefined) && (missing11 = "endLine"))) || ((data59.endCol === undefined) && (missing11 = "endCol"))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
 return false;
 }
 else {
 const _errs136 = errors;
 for(const key11 in data59){
 if(!((((key11 === "startLine") || (key11 === "startCol")) || (key11 === "endLine")) || (key11 === "endCol"))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4039,13 +4453,13 @@ if(data59.startLine !== undefined){
 let data60 = data59.startLine;
 const _errs137 = errors;
 if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs137){
 if((typeof data60 == "number") && (isFinite(data60))){
 if(data60 < 1 || isNaN(data60)){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -4060,13 +4474,13 @@ if(data59.startCol !== undefined){
 let data61 = data59.startCol;
 const _errs139 = errors;
 if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs139){
 if((typeof data61 == "number") && (isFinite(data61))){
 if(data61 < 0 || isNaN(data61)){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/startCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/startCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -4081,13 +4495,13 @@ if(data59.endLine !== undefined){
 let data62 = data59.endLine;
 const _errs141 = errors;
 if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endLine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs141){
 if((typeof data62 == "number") && (isFinite(data62))){
 if(data62 < 1 || isNaN(data62)){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endLine",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endLine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -4102,13 +4516,13 @@ if(data59.endCol !== undefined){
 let data63 = data59.endCol;
 const _errs143 = errors;
 if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endCol/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs143){
 if((typeof data63 == "number") && (isFinite(data63))){
 if(data63 < 0 || isNaN(data63)){
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range/endCol",schemaPath:"#/properties/diagnostics/items/properties/range/properties/endCol/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -4125,7 +4539,7 @@ var valid16 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3+"/range",schemaPath:"#/properties/diagnostics/items/properties/range/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4141,7 +4555,7 @@ var valid15 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4153,7 +4567,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate25.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4169,7 +4583,7 @@ const _errs145 = errors;
 if(errors === _errs145){
 if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
 if(Object.keys(data64).length > 1000000){
-validate21.errors = [{instancePath:instancePath+"/interface",schemaPath:"#/properties/interface/maxProperties",keyword:"maxProperties",params:{limit: 1000000},message:"must NOT have more than 1000000 properties"}];
+validate25.errors = [{instancePath:instancePath+"/interface",schemaPath:"#/properties/interface/maxProperties",keyword:"maxProperties",params:{limit: 1000000},message:"must NOT have more than 1000000 properties"}];
 return false;
 }
 else {
@@ -4181,18 +4595,18 @@ const _errs147 = errors;
 if(errors === _errs147){
 if(typeof data65 === "string"){
 if(func2(data65) > 128){
-validate21.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate25.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data65) < 1){
-validate21.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate25.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/interface/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/interface/patternProperties/%5E(.*)%24/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4205,7 +4619,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/interface",schemaPath:"#/properties/interface/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/interface",schemaPath:"#/properties/interface/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4227,32 +4641,32 @@ var valid0 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate21.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const ProgressParamsSchema = validate22;
-const schema23 = {"additionalProperties":false,"type":"object","required":["requestId","done","total"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"done":{"minimum":0,"type":"integer"},"total":{"minimum":0,"type":"integer"},"message":{"maxLength":1024,"type":"string"}}};
+export const ProgressParamsSchema = validate26;
+const schema27 = {"additionalProperties":false,"type":"object","required":["requestId","done","total"],"properties":{"requestId":{"anyOf":[{"minimum":0,"maximum":9007199254740991,"type":"integer"},{"minLength":1,"maxLength":128,"type":"string"}]},"done":{"minimum":0,"type":"integer"},"total":{"minimum":0,"type":"integer"},"message":{"maxLength":1024,"type":"string"}}};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.requestId === undefined) && (missing0 = "requestId")) || ((data.done === undefined) && (missing0 = "done"))) || ((data.total === undefined) && (missing0 = "total"))){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "requestId") || (key0 === "done")) || (key0 === "total")) || (key0 === "message"))){
-validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4352,7 +4766,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate22.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 }
 else {
@@ -4376,13 +4790,13 @@ if(data.done !== undefined){
 let data1 = data.done;
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate22.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate26.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate22.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate26.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -4397,13 +4811,13 @@ if(data.total !== undefined){
 let data2 = data.total;
 const _errs10 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate22.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate26.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate22.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate26.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -4420,12 +4834,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
 if(func2(data3) > 1024){
-validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate26.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4441,32 +4855,32 @@ var valid0 = true;
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate22.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
 
-export const LogParamsSchema = validate23;
-const schema24 = {"additionalProperties":false,"type":"object","required":["level","message"],"properties":{"level":{"type":"string","enum":["debug","info","warn","error"]},"message":{"maxLength":16384,"type":"string"},"data":{}}};
+export const LogParamsSchema = validate27;
+const schema28 = {"additionalProperties":false,"type":"object","required":["level","message"],"properties":{"level":{"type":"string","enum":["debug","info","warn","error"]},"message":{"maxLength":16384,"type":"string"},"data":{}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.level === undefined) && (missing0 = "level")) || ((data.message === undefined) && (missing0 = "message"))){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "level") || (key0 === "message")) || (key0 === "data"))){
-validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4476,11 +4890,11 @@ if(data.level !== undefined){
 let data0 = data.level;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data0 === "debug") || (data0 === "info")) || (data0 === "warn")) || (data0 === "error"))){
-validate23.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/enum",keyword:"enum",params:{allowedValues: schema24.properties.level.enum},message:"must be equal to one of the allowed values"}];
+validate27.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/enum",keyword:"enum",params:{allowedValues: schema28.properties.level.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4495,12 +4909,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 16384){
-validate23.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
+validate27.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4514,36 +4928,36 @@ var valid0 = true;
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate23.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
 
-export const ManifestSchema = validate24;
-const schema25 = {"additionalProperties":false,"type":"object","required":["id","version","languages","extensions","entrypoint","protocolVersions","constraints"],"properties":{"$schema":{"type":"string"},"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"},"description":{"maxLength":1024,"type":"string"},"languages":{"minItems":1,"maxItems":256,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}},"extensions":{"minItems":1,"maxItems":1024,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[^/\\\\]+$","type":"string"}},"entrypoint":{"additionalProperties":false,"type":"object","required":["runtime","path"],"properties":{"runtime":{"type":"string","enum":["node","exec"]},"path":{"minLength":1,"maxLength":1024,"pattern":"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$","type":"string"},"args":{"maxItems":64,"type":"array","items":{"maxLength":1024,"type":"string"}}}},"protocolVersions":{"minItems":1,"maxItems":16,"type":"array","items":{"maxLength":16,"type":"string"}},"phases":{"minItems":1,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"constraints":{"additionalProperties":false,"type":"object","required":["network","ipc","hostApi"],"properties":{"network":{"anyOf":[{"const":false,"type":"boolean"},{"additionalProperties":false,"type":"object","required":["allow"],"properties":{"allow":{"minItems":1,"maxItems":64,"type":"array","items":{"minLength":1,"maxLength":260,"pattern":"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$","type":"string"}}}}]},"ipc":{"type":"string","enum":["none","posix-shm"]},"hostApi":{"type":"boolean"},"filesystem":{"const":"repo-read-only","type":"string"},"resources":{"additionalProperties":false,"type":"object","properties":{"memoryMiB":{"minimum":16,"maximum":65536,"type":"integer"},"cpuSeconds":{"minimum":1,"maximum":86400,"type":"integer"},"processes":{"minimum":1,"maximum":4096,"type":"integer"}}},"tools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"optionalTools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"cache":{"type":"boolean"}}}}};
+export const ManifestSchema = validate28;
+const schema29 = {"additionalProperties":false,"type":"object","required":["id","version","languages","extensions","entrypoint","protocolVersions","constraints"],"properties":{"$schema":{"type":"string"},"kind":{"type":"string","enum":["analyzer","model"]},"id":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$","type":"string"},"version":{"maxLength":64,"pattern":"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$","type":"string"},"description":{"maxLength":1024,"type":"string"},"languages":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9+#._-]*$","type":"string"}},"extensions":{"maxItems":1024,"uniqueItems":true,"type":"array","items":{"minLength":1,"maxLength":64,"pattern":"^[^/\\\\]+$","type":"string"}},"entrypoint":{"additionalProperties":false,"type":"object","required":["runtime","path"],"properties":{"runtime":{"type":"string","enum":["node","exec"]},"path":{"minLength":1,"maxLength":1024,"pattern":"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$","type":"string"},"args":{"maxItems":64,"type":"array","items":{"maxLength":1024,"type":"string"}}}},"protocolVersions":{"minItems":1,"maxItems":16,"type":"array","items":{"maxLength":16,"type":"string"}},"phases":{"minItems":1,"uniqueItems":true,"type":"array","items":{"type":"string","enum":["A","B"]}},"constraints":{"additionalProperties":false,"type":"object","required":["network","ipc","hostApi"],"properties":{"network":{"anyOf":[{"const":false,"type":"boolean"},{"additionalProperties":false,"type":"object","required":["allow"],"properties":{"allow":{"minItems":1,"maxItems":64,"type":"array","items":{"minLength":1,"maxLength":260,"pattern":"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$","type":"string"}}}}]},"ipc":{"type":"string","enum":["none","posix-shm"]},"hostApi":{"type":"boolean"},"filesystem":{"const":"repo-read-only","type":"string"},"resources":{"additionalProperties":false,"type":"object","properties":{"memoryMiB":{"minimum":16,"maximum":65536,"type":"integer"},"cpuSeconds":{"minimum":1,"maximum":86400,"type":"integer"},"processes":{"minimum":1,"maximum":4096,"type":"integer"}}},"tools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"optionalTools":{"maxItems":32,"type":"array","items":{"pattern":"^[A-Za-z0-9._-]+$","maxLength":64,"type":"string"}},"cache":{"type":"boolean"}}},"model":{"additionalProperties":false,"type":"object","required":["task","maxTokens","licence"],"properties":{"task":{"type":"string","enum":["embed","rerank"]},"dimensions":{"minimum":1,"maximum":16384,"type":"integer"},"maxTokens":{"minimum":1,"maximum":1000000,"type":"integer"},"licence":{"minLength":1,"maxLength":256,"type":"string"}}}}};
 const pattern13 = new RegExp("^[^/\\\\]+$", "u");
 const pattern14 = new RegExp("^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$", "u");
 const pattern15 = new RegExp("^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$", "u");
 const pattern16 = new RegExp("^[A-Za-z0-9._-]+$", "u");
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.languages === undefined) && (missing0 = "languages"))) || ((data.extensions === undefined) && (missing0 = "extensions"))) || ((data.entrypoint === undefined) && (missing0 = "entrypoint"))) || ((data.protocolVersions === undefined) && (missing0 = "protocolVersions"))) || ((data.constraints === undefined) && (missing0 = "constraints"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func37.call(schema25.properties, key0))){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func40.call(schema29.properties, key0))){
+validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4552,7 +4966,7 @@ if(_errs1 === errors){
 if(data.$schema !== undefined){
 const _errs2 = errors;
 if(typeof data.$schema !== "string"){
-validate24.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4561,32 +4975,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
-let data1 = data.id;
+if(data.kind !== undefined){
+let data1 = data.kind;
 const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 128){
-validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+if(typeof data1 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(func2(data1) < 1){
-validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!((data1 === "analyzer") || (data1 === "model"))){
+validate28.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema29.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern0.test(data1)){
-validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs4 === errors;
 }
@@ -4594,24 +4992,30 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
-let data2 = data.version;
+if(data.id !== undefined){
+let data2 = data.id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate24.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data2) > 128){
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
-if(!pattern1.test(data2)){
-validate24.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"+"\""}];
+if(func2(data2) < 1){
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern0.test(data2)){
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$"+"\""}];
 return false;
 }
 }
 }
+}
 else {
-validate24.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4621,18 +5025,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
-let data3 = data.description;
+if(data.version !== undefined){
+let data3 = data.version;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(func2(data3) > 1024){
-validate24.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+if(func2(data3) > 64){
+validate28.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern1.test(data3)){
+validate28.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$"+"\""}];
 return false;
 }
 }
+}
 else {
-validate24.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4642,80 +5052,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languages !== undefined){
-let data4 = data.languages;
+if(data.description !== undefined){
+let data4 = data.description;
 const _errs10 = errors;
 if(errors === _errs10){
-if(Array.isArray(data4)){
-if(data4.length > 256){
-validate24.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
+if(typeof data4 === "string"){
+if(func2(data4) > 1024){
+validate28.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
-}
-else {
-if(data4.length < 1){
-validate24.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate24.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data5) < 1){
-validate24.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data5)){
-validate24.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
-return false;
-}
-}
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-break;
-}
-}
-if(valid1){
-let i1 = data4.length;
-let j0;
-if(i1 > 1){
-const indices0 = {};
-for(;i1--;){
-let item0 = data4[i1];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-validate24.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
-return false;
-break;
-}
-indices0[item0] = i1;
-}
-}
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4725,68 +5073,140 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.extensions !== undefined){
-let data6 = data.extensions;
-const _errs14 = errors;
-if(errors === _errs14){
-if(Array.isArray(data6)){
-if(data6.length > 1024){
-validate24.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"}];
+if(data.languages !== undefined){
+let data5 = data.languages;
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 256){
+validate28.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}];
 return false;
 }
 else {
-if(data6.length < 1){
-validate24.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 64){
+validate28.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data6) < 1){
+validate28.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data6)){
+validate28.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9+#._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9+#._-]*$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/languages/" + i0,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+if(valid1){
+let i1 = data5.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data5[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+validate28.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+return false;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.extensions !== undefined){
+let data7 = data.extensions;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data7)){
+if(data7.length > 1024){
+validate28.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"}];
 return false;
 }
 else {
 var valid3 = true;
-const len1 = data6.length;
+const len1 = data7.length;
 for(let i2=0; i2<len1; i2++){
-let data7 = data6[i2];
-const _errs16 = errors;
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func2(data7) > 64){
-validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+let data8 = data7[i2];
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func2(data8) > 64){
+validate28.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data7) < 1){
-validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func2(data8) < 1){
+validate28.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern13.test(data7)){
-validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]+$"},message:"must match pattern \""+"^[^/\\\\]+$"+"\""}];
+if(!pattern13.test(data8)){
+validate28.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]+$"},message:"must match pattern \""+"^[^/\\\\]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/extensions/" + i2,schemaPath:"#/properties/extensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid3 = _errs16 === errors;
+var valid3 = _errs18 === errors;
 if(!valid3){
 break;
 }
 }
 if(valid3){
-let i3 = data6.length;
+let i3 = data7.length;
 let j1;
 if(i3 > 1){
 const indices1 = {};
 for(;i3--;){
-let item1 = data6[i3];
+let item1 = data7[i3];
 if(typeof item1 !== "string"){
 continue;
 }
 if(typeof indices1[item1] == "number"){
 j1 = indices1[item1];
-validate24.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"}];
+validate28.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"}];
 return false;
 break;
 }
@@ -4796,81 +5216,47 @@ indices1[item1] = i3;
 }
 }
 }
-}
 else {
-validate24.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs14 === errors;
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.entrypoint !== undefined){
-let data8 = data.entrypoint;
-const _errs18 = errors;
-if(errors === _errs18){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let data9 = data.entrypoint;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing1;
-if(((data8.runtime === undefined) && (missing1 = "runtime")) || ((data8.path === undefined) && (missing1 = "path"))){
-validate24.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(((data9.runtime === undefined) && (missing1 = "runtime")) || ((data9.path === undefined) && (missing1 = "path"))){
+validate28.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-const _errs20 = errors;
-for(const key1 in data8){
+const _errs22 = errors;
+for(const key1 in data9){
 if(!(((key1 === "runtime") || (key1 === "path")) || (key1 === "args"))){
-validate24.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate28.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs20 === errors){
-if(data8.runtime !== undefined){
-let data9 = data8.runtime;
-const _errs21 = errors;
-if(typeof data9 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/entrypoint/runtime",schemaPath:"#/properties/entrypoint/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data9 === "node") || (data9 === "exec"))){
-validate24.errors = [{instancePath:instancePath+"/entrypoint/runtime",schemaPath:"#/properties/entrypoint/properties/runtime/enum",keyword:"enum",params:{allowedValues: schema25.properties.entrypoint.properties.runtime.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid5 = _errs21 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data8.path !== undefined){
-let data10 = data8.path;
+if(_errs22 === errors){
+if(data9.runtime !== undefined){
+let data10 = data9.runtime;
 const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(func2(data10) > 1024){
-validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+if(typeof data10 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/entrypoint/runtime",schemaPath:"#/properties/entrypoint/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(func2(data10) < 1){
-validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!((data10 === "node") || (data10 === "exec"))){
+validate28.errors = [{instancePath:instancePath+"/entrypoint/runtime",schemaPath:"#/properties/entrypoint/properties/runtime/enum",keyword:"enum",params:{allowedValues: schema29.properties.entrypoint.properties.runtime.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern14.test(data10)){
-validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"},message:"must match pattern \""+"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid5 = _errs23 === errors;
 }
@@ -4878,42 +5264,30 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data8.args !== undefined){
-let data11 = data8.args;
+if(data9.path !== undefined){
+let data11 = data9.path;
 const _errs25 = errors;
 if(errors === _errs25){
-if(Array.isArray(data11)){
-if(data11.length > 64){
-validate24.errors = [{instancePath:instancePath+"/entrypoint/args",schemaPath:"#/properties/entrypoint/properties/args/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
+if(typeof data11 === "string"){
+if(func2(data11) > 1024){
+validate28.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-var valid6 = true;
-const len2 = data11.length;
-for(let i4=0; i4<len2; i4++){
-let data12 = data11[i4];
-const _errs27 = errors;
-if(errors === _errs27){
-if(typeof data12 === "string"){
-if(func2(data12) > 1024){
-validate24.errors = [{instancePath:instancePath+"/entrypoint/args/" + i4,schemaPath:"#/properties/entrypoint/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+if(func2(data11) < 1){
+validate28.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
-}
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/entrypoint/args/" + i4,schemaPath:"#/properties/entrypoint/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!pattern14.test(data11)){
+validate28.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"},message:"must match pattern \""+"^(?!/)(?![A-Za-z]:)(?!.*\\\\)(?!.*(^|/)\\.\\.(/|$)).+$"+"\""}];
 return false;
-}
-}
-var valid6 = _errs27 === errors;
-if(!valid6){
-break;
 }
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/entrypoint/args",schemaPath:"#/properties/entrypoint/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [{instancePath:instancePath+"/entrypoint/path",schemaPath:"#/properties/entrypoint/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4922,55 +5296,100 @@ var valid5 = _errs25 === errors;
 else {
 var valid5 = true;
 }
+if(valid5){
+if(data9.args !== undefined){
+let data12 = data9.args;
+const _errs27 = errors;
+if(errors === _errs27){
+if(Array.isArray(data12)){
+if(data12.length > 64){
+validate28.errors = [{instancePath:instancePath+"/entrypoint/args",schemaPath:"#/properties/entrypoint/properties/args/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len2 = data12.length;
+for(let i4=0; i4<len2; i4++){
+let data13 = data12[i4];
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data13 === "string"){
+if(func2(data13) > 1024){
+validate28.errors = [{instancePath:instancePath+"/entrypoint/args/" + i4,schemaPath:"#/properties/entrypoint/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/entrypoint/args/" + i4,schemaPath:"#/properties/entrypoint/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs29 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/entrypoint/args",schemaPath:"#/properties/entrypoint/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs27 === errors;
+}
+else {
+var valid5 = true;
+}
 }
 }
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [{instancePath:instancePath+"/entrypoint",schemaPath:"#/properties/entrypoint/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs20 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.protocolVersions !== undefined){
-let data13 = data.protocolVersions;
-const _errs29 = errors;
-if(errors === _errs29){
-if(Array.isArray(data13)){
-if(data13.length > 16){
-validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
+let data14 = data.protocolVersions;
+const _errs31 = errors;
+if(errors === _errs31){
+if(Array.isArray(data14)){
+if(data14.length > 16){
+validate28.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
 return false;
 }
 else {
-if(data13.length < 1){
-validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+if(data14.length < 1){
+validate28.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid7 = true;
-const len3 = data13.length;
+const len3 = data14.length;
 for(let i5=0; i5<len3; i5++){
-let data14 = data13[i5];
-const _errs31 = errors;
-if(errors === _errs31){
-if(typeof data14 === "string"){
-if(func2(data14) > 16){
-validate24.errors = [{instancePath:instancePath+"/protocolVersions/" + i5,schemaPath:"#/properties/protocolVersions/items/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+let data15 = data14[i5];
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(func2(data15) > 16){
+validate28.errors = [{instancePath:instancePath+"/protocolVersions/" + i5,schemaPath:"#/properties/protocolVersions/items/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/protocolVersions/" + i5,schemaPath:"#/properties/protocolVersions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/protocolVersions/" + i5,schemaPath:"#/properties/protocolVersions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid7 = _errs31 === errors;
+var valid7 = _errs33 === errors;
 if(!valid7){
 break;
 }
@@ -4979,57 +5398,57 @@ break;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [{instancePath:instancePath+"/protocolVersions",schemaPath:"#/properties/protocolVersions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.phases !== undefined){
-let data15 = data.phases;
-const _errs33 = errors;
-if(errors === _errs33){
-if(Array.isArray(data15)){
-if(data15.length < 1){
-validate24.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+let data16 = data.phases;
+const _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data16)){
+if(data16.length < 1){
+validate28.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid8 = true;
-const len4 = data15.length;
+const len4 = data16.length;
 for(let i6=0; i6<len4; i6++){
-let data16 = data15[i6];
-const _errs35 = errors;
-if(typeof data16 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/phases/" + i6,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+let data17 = data16[i6];
+const _errs37 = errors;
+if(typeof data17 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/phases/" + i6,schemaPath:"#/properties/phases/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data16 === "A") || (data16 === "B"))){
-validate24.errors = [{instancePath:instancePath+"/phases/" + i6,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema25.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
+if(!((data17 === "A") || (data17 === "B"))){
+validate28.errors = [{instancePath:instancePath+"/phases/" + i6,schemaPath:"#/properties/phases/items/enum",keyword:"enum",params:{allowedValues: schema29.properties.phases.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid8 = _errs35 === errors;
+var valid8 = _errs37 === errors;
 if(!valid8){
 break;
 }
 }
 if(valid8){
-let i7 = data15.length;
+let i7 = data16.length;
 let j2;
 if(i7 > 1){
 const indices2 = {};
 for(;i7--;){
-let item2 = data15[i7];
+let item2 = data16[i7];
 if(typeof item2 !== "string"){
 continue;
 }
 if(typeof indices2[item2] == "number"){
 j2 = indices2[item2];
-validate24.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i7+" are identical)"}];
+validate28.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i7+" are identical)"}];
 return false;
 break;
 }
@@ -5040,43 +5459,43 @@ indices2[item2] = i7;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [{instancePath:instancePath+"/phases",schemaPath:"#/properties/phases/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs33 === errors;
+var valid0 = _errs35 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.constraints !== undefined){
-let data17 = data.constraints;
-const _errs37 = errors;
-if(errors === _errs37){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+let data18 = data.constraints;
+const _errs39 = errors;
+if(errors === _errs39){
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 let missing2;
-if((((data17.network === undefined) && (missing2 = "network")) || ((data17.ipc === undefined) && (missing2 = "ipc"))) || ((data17.hostApi === undefined) && (missing2 = "hostApi"))){
-validate24.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+if((((data18.network === undefined) && (missing2 = "network")) || ((data18.ipc === undefined) && (missing2 = "ipc"))) || ((data18.hostApi === undefined) && (missing2 = "hostApi"))){
+validate28.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-const _errs39 = errors;
-for(const key2 in data17){
+const _errs41 = errors;
+for(const key2 in data18){
 if(!((((((((key2 === "network") || (key2 === "ipc")) || (key2 === "hostApi")) || (key2 === "filesystem")) || (key2 === "resources")) || (key2 === "tools")) || (key2 === "optionalTools")) || (key2 === "cache"))){
-validate24.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate28.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs39 === errors){
-if(data17.network !== undefined){
-let data18 = data17.network;
-const _errs40 = errors;
-const _errs41 = errors;
-let valid11 = false;
+if(_errs41 === errors){
+if(data18.network !== undefined){
+let data19 = data18.network;
 const _errs42 = errors;
-if(typeof data18 !== "boolean"){
+const _errs43 = errors;
+let valid11 = false;
+const _errs44 = errors;
+if(typeof data19 !== "boolean"){
 const err0 = {instancePath:instancePath+"/constraints/network",schemaPath:"#/properties/constraints/properties/network/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5086,7 +5505,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(false !== data18){
+if(false !== data19){
 const err1 = {instancePath:instancePath+"/constraints/network",schemaPath:"#/properties/constraints/properties/network/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5096,14 +5515,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-var _valid0 = _errs42 === errors;
+var _valid0 = _errs44 === errors;
 valid11 = valid11 || _valid0;
 if(!valid11){
-const _errs44 = errors;
-if(errors === _errs44){
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+const _errs46 = errors;
+if(errors === _errs46){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing3;
-if((data18.allow === undefined) && (missing3 = "allow")){
+if((data19.allow === undefined) && (missing3 = "allow")){
 const err2 = {instancePath:instancePath+"/constraints/network",schemaPath:"#/properties/constraints/properties/network/anyOf/1/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -5114,8 +5533,8 @@ vErrors.push(err2);
 errors++;
 }
 else {
-const _errs46 = errors;
-for(const key3 in data18){
+const _errs48 = errors;
+for(const key3 in data19){
 if(!(key3 === "allow")){
 const err3 = {instancePath:instancePath+"/constraints/network",schemaPath:"#/properties/constraints/properties/network/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -5128,13 +5547,13 @@ errors++;
 break;
 }
 }
-if(_errs46 === errors){
-if(data18.allow !== undefined){
-let data19 = data18.allow;
-const _errs47 = errors;
-if(errors === _errs47){
-if(Array.isArray(data19)){
-if(data19.length > 64){
+if(_errs48 === errors){
+if(data19.allow !== undefined){
+let data20 = data19.allow;
+const _errs49 = errors;
+if(errors === _errs49){
+if(Array.isArray(data20)){
+if(data20.length > 64){
 const err4 = {instancePath:instancePath+"/constraints/network/allow",schemaPath:"#/properties/constraints/properties/network/anyOf/1/properties/allow/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5145,7 +5564,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data19.length < 1){
+if(data20.length < 1){
 const err5 = {instancePath:instancePath+"/constraints/network/allow",schemaPath:"#/properties/constraints/properties/network/anyOf/1/properties/allow/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5157,13 +5576,13 @@ errors++;
 }
 else {
 var valid13 = true;
-const len5 = data19.length;
+const len5 = data20.length;
 for(let i8=0; i8<len5; i8++){
-let data20 = data19[i8];
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data20 === "string"){
-if(func2(data20) > 260){
+let data21 = data20[i8];
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data21 === "string"){
+if(func2(data21) > 260){
 const err6 = {instancePath:instancePath+"/constraints/network/allow/" + i8,schemaPath:"#/properties/constraints/properties/network/anyOf/1/properties/allow/items/maxLength",keyword:"maxLength",params:{limit: 260},message:"must NOT have more than 260 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -5174,7 +5593,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(func2(data20) < 1){
+if(func2(data21) < 1){
 const err7 = {instancePath:instancePath+"/constraints/network/allow/" + i8,schemaPath:"#/properties/constraints/properties/network/anyOf/1/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -5185,7 +5604,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-if(!pattern15.test(data20)){
+if(!pattern15.test(data21)){
 const err8 = {instancePath:instancePath+"/constraints/network/allow/" + i8,schemaPath:"#/properties/constraints/properties/network/anyOf/1/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$"},message:"must match pattern \""+"^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -5209,7 +5628,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-var valid13 = _errs49 === errors;
+var valid13 = _errs51 === errors;
 if(!valid13){
 break;
 }
@@ -5243,7 +5662,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-var _valid0 = _errs44 === errors;
+var _valid0 = _errs46 === errors;
 valid11 = valid11 || _valid0;
 }
 if(!valid11){
@@ -5255,47 +5674,35 @@ else {
 vErrors.push(err12);
 }
 errors++;
-validate24.errors = vErrors;
+validate28.errors = vErrors;
 return false;
 }
 else {
-errors = _errs41;
+errors = _errs43;
 if(vErrors !== null){
-if(_errs41){
-vErrors.length = _errs41;
+if(_errs43){
+vErrors.length = _errs43;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid10 = _errs40 === errors;
+var valid10 = _errs42 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
-if(data17.ipc !== undefined){
-let data21 = data17.ipc;
-const _errs51 = errors;
-if(typeof data21 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/constraints/ipc",schemaPath:"#/properties/constraints/properties/ipc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data21 === "none") || (data21 === "posix-shm"))){
-validate24.errors = [{instancePath:instancePath+"/constraints/ipc",schemaPath:"#/properties/constraints/properties/ipc/enum",keyword:"enum",params:{allowedValues: schema25.properties.constraints.properties.ipc.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid10 = _errs51 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data17.hostApi !== undefined){
+if(data18.ipc !== undefined){
+let data22 = data18.ipc;
 const _errs53 = errors;
-if(typeof data17.hostApi !== "boolean"){
-validate24.errors = [{instancePath:instancePath+"/constraints/hostApi",schemaPath:"#/properties/constraints/properties/hostApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data22 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/constraints/ipc",schemaPath:"#/properties/constraints/properties/ipc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data22 === "none") || (data22 === "posix-shm"))){
+validate28.errors = [{instancePath:instancePath+"/constraints/ipc",schemaPath:"#/properties/constraints/properties/ipc/enum",keyword:"enum",params:{allowedValues: schema29.properties.constraints.properties.ipc.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid10 = _errs53 === errors;
@@ -5304,15 +5711,10 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data17.filesystem !== undefined){
-let data23 = data17.filesystem;
+if(data18.hostApi !== undefined){
 const _errs55 = errors;
-if(typeof data23 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/constraints/filesystem",schemaPath:"#/properties/constraints/properties/filesystem/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("repo-read-only" !== data23){
-validate24.errors = [{instancePath:instancePath+"/constraints/filesystem",schemaPath:"#/properties/constraints/properties/filesystem/const",keyword:"const",params:{allowedValue: "repo-read-only"},message:"must be equal to constant"}];
+if(typeof data18.hostApi !== "boolean"){
+validate28.errors = [{instancePath:instancePath+"/constraints/hostApi",schemaPath:"#/properties/constraints/properties/hostApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid10 = _errs55 === errors;
@@ -5321,63 +5723,53 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data17.resources !== undefined){
-let data24 = data17.resources;
+if(data18.filesystem !== undefined){
+let data24 = data18.filesystem;
 const _errs57 = errors;
-if(errors === _errs57){
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(typeof data24 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/constraints/filesystem",schemaPath:"#/properties/constraints/properties/filesystem/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("repo-read-only" !== data24){
+validate28.errors = [{instancePath:instancePath+"/constraints/filesystem",schemaPath:"#/properties/constraints/properties/filesystem/const",keyword:"const",params:{allowedValue: "repo-read-only"},message:"must be equal to constant"}];
+return false;
+}
+var valid10 = _errs57 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data18.resources !== undefined){
+let data25 = data18.resources;
 const _errs59 = errors;
-for(const key4 in data24){
+if(errors === _errs59){
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+const _errs61 = errors;
+for(const key4 in data25){
 if(!(((key4 === "memoryMiB") || (key4 === "cpuSeconds")) || (key4 === "processes"))){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs59 === errors){
-if(data24.memoryMiB !== undefined){
-let data25 = data24.memoryMiB;
-const _errs60 = errors;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs60){
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 65536 || isNaN(data25)){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
-return false;
-}
-else {
-if(data25 < 16 || isNaN(data25)){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 16},message:"must be >= 16"}];
-return false;
-}
-}
-}
-}
-var valid14 = _errs60 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data24.cpuSeconds !== undefined){
-let data26 = data24.cpuSeconds;
+if(_errs61 === errors){
+if(data25.memoryMiB !== undefined){
+let data26 = data25.memoryMiB;
 const _errs62 = errors;
 if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 86400 || isNaN(data26)){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"}];
+if(data26 > 65536 || isNaN(data26)){
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
 return false;
 }
 else {
-if(data26 < 1 || isNaN(data26)){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data26 < 16 || isNaN(data26)){
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/memoryMiB",schemaPath:"#/properties/constraints/properties/resources/properties/memoryMiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 16},message:"must be >= 16"}];
 return false;
 }
 }
@@ -5389,22 +5781,22 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data24.processes !== undefined){
-let data27 = data24.processes;
+if(data25.cpuSeconds !== undefined){
+let data27 = data25.cpuSeconds;
 const _errs64 = errors;
 if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs64){
 if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 4096 || isNaN(data27)){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
+if(data27 > 86400 || isNaN(data27)){
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"}];
 return false;
 }
 else {
 if(data27 < 1 || isNaN(data27)){
-validate24.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/cpuSeconds",schemaPath:"#/properties/constraints/properties/resources/properties/cpuSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -5415,55 +5807,82 @@ var valid14 = _errs64 === errors;
 else {
 var valid14 = true;
 }
+if(valid14){
+if(data25.processes !== undefined){
+let data28 = data25.processes;
+const _errs66 = errors;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs66){
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 4096 || isNaN(data28)){
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
+return false;
+}
+else {
+if(data28 < 1 || isNaN(data28)){
+validate28.errors = [{instancePath:instancePath+"/constraints/resources/processes",schemaPath:"#/properties/constraints/properties/resources/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid14 = _errs66 === errors;
+}
+else {
+var valid14 = true;
+}
 }
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid10 = _errs57 === errors;
+var valid10 = _errs59 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
-if(data17.tools !== undefined){
-let data28 = data17.tools;
-const _errs66 = errors;
-if(errors === _errs66){
-if(Array.isArray(data28)){
-if(data28.length > 32){
-validate24.errors = [{instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+if(data18.tools !== undefined){
+let data29 = data18.tools;
+const _errs68 = errors;
+if(errors === _errs68){
+if(Array.isArray(data29)){
+if(data29.length > 32){
+validate28.errors = [{instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
 return false;
 }
 else {
 var valid15 = true;
-const len6 = data28.length;
+const len6 = data29.length;
 for(let i9=0; i9<len6; i9++){
-let data29 = data28[i9];
-const _errs68 = errors;
-if(errors === _errs68){
-if(typeof data29 === "string"){
-if(func2(data29) > 64){
-validate24.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+let data30 = data29[i9];
+const _errs70 = errors;
+if(errors === _errs70){
+if(typeof data30 === "string"){
+if(func2(data30) > 64){
+validate28.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern16.test(data29)){
-validate24.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
+if(!pattern16.test(data30)){
+validate28.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/tools/" + i9,schemaPath:"#/properties/constraints/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid15 = _errs68 === errors;
+var valid15 = _errs70 === errors;
 if(!valid15){
 break;
 }
@@ -5471,50 +5890,50 @@ break;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid10 = _errs66 === errors;
+var valid10 = _errs68 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
-if(data17.optionalTools !== undefined){
-let data30 = data17.optionalTools;
-const _errs70 = errors;
-if(errors === _errs70){
-if(Array.isArray(data30)){
-if(data30.length > 32){
-validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools",schemaPath:"#/properties/constraints/properties/optionalTools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+if(data18.optionalTools !== undefined){
+let data31 = data18.optionalTools;
+const _errs72 = errors;
+if(errors === _errs72){
+if(Array.isArray(data31)){
+if(data31.length > 32){
+validate28.errors = [{instancePath:instancePath+"/constraints/optionalTools",schemaPath:"#/properties/constraints/properties/optionalTools/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
 return false;
 }
 else {
 var valid16 = true;
-const len7 = data30.length;
+const len7 = data31.length;
 for(let i10=0; i10<len7; i10++){
-let data31 = data30[i10];
-const _errs72 = errors;
-if(errors === _errs72){
-if(typeof data31 === "string"){
-if(func2(data31) > 64){
-validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+let data32 = data31[i10];
+const _errs74 = errors;
+if(errors === _errs74){
+if(typeof data32 === "string"){
+if(func2(data32) > 64){
+validate28.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern16.test(data31)){
-validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
+if(!pattern16.test(data32)){
+validate28.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._-]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/optionalTools/" + i10,schemaPath:"#/properties/constraints/properties/optionalTools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid16 = _errs72 === errors;
+var valid16 = _errs74 === errors;
 if(!valid16){
 break;
 }
@@ -5522,23 +5941,23 @@ break;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/constraints/optionalTools",schemaPath:"#/properties/constraints/properties/optionalTools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [{instancePath:instancePath+"/constraints/optionalTools",schemaPath:"#/properties/constraints/properties/optionalTools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid10 = _errs70 === errors;
+var valid10 = _errs72 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
-if(data17.cache !== undefined){
-const _errs74 = errors;
-if(typeof data17.cache !== "boolean"){
-validate24.errors = [{instancePath:instancePath+"/constraints/cache",schemaPath:"#/properties/constraints/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data18.cache !== undefined){
+const _errs76 = errors;
+if(typeof data18.cache !== "boolean"){
+validate28.errors = [{instancePath:instancePath+"/constraints/cache",schemaPath:"#/properties/constraints/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid10 = _errs74 === errors;
+var valid10 = _errs76 === errors;
 }
 else {
 var valid10 = true;
@@ -5554,11 +5973,145 @@ var valid10 = true;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs37 === errors;
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+let data34 = data.model;
+const _errs78 = errors;
+if(errors === _errs78){
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+let missing4;
+if((((data34.task === undefined) && (missing4 = "task")) || ((data34.maxTokens === undefined) && (missing4 = "maxTokens"))) || ((data34.licence === undefined) && (missing4 = "licence"))){
+validate28.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+return false;
+}
+else {
+const _errs80 = errors;
+for(const key5 in data34){
+if(!((((key5 === "task") || (key5 === "dimensions")) || (key5 === "maxTokens")) || (key5 === "licence"))){
+validate28.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs80 === errors){
+if(data34.task !== undefined){
+let data35 = data34.task;
+const _errs81 = errors;
+if(typeof data35 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/model/task",schemaPath:"#/properties/model/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data35 === "embed") || (data35 === "rerank"))){
+validate28.errors = [{instancePath:instancePath+"/model/task",schemaPath:"#/properties/model/properties/task/enum",keyword:"enum",params:{allowedValues: schema29.properties.model.properties.task.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid17 = _errs81 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data34.dimensions !== undefined){
+let data36 = data34.dimensions;
+const _errs83 = errors;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+validate28.errors = [{instancePath:instancePath+"/model/dimensions",schemaPath:"#/properties/model/properties/dimensions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs83){
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 > 16384 || isNaN(data36)){
+validate28.errors = [{instancePath:instancePath+"/model/dimensions",schemaPath:"#/properties/model/properties/dimensions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16384},message:"must be <= 16384"}];
+return false;
+}
+else {
+if(data36 < 1 || isNaN(data36)){
+validate28.errors = [{instancePath:instancePath+"/model/dimensions",schemaPath:"#/properties/model/properties/dimensions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid17 = _errs83 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data34.maxTokens !== undefined){
+let data37 = data34.maxTokens;
+const _errs85 = errors;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+validate28.errors = [{instancePath:instancePath+"/model/maxTokens",schemaPath:"#/properties/model/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs85){
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 > 1000000 || isNaN(data37)){
+validate28.errors = [{instancePath:instancePath+"/model/maxTokens",schemaPath:"#/properties/model/properties/maxTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data37 < 1 || isNaN(data37)){
+validate28.errors = [{instancePath:instancePath+"/model/maxTokens",schemaPath:"#/properties/model/properties/maxTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid17 = _errs85 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data34.licence !== undefined){
+let data38 = data34.licence;
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data38 === "string"){
+if(func2(data38) > 256){
+validate28.errors = [{instancePath:instancePath+"/model/licence",schemaPath:"#/properties/model/properties/licence/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data38) < 1){
+validate28.errors = [{instancePath:instancePath+"/model/licence",schemaPath:"#/properties/model/properties/licence/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/model/licence",schemaPath:"#/properties/model/properties/licence/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid17 = _errs87 === errors;
+}
+else {
+var valid17 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs78 === errors;
 }
 else {
 var valid0 = true;
@@ -5575,12 +6128,14 @@ var valid0 = true;
 }
 }
 }
+}
+}
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate24.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
 

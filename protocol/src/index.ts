@@ -28,6 +28,10 @@ export type {
   AnalyzeParams,
   AnalyzeResult,
   GraphFileParams,
+  EmbedParams,
+  EmbedResult,
+  ScoreParams,
+  ScoreResult,
   CancelParams,
   PingParams,
   PingResult,
@@ -37,7 +41,7 @@ export type {
   MethodName,
 } from './schema/messages.js';
 export type { RequestMethod, NotificationMethod, ParamsOf, ResultOf } from './schema/method-types.js';
-export type { Constraints, PluginManifest } from './schema/manifest.js';
+export type { Constraints, ModelInfo, PluginManifest } from './schema/manifest.js';
 export {
   assertSchema,
   assertEnvelope,

@@ -170,7 +170,11 @@ interface Undici {
 }
 let undici: Promise<Undici> | undefined;
 const loadUndici = (): Promise<Undici> =>
-  (undici ??= import('undici').then((u) => ({ EnvHttpProxyAgent: u.EnvHttpProxyAgent, interceptors: u.interceptors, request: u.request })));
+  (undici ??= import('undici').then((ns) => {
+    // A CommonJS package: its exports are named on the namespace or only on its default, depending on who loads it (Node, a bundle).
+    const u = (ns.EnvHttpProxyAgent ? ns : (ns as unknown as { default: typeof ns }).default) as Undici;
+    return { EnvHttpProxyAgent: u.EnvHttpProxyAgent, interceptors: u.interceptors, request: u.request };
+  }));
 
 /** Registry over HTTP(S) with undici: timeouts, redirects, `Range` and the environment's proxy. */
 export class HttpTransport implements RegistryTransport {

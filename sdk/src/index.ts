@@ -2,6 +2,7 @@
  * @travsr/sdk — write a Travsr language analyzer.
  *
  * - {@link runAnalyzer}: the harness a plugin's entry point calls.
+ * - {@link runModel}: the same for a model plugin (an embedder or a cross-encoder).
  * - {@link FileGraphBuilder}: builds one file's nodes, edges and refs with correct VNames.
  * - {@link requireBundle}: load a large CommonJS bundle from the V8 code cache its build stored.
  * - `@travsr/sdk/tree-sitter`: grammar loading and tags queries → Phase A graphs.
@@ -10,6 +11,7 @@
  *   `AnalyzeFile`, `NODE_KINDS`, …), so a plugin depends on the SDK alone.
  */
 export { runAnalyzer } from './run-analyzer.js';
+export { runModel, type ModelDefinition, type ModelSessionInfo } from './run-model.js';
 export { log } from './log.js';
 export { FileGraphBuilder, CONTAINS_CONFIDENCE, type FileGraphInit, type DefinitionInput, type EdgeOptions } from './graph-builder.js';
 export type {

@@ -1,10 +1,7 @@
-import { Console } from 'node:console';
-import type { Readable, Writable } from 'node:stream';
 import {
   DEFAULT_MAX_FRAME_BYTES,
   errorCode,
   MIN_MAX_FRAME_BYTES,
-  PROTOCOL_VERSIONS,
   WireErrorCode,
   WireException,
   type AnalyzeFile,
@@ -38,22 +35,13 @@ import { logToStderr, setLogSink } from './log.js';
 import { ProgressReporter } from './progress.js';
 import { readSourceFile, readSourceFileSync, SourceReadError } from './read-source.js';
 import { SDK_NAME, SDK_VERSION } from './version.js';
+import { chooseProtocolVersion, exitAfterFlush, ID_PATTERN, processIo, SEMVER_PATTERN, type SessionIo } from './process-io.js';
 import { broughtScipIndexers, BroughtScipPhaseB } from './scip/bring-your-own.js';
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
-const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
-const SEMVER_PATTERN = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
 const LANGUAGE_PATTERN = /^[a-z0-9][a-z0-9+#._-]*$/;
 
-/** Process-level effects of a session, injectable so the session itself stays testable. */
-export interface SessionIo {
-  input: Readable;
-  output: Writable;
-  /** Ends the process (after flushing `output`) with this exit code. */
-  exit(code: number): void;
-  /** Writes one diagnostic line for humans (stderr). */
-  stderr(line: string): void;
-}
+export type { SessionIo } from './process-io.js';
 
 /**
  * Runs the calling process as a Travsr analyzer sidecar: checks the handshake cookie,
@@ -97,18 +85,7 @@ export async function runAnalyzer(definition: AnalyzerDefinition): Promise<void>
     exitAfterFlush(1);
     return;
   }
-  // stdout carries the frames: anything an author logs with console must go to stderr.
-  Object.defineProperty(globalThis, 'console', {
-    value: new Console({ stdout: process.stderr, stderr: process.stderr }),
-    configurable: true,
-    writable: true,
-  });
-  const session = new AnalyzerSession(definition, {
-    input: process.stdin,
-    output: process.stdout,
-    exit: exitAfterFlush,
-    stderr: (line) => process.stderr.write(`${line}\n`),
-  });
+  const session = new AnalyzerSession(definition, processIo());
   await session.run();
 }
 
@@ -127,27 +104,6 @@ function definitionProblem(def: AnalyzerDefinition): string | undefined {
     return `maxFrameBytes of ${def.id} must be an integer ≥ ${MIN_MAX_FRAME_BYTES}`;
   }
   return undefined;
-}
-
-let exiting = false;
-function exitAfterFlush(code: number): void {
-  if (exiting) return;
-  exiting = true;
-  process.exitCode = code;
-  const done = () => process.exit(code);
-  setTimeout(done, 2000).unref();
-  process.stdout.write('', () => process.stderr.write('', done));
-}
-
-/** Compares protocol version strings numerically, segment by segment (`"10" > "9"`). */
-function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0 && !Number.isNaN(d)) return d;
-  }
-  return a.localeCompare(b);
 }
 
 function yieldToEventLoop(): Promise<void> {
@@ -260,16 +216,7 @@ export class AnalyzerSession {
     if (this.state === 'shutting-down') throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down`);
     if (this.state !== 'awaiting-hello')
       throw new WireException(WireErrorCode.InvalidRequest, 'hello was already answered in this session');
-    const supported: readonly string[] = this.def.protocolVersions ?? PROTOCOL_VERSIONS;
-    const common = params.protocolVersions.filter((v) => supported.includes(v)).sort(compareVersions);
-    const chosen = common[common.length - 1];
-    if (chosen === undefined) {
-      throw new WireException(
-        WireErrorCode.UnsupportedProtocolVersion,
-        `${this.def.id}@${this.def.version} speaks protocol version(s) ${supported.join(', ')} but the host offered ${params.protocolVersions.join(', ')}; install a plugin version that matches the host`,
-        { supported: [...supported] },
-      );
-    }
+    const chosen = chooseProtocolVersion(params.protocolVersions, this.def.protocolVersions, `${this.def.id}@${this.def.version}`);
     const negotiated = Math.min(params.maxFrameBytes, this.ownMaxFrameBytes);
     this.conn.setMaxFrameBytes(negotiated);
     this.state = 'ready';

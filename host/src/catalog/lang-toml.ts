@@ -22,10 +22,20 @@ export interface PluginEntry {
   networkAllow: string[];
 }
 
+/** The model plugin serving each task of the semantic layer (`travsr model add`, `travsr rerank install`). */
+export interface ModelRegistrations {
+  /** The embedding model `travsr embed` and the vector channel of `get_context` use. */
+  embed?: string;
+  /** The cross-encoder that reranks `get_context`'s shortlist. */
+  rerank?: string;
+}
+
 /** The contents of `~/.travsr/lang.toml`. */
 export interface LangRegistry {
   languages: Record<string, LanguageEntry>;
   plugins: Record<string, PluginEntry>;
+  /** Model plugins by task; each is also in {@link plugins}. */
+  models?: ModelRegistrations;
 }
 
 /** Error about lang.toml; the message names the file (and line, when it is a syntax error). */
@@ -88,6 +98,14 @@ export function readLangToml(path = langTomlPath()): LangRegistry {
     if (typeof t.sbom_sha256 === 'string') entry.sbomSha256 = t.sbom_sha256;
     reg.plugins[id] = entry;
   }
+  const models = asTable(doc.models, 'models', bad);
+  for (const task of ['embed', 'rerank'] as const) {
+    const id = models[task];
+    if (id === undefined) continue;
+    if (typeof id !== 'string' || !reg.plugins[id])
+      throw bad(`models.${task} must name a plugin of [plugins] (it names ${JSON.stringify(id)})`);
+    (reg.models ??= {})[task] = id;
+  }
   return reg;
 }
 
@@ -107,6 +125,7 @@ export function writeLangToml(reg: LangRegistry, path = langTomlPath()): void {
       network_allow: p.networkAllow,
     };
   }
+  if (reg.models && (reg.models.embed || reg.models.rerank)) doc.models = { ...reg.models };
   try {
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;

@@ -32,17 +32,22 @@ export interface RegisteredPlugin {
  * to the host package (the monorepo layout). The packaged registry replaces this later.
  */
 export function builtinPluginDirs(): string[] {
+  const root = checkoutPluginsRoot();
+  if (!root) return [];
+  return readdirSync(root)
+    .sort()
+    .map((name) => join(root, name))
+    .filter((d) => existsSync(join(d, MANIFEST_FILE)));
+}
+
+/** The `plugins/` folder of the checkout this host runs from (beside `host/`), or undefined in an installed package. */
+export function checkoutPluginsRoot(): string | undefined {
   const here = dirname(fileURLToPath(import.meta.url));
   for (let dir = here, i = 0; i < 6; i++, dir = dirname(dir)) {
     const candidate = join(dir, 'plugins');
-    if (existsSync(candidate) && existsSync(join(dir, 'host'))) {
-      return readdirSync(candidate)
-        .sort()
-        .map((name) => join(candidate, name))
-        .filter((d) => existsSync(join(d, MANIFEST_FILE)));
-    }
+    if (existsSync(candidate) && existsSync(join(dir, 'host'))) return candidate;
   }
-  return [];
+  return undefined;
 }
 
 /** Loads the first-party plugins that are built (their entrypoint exists); others are reported. */

@@ -23,6 +23,7 @@ import type {
 import { DaemonError, DaemonErrorCode } from './errors.js';
 import { ManagedRepo } from './managed-repo.js';
 import { QueryCache, type CachedAnswer } from './query-cache.js';
+import { QueryEmbedder } from '../models/query-embedder.js';
 import type { UpdateEvent } from './repo-updater.js';
 
 /** Options of a {@link DaemonCore}. */
@@ -50,9 +51,12 @@ export class DaemonCore {
   private readonly cache: QueryCache;
   private readonly listeners = new Set<(c: GraphChange) => void>();
   private closed = false;
+  /** The vector channel's question embedding, with the registered model's session kept warm. */
+  private readonly embedder: QueryEmbedder;
 
   constructor(private readonly opts: DaemonCoreOptions) {
     this.cache = new QueryCache(opts.cache);
+    this.embedder = new QueryEmbedder(opts.logger);
   }
 
   /** Opens every repository to manage; one that cannot be opened is logged and left out. */
@@ -191,7 +195,9 @@ export class DaemonCore {
       throw new DaemonError(DaemonErrorCode.CallFailed, `the arguments of ${req.tool} are not JSON: ${(e as Error).message}`);
     }
     const versions = new Map(repos.map((r) => [r.root, r.ws.store.graphVersion()]));
-    const key = QueryCache.key({ tool: req.tool, args, corpora: policy.corpora, groups: policy.groups, versions });
+    // `travsr embed` changes answers without changing the graph: the vectors' version is part of the key.
+    const also = new Map(repos.map((r) => [r.root, r.ws.store.vectorVersion()]));
+    const key = QueryCache.key({ tool: req.tool, args, corpora: policy.corpora, groups: policy.groups, versions, also });
     const parts = jsonParts(req.parts);
     const hit = this.cache.get(key, parts);
     if (hit) return reply(hit, true, versions, req.parts);
@@ -200,8 +206,21 @@ export class DaemonCore {
     // A call reading another part than the one kept gets the whole answer, which replaces it.
     const held = this.cache.heldParts(key);
     const made = held === undefined || held === parts ? parts : 'both';
-    const answer = await this.tools_().runJson(req.tool, args, policy, signals.length > 0 ? AbortSignal.any(signals) : undefined, made);
-    this.cache.set(key, answer, versions, made);
+    const extras = await this.embedder.prepare(
+      req.tool,
+      args,
+      repos.map((r) => r.ws.store),
+    );
+    const answer = await this.tools_().runJson(
+      req.tool,
+      args,
+      policy,
+      signals.length > 0 ? AbortSignal.any(signals) : undefined,
+      made,
+      extras,
+    );
+    // An answer the vector channel could not help with (a failed model) is not kept: the next call may have it.
+    if (!extras.semantic) this.cache.set(key, answer, versions, made);
     return reply(answer, false, versions, req.parts);
   }
 
@@ -224,6 +243,7 @@ export class DaemonCore {
     this.repos.clear();
     await this.pool?.close();
     this.pool = undefined;
+    await this.embedder.close();
   }
 
   private mustRepo(path: string): ManagedRepo {

@@ -45,10 +45,19 @@ export class QueryCache {
     corpora: readonly string[] | '*';
     groups: readonly string[];
     versions: ReadonlyMap<string, number>;
+    /** Other state the answer depends on, by repository (the vectors' version: `travsr embed` changes answers, not the graph). */
+    also?: ReadonlyMap<string, number>;
   }): string {
-    const versions = [...call.versions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = (m: ReadonlyMap<string, number>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const corpora = call.corpora === '*' ? '*' : [...call.corpora].sort();
-    return JSON.stringify([call.tool, canonical(call.args), corpora, [...call.groups].sort(), versions]);
+    return JSON.stringify([
+      call.tool,
+      canonical(call.args),
+      corpora,
+      [...call.groups].sort(),
+      sorted(call.versions),
+      ...(call.also ? [sorted(call.also)] : []),
+    ]);
   }
 
   /** The cached answer of `key` holding the `parts` asked for, counted as a hit or a miss. */

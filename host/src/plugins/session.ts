@@ -4,8 +4,11 @@ import type {
   GraphFileParams,
   HelloResult,
   LogParams,
+  ParamsOf,
+  PluginManifest,
   ProgressParams,
   RequestId,
+  ResultOf,
   UnavailablePhase,
 } from '@travsr/protocol';
 import {
@@ -358,6 +361,8 @@ export class PluginSession {
         this.label,
       );
     }
+    const kindProblem = capabilityProblem(manifest, hello.capabilities);
+    if (kindProblem) throw new PluginError(PluginErrorCode.HandshakeFailed, `${this.label}: ${kindProblem}`, this.label);
     this.helloResult = hello;
     trace.details.hello = hello;
     conn.setMaxFrameBytes(Math.min(maxFrameBytes, hello.maxFrameBytes));
@@ -452,6 +457,31 @@ export class PluginSession {
       this.label,
       this.stderr.lastLines(),
     );
+  }
+
+  /**
+   * A model plugin's `embed` (texts → vectors) or `score` (query, candidates → scores). A plugin
+   * that does not answer within `timeoutMs` is stopped (PLUGIN_TIMEOUT); one that answers with
+   * an error leaves the session usable (PLUGIN_REQUEST_FAILED).
+   */
+  async model<M extends 'embed' | 'score'>(
+    method: M,
+    params: ParamsOf<M>,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<ResultOf<M>> {
+    const conn = this.readyConnection();
+    this.setState(
+      'busy',
+      `${method} ${method === 'embed' ? (params as ParamsOf<'embed'>).texts.length : (params as ParamsOf<'score'>).candidates.length}`,
+    );
+    try {
+      return (await this.guard(
+        conn.requestUntyped(method, params, { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }),
+        method,
+      )) as ResultOf<M>;
+    } finally {
+      if (this.stateValue === 'busy') this.setState('ready');
+    }
   }
 
   /** Sends `ping` and resolves with the round-trip time in milliseconds. */
@@ -840,4 +870,16 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   const won = await Promise.race([done, timeout]);
   clearTimeout(timer);
   return won;
+}
+
+/** Why a plugin's `hello` capabilities do not fit its manifest's kind, or undefined. */
+function capabilityProblem(manifest: PluginManifest, caps: HelloResult['capabilities']): string | undefined {
+  if (manifest.kind === 'model') {
+    const wanted = manifest.model?.task === 'rerank' ? 'score' : 'embed';
+    if (!caps.model?.includes(wanted))
+      return `is a ${manifest.model?.task ?? ''} model plugin but its process does not serve ${wanted}; rebuild it so its code and travsr-plugin.json agree`;
+    return undefined;
+  }
+  if (caps.phases.length === 0) return 'announced no analysis phase; an analyzer runs phase A, B or both';
+  return undefined;
 }

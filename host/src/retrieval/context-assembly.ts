@@ -3,7 +3,7 @@ import { connectCandidates } from './candidate-tree.js';
 import type { CodeGraph } from './code-graph.js';
 import { chooseItems, contextItems, isShowable, moreNodes, showableDefinitions, withLeading } from './context-items.js';
 import { leadingDefinitions, renderedContextTokens, renderHeader } from './context-render.js';
-import type { ContextResult, RankedFunction } from './context-result.js';
+import type { ContextResult, RankedFunction, SemanticReport } from './context-result.js';
 import { rankDefinitions, type RankedDefinition } from './definition-ranking.js';
 import { refsOf } from './graph-queries.js';
 import { DEFAULT_WEIGHTS, type ContextWeights } from './context-weights.js';
@@ -14,9 +14,11 @@ import { spreadRelevance } from './relevance-spread.js';
 import { StageClock } from './stage-clock.js';
 import { countTokens, TOKENIZER } from './token-count.js';
 import { roundScore } from './score-rounding.js';
+import { vectorChannel, type QueryVector } from './vector-channel.js';
 import { visibleGraph, type VisibleGraph } from './visible-graph.js';
 
-export type { ContextItem, ContextResult } from './context-result.js';
+export type { ContextItem, ContextResult, SemanticReport } from './context-result.js';
+export type { QueryVector } from './vector-channel.js';
 export { DEFAULT_WEIGHTS, type ContextWeights } from './context-weights.js';
 export { isAuxiliary, type FileSignals } from './file-ranking.js';
 export { renderContext } from './context-render.js';
@@ -34,6 +36,10 @@ export interface ContextOptions {
   functions?: number;
   /** Put each file's and definition's signals (`FileSignals`, `DefinitionSignals`) in the result (for evaluation and tuning). */
   explain?: boolean;
+  /** The question's embedding (a registered embedding model): turns the vector channel on. */
+  queryVector?: QueryVector;
+  /** What the caller has to say of the semantic layer when the channel could not run (no vectors, a failed model): put in the answer as it is. */
+  semantic?: SemanticReport;
 }
 
 // Tuning (checked by the localization benchmark, see test/bench/localization.js).
@@ -60,8 +66,9 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const budget = Math.max(MIN_BUDGET, Math.floor(opts.budget ?? 8000));
   const g = visibleGraph(cg, opts.policy);
 
-  // 1. Lexical evidence, and the seeds of the graph walk.
-  const evidence = lexicalEvidence(g, query);
+  // 1. Lexical evidence (and the vector channel's, when the question was embedded), and the seeds of the graph walk.
+  const channel = opts.queryVector ? vectorChannel(g, opts.queryVector) : undefined;
+  const evidence = { ...lexicalEvidence(g, query), ...(channel ? { vector: channel.hits } : {}) };
   const seeds = lexicalSeeds(g, evidence);
   clock.stage('lexical');
 
@@ -91,7 +98,18 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     leading.map((r) => [r.dense, r.score] as const),
   );
   const items = contextItems(g, definitions, { evidence, relevance, core, tree, leading: new Map(leading.map((r) => [r.dense, r.why])) });
-  const capacity = Math.max(0, budget - countTokens(renderHeader(query, budget, cg.completeness(), functions)));
+  const semantic: SemanticReport | undefined =
+    channel && opts.queryVector
+      ? {
+          vector: {
+            model: opts.queryVector.model,
+            hits: channel.hits.size,
+            ms: Math.round(channel.ms * 10) / 10,
+            ...(channel.note ? { note: channel.note } : {}),
+          },
+        }
+      : opts.semantic;
+  const capacity = Math.max(0, budget - countTokens(renderHeader(query, budget, cg.completeness(), functions, semantic)));
   clock.stage('snippets');
   const pick = chooseItems(
     items,
@@ -113,6 +131,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     functions,
     more,
     completeness: cg.completeness(),
+    ...(semantic ? { semantic } : {}),
     stats: {
       seeds: seeds.size,
       candidates: nodes.candidates,

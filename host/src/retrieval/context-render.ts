@@ -1,16 +1,16 @@
-import type { ContextItem, ContextResult, RankedFunction } from './context-result.js';
+import { semanticLines, type ContextItem, type ContextResult, type RankedFunction, type SemanticReport } from './context-result.js';
 import type { Completeness } from './index-completeness.js';
 import { location } from './node-ref.js';
 import { countTokens, TOKENIZER } from './token-count.js';
 
 /** What {@link renderContext} renders: the answer, its ranked definitions optional. */
-export type RenderedContext = Pick<ContextResult, 'query' | 'budget' | 'items' | 'completeness'> & {
+export type RenderedContext = Pick<ContextResult, 'query' | 'budget' | 'items' | 'completeness' | 'semantic'> & {
   functions?: readonly Pick<RankedFunction, 'node' | 'why'>[];
 };
 
 /** The answer as text an agent reads: a header with completeness and the best definitions, then each snippet. */
 export function renderContext(r: RenderedContext): string {
-  return [renderHeader(r.query, r.budget, r.completeness, r.functions), ...r.items.map(renderItem)].join('\n');
+  return [renderHeader(r.query, r.budget, r.completeness, r.functions, r.semantic), ...r.items.map(renderItem)].join('\n');
 }
 
 /**
@@ -33,8 +33,12 @@ export function renderHeader(
   budget: number,
   completeness: Completeness,
   functions: readonly Pick<RankedFunction, 'node' | 'why'>[] = [],
+  semantic?: SemanticReport,
 ): string {
-  const head = `Context for: ${query.length > 200 ? `${query.slice(0, 200)}…` : query}\nBudget ${budget} tokens (${TOKENIZER}). Graph: ${completeness.summary}\n`;
+  const notes = semanticLines(semantic)
+    .map((l) => `${l}\n`)
+    .join('');
+  const head = `Context for: ${query.length > 200 ? `${query.slice(0, 200)}…` : query}\nBudget ${budget} tokens (${TOKENIZER}). Graph: ${completeness.summary}\n${notes}`;
   const leading = functions.slice(0, leadingDefinitions(budget));
   if (leading.length === 0) return head;
   const leads = leading
@@ -126,7 +130,7 @@ const FENCE_JOINED = countTokens('```\n\n') - countTokens('```\n');
  * item i's code block (as {@link codeBlockTokens} gave it when the item was made).
  */
 export function renderedContextTokens(r: RenderedContext, codeTokens?: readonly (number | undefined)[]): number {
-  const header = renderHeader(r.query, r.budget, r.completeness, r.functions);
+  const header = renderHeader(r.query, r.budget, r.completeness, r.functions, r.semantic);
   if (r.items.length === 0) return countTokens(header);
   let n = countTokens(`${header}\n`);
   r.items.forEach((it, i) => {

@@ -25,6 +25,28 @@ export interface RankedFunction {
   signals?: DefinitionSignals;
 }
 
+/** What the semantic layer did for one answer. */
+export interface SemanticReport {
+  /** The vector channel: the model, the definitions it found, its time; or why it found nothing. */
+  vector?: { model: string; hits: number; ms: number; note?: string };
+  /** The reranker: the model, the candidates it scored, its time; or why the shortlist kept its order. */
+  rerank?: { model: string; scored: number; ms: number; note?: string };
+}
+
+/** The lines the rendered answer says about the semantic layer (empty when it did nothing worth saying). */
+export function semanticLines(s: SemanticReport | undefined): string[] {
+  const out: string[] = [];
+  if (s?.vector)
+    out.push(
+      s.vector.note
+        ? `Vector channel off: ${s.vector.note}`
+        : `Vector channel: ${s.vector.hits} definitions by meaning (${s.vector.model})`,
+    );
+  if (s?.rerank)
+    out.push(s.rerank.note ? `Not reranked: ${s.rerank.note}` : `Reranked: ${s.rerank.scored} candidates by ${s.rerank.model}`);
+  return out;
+}
+
 /** The answer of get_context (`getContext` in context-assembly.ts). */
 export interface ContextResult {
   query: string;
@@ -40,5 +62,7 @@ export interface ContextResult {
   /** Further ranked nodes that did not fit the budget (no snippet). */
   more: { node: NodeRef; score: number }[];
   completeness: Completeness;
+  /** The learned channels, when a model is registered: what each did, or why it did not run (then the answer is the lexical and graph one). */
+  semantic?: SemanticReport;
   stats: { seeds: number; candidates: number; steinerNodes: number; exactKnapsack: boolean; ms: number; stageMs: Record<string, number> };
 }

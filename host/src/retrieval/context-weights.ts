@@ -17,6 +17,8 @@ export interface ContextWeights {
   fileNamed: number;
   fileQuoted: number;
   fileNameWord: number;
+  /** The vector channel (a registered embedding model): not tuned — no model can be downloaded where the benchmark runs. */
+  fileVector: number;
   /** Multiplies the score of an auxiliary file (`isAuxiliary` in file-ranking.ts). */
   auxiliaryFactor: number;
   /** The function stage (definition-ranking.ts): the weights of each `DefinitionSignals` signal. */
@@ -31,6 +33,8 @@ export interface ContextWeights {
   definitionOwnerMention: number;
   definitionFile: number;
   definitionSize: number;
+  /** The vector channel's similarity (relative to its best hit); like fileVector, not tuned. */
+  definitionVector: number;
   /** Multiplies the score of a definition in an auxiliary file (a test, a doc, an example). */
   definitionAuxiliaryFactor: number;
 }
@@ -55,6 +59,9 @@ export const DEFAULT_WEIGHTS: ContextWeights = {
   fileNamed: 0.25,
   fileQuoted: 1,
   fileNameWord: 0.6,
+  // The vector channel weighs like a symbol match for files and like the definition's own text for
+  // definitions; without an embedding model it finds nothing and these do not count.
+  fileVector: 0.3,
   auxiliaryFactor: 0.5,
   // The function stage (localization benchmark, 63 SWE-bench issues with functions; tuned on the
   // part the benchmark marks as tuned, see test/bench/localization/split.js).
@@ -69,5 +76,6 @@ export const DEFAULT_WEIGHTS: ContextWeights = {
   definitionOwnerMention: 0.5,
   definitionFile: 1,
   definitionSize: 0.05,
+  definitionVector: 1,
   definitionAuxiliaryFactor: 0.3,
 };

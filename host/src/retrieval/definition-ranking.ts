@@ -54,6 +54,8 @@ export interface DefinitionSignals {
   auxiliary: number;
   /** Its size, log-scaled: 1 at 400 lines and beyond. */
   size: number;
+  /** The vector channel: its embedding's similarity to the question's, relative to the channel's best hit. */
+  vector: number;
 }
 
 /** One ranked definition of the function stage. */
@@ -95,6 +97,7 @@ export function rankDefinitions(
   for (const d of evidence.quotedDefinitions.keys()) if (ranked(d)) candidates.add(d);
   const frames = framedDefinitions(g, evidence.frameSites, byFile);
   for (const d of frames.keys()) if (ranked(d)) candidates.add(d);
+  for (const d of evidence.vector.keys()) if (ranked(d)) candidates.add(d);
 
   // What a definition's neighbours pass on: the question names them or a frame is in them.
   const direct = (d: number) => Math.max(Math.min(1, evidence.nodes.get(d)?.mention ?? 0), frames.get(d) ?? 0);
@@ -129,6 +132,7 @@ export function rankDefinitions(
     into.file = file.rank;
     into.auxiliary = file.auxiliary;
     into.size = Math.min(1, Math.log1p(lines) / Math.log1p(SIZE_CAP_LINES));
+    into.vector = evidence.vector.get(d) ?? 0;
     return into;
   };
   const scratch = noSignals();
@@ -157,7 +161,8 @@ function definitionScore(signals: DefinitionSignals, W: ContextWeights): number 
     W.definitionPpr * signals.ppr +
     W.definitionOwnerMention * signals.ownerMention +
     W.definitionFile * signals.file +
-    W.definitionSize * signals.size;
+    W.definitionSize * signals.size +
+    W.definitionVector * signals.vector;
   return signals.auxiliary ? score * W.definitionAuxiliaryFactor : score;
 }
 
@@ -175,6 +180,7 @@ function noSignals(): DefinitionSignals {
     file: 0,
     auxiliary: 0,
     size: 0,
+    vector: 0,
   };
 }
 
@@ -189,6 +195,7 @@ function definitionReasons(s: DefinitionSignals, lexicalWhy: ReadonlySet<string>
   if (s.ownerMention > 0) why.push('the query names its class');
   if (s.text >= 0.3 && !why.includes('its code uses the words of the query')) why.push('its code uses the words of the query');
   if (s.neighbour > 0) why.push('it calls or is called by a definition the query names');
+  if (s.vector > 0) why.push('its code is close in meaning to the query (vector channel)');
   if (s.file >= 0.5) why.push('its file ranks high');
   if (why.length === 0) why.push('in a file that ranks high');
   return why;

@@ -22,6 +22,8 @@ export interface FileSignals {
   quoted: number;
   /** 1 when a word of the question is the file's name, 0.5 when it names one of its directories. */
   nameWord: number;
+  /** The vector channel's best hit among the file's definitions (similarity relative to the best hit). */
+  vector: number;
   /** 1 for tests, docs, examples and data files: they rank below source with the same evidence. */
   auxiliary: number;
 }
@@ -72,6 +74,7 @@ export function rankFiles(
           named: evidence.namedFiles.has(path) ? 1 : 0,
           quoted: Math.min(1, (evidence.quotedFiles.get(path) ?? 0) / 2),
           nameWord: evidence.nameWordFiles.get(path) ?? 0,
+          vector: 0,
           auxiliary: isAuxiliary(path) ? 1 : 0,
         }),
       );
@@ -87,6 +90,10 @@ export function rankFiles(
     f.symbol = Math.max(f.symbol, s.lexical);
     f.body = Math.max(f.body, s.body);
     f.mention += s.mention;
+  }
+  for (const [d, v] of evidence.vector) {
+    const f = sig(snap.paths[d]!);
+    f.vector = Math.max(f.vector, v);
   }
   let maxMass = 0;
   for (const [d, p] of relevance) {
@@ -107,7 +114,8 @@ export function rankFiles(
       W.filePpr * f.ppr +
       W.fileNamed * f.named +
       W.fileQuoted * f.quoted +
-      W.fileNameWord * f.nameWord;
+      W.fileNameWord * f.nameWord +
+      W.fileVector * f.vector;
     score.set(path, evidence * (f.auxiliary ? W.auxiliaryFactor : 1));
   }
   let best = 0;

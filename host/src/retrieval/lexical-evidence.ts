@@ -51,6 +51,11 @@ export interface LexicalEvidence {
   definitionIdentifiers: Map<number, number>;
   /** Definitions holding lines or messages the question quotes: the share of each phrase's few holders, summed. */
   quotedDefinitions: Map<number, number>;
+  /**
+   * The vector channel (vector-channel.ts), when a model embedded the question and the graph:
+   * the nearest definitions by meaning, similarity relative to the best hit. Empty otherwise.
+   */
+  vector: ReadonlyMap<number, number>;
 }
 
 /**
@@ -135,6 +140,7 @@ export function lexicalEvidence(g: VisibleGraph, query: string): LexicalEvidence
     frameSites: mentions.frameSites,
     definitionIdentifiers,
     quotedDefinitions,
+    vector: new Map(),
   };
 }
 
@@ -195,6 +201,9 @@ function filesNamedByWords(g: VisibleGraph, words: readonly string[]): Map<strin
   return nameWordFiles;
 }
 
+/** Seed weight of the vector channel's best hit (a symbol match's is at most 1). */
+const VECTOR_SEED = 1;
+
 /**
  * Where the graph walk starts, with its weight: nodes with lexical evidence (a name the
  * question gives counts double), the file nodes of the best text matches and of the files
@@ -212,5 +221,7 @@ export function lexicalSeeds(g: VisibleGraph, evidence: LexicalEvidence): Map<nu
     const d = fileNodes.get(path);
     if (isVisibleNode(g, d)) seeds.set(d, (seeds.get(d) ?? 0) + 1.5);
   }
+  // The vector channel seeds the walk like a symbol match: what it finds by meaning spreads to its neighbours.
+  for (const [d, s] of evidence.vector) seeds.set(d, (seeds.get(d) ?? 0) + VECTOR_SEED * s);
   return seeds;
 }

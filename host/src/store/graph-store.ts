@@ -22,6 +22,7 @@ import { VectorTable, type VectorEntry, type VectorHit, type VectorModelInfo } f
 import type {
   EdgeRow,
   EdgeTuple,
+  EmbeddableDefinition,
   GraphChanges,
   OriginEdgeTuple,
   FileGraphInput,
@@ -813,9 +814,50 @@ export class GraphStore {
     return this.write(() => this.inTransaction(() => this.vectors.dropModel(model)));
   }
 
+  /** A number that moves with every write to the vectors table (a query cache keys on it). */
+  vectorVersion(): number {
+    return this.read(() => this.vectors.version());
+  }
+
   /** The models with stored vectors: name, dimension, count. */
   vectorModels(): VectorModelInfo[] {
     return this.read(() => this.vectors.models());
+  }
+
+  /**
+   * The live definitions of `kinds` with a line range, by path and start: what `travsr embed`
+   * turns into vectors.
+   */
+  definitionsToEmbed(kinds: readonly string[]): EmbeddableDefinition[] {
+    return this.read(
+      () =>
+        this.ctx
+          .stmt(
+            `SELECT node_id AS nodeId, path, kind, name, qualified_name AS qualifiedName, skeleton, start_line AS startLine, end_line AS endLine
+             FROM nodes WHERE tombstoned_at IS NULL AND kind IN (SELECT value FROM json_each(?)) AND start_line IS NOT NULL AND end_line IS NOT NULL
+             ORDER BY path, start_line, id`,
+          )
+          .all(JSON.stringify(kinds)) as EmbeddableDefinition[],
+    );
+  }
+
+  /** The store ids of the live nodes with these NodeIds (hex), by NodeId; unknown ones are left out. */
+  idsOfNodeIds(nodeIds: readonly string[]): Map<string, number> {
+    if (nodeIds.length === 0) return new Map();
+    return this.read(
+      () =>
+        new Map(
+          this.ctx
+            .stmt('SELECT node_id, id FROM nodes WHERE node_id IN (SELECT value FROM json_each(?)) AND tombstoned_at IS NULL')
+            .raw(true)
+            .all(JSON.stringify(nodeIds)) as [string, number][],
+        ),
+    );
+  }
+
+  /** The source digest of each of `model`'s vectors, by node id (see VectorEntry.source). */
+  vectorSources(model: string): Map<string, string | null> {
+    return this.read(() => this.vectors.sources(model));
   }
 
   /** The vector of `nodeId` under `model`, if stored. */

@@ -251,3 +251,16 @@ export interface GraphChanges {
   to: number;
   changes: [version: number, path: string][];
 }
+
+/** A definition as `travsr embed` reads it (GraphStore.definitionsToEmbed). */
+export interface EmbeddableDefinition {
+  /** NodeId hex: the key of its vectors. */
+  nodeId: string;
+  path: string;
+  kind: string;
+  name: string;
+  qualifiedName: string | null;
+  skeleton: string | null;
+  startLine: number;
+  endLine: number;
+}

@@ -6,6 +6,8 @@ import { nearestRows, vectorMatrix, type VectorMatrix } from './vector-scan.js';
 export interface VectorEntry {
   nodeId: string;
   vector: Float32Array;
+  /** Digest of the text the vector was made from (`travsr embed` re-embeds a node when it changes). */
+  source?: string;
 }
 
 /** What the store holds of one model's vectors. */
@@ -62,9 +64,10 @@ export class VectorTable {
           );
     }
     const insert = this.ctx.stmt(
-      'INSERT INTO vectors (node_id, model, dim, vector) VALUES (?, ?, ?, ?) ON CONFLICT (node_id, model) DO UPDATE SET dim = excluded.dim, vector = excluded.vector',
+      `INSERT INTO vectors (node_id, model, dim, vector, source) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (node_id, model) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, source = excluded.source`,
     );
-    for (const e of entries) insert.run(e.nodeId, model, dim, littleEndianBytes(e.vector));
+    for (const e of entries) insert.run(e.nodeId, model, dim, littleEndianBytes(e.vector), e.source ?? null);
     this.bumpVersion();
     return entries.length;
   }
@@ -93,6 +96,12 @@ export class VectorTable {
     return this.ctx
       .stmt('SELECT model, MIN(dim) AS dim, COUNT(*) AS count FROM vectors GROUP BY model ORDER BY model')
       .all() as VectorModelInfo[];
+  }
+
+  /** The source digest of every vector of `model`, by node (null: written without one). */
+  sources(model: string): Map<string, string | null> {
+    const rows = this.ctx.stmt('SELECT node_id, source FROM vectors WHERE model = ?').raw(true).all(model) as [string, string | null][];
+    return new Map(rows);
   }
 
   /** The vector of `nodeId` under `model`, if stored. */
@@ -156,7 +165,8 @@ export class VectorTable {
     return m;
   }
 
-  private version(): number {
+  /** The table's version: moved by every write. */
+  version(): number {
     return this.ctx.counter(VECTOR_VERSION);
   }
 

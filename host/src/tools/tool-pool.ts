@@ -1,7 +1,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { AccessPolicy } from '../retrieval/access-policy.js';
 import { TraceRecorder, type Trace } from '../traces/trace.js';
-import { jsonToolResult, type JsonParts, type JsonToolResult, type ToolResult } from './tool-runner.js';
+import { jsonToolResult, type JsonParts, type JsonToolResult, type ToolCallExtras, type ToolResult } from './tool-runner.js';
 import type { GraphChanges } from '../store/index.js';
 import type { ToolWorkerCall, ToolWorkerChanges, ToolWorkerData, ToolWorkerReady, ToolWorkerReply } from './tool-worker.js';
 import { hostPackagePath } from '../paths/host-package.js';
@@ -69,8 +69,8 @@ export class ToolPool {
   }
 
   /** Runs tool `name`; resolves with its result (errors, timeouts and cancellation are error results). */
-  run(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal): Promise<ToolResult> {
-    return this.submit(name, args, policy, signal, undefined) as Promise<ToolResult>;
+  run(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal, extras?: ToolCallExtras): Promise<ToolResult> {
+    return this.submit(name, args, policy, signal, undefined, extras) as Promise<ToolResult>;
   }
 
   /**
@@ -78,8 +78,15 @@ export class ToolPool {
    * caller that sends the answer on, so no object tree is cloned between threads and parsed
    * back to be serialized again. Only the `parts` asked for are filled (see {@link JsonParts}).
    */
-  runJson(name: string, args: unknown, policy: AccessPolicy, signal?: AbortSignal, parts: JsonParts = 'both'): Promise<JsonToolResult> {
-    return this.submit(name, args, policy, signal, parts) as Promise<JsonToolResult>;
+  runJson(
+    name: string,
+    args: unknown,
+    policy: AccessPolicy,
+    signal?: AbortSignal,
+    parts: JsonParts = 'both',
+    extras?: ToolCallExtras,
+  ): Promise<JsonToolResult> {
+    return this.submit(name, args, policy, signal, parts, extras) as Promise<JsonToolResult>;
   }
 
   private submit(
@@ -88,12 +95,13 @@ export class ToolPool {
     policy: AccessPolicy,
     signal: AbortSignal | undefined,
     json: JsonParts | undefined,
+    extras: ToolCallExtras | undefined,
   ): Promise<ToolResult | JsonToolResult> {
     const shaped = (r: ToolResult): ToolResult | JsonToolResult => (json === undefined ? r : jsonToolResult(r, json));
     if (this.closed) return Promise.resolve(shaped(this.failure(name, 'TOOL_FAILED', 'the server is shutting down')));
     return new Promise((resolve) => {
       const pending: Pending = {
-        call: { id: this.nextId++, name, args, policy, ...(json === undefined ? {} : { json }) },
+        call: { id: this.nextId++, name, args, policy, ...(json === undefined ? {} : { json }), ...(extras ? { extras } : {}) },
         // The pool's own failures are ToolResults; a worker's answer has the asked shape already.
         resolve: (r) => resolve('structured' in r ? shaped(r) : r),
         signal,

@@ -4,7 +4,7 @@ import type { Logger } from '../log/logger.js';
 import { GraphStore, type NodeRow } from '../store/index.js';
 import { mayRead, mayReadCorpus, type AccessPolicy } from '../retrieval/access-policy.js';
 import type { CodeGraph } from '../retrieval/code-graph.js';
-import { getContext, renderContext, type ContextResult } from '../retrieval/context-assembly.js';
+import { getContext, renderContext, type ContextResult, type QueryVector, type SemanticReport } from '../retrieval/context-assembly.js';
 import { renderedContextTokens } from '../retrieval/context-render.js';
 import { blastRadius, callers, dependencies, executionPath, type NeighbourhoodResult } from '../retrieval/graph-queries.js';
 import { knapsack } from '../retrieval/knapsack.js';
@@ -68,6 +68,17 @@ interface ToolOutput {
   tokens?: number;
 }
 
+/**
+ * What the caller prepared for a tool call outside the worker (an async step the synchronous
+ * tools cannot take): the question embedded by the registered model for get_context's vector
+ * channel, or why it could not be.
+ */
+export interface ToolCallExtras {
+  queryVector?: QueryVector;
+  /** Said in the answer when the channel could not run (no vectors yet, the model failed): the answer is the lexical and graph one. */
+  semantic?: SemanticReport;
+}
+
 /** Where tool calls go: the graphs served, and where traces are kept. */
 export interface ToolHost {
   graphs: readonly CodeGraph[];
@@ -95,7 +106,7 @@ function validatorOf(name: string): ValidateFunction | undefined {
  * caller may read, records a `tool-call` trace and names it in the result. Argument errors
  * come back as an error result (isError), never as a thrown exception.
  */
-export function runTool(host: ToolHost, name: string, args: unknown, policy: AccessPolicy): ToolResult {
+export function runTool(host: ToolHost, name: string, args: unknown, policy: AccessPolicy, extras: ToolCallExtras = {}): ToolResult {
   const recorder = new TraceRecorder('tool-call', name);
   recorder.trace.details.arguments = redact(args);
   try {
@@ -110,7 +121,7 @@ export function runTool(host: ToolHost, name: string, args: unknown, policy: Acc
     // One snapshot per graph for the whole call, however the graphs move meanwhile.
     const out = host.graphs.reduceRight<() => ReturnType<typeof dispatch>>(
       (inner, g) => () => g.pinned(inner),
-      () => dispatch(host, name as ToolName, a as never, policy),
+      () => dispatch(host, name as ToolName, a as never, policy, extras),
     )();
     recorder.count('resultTokens', out.tokens ?? countTokens(out.text));
     const trace = recorder.finish();
@@ -136,11 +147,17 @@ export function runTool(host: ToolHost, name: string, args: unknown, policy: Acc
   }
 }
 
-function dispatch<N extends ToolName>(host: ToolHost, name: N, args: ToolArgs[N], policy: AccessPolicy): ToolOutput {
+function dispatch<N extends ToolName>(
+  host: ToolHost,
+  name: N,
+  args: ToolArgs[N],
+  policy: AccessPolicy,
+  extras: ToolCallExtras,
+): ToolOutput {
   const graphs = readableGraphs(host, policy, args.corpus);
   switch (name) {
     case 'get_context':
-      return contextTool(graphs, args as ToolArgs['get_context'], policy);
+      return contextTool(graphs, args as ToolArgs['get_context'], policy, extras);
     case 'get_callers':
     case 'get_dependencies':
     case 'get_blast_radius': {
@@ -270,9 +287,16 @@ function readableGraphs(host: ToolHost, policy: AccessPolicy, corpus: string | u
   return one;
 }
 
-function contextTool(graphs: CodeGraph[], a: ToolArgs['get_context'], policy: AccessPolicy): ToolOutput {
+function contextTool(graphs: CodeGraph[], a: ToolArgs['get_context'], policy: AccessPolicy, extras: ToolCallExtras): ToolOutput {
   const budget = a.token_budget ?? 8000;
-  const results = graphs.map((g) => getContext(g, a.query, { policy, budget }));
+  const results = graphs.map((g) =>
+    getContext(g, a.query, {
+      policy,
+      budget,
+      ...(extras.queryVector ? { queryVector: extras.queryVector } : {}),
+      ...(extras.semantic ? { semantic: extras.semantic } : {}),
+    }),
+  );
   const merged = results.length === 1 ? results[0]! : mergeContexts(results, budget);
   return { text: renderContext(merged), structured: contextStructured(merged), tokens: merged.tokens };
 }
@@ -325,6 +349,7 @@ export function contextStructured(r: ContextResult): Record<string, unknown> {
       stale: it.snippet?.stale ?? false,
     })),
     completeness: r.completeness,
+    ...(r.semantic ? { semantic: r.semantic } : {}),
     stats: r.stats,
   };
 }
@@ -336,8 +361,16 @@ function mergeContexts(results: ContextResult[], budget: number): ContextResult 
     .flatMap((r) => r.functions)
     .sort((x, y) => y.score - x.score)
     .slice(0, Math.max(...results.map((r) => r.functions.length)));
+  const semantic = mergedSemantic(results);
   const header = countTokens(
-    renderContext({ query: results[0]!.query, budget, items: [], completeness: results[0]!.completeness, functions }),
+    renderContext({
+      query: results[0]!.query,
+      budget,
+      items: [],
+      completeness: results[0]!.completeness,
+      functions,
+      ...(semantic ? { semantic } : {}),
+    }),
   );
   const pick = knapsack(
     items.map((it) => ({ value: it.score, weight: it.tokens })),
@@ -357,8 +390,20 @@ function mergeContexts(results: ContextResult[], budget: number): ContextResult 
       summary: results.map((r) => r.completeness.summary).join(' | '),
     },
   };
+  if (semantic) merged.semantic = semantic;
+  else delete merged.semantic;
   merged.tokens = renderedContextTokens(merged);
   return merged;
+}
+
+/** The semantic layer's report over several graphs: hits added up; a note only when no graph had hits. */
+function mergedSemantic(results: readonly ContextResult[]): SemanticReport | undefined {
+  const vectors = results.flatMap((r) => (r.semantic?.vector ? [r.semantic.vector] : []));
+  if (vectors.length === 0) return results[0]!.semantic;
+  const hits = vectors.reduce((n, v) => n + v.hits, 0);
+  const ms = vectors.reduce((n, v) => n + v.ms, 0);
+  const note = hits === 0 ? vectors.find((v) => v.note)?.note : undefined;
+  return { ...results[0]!.semantic, vector: { model: vectors[0]!.model, hits, ms, ...(note ? { note } : {}) } };
 }
 
 function neighbourhoodText(

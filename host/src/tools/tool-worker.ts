@@ -14,7 +14,15 @@ import { ItemTokenWarmer } from '../retrieval/item-token-warmer.js';
 import { GraphStore, type GraphChanges } from '../store/index.js';
 import { deferredTraceSink } from '../traces/trace-sink.js';
 import { QueryWarmUp } from './query-warm-up.js';
-import { jsonToolResult, runTool, type JsonParts, type JsonToolResult, type ToolHost, type ToolResult } from './tool-runner.js';
+import {
+  jsonToolResult,
+  runTool,
+  type JsonParts,
+  type JsonToolResult,
+  type ToolCallExtras,
+  type ToolHost,
+  type ToolResult,
+} from './tool-runner.js';
 import { join } from 'node:path';
 
 /** What a worker is started with. */
@@ -42,6 +50,8 @@ export interface ToolWorkerCall {
   policy: AccessPolicy;
   /** Answer a {@link JsonToolResult} with these parts: the structured content serialized here, not cloned as objects. */
   json?: JsonParts;
+  /** What the pool's owner prepared for the call (the question's embedding for the vector channel). */
+  extras?: ToolCallExtras;
 }
 
 /** The graph changes of one repository, from the daemon's writer (see {@link ToolPool.noteChanges}). */
@@ -117,7 +127,7 @@ if (parentPort) {
   }
   port.on('message', (call: ToolWorkerCall) => {
     try {
-      const result = runTool(host, call.name, call.args, call.policy);
+      const result = runTool(host, call.name, call.args, call.policy, call.extras);
       port.postMessage({
         id: call.id,
         result: call.json === undefined ? result : jsonToolResult(result, call.json),

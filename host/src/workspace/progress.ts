@@ -1,11 +1,14 @@
 import type { IndexProgress } from '../indexer/indexer.js';
 
+/** One step of a long command: its stage name, how far it is, and optionally who does it. */
+export type ProgressStep = Omit<IndexProgress, 'stage'> & { stage: IndexProgress['stage'] | 'embed' };
+
 /**
  * A one-line progress display on stderr when it is a terminal; nothing in pipes, CI or
  * with --json, so machine output stays clean.
  */
 export function progressReporter(enabled: boolean): {
-  update: (p: IndexProgress) => void;
+  update: (p: ProgressStep) => void;
   done: () => void;
 } {
   if (!enabled) return { update: () => {}, done: () => {} };

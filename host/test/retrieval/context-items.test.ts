@@ -90,6 +90,7 @@ describe('itemReasons', () => {
         definitionText: () => 0,
         definitionIdentifiers: new Map(),
         quotedDefinitions: new Map(),
+        vector: new Map(),
         frameSites: [],
       },
       relevance: new Map([[dense('sendWithAuth'), 0.5]]),

@@ -8,6 +8,9 @@ import { MigrationRunner } from '../../src/store/migration-runner.js';
 import { GRAPH_MIGRATIONS } from '../../src/store/migrations/index.js';
 import { TraceStore } from '../../src/traces/trace-store.js';
 import { runChild } from './child-process.js';
+
+/** The schema version this travsr migrates to. */
+const LATEST = GraphStore.LATEST_SCHEMA_VERSION;
 import { tempDbPath, vn } from './graph-fixtures.js';
 
 // The seed's v1 DDL, typed in by hand as an older tool would have created it.
@@ -43,18 +46,18 @@ describe('migrations', () => {
   it('bring an empty database to the latest version, one recorded step per migration', () => {
     const path = tempDbPath();
     const store = GraphStore.open(path);
-    expect(GraphStore.LATEST_SCHEMA_VERSION).toBe(16);
-    expect(store.schemaVersion()).toBe(16);
+    expect(GraphStore.LATEST_SCHEMA_VERSION).toBe(17);
+    expect(store.schemaVersion()).toBe(LATEST);
     store.close();
     const db = new Database(path, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(16);
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const steps = db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as {
       version: number;
       name: string;
       applied_at: number;
     }[];
-    expect(steps.map((s) => s.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+    expect(steps.map((s) => s.version)).toEqual(Array.from({ length: LATEST }, (_, i) => i + 1));
     expect(steps.every((s) => s.name.length > 0 && s.applied_at > 0)).toBe(true);
     expect(tables(db)).toEqual(
       expect.arrayContaining([
@@ -80,7 +83,7 @@ describe('migrations', () => {
     db.close();
     // Opening again applies nothing.
     const again = GraphStore.open(path);
-    expect(again.schemaVersion()).toBe(16);
+    expect(again.schemaVersion()).toBe(LATEST);
     again.close();
   });
 
@@ -109,7 +112,7 @@ describe('migrations', () => {
     db.close();
 
     const store = GraphStore.open(path);
-    expect(store.schemaVersion()).toBe(16);
+    expect(store.schemaVersion()).toBe(LATEST);
     const sign = store.findNode(vn('src/auth/jwt.ts', '#sign(string,Claims):string'));
     expect(sign).toMatchObject({ id: 1, kind: 'function', tombstoned: false, acl: '' });
     expect(sign?.nodeId).toBe(nodeId(vn('src/auth/jwt.ts', '#sign(string,Claims):string')));
@@ -123,7 +126,7 @@ describe('migrations', () => {
     const check = new Database(path, { readonly: true });
     expect(
       (check.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version),
-    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+    ).toEqual(Array.from({ length: LATEST }, (_, i) => i + 1));
     check.close();
   });
 
@@ -163,7 +166,7 @@ describe('migrations', () => {
       [
         ...GRAPH_MIGRATIONS,
         {
-          version: 17,
+          version: LATEST + 1,
           name: 'breaks halfway',
           up: (d) => {
             d.exec('CREATE TABLE half_done (x INTEGER); ALTER TABLE nodes ADD COLUMN half_done INTEGER;');
@@ -173,10 +176,12 @@ describe('migrations', () => {
       ],
       path,
     );
-    expect(() => failing.run()).toThrow(/to schema v17 \(breaks halfway\) failed: disk on fire; the database is unchanged at v16/);
+    expect(() => failing.run()).toThrow(
+      new RegExp(`to schema v${LATEST + 1} \\(breaks halfway\\) failed: disk on fire; the database is unchanged at v${LATEST}`),
+    );
     expect(codeOf(() => failing.run())).toBe('STORE_MIGRATION_FAILED');
-    expect(failing.currentVersion()).toBe(16);
-    expect(db.pragma('user_version', { simple: true })).toBe(16);
+    expect(failing.currentVersion()).toBe(LATEST);
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST);
     expect(tables(db)).not.toContain('half_done');
     expect((db.prepare('PRAGMA table_info(nodes)').all() as { name: string }[]).map((c) => c.name)).not.toContain('half_done');
     db.close();
@@ -188,7 +193,7 @@ describe('migrations', () => {
     const { signal } = await runChild(['crash-migration', path]);
     expect(signal).toBe('SIGKILL');
     const store = GraphStore.open(path); // recovers the WAL, still at the latest version
-    expect(store.schemaVersion()).toBe(16);
+    expect(store.schemaVersion()).toBe(LATEST);
     store.close();
     const db = new Database(path, { readonly: true });
     expect(tables(db)).not.toContain('half_done');
@@ -199,9 +204,11 @@ describe('migrations', () => {
     const path = tempDbPath();
     GraphStore.open(path).close();
     const db = new Database(path);
-    db.prepare('INSERT INTO schema_migrations VALUES (17, ?, 0)').run('from the future');
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(LATEST + 1, 'from the future');
     db.close();
-    expect(() => GraphStore.open(path)).toThrow(/is at schema v17 but this travsr only knows up to v16.*upgrade travsr/);
+    expect(() => GraphStore.open(path)).toThrow(
+      new RegExp(`is at schema v${LATEST + 1} but this travsr only knows up to v${LATEST}.*upgrade travsr`),
+    );
     expect(codeOf(() => GraphStore.open(path))).toBe('STORE_TOO_NEW');
     expect(codeOf(() => GraphStore.open(path, { readonly: true }))).toBe('STORE_TOO_NEW');
   });
@@ -211,7 +218,9 @@ describe('migrations', () => {
     const db = raw(path);
     db.exec(SEED_V1);
     db.close();
-    expect(() => GraphStore.open(path, { readonly: true })).toThrow(/is at schema v1 and needs migrating to v16.*run `travsr index`/);
+    expect(() => GraphStore.open(path, { readonly: true })).toThrow(
+      new RegExp(`is at schema v1 and needs migrating to v${LATEST}.*run \`travsr index\``),
+    );
     expect(codeOf(() => GraphStore.open(path, { readonly: true }))).toBe('STORE_OUTDATED');
     expect(codeOf(() => GraphStore.open(tempDbPath(), { readonly: true }))).toBe('STORE_NOT_FOUND');
   });

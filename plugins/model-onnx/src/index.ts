@@ -1,5 +1,12 @@
-export { ModelError, type ModelErrorCode } from './model-error.js';
-export { MODEL_MANIFEST_FILE, readModelManifest, type ModelManifest, type ModelTask } from './model-manifest.js';
+export {
+  ModelError,
+  MODEL_MANIFEST_FILE,
+  readModelManifest,
+  type ModelErrorCode,
+  type ModelManifest,
+  type ModelTask,
+} from '@travsr/sdk/model';
 export { pooledVectors, unitLength } from './pooling.js';
 export { TextModel, type TextModelOptions } from './text-model.js';
 export { configureRuntime, type RuntimeOptions } from './runtime.js';
+export { builtRunnerDir } from './runner-dir.js';

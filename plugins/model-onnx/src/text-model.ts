@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
-import { ModelError } from './model-error.js';
-import { readModelManifest, type ModelManifest } from './model-manifest.js';
+import { ModelError, readModelManifest, type ModelManifest } from '@travsr/sdk/model';
 import { pooledVectors } from './pooling.js';
 import { configureRuntime, ort, type RuntimeOptions } from './runtime.js';
 

@@ -56,21 +56,45 @@ export const ConstraintsSchema = Type.Object(
 );
 export type Constraints = Static<typeof ConstraintsSchema>;
 
+/**
+ * What a model plugin serves (`kind: "model"`), so that the host can choose it without
+ * starting it; the model's own `travsr-model.json` next to its files says the rest.
+ */
+export const ModelInfoSchema = Type.Object(
+  {
+    /** `embed`: texts → vectors (`embed` method); `rerank`: a cross-encoder scoring (query, text) pairs (`score` method). */
+    task: stringEnum(['embed', 'rerank'] as const),
+    /** Length of every vector of an `embed` model. */
+    dimensions: Type.Optional(Type.Integer({ minimum: 1, maximum: 16384 })),
+    /** Tokens of one text the model reads; longer texts are cut. */
+    maxTokens: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+    /** SPDX expression of the model weights' licence. */
+    licence: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+export type ModelInfo = Static<typeof ModelInfoSchema>;
+
 /** `travsr-plugin.json`: the contract of a plugin. */
 export const ManifestSchema = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
+    /**
+     * `analyzer` (the default): analyzes the files of `languages`; `model`: serves a learned
+     * model (`model` says which task) and analyzes nothing — `languages` and `extensions` are
+     * empty and `phases` absent.
+     */
+    kind: Type.Optional(stringEnum(['analyzer', 'model'] as const)),
     id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)?$' }),
     version: Type.String({ maxLength: 64, pattern: '^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$' }),
     description: Type.Optional(Type.String({ maxLength: 1024 })),
+    /** At least one for an analyzer; none for a model plugin. */
     languages: Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9+#._-]*$' }), {
-      minItems: 1,
       maxItems: 256,
       uniqueItems: true,
     }),
-    /** File extensions with the dot (`.ts`) or exact file names (`Dockerfile`). */
+    /** File extensions with the dot (`.ts`) or exact file names (`Dockerfile`); at least one for an analyzer, none for a model plugin. */
     extensions: Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[^/\\\\]+$' }), {
-      minItems: 1,
       maxItems: 1024,
       uniqueItems: true,
     }),
@@ -87,6 +111,8 @@ export const ManifestSchema = Type.Object(
     protocolVersions: Type.Array(Type.String({ maxLength: 16 }), { minItems: 1, maxItems: 16 }),
     phases: Type.Optional(Type.Array(stringEnum(['A', 'B'] as const), { minItems: 1, uniqueItems: true })),
     constraints: ConstraintsSchema,
+    /** A model plugin's task and model (required with `kind: "model"`, refused otherwise). */
+    model: Type.Optional(ModelInfoSchema),
   },
   { additionalProperties: false },
 );

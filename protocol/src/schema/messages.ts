@@ -85,7 +85,8 @@ export type HelloParams = Static<typeof HelloParamsSchema>;
 
 export const CapabilitiesSchema = Type.Object(
   {
-    phases: Type.Array(stringEnum(['A', 'B'] as const), { minItems: 1, maxItems: 2, uniqueItems: true }),
+    /** Analysis phases implemented; at least one for an analyzer, none for a model plugin. */
+    phases: Type.Array(stringEnum(['A', 'B'] as const), { maxItems: 2, uniqueItems: true }),
     cancellation: Type.Boolean(),
     progress: Type.Boolean(),
     /**
@@ -94,6 +95,8 @@ export const CapabilitiesSchema = Type.Object(
      * lists them. Without it a session serves one run.
      */
     incremental: Type.Optional(Type.Boolean()),
+    /** Model methods served (a model plugin): `embed` for an embedding model, `score` for a cross-encoder. */
+    model: Type.Optional(Type.Array(stringEnum(['embed', 'score'] as const), { minItems: 1, maxItems: 2, uniqueItems: true })),
   },
   { additionalProperties: false },
 );
@@ -211,6 +214,44 @@ export const GraphFileParamsSchema = Type.Object(
 );
 export type GraphFileParams = Static<typeof GraphFileParamsSchema>;
 
+// ---- embed, score (model plugins) ----
+/** Texts of one `embed` or `score` request: the host batches, the model cuts each to its max tokens. */
+const modelText = Type.String({ maxLength: 262_144 });
+const MAX_MODEL_BATCH = 1024;
+
+export const EmbedParamsSchema = Type.Object(
+  { texts: Type.Array(modelText, { minItems: 1, maxItems: MAX_MODEL_BATCH }) },
+  { additionalProperties: false },
+);
+export type EmbedParams = Static<typeof EmbedParamsSchema>;
+
+export const EmbedResultSchema = Type.Object(
+  {
+    /** One unit-length vector per text, in order, each of the manifest's `model.dimensions`. */
+    vectors: Type.Array(Type.Array(Type.Number(), { minItems: 1, maxItems: 16384 }), { maxItems: MAX_MODEL_BATCH }),
+  },
+  { additionalProperties: false },
+);
+export type EmbedResult = Static<typeof EmbedResultSchema>;
+
+export const ScoreParamsSchema = Type.Object(
+  {
+    query: modelText,
+    candidates: Type.Array(modelText, { minItems: 1, maxItems: MAX_MODEL_BATCH }),
+  },
+  { additionalProperties: false },
+);
+export type ScoreParams = Static<typeof ScoreParamsSchema>;
+
+export const ScoreResultSchema = Type.Object(
+  {
+    /** One relevance score per candidate, in order; higher is more relevant. */
+    scores: Type.Array(Type.Number(), { maxItems: MAX_MODEL_BATCH }),
+  },
+  { additionalProperties: false },
+);
+export type ScoreResult = Static<typeof ScoreResultSchema>;
+
 // ---- cancel, ping, shutdown ----
 export const CancelParamsSchema = Type.Object({ id: RequestIdSchema }, { additionalProperties: false });
 export type CancelParams = Static<typeof CancelParamsSchema>;
@@ -257,6 +298,8 @@ export const METHODS = {
   hello: { direction: 'host->plugin', type: 'request', params: HelloParamsSchema, result: HelloResultSchema },
   initialize: { direction: 'host->plugin', type: 'request', params: InitializeParamsSchema, result: InitializeResultSchema },
   analyze: { direction: 'host->plugin', type: 'request', params: AnalyzeParamsSchema, result: AnalyzeResultSchema },
+  embed: { direction: 'host->plugin', type: 'request', params: EmbedParamsSchema, result: EmbedResultSchema },
+  score: { direction: 'host->plugin', type: 'request', params: ScoreParamsSchema, result: ScoreResultSchema },
   ping: { direction: 'host->plugin', type: 'request', params: PingParamsSchema, result: PingResultSchema },
   shutdown: { direction: 'host->plugin', type: 'request', params: EmptySchema, result: EmptySchema },
   cancel: { direction: 'host->plugin', type: 'notification', params: CancelParamsSchema },

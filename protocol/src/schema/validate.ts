@@ -125,5 +125,24 @@ export function parseManifest(source: unknown, where = 'travsr-plugin.json'): Pl
   if (!fn(value)) {
     throw new ProtocolError(ProtocolErrorCode.ManifestInvalid, `${where} is invalid: ${describeSchemaErrors(fn.errors)}`, fn.errors);
   }
+  const problem = kindProblem(value);
+  if (problem) throw new ProtocolError(ProtocolErrorCode.ManifestInvalid, `${where} is invalid: ${problem}`);
   return value;
+}
+
+/** What the schema cannot say: an analyzer handles some language, a model plugin none. */
+function kindProblem(m: PluginManifest): string | undefined {
+  if (m.kind === 'model') {
+    if (!m.model) return 'a model plugin (kind "model") must say what it serves in "model" (task, maxTokens, licence)';
+    if (m.languages.length > 0 || m.extensions.length > 0)
+      return 'a model plugin (kind "model") analyzes no files: "languages" and "extensions" must be empty';
+    if (m.phases) return 'a model plugin (kind "model") has no analysis "phases"';
+    if (m.model.task === 'embed' && m.model.dimensions === undefined)
+      return 'an embedding model must give its vectors\' "dimensions" in "model"';
+    return undefined;
+  }
+  if (m.model) return '"model" belongs to model plugins only: add "kind": "model", or remove it';
+  if (m.languages.length === 0) return '"languages" must name at least one language (an analyzer plugin)';
+  if (m.extensions.length === 0) return '"extensions" must name at least one extension or file name (an analyzer plugin)';
+  return undefined;
 }

@@ -73,7 +73,13 @@ describe('parseManifest', () => {
     ['missing constraints', (m: Record<string, unknown>) => delete m.constraints, "must have required property 'constraints'"],
     ['a version that is not semver', (m: Record<string, unknown>) => (m.version = 'latest'), '/version must match pattern'],
     ['an id with capitals', (m: Record<string, unknown>) => (m.id = 'Example'), '/id must match pattern'],
-    ['no languages', (m: Record<string, unknown>) => (m.languages = []), '/languages must NOT have fewer than 1 items'],
+    ['no languages', (m: Record<string, unknown>) => (m.languages = []), '"languages" must name at least one language'],
+    ['no extensions', (m: Record<string, unknown>) => (m.extensions = []), '"extensions" must name at least one extension'],
+    [
+      'a model section on an analyzer',
+      (m: Record<string, unknown>) => (m.model = { task: 'embed', dimensions: 8, maxTokens: 16, licence: 'MIT' }),
+      '"model" belongs to model plugins only',
+    ],
     [
       'a duplicated extension',
       (m: Record<string, unknown>) => (m.extensions = ['.py', '.py']),
@@ -123,5 +129,47 @@ describe('parseManifest', () => {
 
   it.each(['main.js', './dist/main.js', 'bin/..hidden', 'a..b/c'])('accepts the entrypoint path %s', (path) => {
     expect(parseManifest(withChange((m) => (m.entrypoint.path = path))).entrypoint.path).toBe(path);
+  });
+});
+
+describe('parseManifest: a model plugin', () => {
+  const MODEL = {
+    id: 'code-minilm',
+    version: '1.0.0',
+    kind: 'model',
+    languages: [],
+    extensions: [],
+    entrypoint: { runtime: 'node', path: 'runner/runner.mjs' },
+    protocolVersions: ['1'],
+    constraints: { network: false, ipc: 'none', hostApi: false },
+    model: { task: 'embed', dimensions: 384, maxTokens: 256, licence: 'Apache-2.0' },
+  };
+  const variant = (change: (m: Record<string, unknown> & { model: Record<string, unknown> }) => void): string => {
+    const m = structuredClone(MODEL) as unknown as Parameters<typeof change>[0];
+    change(m);
+    return JSON.stringify(m);
+  };
+
+  it('accepts an embedder and a cross-encoder, which analyze no language', () => {
+    expect(parseManifest(JSON.stringify(MODEL)).model).toEqual(MODEL.model);
+    const rerank = parseManifest(variant((m) => (m.model = { task: 'rerank', maxTokens: 512, licence: 'MIT' })));
+    expect(rerank.model?.task).toBe('rerank');
+    expect(rerank.languages).toEqual([]);
+  });
+
+  it.each([
+    ['no model section', (m: Record<string, unknown>) => delete m.model, 'must say what it serves in "model"'],
+    ['a language', (m: Record<string, unknown>) => (m.languages = ['python']), '"languages" and "extensions" must be empty'],
+    ['an extension', (m: Record<string, unknown>) => (m.extensions = ['.py']), '"languages" and "extensions" must be empty'],
+    ['analysis phases', (m: Record<string, unknown>) => (m.phases = ['A']), 'has no analysis "phases"'],
+    [
+      'an embedder without dimensions',
+      (m: { model: Record<string, unknown> }) => delete m.model.dimensions,
+      'must give its vectors\' "dimensions"',
+    ],
+    ['an unknown task', (m: { model: Record<string, unknown> }) => (m.model.task = 'classify'), '/model/task'],
+    ['no licence', (m: { model: Record<string, unknown> }) => delete m.model.licence, "must have required property 'licence'"],
+  ])('refuses %s', (_what, change, message) => {
+    expect(problem(variant(change as never))).toContain(message);
   });
 });

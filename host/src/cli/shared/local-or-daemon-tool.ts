@@ -33,14 +33,23 @@ export async function runToolLocalOrDaemon(
   const viaDaemon = process.env.TRAVSR_DAEMON === '0' ? undefined : await tryDaemon(repo, tool, args, logger, reads);
   if (viaDaemon) return viaDaemon;
   // Loaded here, not at start-up: retrieval and the tokenizer are for query commands only.
-  const [{ openServedGraphs }, { runTool }] = await Promise.all([
+  const [{ openServedGraphs }, { runTool }, { QueryEmbedder }] = await Promise.all([
     import('../../tools/served-graphs.js'),
     import('../../tools/tool-runner.js'),
+    import('../../models/query-embedder.js'),
   ]);
   const served = await openServedGraphs([repo]);
+  // The vector channel, when an embedding model is registered: the question is embedded here, before the tool runs.
+  const embedder = new QueryEmbedder(logger);
   try {
-    return { ...runTool(served.host, tool, args, FULL_ACCESS), via: 'local', cached: false };
+    const extras = await embedder.prepare(
+      tool,
+      args,
+      served.host.graphs.map((g) => g.store),
+    );
+    return { ...runTool(served.host, tool, args, FULL_ACCESS, extras), via: 'local', cached: false };
   } finally {
+    await embedder.close();
     served.close();
   }
 }

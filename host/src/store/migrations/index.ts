@@ -15,6 +15,7 @@ import { v13IndexRuns } from './v13-index-runs.js';
 import { v14LiveNodes } from './v14-live-nodes.js';
 import { v15FileInterfaces } from './v15-file-interfaces.js';
 import { v16SynonymOrigins } from './v16-synonym-origins.js';
+import { v17VectorSources } from './v17-vector-sources.js';
 
 export type { Migration } from './migration.js';
 
@@ -36,4 +37,5 @@ export const GRAPH_MIGRATIONS: readonly Migration[] = [
   v14LiveNodes,
   v15FileInterfaces,
   v16SynonymOrigins,
+  v17VectorSources,
 ];

@@ -37,6 +37,11 @@ export const VOCAB = [
   'def',
   'the',
   'a',
+  // Words no test repository's code uses, for questions that share no word with it.
+  'purge',
+  'outdated',
+  'timestamp',
+  'decode',
 ];
 const id = (w: string) => VOCAB.indexOf(w);
 
@@ -109,6 +114,28 @@ export interface EmbedderWeights {
 
 export function embedderWeights(dims: number, seed = 7): EmbedderWeights {
   return { dims, embeddings: weights(VOCAB.length * dims, seed), dense: weights(dims * dims, seed + 1) };
+}
+
+/**
+ * An embedder whose vectors mean something: one dimension per group of words (synonyms), a
+ * word of a group embedded along its dimension, every other token (special tokens, unknown
+ * words, punctuation) at zero, the dense layer the identity. Texts about the same groups get
+ * close vectors whatever their words: `[['evict', 'purge'], ['date', 'timestamp']]` puts
+ * "purge outdated" next to `def evict(self, key)`.
+ */
+export function conceptEmbedderWeights(groups: readonly (readonly string[])[]): EmbedderWeights {
+  const dims = groups.length;
+  const embeddings = new Float32Array(VOCAB.length * dims);
+  groups.forEach((words, g) => {
+    for (const w of words) {
+      const i = id(w);
+      if (i < 0) throw new Error(`${w} is not in the test vocabulary (VOCAB)`);
+      embeddings[i * dims + g] = 0.8;
+    }
+  });
+  const dense = new Float32Array(dims * dims);
+  for (let i = 0; i < dims; i++) dense[i * dims + i] = 1;
+  return { dims, embeddings, dense };
 }
 
 /**

@@ -195,7 +195,6 @@ const CapabilitiesSchema = {
   required: ['phases', 'cancellation', 'progress'],
   properties: {
     phases: {
-      minItems: 1,
       maxItems: 2,
       uniqueItems: true,
       type: 'array',
@@ -205,16 +204,47 @@ const CapabilitiesSchema = {
     cancellation: { type: 'boolean', [TYPEBOX_KIND]: 'Boolean' },
     progress: { type: 'boolean', [TYPEBOX_KIND]: 'Boolean' },
     incremental: { type: 'boolean', [TYPEBOX_KIND]: 'Boolean', [TYPEBOX_OPTIONAL]: 'Optional' },
+    model: {
+      minItems: 1,
+      maxItems: 2,
+      uniqueItems: true,
+      type: 'array',
+      items: { type: 'string', enum: ['embed', 'score'], [TYPEBOX_KIND]: 'Unsafe' },
+      [TYPEBOX_KIND]: 'Array',
+      [TYPEBOX_OPTIONAL]: 'Optional',
+    },
   },
   [TYPEBOX_KIND]: 'Object',
 } as unknown as typeof messages.CapabilitiesSchema;
+const shared3 = { maxLength: 262144, type: 'string', [TYPEBOX_KIND]: 'String' };
+const EmbedParamsSchema = {
+  additionalProperties: false,
+  type: 'object',
+  required: ['texts'],
+  properties: { texts: { minItems: 1, maxItems: 1024, type: 'array', items: shared3, [TYPEBOX_KIND]: 'Array' } },
+  [TYPEBOX_KIND]: 'Object',
+} as unknown as typeof messages.EmbedParamsSchema;
+const EmbedResultSchema = {
+  additionalProperties: false,
+  type: 'object',
+  required: ['vectors'],
+  properties: {
+    vectors: {
+      maxItems: 1024,
+      type: 'array',
+      items: { minItems: 1, maxItems: 16384, type: 'array', items: { type: 'number', [TYPEBOX_KIND]: 'Number' }, [TYPEBOX_KIND]: 'Array' },
+      [TYPEBOX_KIND]: 'Array',
+    },
+  },
+  [TYPEBOX_KIND]: 'Object',
+} as unknown as typeof messages.EmbedResultSchema;
 const EmptySchema = {
   additionalProperties: false,
   type: 'object',
   properties: {},
   [TYPEBOX_KIND]: 'Object',
 } as unknown as typeof messages.EmptySchema;
-const shared3 = { minLength: 1, maxLength: 128, type: 'string', [TYPEBOX_KIND]: 'String' };
+const shared4 = { minLength: 1, maxLength: 128, type: 'string', [TYPEBOX_KIND]: 'String' };
 const RequestEnvelopeSchema = {
   additionalProperties: false,
   type: 'object',
@@ -222,7 +252,7 @@ const RequestEnvelopeSchema = {
   properties: {
     kind: { const: 'request', type: 'string', [TYPEBOX_KIND]: 'Literal' },
     id: RequestIdSchema,
-    method: shared3,
+    method: shared4,
     params: { [TYPEBOX_KIND]: 'Unknown', [TYPEBOX_OPTIONAL]: 'Optional' },
   },
   [TYPEBOX_KIND]: 'Object',
@@ -267,7 +297,7 @@ const NotificationEnvelopeSchema = {
   required: ['kind', 'method'],
   properties: {
     kind: { const: 'notification', type: 'string', [TYPEBOX_KIND]: 'Literal' },
-    method: shared3,
+    method: shared4,
     params: { [TYPEBOX_KIND]: 'Unknown', [TYPEBOX_OPTIONAL]: 'Optional' },
   },
   [TYPEBOX_KIND]: 'Object',
@@ -427,6 +457,20 @@ const LogParamsSchema = {
   },
   [TYPEBOX_KIND]: 'Object',
 } as unknown as typeof messages.LogParamsSchema;
+const ScoreParamsSchema = {
+  additionalProperties: false,
+  type: 'object',
+  required: ['query', 'candidates'],
+  properties: { query: shared3, candidates: { minItems: 1, maxItems: 1024, type: 'array', items: shared3, [TYPEBOX_KIND]: 'Array' } },
+  [TYPEBOX_KIND]: 'Object',
+} as unknown as typeof messages.ScoreParamsSchema;
+const ScoreResultSchema = {
+  additionalProperties: false,
+  type: 'object',
+  required: ['scores'],
+  properties: { scores: { maxItems: 1024, type: 'array', items: { type: 'number', [TYPEBOX_KIND]: 'Number' }, [TYPEBOX_KIND]: 'Array' } },
+  [TYPEBOX_KIND]: 'Object',
+} as unknown as typeof messages.ScoreResultSchema;
 const PingParamsSchema = {
   additionalProperties: false,
   type: 'object',
@@ -455,6 +499,8 @@ const METHODS = {
   hello: { direction: 'host->plugin', type: 'request', params: HelloParamsSchema, result: HelloResultSchema },
   initialize: { direction: 'host->plugin', type: 'request', params: InitializeParamsSchema, result: InitializeResultSchema },
   analyze: { direction: 'host->plugin', type: 'request', params: AnalyzeParamsSchema, result: AnalyzeResultSchema },
+  embed: { direction: 'host->plugin', type: 'request', params: EmbedParamsSchema, result: EmbedResultSchema },
+  score: { direction: 'host->plugin', type: 'request', params: ScoreParamsSchema, result: ScoreResultSchema },
   ping: { direction: 'host->plugin', type: 'request', params: PingParamsSchema, result: PingResultSchema },
   shutdown: { direction: 'host->plugin', type: 'request', params: EmptySchema, result: EmptySchema },
   cancel: { direction: 'host->plugin', type: 'notification', params: CancelParamsSchema },
@@ -526,12 +572,20 @@ const ConstraintsSchema = {
   },
   [TYPEBOX_KIND]: 'Object',
 } as unknown as typeof manifest.ConstraintsSchema;
+const shared5 = ['task', 'maxTokens', 'licence'];
+const shared6 = {
+  task: { type: 'string', enum: ['embed', 'rerank'], [TYPEBOX_KIND]: 'Unsafe' },
+  dimensions: { minimum: 1, maximum: 16384, type: 'integer', [TYPEBOX_KIND]: 'Integer', [TYPEBOX_OPTIONAL]: 'Optional' },
+  maxTokens: { minimum: 1, maximum: 1000000, type: 'integer', [TYPEBOX_KIND]: 'Integer' },
+  licence: { minLength: 1, maxLength: 256, type: 'string', [TYPEBOX_KIND]: 'String' },
+};
 const ManifestSchema = {
   additionalProperties: false,
   type: 'object',
   required: ['id', 'version', 'languages', 'extensions', 'entrypoint', 'protocolVersions', 'constraints'],
   properties: {
     $schema: { type: 'string', [TYPEBOX_KIND]: 'String', [TYPEBOX_OPTIONAL]: 'Optional' },
+    kind: { type: 'string', enum: ['analyzer', 'model'], [TYPEBOX_KIND]: 'Unsafe', [TYPEBOX_OPTIONAL]: 'Optional' },
     id: {
       minLength: 1,
       maxLength: 128,
@@ -542,7 +596,6 @@ const ManifestSchema = {
     version: { maxLength: 64, pattern: '^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$', type: 'string', [TYPEBOX_KIND]: 'String' },
     description: { maxLength: 1024, type: 'string', [TYPEBOX_KIND]: 'String', [TYPEBOX_OPTIONAL]: 'Optional' },
     languages: {
-      minItems: 1,
       maxItems: 256,
       uniqueItems: true,
       type: 'array',
@@ -550,7 +603,6 @@ const ManifestSchema = {
       [TYPEBOX_KIND]: 'Array',
     },
     extensions: {
-      minItems: 1,
       maxItems: 1024,
       uniqueItems: true,
       type: 'array',
@@ -596,9 +648,24 @@ const ManifestSchema = {
       [TYPEBOX_OPTIONAL]: 'Optional',
     },
     constraints: ConstraintsSchema,
+    model: {
+      additionalProperties: false,
+      type: 'object',
+      required: shared5,
+      properties: shared6,
+      [TYPEBOX_KIND]: 'Object',
+      [TYPEBOX_OPTIONAL]: 'Optional',
+    },
   },
   [TYPEBOX_KIND]: 'Object',
 } as unknown as typeof manifest.ManifestSchema;
+const ModelInfoSchema = {
+  additionalProperties: false,
+  type: 'object',
+  required: shared5,
+  properties: shared6,
+  [TYPEBOX_KIND]: 'Object',
+} as unknown as typeof manifest.ModelInfoSchema;
 
 export { DiagnosticSchema };
 export { EdgeSchema };
@@ -611,6 +678,8 @@ export { AnalyzeParamsSchema };
 export { AnalyzeResultSchema };
 export { CancelParamsSchema };
 export { CapabilitiesSchema };
+export { EmbedParamsSchema };
+export { EmbedResultSchema };
 export { EmptySchema };
 export { EnvelopeSchema };
 export { GraphFileParamsSchema };
@@ -627,7 +696,10 @@ export { ProgressParamsSchema };
 export { RequestEnvelopeSchema };
 export { RequestIdSchema };
 export { ResponseEnvelopeSchema };
+export { ScoreParamsSchema };
+export { ScoreResultSchema };
 export { UnavailablePhaseSchema };
 export { WireErrorSchema };
 export { ConstraintsSchema };
 export { ManifestSchema };
+export { ModelInfoSchema };

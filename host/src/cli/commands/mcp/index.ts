@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { TravsrCommand } from '../../base-command.js';
 import { DEFAULT_SESSION_LIMITS } from '../../../mcp/session-quota.js';
 import { TokenStore } from '../../../mcp/token-store.js';
+import { stderrLogger } from '../../../log/logger.js';
 
 export default class Mcp extends TravsrCommand {
   static override summary = 'Serve the graph over the Model Context Protocol (stdio by default, or HTTP)';
@@ -69,11 +70,18 @@ With a daemon running, stdio is answered by the daemon; for HTTP answered by it,
       timeoutMs: flags['tool-timeout'],
       saveTrace: (t) => served.host.saveTrace(t),
     });
-    const factory = mcpServerFactory((name, args, policy, signal) => pool.run(name, args, policy, signal));
+    // The vector channel, when an embedding model is registered: questions are embedded here, by a model session kept warm.
+    const { QueryEmbedder } = await import('../../../models/query-embedder.js');
+    const embedder = new QueryEmbedder(served.host.logger ?? stderrLogger('warn'));
+    const stores = served.host.graphs.map((g) => g.store);
+    const factory = mcpServerFactory(async (name, args, policy, signal) =>
+      pool.run(name, args, policy, signal, await embedder.prepare(name, args, stores)),
+    );
     if (!flags.http) {
       const { serveStdioSession } = await import('../../../mcp/stdio-session.js');
       await serveStdioSession(factory, (message) => this.logToStderr(`travsr mcp: ${message}`));
       await pool.close();
+      await embedder.close();
       served.close();
       return;
     }
@@ -105,6 +113,7 @@ With a daemon running, stdio is answered by the daemon; for HTTP answered by it,
     });
     await http.close();
     await pool.close();
+    await embedder.close();
     served.close();
   }
 }

@@ -1,4 +1,4 @@
-import { TravsrError } from '@travsr/sdk';
+import { TravsrError } from '@travsr/protocol';
 
 /** Why a model cannot be used. Every code names what to do in its message. */
 export type ModelErrorCode =

@@ -1,0 +1,196 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { MANIFEST_FILE, type ModelInfo } from '@travsr/protocol';
+import { assembleModelPlugin, MODEL_MANIFEST_FILE, readModelManifest } from '@travsr/sdk/model';
+import { treeHash } from '@travsr/registry/tree-hash';
+import { readLangToml, writeLangToml } from '../catalog/lang-toml.js';
+import { checkoutPluginsRoot } from '../catalog/registered-plugins.js';
+import { travsrHome } from '../paths/travsr-home.js';
+import { loadPluginDir, type LoadedPlugin } from '../plugins/plugin-dir.js';
+import { ModelChannelError } from './model-errors.js';
+
+/** A task of the semantic layer a model serves. */
+export type ModelTask = ModelInfo['task'];
+
+/** A registered model plugin, loaded: what starting its session needs. */
+export interface RegisteredModel {
+  plugin: LoadedPlugin;
+  task: ModelTask;
+  info: ModelInfo;
+  /** The tree hash recorded at registration: the session refuses files that changed since (PLUGIN_TAMPERED). */
+  treeHash?: string;
+  /**
+   * The name its vectors are stored under: `id@version+<12 hex of its tree hash>`, so vectors of
+   * another model — or of other weights published under the same id and version — are never mixed in.
+   */
+  key: string;
+}
+
+/** One line of `travsr model list`. */
+export interface ModelListing {
+  task: ModelTask;
+  id: string;
+  version: string;
+  dir: string;
+}
+
+/** Where `travsr model add` puts the model plugins it makes from model directories. */
+export function modelsHome(): string {
+  return join(travsrHome(), 'models');
+}
+
+/**
+ * The model runner of this installation (runner.mjs and ONNX Runtime's WebAssembly), which a
+ * model directory needs to become a model plugin: `plugins/model-onnx/dist/runner` of a built
+ * checkout, or `TRAVSR_MODEL_RUNNER`.
+ */
+export function modelRunnerDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const given = env.TRAVSR_MODEL_RUNNER;
+  if (given) return resolve(given);
+  const root = checkoutPluginsRoot();
+  const dir = root ? join(root, 'model-onnx', 'dist', 'runner') : undefined;
+  return dir && existsSync(join(dir, 'runner.mjs')) ? dir : undefined;
+}
+
+/**
+ * Registers the model in `dir` for its task (replacing the model registered for it before):
+ * a model plugin directory (travsr-plugin.json of kind `model`) as it is, or a model directory
+ * (travsr-model.json, the ONNX file, the tokenizer) made into a model plugin under
+ * {@link modelsHome} with this installation's runner. The plugin's tree hash is recorded: a file
+ * changed afterwards makes its sessions refuse to start.
+ *
+ * @throws ModelChannelError MODEL_DIR_INVALID, MODEL_RUNNER_MISSING
+ */
+export async function addModel(dir: string, options: { runnerDir?: string } = {}): Promise<{ model: RegisteredModel; madeFrom?: string }> {
+  const from = resolve(dir);
+  let pluginDir = from;
+  let madeFrom: string | undefined;
+  if (!existsSync(join(from, MANIFEST_FILE))) {
+    if (!existsSync(join(from, MODEL_MANIFEST_FILE)))
+      throw new ModelChannelError(
+        'MODEL_DIR_INVALID',
+        `${from} holds neither ${MANIFEST_FILE} (a model plugin) nor ${MODEL_MANIFEST_FILE} (a model directory): give the directory of an ONNX model with its travsr-model.json`,
+      );
+    const runner = options.runnerDir ?? modelRunnerDir();
+    if (!runner)
+      throw new ModelChannelError(
+        'MODEL_RUNNER_MISSING',
+        'this installation has no model runner to serve a model directory with (plugins/model-onnx is not built here): install a packed model plugin from a registry, or set TRAVSR_MODEL_RUNNER to a built runner directory',
+      );
+    try {
+      const { id, version } = readModelManifest(from);
+      pluginDir = join(modelsHome(), `${id}-${version}`);
+      assembleModelPlugin(from, pluginDir, runner);
+    } catch (e) {
+      throw new ModelChannelError('MODEL_DIR_INVALID', `${from} cannot be served: ${(e as Error).message}`);
+    }
+    madeFrom = from;
+  }
+  let plugin: LoadedPlugin;
+  try {
+    plugin = await loadPluginDir(pluginDir);
+  } catch (e) {
+    throw new ModelChannelError('MODEL_DIR_INVALID', `${pluginDir} is not a usable plugin: ${(e as Error).message}`);
+  }
+  const m = plugin.manifest;
+  if (m.kind !== 'model' || !m.model)
+    throw new ModelChannelError(
+      'MODEL_DIR_INVALID',
+      `${pluginDir} holds ${m.id}, an analyzer plugin, not a model: register it with travsr lang`,
+    );
+  const hash = await treeHash(pluginDir);
+  const reg = readLangToml();
+  const previous = reg.plugins[m.id];
+  if (previous && previous.dir !== pluginDir && reg.models?.[m.model.task] !== m.id && isLanguagePlugin(reg, m.id))
+    throw new ModelChannelError(
+      'MODEL_DIR_INVALID',
+      `the plugin id ${m.id} is registered for a language already; a model needs an id of its own`,
+    );
+  reg.plugins[m.id] = { version: m.version, dir: pluginDir, treeHash: hash, tier: 'standard', networkAllow: [] };
+  (reg.models ??= {})[m.model.task] = m.id;
+  writeLangToml(reg);
+  return {
+    model: { plugin, task: m.model.task, info: m.model, treeHash: hash, key: modelKey(m.id, m.version, hash) },
+    ...(madeFrom ? { madeFrom } : {}),
+  };
+}
+
+/** The models registered for each task. */
+export function listModels(): ModelListing[] {
+  const reg = readLangToml();
+  const out: ModelListing[] = [];
+  for (const task of ['embed', 'rerank'] as const) {
+    const id = reg.models?.[task];
+    const p = id ? reg.plugins[id] : undefined;
+    if (id && p) out.push({ task, id, version: p.version, dir: p.dir });
+  }
+  return out;
+}
+
+/**
+ * The model registered for `task`, loaded, or undefined when none is.
+ * @throws ModelChannelError MODEL_UNAVAILABLE when its directory is gone or no longer a model plugin
+ */
+export async function registeredModel(task: ModelTask): Promise<RegisteredModel | undefined> {
+  const reg = readLangToml();
+  const id = reg.models?.[task];
+  const entry = id ? reg.plugins[id] : undefined;
+  if (!id || !entry) return undefined;
+  let plugin: LoadedPlugin;
+  try {
+    plugin = await loadPluginDir(entry.dir);
+  } catch (e) {
+    throw new ModelChannelError(
+      'MODEL_UNAVAILABLE',
+      `the ${task} model ${id} cannot be loaded from ${entry.dir}: ${(e as Error).message}; register it again with travsr model add`,
+    );
+  }
+  const m = plugin.manifest;
+  if (m.kind !== 'model' || m.model?.task !== task)
+    throw new ModelChannelError(
+      'MODEL_UNAVAILABLE',
+      `${entry.dir} no longer holds a ${task} model; register one again with travsr model add`,
+    );
+  return {
+    plugin,
+    task,
+    info: m.model,
+    ...(entry.treeHash ? { treeHash: entry.treeHash } : {}),
+    key: modelKey(m.id, m.version, entry.treeHash),
+  };
+}
+
+/** See {@link RegisteredModel.key}. */
+export function modelKey(id: string, version: string, treeHash: string | undefined): string {
+  const digest = treeHash?.replace(/^sha256:/, '').slice(0, 12);
+  return digest ? `${id}@${version}+${digest}` : `${id}@${version}`;
+}
+
+/**
+ * Unregisters the model of a task (`embed`, `rerank`) or with this id; returns what was removed.
+ * A model plugin `travsr model add` made is deleted with it; a directory the user gave is left alone.
+ */
+export function removeModel(taskOrId: string): ModelListing[] {
+  const reg = readLangToml();
+  const removed: ModelListing[] = [];
+  for (const task of ['embed', 'rerank'] as const) {
+    const id = reg.models?.[task];
+    if (!id || (taskOrId !== task && taskOrId !== id)) continue;
+    const entry = reg.plugins[id];
+    delete reg.models![task];
+    if (entry) {
+      removed.push({ task, id, version: entry.version, dir: entry.dir });
+      const stillUsed = Object.values(reg.models ?? {}).includes(id) || isLanguagePlugin(reg, id);
+      if (!stillUsed) {
+        delete reg.plugins[id];
+        if (resolve(entry.dir).startsWith(modelsHome() + sep)) rmSync(entry.dir, { recursive: true, force: true });
+      }
+    }
+  }
+  if (removed.length > 0) writeLangToml(reg);
+  return removed;
+}
+
+function isLanguagePlugin(reg: ReturnType<typeof readLangToml>, id: string): boolean {
+  return Object.values(reg.languages).some((l) => l.plugin === id);
+}
