@@ -201,7 +201,8 @@ export function parseVersionDocument(
     return r.fail('/manifest', `is not a valid travsr-plugin.json (${(e as Error).message})`);
   }
   const protocolVersions = r.strings(root.protocolVersions, '/protocolVersions', 1);
-  const languages = r.strings(root.languages, '/languages', 1);
+  // A model plugin analyzes no language.
+  const languages = r.strings(root.languages, '/languages', manifest.kind === 'model' ? 0 : 1);
   const tier = r.string(root.tier, '/tier');
   if (manifest.id !== id || manifest.version !== version)
     r.fail('/manifest', `is for ${manifest.id}@${manifest.version}, not ${id}@${version}`);

@@ -183,7 +183,7 @@ async function licenceOfPackage(root: string): Promise<string | undefined> {
 /**
  * The CycloneDX SBOM of a built plugin directory, as {@link packPlugin} writes it beside the
  * artifact: from the build record next to the entrypoint (`unknown` without one), the
- * plugin's licence from its package.json.
+ * plugin's licence from its package.json (a model plugin's, else from its manifest's `model.licence`).
  *
  * @throws RegistryError `PACK_NOT_A_PLUGIN`, `PACK_MANIFEST_INVALID` or `PACK_BUILD_RECORD_INVALID`.
  * @example
@@ -199,7 +199,8 @@ export async function pluginDirSbom(pluginDir: string): Promise<CycloneDxBom> {
 
 async function sbomOfPluginDir(root: string, manifest: PluginManifest): Promise<CycloneDxBom> {
   const record = await readBuildRecord(root, manifest);
-  const licence = await licenceOfPackage(root);
+  // A model plugin without a package.json: the licence of the model's weights, as its manifest gives it.
+  const licence = (await licenceOfPackage(root)) ?? manifest.model?.licence;
   return buildSbom({ name: manifest.id, version: manifest.version, ...(licence ? { licence } : {}) }, record, root);
 }
 

@@ -3,10 +3,21 @@
 // definitions incrementally, and `travsr ask` (get_context) finds by meaning a definition that
 // shares no word with the question — the vector channel. A model changed after it was
 // registered, or vectors of another model, leave retrieval working without the channel and say why.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conceptEmbedderWeights, embedderDir, embedderWeights } from '@travsr/plugin-model-onnx/testing';
+import {
+  conceptEmbedderWeights,
+  crossEncoderDir,
+  crossEncoderWeights,
+  embedderDir,
+  embedderWeights,
+} from '@travsr/plugin-model-onnx/testing';
+import { generateSigningKey, packPlugin, publishArtifact, serveRegistry, writeSigningKey, type RegistryServer } from '@travsr/registry';
+import { assembleModelPlugin } from '@travsr/sdk/model';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'smol-toml';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
 
@@ -34,8 +45,8 @@ beforeAll(async () => {
 afterAll(() => repo?.dispose());
 
 interface Answer {
-  functions: { qualified_name: string; why: string[] }[];
-  semantic?: { vector?: { model: string; hits: number; note?: string } };
+  functions: { qualified_name: string; why: string[]; rerank_score?: number }[];
+  semantic?: { vector?: { model: string; hits: number; note?: string }; rerank?: { model: string; scored: number; note?: string } };
 }
 
 async function ask(question: string): Promise<Answer> {
@@ -134,5 +145,64 @@ describe('the vector channel', () => {
     const none = await travsr(['model', 'remove', 'embed']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('no model is registered as embed');
+  });
+});
+
+/** plugins/model-onnx's built runner (what `model add` copies into a model plugin). */
+const RUNNER = join(fileURLToPath(import.meta.url), '../../../plugins/model-onnx/dist/runner');
+
+describe('the reranker, installed from a registry on 127.0.0.1', () => {
+  let server: RegistryServer | undefined;
+  afterAll(async () => server?.close());
+
+  it("rerank install takes the registry's cross-encoder, pins it in the lock and registers it", async () => {
+    const work = mkdtempSync(join(tmpdir(), 'travsr-rerank-'));
+    // A cross-encoder that scores a pair by how often it says "token" (length does not count).
+    const plugin = join(work, 'test-reranker');
+    assembleModelPlugin(crossEncoderDir(crossEncoderWeights('token', 0)), plugin, RUNNER);
+    const packed = await packPlugin(plugin, join(work, 'out'));
+    const registry = join(work, 'registry');
+    mkdirSync(registry);
+    const key = generateSigningKey();
+    const keyFile = join(work, 'registry.key');
+    await writeSigningKey(keyFile, key);
+    await publishArtifact(registry, packed.file, key);
+    server = await serveRegistry({ dir: registry });
+    for (const [k, v] of [
+      ['registry.url', server.url],
+      ['registry.trustedKeys', `${keyFile}.pub`],
+    ] as const)
+      expect((await travsr(['config', 'set', k, v, '--global'])).code).toBe(0);
+
+    const r = await travsr(['rerank', 'install', '--repo', repo.root, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const lock = parse(readFileSync(join(repo.root, '.travsr', 'plugins.lock'), 'utf8')) as {
+      plugins: Record<string, { version: string; sha256: string; treeHash: string }>;
+    };
+    expect(lock.plugins['test-reranker']).toMatchObject({ version: '1.0.0', sha256: packed.sha256, treeHash: packed.treeHash });
+    expect((await travsr(['model', 'list'])).stdout).toMatch(/^rerank\s+test-reranker@1\.0\.0 /m);
+  });
+
+  it('orders the shortlist as the model dictates, reporting each score', async () => {
+    const a = await ask('read the http date value of a token');
+    expect(a.semantic?.rerank).toMatchObject({ model: expect.stringMatching(/^test-reranker@1\.0\.0\+/) as unknown });
+    expect(a.semantic?.rerank?.scored).toBeGreaterThanOrEqual(2);
+    // Lexically read_http_date is first (check_token second); the model favours the definition that says "token".
+    expect(a.functions[0]!.qualified_name).toContain('check_token');
+    expect(a.functions[0]!.why[0]).toMatch(/^the reranker scored it /);
+    const scores = a.functions.filter((f) => f.rerank_score !== undefined).map((f) => f.rerank_score!);
+    expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    const text = await travsr(['ask', 'read the http date value of a token', '--repo', repo.root], { env: { TRAVSR_DAEMON: '0' } });
+    expect(text.stdout).toMatch(/Reranked: \d+ candidates by test-reranker@1\.0\.0/);
+  });
+
+  it('a reranker whose files changed is refused: the unreranked order, with a note', async () => {
+    const dir = (parse(readFileSync(join(process.env.TRAVSR_HOME!, 'lang.toml'), 'utf8')) as { plugins: Record<string, { dir: string }> })
+      .plugins['test-reranker']!.dir;
+    writeFileSync(join(dir, 'model.onnx'), 'garbage');
+    const a = await ask('read the http date value of a token');
+    expect(a.semantic?.rerank?.note).toMatch(/could not be started/);
+    expect(a.functions[0]!.qualified_name).toContain('read_http_date');
+    expect(a.functions[0]!.rerank_score).toBeUndefined();
   });
 });

@@ -195,7 +195,7 @@ function userConfig() {
  * The default tier of a new registration is the user's `sandbox.tier`, never a repository's.
  */
 function register(
-  manifest: Pick<PluginManifest, 'id' | 'version' | 'languages' | 'constraints'>,
+  manifest: Pick<PluginManifest, 'id' | 'version' | 'languages' | 'constraints' | 'kind' | 'model'>,
   dir: string,
   tree: string,
   sbomSha256: string | undefined,
@@ -218,6 +218,8 @@ function register(
     networkAllow: existing?.networkAllow ?? [],
   };
   reg.plugins[manifest.id] = entry;
+  // A model plugin serves its task (travsr model install, rerank install, or a lock's install).
+  if (manifest.kind === 'model' && manifest.model) (reg.models ??= {})[manifest.model.task] = manifest.id;
   const active: string[] = [];
   const other: string[] = [];
   for (const lang of manifest.languages) {

@@ -23,7 +23,8 @@ import type {
 import { DaemonError, DaemonErrorCode } from './errors.js';
 import { ManagedRepo } from './managed-repo.js';
 import { QueryCache, type CachedAnswer } from './query-cache.js';
-import { QueryEmbedder } from '../models/query-embedder.js';
+import { SemanticLayer } from '../models/semantic-layer.js';
+import { shortlistOf } from '../models/semantic-repos.js';
 import type { UpdateEvent } from './repo-updater.js';
 
 /** Options of a {@link DaemonCore}. */
@@ -51,12 +52,12 @@ export class DaemonCore {
   private readonly cache: QueryCache;
   private readonly listeners = new Set<(c: GraphChange) => void>();
   private closed = false;
-  /** The vector channel's question embedding, with the registered model's session kept warm. */
-  private readonly embedder: QueryEmbedder;
+  /** The semantic layer (vector channel, reranker), its models' sessions kept warm. */
+  private readonly semantic: SemanticLayer;
 
   constructor(private readonly opts: DaemonCoreOptions) {
     this.cache = new QueryCache(opts.cache);
-    this.embedder = new QueryEmbedder(opts.logger);
+    this.semantic = new SemanticLayer(opts.logger);
   }
 
   /** Opens every repository to manage; one that cannot be opened is logged and left out. */
@@ -206,21 +207,22 @@ export class DaemonCore {
     // A call reading another part than the one kept gets the whole answer, which replaces it.
     const held = this.cache.heldParts(key);
     const made = held === undefined || held === parts ? parts : 'both';
-    const extras = await this.embedder.prepare(
+    const signal_ = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+    let noted = false;
+    const answer = await this.semantic.call(
       req.tool,
       args,
-      repos.map((r) => r.ws.store),
+      repos.map((r) => ({ root: r.root, corpus: r.corpus, store: r.ws.store })),
+      {
+        answer: (extras) => {
+          noted = extras.semantic !== undefined;
+          return this.tools_().runJson(req.tool, args, policy, signal_, made, extras);
+        },
+        shortlist: async (extras) => shortlistOf((await this.tools_().run(req.tool, args, policy, signal_, extras)).structured),
+      },
     );
-    const answer = await this.tools_().runJson(
-      req.tool,
-      args,
-      policy,
-      signals.length > 0 ? AbortSignal.any(signals) : undefined,
-      made,
-      extras,
-    );
-    // An answer the vector channel could not help with (a failed model) is not kept: the next call may have it.
-    if (!extras.semantic) this.cache.set(key, answer, versions, made);
+    // An answer the semantic layer could not help with (a failed model) is not kept: the next call may have it.
+    if (!noted) this.cache.set(key, answer, versions, made);
     return reply(answer, false, versions, req.parts);
   }
 
@@ -243,7 +245,7 @@ export class DaemonCore {
     this.repos.clear();
     await this.pool?.close();
     this.pool = undefined;
-    await this.embedder.close();
+    await this.semantic.close();
   }
 
   private mustRepo(path: string): ManagedRepo {

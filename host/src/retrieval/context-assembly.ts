@@ -3,7 +3,7 @@ import { connectCandidates } from './candidate-tree.js';
 import type { CodeGraph } from './code-graph.js';
 import { chooseItems, contextItems, isShowable, moreNodes, showableDefinitions, withLeading } from './context-items.js';
 import { leadingDefinitions, renderedContextTokens, renderHeader } from './context-render.js';
-import type { ContextResult, RankedFunction, SemanticReport } from './context-result.js';
+import type { ContextResult, RankedFunction, RerankScores, SemanticReport } from './context-result.js';
 import { rankDefinitions, type RankedDefinition } from './definition-ranking.js';
 import { refsOf } from './graph-queries.js';
 import { DEFAULT_WEIGHTS, type ContextWeights } from './context-weights.js';
@@ -17,7 +17,7 @@ import { roundScore } from './score-rounding.js';
 import { vectorChannel, type QueryVector } from './vector-channel.js';
 import { visibleGraph, type VisibleGraph } from './visible-graph.js';
 
-export type { ContextItem, ContextResult, SemanticReport } from './context-result.js';
+export type { ContextItem, ContextResult, RerankScores, SemanticReport } from './context-result.js';
 export type { QueryVector } from './vector-channel.js';
 export { DEFAULT_WEIGHTS, type ContextWeights } from './context-weights.js';
 export { isAuxiliary, type FileSignals } from './file-ranking.js';
@@ -38,6 +38,8 @@ export interface ContextOptions {
   explain?: boolean;
   /** The question's embedding (a registered embedding model): turns the vector channel on. */
   queryVector?: QueryVector;
+  /** A cross-encoder's scores of the best definitions (a first answer's): they are ordered by them. */
+  rerank?: RerankScores;
   /** What the caller has to say of the semantic layer when the channel could not run (no vectors, a failed model): put in the answer as it is. */
   semantic?: SemanticReport;
 }
@@ -81,8 +83,12 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   const W = { ...DEFAULT_WEIGHTS, ...opts.weights };
   const fileRanking = rankFiles(g, evidence, relevance, W);
   const nodes = scoreNodes(g, evidence, relevance, fileRanking, core, W);
-  const ranked = rankDefinitions(g, evidence, relevance, fileRanking, W, Math.max(opts.functions ?? 20, leadingDefinitions(budget)));
-  const functions = rankedFunctions(g, ranked.slice(0, opts.functions ?? 20), opts.explain);
+  const ranked = reranked(
+    g,
+    rankDefinitions(g, evidence, relevance, fileRanking, W, Math.max(opts.functions ?? 20, leadingDefinitions(budget))),
+    opts.rerank,
+  );
+  const functions = rankedFunctions(g, ranked.slice(0, opts.functions ?? 20), opts.explain, opts.rerank);
   const top = nodes.ranked.slice(0, CANDIDATES);
   clock.stage('score');
 
@@ -98,17 +104,7 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
     leading.map((r) => [r.dense, r.score] as const),
   );
   const items = contextItems(g, definitions, { evidence, relevance, core, tree, leading: new Map(leading.map((r) => [r.dense, r.why])) });
-  const semantic: SemanticReport | undefined =
-    channel && opts.queryVector
-      ? {
-          vector: {
-            model: opts.queryVector.model,
-            hits: channel.hits.size,
-            ms: Math.round(channel.ms * 10) / 10,
-            ...(channel.note ? { note: channel.note } : {}),
-          },
-        }
-      : opts.semantic;
+  const semantic = semanticReport(channel, opts, ranked);
   const capacity = Math.max(0, budget - countTokens(renderHeader(query, budget, cg.completeness(), functions, semantic)));
   clock.stage('snippets');
   const pick = chooseItems(
@@ -150,14 +146,73 @@ export function getContext(cg: CodeGraph, query: string, opts: ContextOptions): 
   return result;
 }
 
-/** The function stage's definitions as the answer gives them: node, score, reasons (and signals when `explain`). */
-function rankedFunctions(g: VisibleGraph, ranked: readonly RankedDefinition[], explain: boolean | undefined): RankedFunction[] {
+/** The function stage's definitions as the answer gives them: node, score, reasons (and signals when `explain`, the reranker's score when it ran). */
+function rankedFunctions(
+  g: VisibleGraph,
+  ranked: readonly RankedDefinition[],
+  explain: boolean | undefined,
+  rerank: RerankScores | undefined,
+): RankedFunction[] {
   const refs = refsOf(
     g.cg,
     ranked.map((r) => r.dense),
   );
   return ranked.flatMap((r) => {
     const node = refs.get(r.dense);
-    return node ? [{ node, score: roundScore(r.score), why: r.why, ...(explain ? { signals: r.signals } : {}) }] : [];
+    if (!node) return [];
+    const rerankScore = rerank?.scores.get(node.id);
+    return [
+      {
+        node,
+        score: roundScore(r.score),
+        why: r.why,
+        ...(explain ? { signals: r.signals } : {}),
+        ...(rerankScore !== undefined ? { rerankScore: roundScore(rerankScore) } : {}),
+      },
+    ];
   });
+}
+
+/**
+ * The function stage's order after the reranker: the definitions it scored (the first answer's
+ * best) first, by its score (ties: their own order), then the others as they were. It never adds a
+ * definition: one it scored that is not ranked here (the graph moved meanwhile) is ignored.
+ */
+function reranked(g: VisibleGraph, ranked: RankedDefinition[], rerank: RerankScores | undefined): RankedDefinition[] {
+  if (!rerank || rerank.scores.size === 0) return ranked;
+  const refs = refsOf(
+    g.cg,
+    ranked.map((r) => r.dense),
+  );
+  const scored: [RankedDefinition, number, number][] = [];
+  const rest: RankedDefinition[] = [];
+  ranked.forEach((r, i) => {
+    const s = rerank.scores.get(refs.get(r.dense)?.id ?? '');
+    if (s === undefined) rest.push(r);
+    else {
+      scored.push([r, s, i]);
+      r.why = [`the reranker scored it ${roundScore(s)}`, ...r.why];
+    }
+  });
+  scored.sort((a, b) => b[1] - a[1] || a[2] - b[2]);
+  return [...scored.map(([r]) => r), ...rest];
+}
+
+/** What the answer says of the semantic layer: the vector channel's hits or note, the reranker's run or note. */
+function semanticReport(
+  channel: ReturnType<typeof vectorChannel> | undefined,
+  opts: ContextOptions,
+  ranked: readonly RankedDefinition[],
+): SemanticReport | undefined {
+  const report: SemanticReport = { ...opts.semantic };
+  if (channel && opts.queryVector)
+    report.vector = {
+      model: opts.queryVector.model,
+      hits: channel.hits.size,
+      ms: Math.round(channel.ms * 10) / 10,
+      ...(channel.note ? { note: channel.note } : {}),
+    };
+  if (opts.rerank)
+    report.rerank = { model: opts.rerank.model, scored: Math.min(opts.rerank.scores.size, ranked.length), ms: opts.rerank.ms };
+  return report.vector || report.rerank ? report : undefined;
 }

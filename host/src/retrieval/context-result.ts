@@ -23,6 +23,16 @@ export interface RankedFunction {
   why: string[];
   /** The evidence behind the rank (with `explain`). */
   signals?: DefinitionSignals;
+  /** The reranker's score, when one ordered the answer's best definitions. */
+  rerankScore?: number;
+}
+
+/** A cross-encoder's scores of a first answer's best definitions, by node id (higher: more relevant). */
+export interface RerankScores {
+  model: string;
+  scores: ReadonlyMap<string, number>;
+  /** How long the scoring took, for the report. */
+  ms: number;
 }
 
 /** What the semantic layer did for one answer. */

@@ -4,7 +4,14 @@ import type { Logger } from '../log/logger.js';
 import { GraphStore, type NodeRow } from '../store/index.js';
 import { mayRead, mayReadCorpus, type AccessPolicy } from '../retrieval/access-policy.js';
 import type { CodeGraph } from '../retrieval/code-graph.js';
-import { getContext, renderContext, type ContextResult, type QueryVector, type SemanticReport } from '../retrieval/context-assembly.js';
+import {
+  getContext,
+  renderContext,
+  type ContextResult,
+  type QueryVector,
+  type RerankScores,
+  type SemanticReport,
+} from '../retrieval/context-assembly.js';
 import { renderedContextTokens } from '../retrieval/context-render.js';
 import { blastRadius, callers, dependencies, executionPath, type NeighbourhoodResult } from '../retrieval/graph-queries.js';
 import { knapsack } from '../retrieval/knapsack.js';
@@ -75,6 +82,8 @@ interface ToolOutput {
  */
 export interface ToolCallExtras {
   queryVector?: QueryVector;
+  /** The reranker's scores of the first answer's best definitions (by node id): the answer orders them so. */
+  rerank?: RerankScores;
   /** Said in the answer when the channel could not run (no vectors yet, the model failed): the answer is the lexical and graph one. */
   semantic?: SemanticReport;
 }
@@ -294,6 +303,7 @@ function contextTool(graphs: CodeGraph[], a: ToolArgs['get_context'], policy: Ac
       policy,
       budget,
       ...(extras.queryVector ? { queryVector: extras.queryVector } : {}),
+      ...(extras.rerank ? { rerank: extras.rerank } : {}),
       ...(extras.semantic ? { semantic: extras.semantic } : {}),
     }),
   );
@@ -323,6 +333,7 @@ export function contextStructured(r: ContextResult): Record<string, unknown> {
       start_line: f.node.startLine,
       end_line: f.node.endLine,
       score: f.score,
+      ...(f.rerankScore !== undefined ? { rerank_score: f.rerankScore } : {}),
       why: f.why,
     })),
     nodes: [...r.items.map((it) => ({ ...it.node, score: it.score })), ...r.more.map((m) => ({ ...m.node, score: m.score }))]

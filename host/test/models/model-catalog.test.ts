@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { embedderDir, embedderWeights } from '@travsr/plugin-model-onnx/testing';
 import { readLangToml } from '../../src/catalog/lang-toml.js';
 import { addModel, listModels, modelKey, registeredModel, removeModel } from '../../src/models/model-catalog.js';
-import { QueryEmbedder } from '../../src/models/query-embedder.js';
+import { SemanticLayer } from '../../src/models/semantic-layer.js';
+import type { ToolCallExtras } from '../../src/tools/tool-runner.js';
 import { silentLogger } from '../../src/log/logger.js';
 
 /** A runner directory as the build makes one (the catalog only copies it). */
@@ -77,24 +78,40 @@ describe('the model catalog', () => {
   });
 });
 
-describe('QueryEmbedder', () => {
-  const store = (models: string[]) => ({ vectorModels: () => models.map((model) => ({ model, dim: 4, count: 1 })) });
+describe('SemanticLayer without running a model', () => {
+  const repo = (models: string[]) => ({
+    root: '/nowhere',
+    corpus: 'c',
+    store: { vectorModels: () => models.map((model) => ({ model, dim: 4, count: 1 })), getFile: () => undefined },
+  });
+  /** The extras each tool run got. */
+  const recorded = () => {
+    const seen: ToolCallExtras[] = [];
+    const run = {
+      answer: async (extras: ToolCallExtras) => (seen.push(extras), 'answer'),
+      shortlist: async (extras: ToolCallExtras) => (seen.push(extras), []),
+    };
+    return { seen, run };
+  };
 
-  it('does nothing for other tools, and without a registered model', async () => {
+  it('only runs the tool for other tools, and without a registered model', async () => {
     removeModel('embed');
-    const e = new QueryEmbedder(silentLogger);
-    expect(await e.prepare('get_callers', { symbol: 'x' }, [store([])])).toEqual({});
-    expect(await e.prepare('get_context', { query: 'x' }, [store([])])).toEqual({});
+    const layer = new SemanticLayer(silentLogger);
+    const r = recorded();
+    expect(await layer.call('get_callers', { symbol: 'x' }, [repo([])], r.run)).toBe('answer');
+    expect(await layer.call('get_context', { query: 'x' }, [repo([])], r.run)).toBe('answer');
+    expect(r.seen).toEqual([{}, {}]);
   });
 
   it('with a model but no vectors of it: says so without starting the model', async () => {
     const { model } = await addModel(embedderDir(embedderWeights(4)), { runnerDir: runnerDir() });
-    const e = new QueryEmbedder(silentLogger);
-    const none = await e.prepare('get_context', { query: 'x' }, [store([])]);
-    expect(none.queryVector).toBeUndefined();
-    expect(none.semantic?.vector?.note).toMatch(/no vectors in this repository/);
-    const other = await e.prepare('get_context', { query: 'x' }, [store(['old@1'])]);
-    expect(other.semantic?.vector?.note).toContain(`made by old@1, not by the registered ${model.key}`);
-    await e.close();
+    const layer = new SemanticLayer(silentLogger);
+    const r = recorded();
+    await layer.call('get_context', { query: 'x' }, [repo([])], r.run);
+    await layer.call('get_context', { query: 'x' }, [repo(['old@1'])], r.run);
+    expect(r.seen[0]!.queryVector).toBeUndefined();
+    expect(r.seen[0]!.semantic?.vector?.note).toMatch(/no vectors in this repository/);
+    expect(r.seen[1]!.semantic?.vector?.note).toContain(`made by old@1, not by the registered ${model.key}`);
+    await layer.close();
   });
 });

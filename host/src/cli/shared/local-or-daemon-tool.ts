@@ -4,7 +4,8 @@ import type { Logger } from '../../log/logger.js';
 import { connectRunningDaemon } from '../../daemon/daemon-connect.js';
 import { FULL_ACCESS } from '../../retrieval/access-policy.js';
 import type { ToolName } from '../../tools/tool-definitions.js';
-import type { ToolResult } from '../../tools/tool-runner.js';
+import type { ToolCallExtras, ToolResult } from '../../tools/tool-runner.js';
+import { servedRepos, shortlistOf } from '../../models/semantic-repos.js';
 
 /** A tool's answer and where it was computed. */
 export interface AnsweredTool extends ToolResult {
@@ -33,23 +34,23 @@ export async function runToolLocalOrDaemon(
   const viaDaemon = process.env.TRAVSR_DAEMON === '0' ? undefined : await tryDaemon(repo, tool, args, logger, reads);
   if (viaDaemon) return viaDaemon;
   // Loaded here, not at start-up: retrieval and the tokenizer are for query commands only.
-  const [{ openServedGraphs }, { runTool }, { QueryEmbedder }] = await Promise.all([
+  const [{ openServedGraphs }, { runTool }, { SemanticLayer }] = await Promise.all([
     import('../../tools/served-graphs.js'),
     import('../../tools/tool-runner.js'),
-    import('../../models/query-embedder.js'),
+    import('../../models/semantic-layer.js'),
   ]);
   const served = await openServedGraphs([repo]);
-  // The vector channel, when an embedding model is registered: the question is embedded here, before the tool runs.
-  const embedder = new QueryEmbedder(logger);
+  // The semantic layer (an embedding model's vector channel, a reranker), when models are registered.
+  const semantic = new SemanticLayer(logger);
+  const run = (extras: ToolCallExtras) => runTool(served.host, tool, args, FULL_ACCESS, extras);
   try {
-    const extras = await embedder.prepare(
-      tool,
-      args,
-      served.host.graphs.map((g) => g.store),
-    );
-    return { ...runTool(served.host, tool, args, FULL_ACCESS, extras), via: 'local', cached: false };
+    const result = await semantic.call(tool, args, servedRepos(served.host.graphs), {
+      answer: (extras) => Promise.resolve(run(extras)),
+      shortlist: (extras) => Promise.resolve(shortlistOf(run(extras).structured)),
+    });
+    return { ...result, via: 'local', cached: false };
   } finally {
-    await embedder.close();
+    await semantic.close();
     served.close();
   }
 }

@@ -190,16 +190,17 @@ export interface CrossEncoderWeights {
 /**
  * A cross-encoder whose score grows with the word `favoured` in the pair: token embeddings are
  * one-hot, the scorer reads the favoured word's dimension, and each token of the second text
- * (segment 1) adds half a favoured word — so the score is (favoured words) + tokens of the
- * candidate / 2, and the model reads token_type_ids.
+ * (segment 1) adds `perCandidateToken` of a favoured word (default half) — so the score is
+ * (favoured words) + tokens of the candidate × perCandidateToken, and the model reads
+ * token_type_ids.
  */
-export function crossEncoderWeights(favoured: string): CrossEncoderWeights {
+export function crossEncoderWeights(favoured: string, perCandidateToken = 0.5): CrossEncoderWeights {
   const dims = VOCAB.length;
   const embeddings = new Float32Array(dims * dims);
   for (let i = 0; i < dims; i++) embeddings[i * dims + i] = 1;
-  // Segment 1 (the candidate) adds half a favoured word to each of its tokens.
+  // Segment 1 (the candidate) adds part of a favoured word to each of its tokens.
   const segments = new Float32Array(2 * dims);
-  segments[dims + id(favoured)] = 0.5;
+  segments[dims + id(favoured)] = perCandidateToken;
   const scorer = new Float32Array(dims);
   scorer[id(favoured)] = 1;
   return { dims, embeddings, segments, scorer };
@@ -256,6 +257,14 @@ export function modelDir(files: Record<string, Uint8Array | string>, manifest: R
     }),
   );
   return dir;
+}
+
+/** A cross-encoder's model directory (task `rerank`). */
+export function crossEncoderDir(w: CrossEncoderWeights, manifest: Record<string, unknown> = {}): string {
+  return modelDir(
+    { 'model.onnx': crossEncoderModel(w), 'tokenizer.json': JSON.stringify(tokenizerJson()) },
+    { id: 'test-reranker', task: 'rerank', max_tokens: 128, ...manifest },
+  );
 }
 
 /** An embedder's model directory. */

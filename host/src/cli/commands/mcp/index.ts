@@ -70,18 +70,24 @@ With a daemon running, stdio is answered by the daemon; for HTTP answered by it,
       timeoutMs: flags['tool-timeout'],
       saveTrace: (t) => served.host.saveTrace(t),
     });
-    // The vector channel, when an embedding model is registered: questions are embedded here, by a model session kept warm.
-    const { QueryEmbedder } = await import('../../../models/query-embedder.js');
-    const embedder = new QueryEmbedder(served.host.logger ?? stderrLogger('warn'));
-    const stores = served.host.graphs.map((g) => g.store);
-    const factory = mcpServerFactory(async (name, args, policy, signal) =>
-      pool.run(name, args, policy, signal, await embedder.prepare(name, args, stores)),
+    // The semantic layer (a vector channel, a reranker) when models are registered: their sessions are kept warm here.
+    const [{ SemanticLayer }, { servedRepos, shortlistOf }] = await Promise.all([
+      import('../../../models/semantic-layer.js'),
+      import('../../../models/semantic-repos.js'),
+    ]);
+    const semantic = new SemanticLayer(served.host.logger ?? stderrLogger('warn'));
+    const semanticRepos = servedRepos(served.host.graphs);
+    const factory = mcpServerFactory((name, args, policy, signal) =>
+      semantic.call(name, args, semanticRepos, {
+        answer: (extras) => pool.run(name, args, policy, signal, extras),
+        shortlist: async (extras) => shortlistOf((await pool.run(name, args, policy, signal, extras)).structured),
+      }),
     );
     if (!flags.http) {
       const { serveStdioSession } = await import('../../../mcp/stdio-session.js');
       await serveStdioSession(factory, (message) => this.logToStderr(`travsr mcp: ${message}`));
       await pool.close();
-      await embedder.close();
+      await semantic.close();
       served.close();
       return;
     }
@@ -113,7 +119,7 @@ With a daemon running, stdio is answered by the daemon; for HTTP answered by it,
     });
     await http.close();
     await pool.close();
-    await embedder.close();
+    await semantic.close();
     served.close();
   }
 }
