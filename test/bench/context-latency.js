@@ -20,7 +20,7 @@ function percentile(xs, p) {
 }
 
 /** Questions made from the graph's own names: "how does <words of a function name> handle <words of another>". */
-function questions(store, n, seed) {
+export function questions(store, n, seed) {
   const names = store
     .liveNodeColumns()
     .filter((r) => r[1] === 'function' || r[1] === 'method')
@@ -117,7 +117,7 @@ async function measure(label, root, corpus) {
 }
 
 let effectRepo;
-async function effectGraph() {
+export async function effectGraph() {
   if (effectRepo) return effectRepo;
   if (!sandboxAvailable()) throw new Error('bwrap is not usable here: the plugins cannot run');
   const pkg = packedPackage('effect@3');

@@ -4,7 +4,7 @@
 //   node test/bench/run.js ping graph   only those (names: frames, ping, graph, hello, index,
 //                                       incremental, store, structural, ts-accuracy, ts-attributed, py-accuracy, rust-accuracy, retrieval,
 //                                       context, localization, install, ignore-depth, startup, daemon,
-//                                       scip-stream, scip-byo, vectors, embed)
+//                                       scip-stream, scip-byo, vectors, embed, semantic)
 // Results are also written to test/bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +33,7 @@ import * as scipStream from './scip-stream.js';
 import * as scipByo from './scip-byo.js';
 import * as vectors from './vector-search.js';
 import * as embed from './embed-throughput.js';
+import * as semantic from './semantic-channels.js';
 
 const BENCHMARKS = [
   frames,
@@ -58,6 +59,7 @@ const BENCHMARKS = [
   scipByo,
   vectors,
   embed,
+  semantic,
 ];
 
 /** Runs the named benchmarks (all when `names` is empty) and returns machine and rows. */
