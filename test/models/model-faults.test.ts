@@ -8,6 +8,12 @@ import { silentLogger } from '../../host/src/log/logger.js';
 import { addModel } from '../../host/src/models/model-catalog.js';
 import { ModelClient } from '../../host/src/models/model-client.js';
 import { buildMisbehaveModelPlugins, type MisbehaveModelMode } from '../helpers/fixture-plugins.js';
+import { embedderDir, embedderModel, embedderWeights, modelDir, tokenizerJson } from '@travsr/plugin-model-onnx/testing';
+import { fileURLToPath } from 'node:url';
+import { SemanticLayer } from '../../host/src/models/semantic-layer.js';
+
+/** plugins/model-onnx's built runner: the real model plugins below run it. */
+const RUNNER = join(fileURLToPath(import.meta.url), '../../../plugins/model-onnx/dist/runner');
 
 let plugins: Awaited<ReturnType<typeof buildMisbehaveModelPlugins>>;
 beforeAll(async () => {
@@ -86,5 +92,48 @@ describe('a model plugin that cannot serve', () => {
     const e = await failure(ModelClient.start(model, { logger: silentLogger }));
     expect(e.code).toBe('MODEL_UNAVAILABLE');
     expect(e.message).toMatch(/PLUGIN_TAMPERED|tampered|changed/i);
+  });
+});
+
+describe('a real model plugin whose model does not fit (the ONNX runner)', () => {
+  it('a corrupt network: MODEL_CORRUPT from the runner, the session not started', async () => {
+    const dir = modelDir(
+      { 'model.onnx': new Uint8Array([1, 2, 3, 4]), 'tokenizer.json': JSON.stringify(tokenizerJson()) },
+      { task: 'embed', dimensions: 4, max_tokens: 16 },
+    );
+    const { model } = await addModel(dir, { runnerDir: RUNNER });
+    const e = await failure(ModelClient.start(model, { logger: silentLogger }));
+    expect(e.code).toBe('MODEL_UNAVAILABLE');
+    expect(e.message).toMatch(/not an ONNX model ONNX Runtime can load/);
+  });
+
+  it('inputs a text model does not take: MODEL_MISMATCH naming them', async () => {
+    const w = embedderWeights(4);
+    const dir = embedderDir(w, {}, embedderModel(w, { ids: 'tokens', mask: 'attention_mask' }));
+    const { model } = await addModel(dir, { runnerDir: RUNNER });
+    const e = await failure(ModelClient.start(model, { logger: silentLogger }));
+    expect(e.message).toMatch(/the model's inputs are .*tokens.*missing input_ids/);
+  });
+
+  it('vectors of other dimensions than the manifest says: MODEL_MISMATCH at load', async () => {
+    const dir = embedderDir(embedderWeights(4), { dimensions: 6 });
+    const { model } = await addModel(dir, { runnerDir: RUNNER });
+    const e = await failure(ModelClient.start(model, { logger: silentLogger }));
+    expect(e.message).toMatch(/MODEL_MISMATCH|dimensions/);
+  });
+
+  it('a registered model whose directory is gone: the answer says so, retrieval goes on', async () => {
+    const { model } = await addModel(embedderDir(embedderWeights(4)), { runnerDir: RUNNER });
+    rmSync(model.plugin.dir, { recursive: true, force: true });
+    const layer = new SemanticLayer(silentLogger);
+    const seen: unknown[] = [];
+    const repo = { root: '/nowhere', corpus: 'c', store: { vectorModels: () => [], getFile: () => undefined } };
+    const answer = await layer.call('get_context', { query: 'x' }, [repo], {
+      answer: async (extras) => (seen.push(extras), 'answer'),
+      shortlist: async () => [],
+    });
+    expect(answer).toBe('answer');
+    expect(JSON.stringify(seen[0])).toMatch(/cannot be loaded from .*register it again/);
+    await layer.close();
   });
 });

@@ -65,6 +65,9 @@ export class SemanticLayer {
     if (typeof query !== 'string' || query.length === 0) return run.answer({});
     const extras = await this.vector(query, repos);
     const model = await this.reranker.registered();
+    const broken = this.reranker.registrationProblem();
+    if (!model && broken)
+      return run.answer({ ...extras, semantic: { ...extras.semantic, rerank: { model: 'rerank', scored: 0, ms: 0, note: broken } } });
     if (!model) return run.answer(extras);
     const note = (why: string, ms = 0): ToolCallExtras => ({
       ...extras,
@@ -100,6 +103,8 @@ export class SemanticLayer {
   /** The vector channel's part: the question embedded, or why it is not. */
   private async vector(query: string, repos: readonly SemanticRepo[]): Promise<ToolCallExtras> {
     const model = await this.embedder.registered();
+    const broken = this.embedder.registrationProblem();
+    if (!model && broken) return { semantic: { vector: { model: 'embed', hits: 0, ms: 0, note: broken } } };
     if (!model) return {};
     const off = (note: string): ToolCallExtras => ({ semantic: { vector: { model: model.key, hits: 0, ms: 0, note } } });
     const stored = repos.flatMap((r) => r.store.vectorModels().map((m) => m.model));

@@ -18,6 +18,8 @@ export class WarmModel {
   private client: Promise<ModelClient> | undefined;
   private offUntil = -Infinity;
   private offReason = '';
+  /** Why the registered model could not be loaded at the last reading of the registration. */
+  private unusable: string | undefined;
 
   constructor(
     readonly task: ModelTask,
@@ -30,14 +32,21 @@ export class WarmModel {
     if (this.now() - this.modelReadAt < REREAD_AFTER_MS) return this.model;
     this.modelReadAt = this.now();
     let next: RegisteredModel | undefined;
+    this.unusable = undefined;
     try {
       next = await registeredModel(this.task);
     } catch (e) {
-      this.logger.log('warn', (e as Error).message);
+      this.unusable = (e as Error).message;
+      this.logger.log('warn', this.unusable);
     }
     if (next?.key !== this.model?.key) await this.close();
     this.model = next;
     return next;
+  }
+
+  /** Why a model is registered for the task but cannot be loaded (its directory is gone or broken), else undefined. */
+  registrationProblem(): string | undefined {
+    return this.unusable;
   }
 
   /** Why the model is off, while it is (after a failure), else undefined. */
