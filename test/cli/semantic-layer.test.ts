@@ -3,7 +3,7 @@
 // definitions incrementally, and `travsr ask` (get_context) finds by meaning a definition that
 // shares no word with the question — the vector channel. A model changed after it was
 // registered, or vectors of another model, leave retrieval working without the channel and say why.
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,9 @@ describe('the vector channel', () => {
   it('vectors of another model are never compared: the channel says so and retrieval goes on', async () => {
     const other = embedderDir(embedderWeights(3, 11), { id: 'other-model' });
     expect((await travsr(['model', 'add', other])).code).toBe(0);
+    const wrong = await travsr(['embed', '--model', 'no-such-model', '--repo', repo.root]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('no model plugin no-such-model is installed');
     const a = await ask(QUESTION);
     expect(a.semantic?.vector?.note).toMatch(
       /vectors were made by test-model@1\.0\.0\+[0-9a-f]{12}, not by the registered other-model@1\.0\.0\+[0-9a-f]{12}: run `travsr embed`/,
@@ -123,8 +126,10 @@ describe('the vector channel', () => {
     expect(a.functions.map((f) => f.why.join(' '))).not.toContainEqual(expect.stringContaining('vector channel'));
     // The lexical and graph channels answer as ever.
     expect((await ask('where is the http date read')).functions[0]!.qualified_name).toContain('read_http_date');
-    // Back to the first model for the next test.
-    expect((await travsr(['model', 'add', pluginDir])).code).toBe(0);
+    // Back to the first model for the next test: --model registers it again, and its vectors are all unchanged.
+    const back = await travsr(['embed', '--model', 'test-model', '--repo', repo.root, '--json']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout)).toMatchObject({ embedded: 0, unchanged: 3 });
   });
 
   it('a model changed after it was registered is refused: no vectors from it, retrieval goes on, embed fails saying why', async () => {
@@ -173,6 +178,27 @@ describe('the reranker, installed from a registry on 127.0.0.1', () => {
       ['registry.trustedKeys', `${keyFile}.pub`],
     ] as const)
       expect((await travsr(['config', 'set', k, v, '--global'])).code).toBe(0);
+
+    // A registry serving the artifact with a byte changed: refused, nothing installed.
+    const tampered = join(work, 'tampered');
+    cpSync(registry, tampered, { recursive: true });
+    const tgz = join(
+      tampered,
+      'artifacts',
+      readdirSync(join(tampered, 'artifacts')).find((f) => f.startsWith('test-reranker-') && f.endsWith('.tgz'))!,
+    );
+    const bytes = readFileSync(tgz);
+    bytes[bytes.length - 10]! ^= 0xff;
+    writeFileSync(tgz, bytes);
+    const bad = await serveRegistry({ dir: tampered });
+    try {
+      const refused = await travsr(['rerank', 'install', '--repo', repo.root], { env: { TRAVSR_REGISTRY_URL: bad.url } });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/ARTIFACT_HASH_MISMATCH/);
+      expect((await travsr(['model', 'list'])).stdout).not.toContain('test-reranker');
+    } finally {
+      await bad.close();
+    }
 
     const r = await travsr(['rerank', 'install', '--repo', repo.root, '--json']);
     expect(r.code, r.stderr).toBe(0);

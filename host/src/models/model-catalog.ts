@@ -167,6 +167,36 @@ export function modelKey(id: string, version: string, treeHash: string | undefin
 }
 
 /**
+ * Makes the installed or added model plugin `id` the one registered for its task (`travsr embed
+ * --model`); returns it loaded.
+ * @throws ModelChannelError MODEL_NOT_REGISTERED (no plugin of that id), MODEL_DIR_INVALID (not a model of `task`)
+ */
+export async function useModel(id: string, task: ModelTask): Promise<RegisteredModel> {
+  const reg = readLangToml();
+  const entry = reg.plugins[id];
+  if (!entry)
+    throw new ModelChannelError(
+      'MODEL_NOT_REGISTERED',
+      `no model plugin ${id} is installed: install it with travsr model install ${id}, or add a directory with travsr model add`,
+    );
+  const plugin = await loadPluginDir(entry.dir).catch((e: unknown) => {
+    throw new ModelChannelError('MODEL_UNAVAILABLE', `${id} cannot be loaded from ${entry.dir}: ${(e as Error).message}`);
+  });
+  const m = plugin.manifest;
+  if (m.kind !== 'model' || m.model?.task !== task)
+    throw new ModelChannelError('MODEL_DIR_INVALID', `${id} is not ${task === 'embed' ? 'an embedding' : 'a rerank'} model`);
+  (reg.models ??= {})[task] = id;
+  writeLangToml(reg);
+  return {
+    plugin,
+    task,
+    info: m.model,
+    ...(entry.treeHash ? { treeHash: entry.treeHash } : {}),
+    key: modelKey(m.id, m.version, entry.treeHash),
+  };
+}
+
+/**
  * Unregisters the model of a task (`embed`, `rerank`) or with this id; returns what was removed.
  * A model plugin `travsr model add` made is deleted with it; a directory the user gave is left alone.
  */

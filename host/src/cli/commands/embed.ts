@@ -3,7 +3,7 @@ import { TravsrCommand } from '../base-command.js';
 import { openWorkspace } from '../../workspace/workspace.js';
 import { progressReporter } from '../../workspace/progress.js';
 import { persistentTraceSink } from '../../traces/trace-sink.js';
-import { registeredModel } from '../../models/model-catalog.js';
+import { registeredModel, useModel } from '../../models/model-catalog.js';
 import { ModelClient } from '../../models/model-client.js';
 import { ModelChannelError } from '../../models/model-errors.js';
 import { embedDefinitions } from '../../models/embed-definitions.js';
@@ -12,15 +12,16 @@ export default class Embed extends TravsrCommand {
   static override summary = "Embed the repository's definitions with the registered embedding model";
   static override description =
     "Turns each function, method and type of the graph into a vector — from its kind and qualified name, its signature and doc comment and the first lines of its body — with the model `travsr model add` registered, and stores them in the repository's graph. Incremental: only definitions whose text changed since their vector was made are embedded again, and vectors of definitions that are gone are removed. get_context then finds code by meaning too (its vector channel), for questions that share no word with the code. The model runs sandboxed, without network.";
-  static override examples = ['<%= config.bin %> embed', '<%= config.bin %> embed --json'];
+  static override examples = ['<%= config.bin %> embed', '<%= config.bin %> embed --model code-minilm', '<%= config.bin %> embed --json'];
   static override flags = {
     repo: Flags.string({ description: 'repository (default: the current directory)' }),
+    model: Flags.string({ description: 'the id of an installed embedding model to use, and register for the vector channel (default: the registered one)' }),
     json: Flags.boolean({ description: 'print the summary as JSON', default: false }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Embed);
-    const model = await registeredModel('embed');
+    const model = flags.model ? await useModel(flags.model, 'embed') : await registeredModel('embed');
     if (!model)
       throw new ModelChannelError(
         'MODEL_NOT_REGISTERED',
