@@ -1,6 +1,6 @@
 import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
-import { PROTOCOL_VERSIONS, WireErrorCode, WireException } from '@travsr/protocol';
+import { errorCode, PROTOCOL_VERSIONS, WireErrorCode, WireException } from '@travsr/protocol';
 
 /** What a plugin id looks like (`lang-lua`, `acme/lang-cobol`). */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
@@ -71,4 +71,22 @@ function compareVersions(a: string, b: string): number {
     if (d !== 0 && !Number.isNaN(d)) return d;
   }
   return a.localeCompare(b);
+}
+
+/**
+ * How a plugin process ends when the host's connection closes: 2 after a protocol error (said on
+ * stderr), 0 when the host just went away, undefined when `shutdown` is ending it already.
+ */
+export function exitCodeOnClose(
+  err: Error | undefined,
+  shuttingDown: boolean,
+  id: string,
+  io: Pick<SessionIo, 'stderr'>,
+): number | undefined {
+  if (err) {
+    const code = errorCode(err);
+    io.stderr(`${id}: protocol error on the host connection${code !== undefined ? ` (${code})` : ''}: ${err.message}; exiting`);
+    return 2;
+  }
+  return shuttingDown ? undefined : 0;
 }

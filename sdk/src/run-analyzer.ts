@@ -1,6 +1,5 @@
 import {
   DEFAULT_MAX_FRAME_BYTES,
-  errorCode,
   MIN_MAX_FRAME_BYTES,
   WireErrorCode,
   WireException,
@@ -35,7 +34,15 @@ import { logToStderr, setLogSink } from './log.js';
 import { ProgressReporter } from './progress.js';
 import { readSourceFile, readSourceFileSync, SourceReadError } from './read-source.js';
 import { SDK_NAME, SDK_VERSION } from './version.js';
-import { chooseProtocolVersion, exitAfterFlush, ID_PATTERN, processIo, SEMVER_PATTERN, type SessionIo } from './process-io.js';
+import {
+  chooseProtocolVersion,
+  exitAfterFlush,
+  exitCodeOnClose,
+  ID_PATTERN,
+  processIo,
+  SEMVER_PATTERN,
+  type SessionIo,
+} from './process-io.js';
 import { broughtScipIndexers, BroughtScipPhaseB } from './scip/bring-your-own.js';
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -179,15 +186,8 @@ export class AnalyzerSession {
     c.onClose((err) => {
       this.stopAll.abort();
       setLogSink(undefined);
-      if (err) {
-        const code = errorCode(err);
-        this.io.stderr(
-          `${this.def.id}: protocol error on the host connection${code !== undefined ? ` (${code})` : ''}: ${err.message}; exiting`,
-        );
-        this.finish(2);
-      } else if (this.state !== 'shutting-down') {
-        this.finish(0);
-      }
+      const code = exitCodeOnClose(err, this.state === 'shutting-down', this.def.id, this.io);
+      if (code !== undefined) this.finish(code);
     });
     return this.endedPromise;
   }

@@ -1,6 +1,5 @@
 import {
   DEFAULT_MAX_FRAME_BYTES,
-  errorCode,
   WireErrorCode,
   WireException,
   type EmbedParams,
@@ -18,7 +17,15 @@ import {
 import { Connection, type RequestContext } from '@travsr/protocol/node';
 import { hasHostCookie, startedByHandMessage } from './cookie.js';
 import { logToStderr, setLogSink } from './log.js';
-import { chooseProtocolVersion, exitAfterFlush, ID_PATTERN, processIo, SEMVER_PATTERN, type SessionIo } from './process-io.js';
+import {
+  chooseProtocolVersion,
+  exitAfterFlush,
+  exitCodeOnClose,
+  ID_PATTERN,
+  processIo,
+  SEMVER_PATTERN,
+  type SessionIo,
+} from './process-io.js';
 import { SDK_NAME, SDK_VERSION } from './version.js';
 
 /** What a model plugin's hooks are given when the session starts. */
@@ -78,15 +85,8 @@ export class ModelSession {
     c.onClose((err) => {
       this.stopAll.abort();
       setLogSink(undefined);
-      if (err) {
-        const code = errorCode(err);
-        this.io.stderr(
-          `${this.def.id}: protocol error on the host connection${code !== undefined ? ` (${code})` : ''}: ${err.message}; exiting`,
-        );
-        this.finish(2);
-      } else if (this.state !== 'shutting-down') {
-        this.finish(0);
-      }
+      const code = exitCodeOnClose(err, this.state === 'shutting-down', this.def.id, this.io);
+      if (code !== undefined) this.finish(code);
     });
     return this.endedPromise;
   }

@@ -12,66 +12,59 @@ export type MisbehaveMode =
   'ok' | 'garbage' | 'bad-handshake' | 'slow-hello' | 'hang' | 'flood' | 'oversized' | 'crash' | 'schema' | 'foreign' | 'slow';
 
 /**
- * Bundles the misbehaving plugin once and lays out one self-contained plugin directory
- * per mode (manifest + bundle, nothing else), as a real installed plugin would be.
+ * Bundles `source` once and lays out one self-contained plugin directory per mode (manifest +
+ * bundle, nothing else), as a real installed plugin would be: the mode is the entrypoint's argument.
  */
-export async function buildMisbehavePlugins(modes: readonly MisbehaveMode[]): Promise<{ root: string; dir: (m: MisbehaveMode) => string }> {
-  const root = mkdtempSync(join(tmpdir(), 'travsr-misbehave-'));
+async function buildModePlugins<M extends string>(
+  prefix: string,
+  source: string,
+  modes: readonly M[],
+  manifest: Record<string, unknown>,
+): Promise<{ root: string; dir: (m: M) => string }> {
+  const root = mkdtempSync(join(tmpdir(), prefix));
   const bundle = join(root, 'main.js');
-  await build(pluginBundleOptions(join(here, '../fixtures/plugins/misbehave.ts'), bundle, { logLevel: 'silent' }));
+  await build(pluginBundleOptions(join(here, source), bundle, { logLevel: 'silent' }));
   for (const mode of modes) {
     const dir = join(root, mode);
     mkdirSync(dir, { recursive: true });
     copyFileSync(bundle, join(dir, 'main.js'));
     writeFileSync(
       join(dir, 'travsr-plugin.json'),
-      JSON.stringify({
-        id: 'misbehave',
-        version: '1.0.0',
-        languages: ['text'],
-        extensions: ['.txt'],
-        entrypoint: { runtime: 'node', path: 'main.js', args: [mode] },
-        protocolVersions: ['1'],
-        constraints: { network: false, ipc: 'none', hostApi: false },
-      }),
+      JSON.stringify({ ...manifest, entrypoint: { runtime: 'node', path: 'main.js', args: [mode] } }),
     );
   }
   return { root, dir: (m) => join(root, m) };
 }
 
+/** The misbehaving analyzer (test/fixtures/plugins/misbehave.ts), one plugin directory per mode. */
+export function buildMisbehavePlugins(modes: readonly MisbehaveMode[]): Promise<{ root: string; dir: (m: MisbehaveMode) => string }> {
+  return buildModePlugins('travsr-misbehave-', '../fixtures/plugins/misbehave.ts', modes, {
+    id: 'misbehave',
+    version: '1.0.0',
+    languages: ['text'],
+    extensions: ['.txt'],
+    protocolVersions: ['1'],
+    constraints: { network: false, ipc: 'none', hostApi: false },
+  });
+}
+
 /** Modes of the misbehaving model plugin (see test/fixtures/plugins/misbehave-model.ts). */
 export type MisbehaveModelMode = 'ok' | 'hang' | 'crash' | 'wrong-dims' | 'not-finite' | 'load-fails';
 
-/**
- * Like {@link buildMisbehavePlugins}, for a model plugin (`kind: "model"`, an embedder of 4
- * dimensions): one plugin directory per mode.
- */
-export async function buildMisbehaveModelPlugins(
+/** The misbehaving model plugin (`kind: "model"`, an embedder of 4 dimensions), one plugin directory per mode. */
+export function buildMisbehaveModelPlugins(
   modes: readonly MisbehaveModelMode[],
 ): Promise<{ root: string; dir: (m: MisbehaveModelMode) => string }> {
-  const root = mkdtempSync(join(tmpdir(), 'travsr-misbehave-model-'));
-  const bundle = join(root, 'main.js');
-  await build(pluginBundleOptions(join(here, '../fixtures/plugins/misbehave-model.ts'), bundle, { logLevel: 'silent' }));
-  for (const mode of modes) {
-    const dir = join(root, mode);
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(bundle, join(dir, 'main.js'));
-    writeFileSync(
-      join(dir, 'travsr-plugin.json'),
-      JSON.stringify({
-        id: 'misbehave-model',
-        version: '1.0.0',
-        kind: 'model',
-        languages: [],
-        extensions: [],
-        entrypoint: { runtime: 'node', path: 'main.js', args: [mode] },
-        protocolVersions: ['1'],
-        constraints: { network: false, ipc: 'none', hostApi: false },
-        model: { task: 'embed', dimensions: 4, maxTokens: 64, licence: 'MIT' },
-      }),
-    );
-  }
-  return { root, dir: (m) => join(root, m) };
+  return buildModePlugins('travsr-misbehave-model-', '../fixtures/plugins/misbehave-model.ts', modes, {
+    id: 'misbehave-model',
+    version: '1.0.0',
+    kind: 'model',
+    languages: [],
+    extensions: [],
+    protocolVersions: ['1'],
+    constraints: { network: false, ipc: 'none', hostApi: false },
+    model: { task: 'embed', dimensions: 4, maxTokens: 64, licence: 'MIT' },
+  });
 }
 
 /** A small repository of text files for the test plugin to analyze. */

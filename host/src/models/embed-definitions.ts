@@ -1,21 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { EmbeddableDefinition, GraphStore, VectorEntry } from '../store/index.js';
+import { RANKED_DEFINITION_KINDS } from '../retrieval/definition-ranking.js';
 import { RepoFileReader } from '../retrieval/repo-file-reader.js';
 import type { ModelClient } from './model-client.js';
 
-/** The definitions that get a vector: what a question is usually about — callables and the types that hold them. */
-export const EMBEDDED_KINDS = [
-  'function',
-  'method',
-  'constructor',
-  'class',
-  'interface',
-  'struct',
-  'enum',
-  'trait',
-  'type',
-  'macro',
-] as const;
+/** The definitions that get a vector: those get_context's function stage ranks — callables and the types that hold them. */
+export const EMBEDDED_KINDS: readonly string[] = [...RANKED_DEFINITION_KINDS];
 
 /** Lines of a definition's body after its signature that go into its text. */
 const BODY_LINES = 40;
@@ -26,7 +16,7 @@ const WRITE_CHUNK = 256;
 
 /** What {@link embedDefinitions} did. */
 export interface EmbedSummary {
-  /** The name the vectors are stored under (`id@version`). */
+  /** The name the vectors are stored under (`id@version+digest`, see RegisteredModel.key). */
   model: string;
   dimensions: number;
   /** Definitions of the graph that get a vector. */
