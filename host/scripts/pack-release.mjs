@@ -64,6 +64,10 @@ function publishedInputs(dir) {
   return ['package.json', 'README.md', ...(manifest.files ?? [])].map((f) => join(dir, f)).filter((f) => existsSync(f));
 }
 
+// The model runner (plugins/model-onnx's dist/runner: runner.mjs and ONNX Runtime's WebAssembly),
+// which `travsr model add` copies into a model plugin made from a model directory.
+const MODEL_RUNNER = join(root, 'plugins', 'model-onnx', 'dist', 'runner');
+
 const step = {
   name: 'npm release',
   root: hostDir,
@@ -78,6 +82,7 @@ const step = {
     join(hostDir, 'templates'),
     join(hostDir, 'builtin-registry'),
     join(hostDir, 'oclif.manifest.json'),
+    MODEL_RUNNER,
     // Everything each bundled package publishes (its `files`: the protocol's schemas, .proto and
     // validators too) and the lockfile, which decides the third-party packages bundled with them.
     ...BUNDLED.flatMap((p) => publishedInputs(p.dir)),
@@ -110,6 +115,8 @@ async function pack() {
     copy(hostDir, packedFiles(hostDir), stage);
     cpSync(join(root, 'README.md'), join(stage, 'README.md'));
     cpSync(join(root, 'sandbox-profiles'), join(stage, 'sandbox-profiles'), { recursive: true });
+    if (!existsSync(join(MODEL_RUNNER, 'runner.mjs'))) fail(`${MODEL_RUNNER} is not built; run npm run build`);
+    cpSync(MODEL_RUNNER, join(stage, 'model-runner'), { recursive: true });
 
     // The three workspace packages and everything they load, as installed here (their
     // non-optional dependencies, transitively): npm takes a bundled package's dependencies from
@@ -184,7 +191,7 @@ async function pack() {
       engines: rootManifest.engines,
       bin: host.bin,
       exports: host.exports,
-      files: [...host.files, 'sandbox-profiles'],
+      files: [...host.files, 'sandbox-profiles', 'model-runner'],
       oclif: host.oclif,
       dependencies: Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b))),
       optionalDependencies,

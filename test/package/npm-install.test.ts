@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embedderDir, embedderWeights } from '@travsr/plugin-model-onnx/testing';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const version = (JSON.parse(readFileSync(join(repoRoot, 'host', 'package.json'), 'utf8')) as { version: string }).version;
@@ -208,6 +209,18 @@ describe('npm i -g travsr (the packed tarball, into an empty prefix)', { timeout
     const r = await run(['lang', 'install', 'json', '--json']);
     const out = JSON.parse(r.stdout) as { installed: { id: string; registry: string }[] };
     expect(out.installed).toEqual([expect.objectContaining({ id: 'lang-data', registry: 'builtin' })]);
+  });
+
+  it('model add serves a model directory with the runner the package carries, and embed embeds with it', async () => {
+    const added = await run(['model', 'add', embedderDir(embedderWeights(8), { max_tokens: 64 }), '--json']);
+    const model = JSON.parse(added.stdout) as { dir: string; madeFrom?: string };
+    expect(model.madeFrom).toBeDefined();
+    expect(existsSync(join(model.dir, 'runner', 'ort-wasm-simd-threaded.wasm'))).toBe(true);
+    const embed = await run(['embed', '--json']);
+    const summary = JSON.parse(embed.stdout) as { definitions: number; embedded: number };
+    expect(summary.definitions).toBeGreaterThan(0);
+    expect(summary.embedded).toBe(summary.definitions);
+    await run(['model', 'remove', 'embed']);
   });
 
   it('plugin new scaffolds against the registry version of @travsr/sdk', async () => {

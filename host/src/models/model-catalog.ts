@@ -5,6 +5,7 @@ import { assembleModelPlugin, MODEL_MANIFEST_FILE, readModelManifest } from '@tr
 import { treeHash } from '@travsr/registry/tree-hash';
 import { readLangToml, writeLangToml } from '../catalog/lang-toml.js';
 import { checkoutPluginsRoot } from '../catalog/registered-plugins.js';
+import { hostPackagePath } from '../paths/host-package.js';
 import { travsrHome } from '../paths/travsr-home.js';
 import { loadPluginDir, type LoadedPlugin } from '../plugins/plugin-dir.js';
 import { ModelChannelError } from './model-errors.js';
@@ -41,15 +42,16 @@ export function modelsHome(): string {
 
 /**
  * The model runner of this installation (runner.mjs and ONNX Runtime's WebAssembly), which a
- * model directory needs to become a model plugin: `plugins/model-onnx/dist/runner` of a built
- * checkout, or `TRAVSR_MODEL_RUNNER`.
+ * model directory needs to become a model plugin: `TRAVSR_MODEL_RUNNER` when set, else
+ * `plugins/model-onnx/dist/runner` of a built checkout, else the installed package's
+ * `model-runner/` (the release copies it there).
  */
 export function modelRunnerDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const given = env.TRAVSR_MODEL_RUNNER;
   if (given) return resolve(given);
   const root = checkoutPluginsRoot();
-  const dir = root ? join(root, 'model-onnx', 'dist', 'runner') : undefined;
-  return dir && existsSync(join(dir, 'runner.mjs')) ? dir : undefined;
+  const candidates = [...(root ? [join(root, 'model-onnx', 'dist', 'runner')] : []), hostPackagePath('model-runner')];
+  return candidates.find((dir) => existsSync(join(dir, 'runner.mjs')));
 }
 
 /**
@@ -75,7 +77,7 @@ export async function addModel(dir: string, options: { runnerDir?: string } = {}
     if (!runner)
       throw new ModelChannelError(
         'MODEL_RUNNER_MISSING',
-        'this installation has no model runner to serve a model directory with (plugins/model-onnx is not built here): install a packed model plugin from a registry, or set TRAVSR_MODEL_RUNNER to a built runner directory',
+        "this installation has no model runner to serve a model directory with (neither a built plugins/model-onnx nor the package's model-runner/): install a packed model plugin (travsr model install), or set TRAVSR_MODEL_RUNNER to a built runner directory",
       );
     try {
       const { id, version } = readModelManifest(from);

@@ -15,7 +15,9 @@ export default class Embed extends TravsrCommand {
   static override examples = ['<%= config.bin %> embed', '<%= config.bin %> embed --model code-minilm', '<%= config.bin %> embed --json'];
   static override flags = {
     repo: Flags.string({ description: 'repository (default: the current directory)' }),
-    model: Flags.string({ description: 'the id of an installed embedding model to use, and register for the vector channel (default: the registered one)' }),
+    model: Flags.string({
+      description: 'the id of an installed embedding model to use, and register for the vector channel (default: the registered one)',
+    }),
     json: Flags.boolean({ description: 'print the summary as JSON', default: false }),
   };
 
