@@ -142,6 +142,14 @@ describe('the vector channel', () => {
     expect(embed.stderr).toMatch(/MODEL_UNAVAILABLE|could not be started/);
   });
 
+  it('rerank install of an embedding model is refused and registers nothing', async () => {
+    const before = (await travsr(['model', 'list', '--json'])).stdout;
+    const r = await travsr(['rerank', 'install', pluginDir, '--repo', repo.root]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is an embedding model, not a rerank model .*nothing was registered/);
+    expect((await travsr(['model', 'list', '--json'])).stdout).toBe(before);
+  });
+
   it('model remove unregisters it and deletes the plugin it made', async () => {
     const r = await travsr(['model', 'remove', 'embed']);
     expect(r.code, r.stderr).toBe(0);

@@ -45,6 +45,9 @@ describe('a model plugin that cannot serve', () => {
         [1, 0, 0, 0],
         [1, 0, 0, 0],
       ]);
+      // Callers at once (a server's tool calls) are served one after the other, none refused.
+      const many = await Promise.all(Array.from({ length: 6 }, (_, i) => client.embed([`q${i}`], { timeoutMs: 10_000 })));
+      expect(many.map((x) => x.length)).toEqual([1, 1, 1, 1, 1, 1]);
     } finally {
       await client.stop();
     }

@@ -552,6 +552,8 @@ export async function removePlugin(ctx: LangContext, name: string): Promise<Remo
     else delete reg.languages[lang];
   }
   delete reg.plugins[id];
+  // A model plugin removed serves its task no more.
+  for (const task of ['embed', 'rerank'] as const) if (reg.models?.[task] === id) delete reg.models[task];
   writeLangToml(reg);
   const ownDir = join(ctx.pluginsRoot, ...id.split('/'));
   const inside = !relative(ownDir, entry.dir).startsWith('..') && entry.dir.startsWith(ownDir + sep);

@@ -102,9 +102,9 @@ export function readLangToml(path = langTomlPath()): LangRegistry {
   for (const task of ['embed', 'rerank'] as const) {
     const id = models[task];
     if (id === undefined) continue;
-    if (typeof id !== 'string' || !reg.plugins[id])
-      throw bad(`models.${task} must name a plugin of [plugins] (it names ${JSON.stringify(id)})`);
-    (reg.models ??= {})[task] = id;
+    if (typeof id !== 'string') throw bad(`models.${task} must name a plugin of [plugins] (it names ${JSON.stringify(id)})`);
+    // A model whose plugin entry is gone (removed by hand) serves nothing: left out, and out of the file at its next write.
+    if (reg.plugins[id]) (reg.models ??= {})[task] = id;
   }
   return reg;
 }
@@ -125,7 +125,8 @@ export function writeLangToml(reg: LangRegistry, path = langTomlPath()): void {
       network_allow: p.networkAllow,
     };
   }
-  if (reg.models && (reg.models.embed || reg.models.rerank)) doc.models = { ...reg.models };
+  const models = Object.fromEntries(Object.entries(reg.models ?? {}).filter(([, id]) => id !== undefined && reg.plugins[id] !== undefined));
+  if (Object.keys(models).length > 0) doc.models = models;
   try {
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;

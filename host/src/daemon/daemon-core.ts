@@ -24,7 +24,7 @@ import { DaemonError, DaemonErrorCode } from './errors.js';
 import { ManagedRepo } from './managed-repo.js';
 import { QueryCache, type CachedAnswer } from './query-cache.js';
 import { SemanticLayer } from '../models/semantic-layer.js';
-import { shortlistOf } from '../models/semantic-repos.js';
+import { semanticRun } from '../models/semantic-repos.js';
 import type { UpdateEvent } from './repo-updater.js';
 
 /** Options of a {@link DaemonCore}. */
@@ -198,7 +198,8 @@ export class DaemonCore {
     const versions = new Map(repos.map((r) => [r.root, r.ws.store.graphVersion()]));
     // `travsr embed` changes answers without changing the graph: the vectors' version is part of the key.
     const also = new Map(repos.map((r) => [r.root, r.ws.store.vectorVersion()]));
-    const key = QueryCache.key({ tool: req.tool, args, corpora: policy.corpora, groups: policy.groups, versions, also });
+    const models = await this.semantic.models();
+    const key = QueryCache.key({ tool: req.tool, args, corpora: policy.corpora, groups: policy.groups, versions, also, models });
     const parts = jsonParts(req.parts);
     const hit = this.cache.get(key, parts);
     if (hit) return reply(hit, true, versions, req.parts);
@@ -208,21 +209,21 @@ export class DaemonCore {
     const held = this.cache.heldParts(key);
     const made = held === undefined || held === parts ? parts : 'both';
     const signal_ = signals.length > 0 ? AbortSignal.any(signals) : undefined;
-    let noted = false;
+    let transient = false;
     const answer = await this.semantic.call(
       req.tool,
       args,
       repos.map((r) => ({ root: r.root, corpus: r.corpus, store: r.ws.store })),
-      {
-        answer: (extras) => {
-          noted = extras.semantic !== undefined;
+      semanticRun(
+        (extras) => {
+          transient = extras.transient === true;
           return this.tools_().runJson(req.tool, args, policy, signal_, made, extras);
         },
-        shortlist: async (extras) => shortlistOf((await this.tools_().run(req.tool, args, policy, signal_, extras)).structured),
-      },
+        (extras) => this.tools_().run(req.tool, args, policy, signal_, extras),
+      ),
     );
-    // An answer the semantic layer could not help with (a failed model) is not kept: the next call may have it.
-    if (!noted) this.cache.set(key, answer, versions, made);
+    // An answer a model failed to help with is not kept: the next call may have it.
+    if (!transient) this.cache.set(key, answer, versions, made);
     return reply(answer, false, versions, req.parts);
   }
 

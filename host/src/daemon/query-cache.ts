@@ -47,6 +47,8 @@ export class QueryCache {
     versions: ReadonlyMap<string, number>;
     /** Other state the answer depends on, by repository (the vectors' version: `travsr embed` changes answers, not the graph). */
     also?: ReadonlyMap<string, number>;
+    /** The models the answer was made with (the semantic layer's registered embedder and reranker). */
+    models?: string;
   }): string {
     const sorted = (m: ReadonlyMap<string, number>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const corpora = call.corpora === '*' ? '*' : [...call.corpora].sort();
@@ -57,6 +59,7 @@ export class QueryCache {
       [...call.groups].sort(),
       sorted(call.versions),
       ...(call.also ? [sorted(call.also)] : []),
+      ...(call.models ? [call.models] : []),
     ]);
   }
 

@@ -1,5 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { MANIFEST_FILE, type ModelInfo } from '@travsr/protocol';
 import { assembleModelPlugin, MODEL_MANIFEST_FILE, readModelManifest } from '@travsr/sdk/model';
 import { treeHash } from '@travsr/registry/tree-hash';
@@ -33,6 +33,8 @@ export interface ModelListing {
   id: string;
   version: string;
   dir: string;
+  /** The model its task uses (get_context, travsr embed). */
+  registered: boolean;
 }
 
 /** Where `travsr model add` puts the model plugins it makes from model directories. */
@@ -82,6 +84,8 @@ export async function addModel(dir: string, options: { runnerDir?: string } = {}
     try {
       const { id, version } = readModelManifest(from);
       pluginDir = join(modelsHome(), `${id}-${version}`);
+      // The manifest's id and version are checked patterns; the directory replaced must still be one of ours.
+      if (dirname(pluginDir) !== modelsHome()) throw new Error(`${id}@${version} does not name a directory under ${modelsHome()}`);
       assembleModelPlugin(from, pluginDir, runner);
     } catch (e) {
       throw new ModelChannelError('MODEL_DIR_INVALID', `${from} cannot be served: ${(e as Error).message}`);
@@ -109,6 +113,7 @@ export async function addModel(dir: string, options: { runnerDir?: string } = {}
       `the plugin id ${m.id} is registered for a language already; a model needs an id of its own`,
     );
   reg.plugins[m.id] = { version: m.version, dir: pluginDir, treeHash: hash, tier: 'standard', networkAllow: [] };
+  // The model registered before stays installed (`model list` shows it, `embed --model` takes it back, `model remove` removes it).
   (reg.models ??= {})[m.model.task] = m.id;
   writeLangToml(reg);
   return {
@@ -117,16 +122,29 @@ export async function addModel(dir: string, options: { runnerDir?: string } = {}
   };
 }
 
-/** The models registered for each task. */
+/**
+ * Every model plugin of lang.toml: the registered one of each task first (`registered`), then the
+ * others installed or added (by id).
+ */
 export function listModels(): ModelListing[] {
   const reg = readLangToml();
   const out: ModelListing[] = [];
-  for (const task of ['embed', 'rerank'] as const) {
-    const id = reg.models?.[task];
-    const p = id ? reg.plugins[id] : undefined;
-    if (id && p) out.push({ task, id, version: p.version, dir: p.dir });
+  for (const [id, p] of Object.entries(reg.plugins).sort(([a], [b]) => a.localeCompare(b))) {
+    const model = modelOfDir(p.dir);
+    if (!model) continue;
+    out.push({ task: model.task, id, version: p.version, dir: p.dir, registered: reg.models?.[model.task] === id });
   }
-  return out;
+  return out.sort((a, b) => Number(b.registered) - Number(a.registered) || a.task.localeCompare(b.task));
+}
+
+/** What the plugin in `dir` serves, when its manifest says it is a model plugin. */
+function modelOfDir(dir: string): ModelInfo | undefined {
+  try {
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { kind?: unknown; model?: ModelInfo };
+    return m.kind === 'model' && m.model ? m.model : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -136,22 +154,33 @@ export function listModels(): ModelListing[] {
 export async function registeredModel(task: ModelTask): Promise<RegisteredModel | undefined> {
   const reg = readLangToml();
   const id = reg.models?.[task];
-  const entry = id ? reg.plugins[id] : undefined;
-  if (!id || !entry) return undefined;
+  return id && reg.plugins[id] ? loadModel(id, reg.plugins[id], task, 'MODEL_UNAVAILABLE') : undefined;
+}
+
+/**
+ * The model plugin `id` of lang.toml, loaded and checked to serve `task`.
+ * @throws ModelChannelError MODEL_UNAVAILABLE (its directory is gone or broken), `code` when it is not a model of `task`
+ */
+async function loadModel(
+  id: string,
+  entry: { dir: string; treeHash?: string },
+  task: ModelTask,
+  code: 'MODEL_UNAVAILABLE' | 'MODEL_DIR_INVALID',
+): Promise<RegisteredModel> {
   let plugin: LoadedPlugin;
   try {
     plugin = await loadPluginDir(entry.dir);
   } catch (e) {
     throw new ModelChannelError(
       'MODEL_UNAVAILABLE',
-      `the ${task} model ${id} cannot be loaded from ${entry.dir}: ${(e as Error).message}; register it again with travsr model add`,
+      `the ${task} model ${id} cannot be loaded from ${entry.dir}: ${(e as Error).message}; register it again with travsr model add or travsr model install`,
     );
   }
   const m = plugin.manifest;
   if (m.kind !== 'model' || m.model?.task !== task)
     throw new ModelChannelError(
-      'MODEL_UNAVAILABLE',
-      `${entry.dir} no longer holds a ${task} model; register one again with travsr model add`,
+      code,
+      `${id} (${entry.dir}) is not ${task === 'embed' ? 'an embedding' : 'a rerank'} model; \`travsr model list\` shows the registered ones — install one with travsr model install or add one with travsr model add`,
     );
   return {
     plugin,
@@ -181,46 +210,35 @@ export async function useModel(id: string, task: ModelTask): Promise<RegisteredM
       'MODEL_NOT_REGISTERED',
       `no model plugin ${id} is installed: install it with travsr model install ${id}, or add a directory with travsr model add`,
     );
-  const plugin = await loadPluginDir(entry.dir).catch((e: unknown) => {
-    throw new ModelChannelError('MODEL_UNAVAILABLE', `${id} cannot be loaded from ${entry.dir}: ${(e as Error).message}`);
-  });
-  const m = plugin.manifest;
-  if (m.kind !== 'model' || m.model?.task !== task)
-    throw new ModelChannelError('MODEL_DIR_INVALID', `${id} is not ${task === 'embed' ? 'an embedding' : 'a rerank'} model`);
+  const model = await loadModel(id, entry, task, 'MODEL_DIR_INVALID');
   (reg.models ??= {})[task] = id;
   writeLangToml(reg);
-  return {
-    plugin,
-    task,
-    info: m.model,
-    ...(entry.treeHash ? { treeHash: entry.treeHash } : {}),
-    key: modelKey(m.id, m.version, entry.treeHash),
-  };
+  return model;
 }
 
 /**
- * Unregisters the model of a task (`embed`, `rerank`) or with this id; returns what was removed.
- * A model plugin `travsr model add` made is deleted with it; a directory the user gave is left alone.
+ * Removes the model registered for a task (`embed`, `rerank`), or the model plugin with this id
+ * (registered or not); returns what was removed. A model plugin `travsr model add` made is
+ * deleted with it; a directory the user gave, or one `model install` installed, is left to them
+ * (`travsr lang prune` removes installed files nothing uses).
  */
 export function removeModel(taskOrId: string): ModelListing[] {
   const reg = readLangToml();
-  const removed: ModelListing[] = [];
-  for (const task of ['embed', 'rerank'] as const) {
-    const id = reg.models?.[task];
-    if (!id || (taskOrId !== task && taskOrId !== id)) continue;
-    const entry = reg.plugins[id];
-    delete reg.models![task];
-    if (entry) {
-      removed.push({ task, id, version: entry.version, dir: entry.dir });
-      const stillUsed = Object.values(reg.models ?? {}).includes(id) || isLanguagePlugin(reg, id);
-      if (!stillUsed) {
-        delete reg.plugins[id];
-        if (resolve(entry.dir).startsWith(modelsHome() + sep)) rmSync(entry.dir, { recursive: true, force: true });
-      }
-    }
+  const removed = listModels().filter((m) => (m.registered && m.task === taskOrId) || m.id === taskOrId);
+  for (const m of removed) {
+    if (reg.models?.[m.task] === m.id) delete reg.models[m.task];
+    forgetUnused(reg, m.id);
   }
   if (removed.length > 0) writeLangToml(reg);
   return removed;
+}
+
+/** Drops plugin `id` from `reg` when nothing uses it any more, and the plugin directory `model add` made for it. */
+function forgetUnused(reg: ReturnType<typeof readLangToml>, id: string): void {
+  const entry = reg.plugins[id];
+  if (!entry || Object.values(reg.models ?? {}).includes(id) || isLanguagePlugin(reg, id)) return;
+  delete reg.plugins[id];
+  if (resolve(entry.dir).startsWith(modelsHome() + sep)) rmSync(entry.dir, { recursive: true, force: true });
 }
 
 function isLanguagePlugin(reg: ReturnType<typeof readLangToml>, id: string): boolean {

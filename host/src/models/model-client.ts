@@ -26,6 +26,9 @@ export interface ModelClientOptions {
  * stopped) or answered what its manifest does not allow.
  */
 export class ModelClient {
+  /** The calls in order: a model plugin serves one request at a time, so concurrent callers queue here. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   private constructor(
     readonly model: RegisteredModel,
     private readonly session: PluginSession,
@@ -87,12 +90,20 @@ export class ModelClient {
     return scores;
   }
 
-  /** Stops the model's process (gracefully, then by signal). */
-  stop(): Promise<void> {
-    return this.session.stop();
+  /** Stops the model's process (gracefully, then by signal) once the calls queued before are done. */
+  async stop(): Promise<void> {
+    await this.queue;
+    await this.session.stop();
   }
 
-  private async call<T>(request: () => Promise<T>): Promise<T> {
+  /** Runs `request` after the calls before it (one request at a time), with its failure as a ModelChannelError. */
+  private call<T>(request: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => this.settle(request));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async settle<T>(request: () => Promise<T>): Promise<T> {
     try {
       return await request();
     } catch (e) {

@@ -8,7 +8,7 @@ import {
   type InstallOutcome,
   type LangContext,
 } from '../catalog/install-plugin.js';
-import { readLangToml } from '../catalog/lang-toml.js';
+import { readLangToml, writeLangToml } from '../catalog/lang-toml.js';
 import { loadPluginDir } from '../plugins/plugin-dir.js';
 import type { ModelTask } from './model-catalog.js';
 import { ModelChannelError } from './model-errors.js';
@@ -28,6 +28,8 @@ export interface ModelInstall {
  * @throws ModelChannelError MODEL_DIR_INVALID (not a model, or a model of another task), MODEL_NOT_REGISTERED (no model of the task to choose)
  */
 export async function installModel(ctx: LangContext, target: string | undefined, task?: ModelTask): Promise<ModelInstall> {
+  // What was registered before: put back when the plugin turns out not to be the model asked for.
+  const before = readLangToml();
   let install: InstallOutcome | undefined;
   if (target !== undefined && isLocalTarget(target)) install = await installLocal(ctx, target);
   else
@@ -37,22 +39,24 @@ export async function installModel(ctx: LangContext, target: string | undefined,
     });
   const done = install!;
   const { manifest } = await loadPluginDir(done.dir);
-  if (manifest.kind !== 'model' || !manifest.model)
+  const refuse = (why: string): never => {
+    writeLangToml(before);
     throw new ModelChannelError(
       'MODEL_DIR_INVALID',
-      `${manifest.id}@${manifest.version} was installed but is an analyzer plugin, not a model: it serves languages (travsr lang); install a model plugin`,
+      `${manifest.id}@${manifest.version} ${why}; its files are installed but nothing was registered`,
     );
-  if (task && manifest.model.task !== task)
-    throw new ModelChannelError(
-      'MODEL_DIR_INVALID',
-      `${manifest.id}@${manifest.version} was installed but is a ${manifest.model.task} model, not a ${task} model; it serves ${manifest.model.task}`,
+  };
+  if (manifest.kind !== 'model' || !manifest.model) refuse('is an analyzer plugin, not a model (install it with travsr lang install)');
+  if (task && manifest.model!.task !== task)
+    refuse(
+      `is ${manifest.model!.task === 'embed' ? 'an embedding' : 'a rerank'} model, not ${task === 'embed' ? 'an embedding' : 'a rerank'} model (install it with travsr model install)`,
     );
-  if (readLangToml().models?.[manifest.model.task] !== manifest.id)
+  if (readLangToml().models?.[manifest.model!.task] !== manifest.id)
     throw new ModelChannelError(
       'MODEL_DIR_INVALID',
       `${manifest.id}@${manifest.version} was installed for this repository only (a registry its own config names); register it with travsr model add ${done.dir}`,
     );
-  return { install: done, task: manifest.model.task };
+  return { install: done, task: manifest.model!.task };
 }
 
 /** The id of the registry's only model plugin serving `task` (newest versions' manifests). */

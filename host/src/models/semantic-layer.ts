@@ -1,6 +1,7 @@
 import type { Logger } from '../log/logger.js';
 import type { SemanticReport } from '../retrieval/context-result.js';
 import { RepoFileReader } from '../retrieval/repo-file-reader.js';
+import { missingVectorsNote } from '../retrieval/vector-channel.js';
 import type { GraphStore } from '../store/index.js';
 import type { ToolCallExtras } from '../tools/tool-runner.js';
 import { WarmModel } from './warm-model.js';
@@ -69,9 +70,11 @@ export class SemanticLayer {
     if (!model && broken)
       return run.answer({ ...extras, semantic: { ...extras.semantic, rerank: { model: 'rerank', scored: 0, ms: 0, note: broken } } });
     if (!model) return run.answer(extras);
+    // Every reranker note is a passing state (left off after a failure, a failure now): not to be cached.
     const note = (why: string, ms = 0): ToolCallExtras => ({
       ...extras,
       semantic: { ...extras.semantic, rerank: { model: model.key, scored: 0, ms, note: why } } satisfies SemanticReport,
+      transient: true,
     });
     const off = this.reranker.off();
     if (off) return run.answer(note(off));
@@ -95,6 +98,12 @@ export class SemanticLayer {
     });
   }
 
+  /** The registered models, as a cache keys answers on them (`embed:<key>|rerank:<key>`). */
+  async models(): Promise<string> {
+    const [embed, rerank] = await Promise.all([this.embedder.registered(), this.reranker.registered()]);
+    return `embed:${embed?.key ?? '-'}|rerank:${rerank?.key ?? '-'}`;
+  }
+
   /** Stops the models' sessions. */
   async close(): Promise<void> {
     await Promise.all([this.embedder.close(), this.reranker.close()]);
@@ -104,23 +113,24 @@ export class SemanticLayer {
   private async vector(query: string, repos: readonly SemanticRepo[]): Promise<ToolCallExtras> {
     const model = await this.embedder.registered();
     const broken = this.embedder.registrationProblem();
-    if (!model && broken) return { semantic: { vector: { model: 'embed', hits: 0, ms: 0, note: broken } } };
+    if (!model && broken) return { semantic: { vector: { model: 'embed', hits: 0, ms: 0, note: broken } }, transient: true };
     if (!model) return {};
-    const off = (note: string): ToolCallExtras => ({ semantic: { vector: { model: model.key, hits: 0, ms: 0, note } } });
-    const stored = repos.flatMap((r) => r.store.vectorModels().map((m) => m.model));
-    if (!stored.includes(model.key))
-      return off(
-        stored.length === 0
-          ? `no vectors in this repository: run \`travsr embed\` to use ${model.key}`
-          : `this repository's vectors were made by ${[...new Set(stored)].join(', ')}, not by the registered ${model.key}: run \`travsr embed\``,
-      );
+    const off = (note: string, transient: boolean): ToolCallExtras => ({
+      semantic: { vector: { model: model.key, hits: 0, ms: 0, note } },
+      ...(transient ? { transient } : {}),
+    });
+    const missing = missingVectorsNote(
+      model.key,
+      repos.flatMap((r) => r.store.vectorModels().map((m) => m.model)),
+    );
+    if (missing) return off(missing, false);
     const down = this.embedder.off();
-    if (down) return off(down);
+    if (down) return off(down, true);
     try {
       const [vector] = await this.embedder.use(model, (c) => c.embed([query], { timeoutMs: this.timeoutMs }));
       return { queryVector: { model: model.key, vector: vector! } };
     } catch (e) {
-      return off((e as Error).message);
+      return off((e as Error).message, true);
     }
   }
 }
@@ -136,7 +146,8 @@ function candidateTexts(shortlist: readonly ShortlistEntry[], repos: readonly Se
     const key = `${s.corpus}\0${s.path}`;
     if (!files.has(key)) {
       const read = at.reader.read(s.path, at.repo.store.getFile(s.path)?.sha256);
-      files.set(key, read.ok ? read.bytes.toString('utf8').split('\n') : undefined);
+      // A file changed since it was indexed: its line ranges are stale, the candidate is its head only.
+      files.set(key, read.ok && !read.changed ? read.bytes.toString('utf8').split('\n') : undefined);
     }
     const lines = files.get(key);
     if (!lines) return head;

@@ -27,20 +27,29 @@ export class WarmModel {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** The registered model (read again every 30 s), or undefined. */
-  async registered(): Promise<RegisteredModel | undefined> {
-    if (this.now() - this.modelReadAt < REREAD_AFTER_MS) return this.model;
+  /** The registered model (read again every 30 s), or undefined. Callers at once share one reading. */
+  registered(): Promise<RegisteredModel | undefined> {
+    if (this.now() - this.modelReadAt < REREAD_AFTER_MS) return this.reading ?? Promise.resolve(this.model);
     this.modelReadAt = this.now();
+    this.reading = this.read().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  private reading: Promise<RegisteredModel | undefined> | undefined;
+
+  private async read(): Promise<RegisteredModel | undefined> {
     let next: RegisteredModel | undefined;
-    this.unusable = undefined;
+    let unusable: string | undefined;
     try {
       next = await registeredModel(this.task);
     } catch (e) {
-      this.unusable = (e as Error).message;
-      this.logger.log('warn', this.unusable);
+      unusable = (e as Error).message;
+      this.logger.log('warn', unusable);
     }
-    if (next?.key !== this.model?.key) await this.close();
+    // Another model (or none) now: the old one's session is stopped once the calls queued on it are done.
+    if (next?.key !== this.model?.key) void this.close();
     this.model = next;
+    this.unusable = unusable;
     return next;
   }
 
@@ -63,7 +72,7 @@ export class WarmModel {
       const client = await (this.client ??= ModelClient.start(model, { logger: this.logger }));
       return await use(client);
     } catch (e) {
-      this.logger.log('warn', `${(e as Error).message} (the ${this.task} model is off for a minute; retrieval goes on without it)`);
+      this.logger.log('warn', `${(e as Error).message} (the ${this.task} model is left off for a minute; answers go on without it)`);
       this.offReason = (e as Error).message;
       this.offUntil = this.now() + RETRY_AFTER_MS;
       await this.close();

@@ -3,7 +3,7 @@ import { isVisibleNode, type VisibleGraph } from './visible-graph.js';
 
 /** The question's embedding, made by the registered embedding model before the tool runs. */
 export interface QueryVector {
-  /** The model's name as vectors are stored under it (`id@version`). */
+  /** The model's name as vectors are stored under it (`id@version+digest`, RegisteredModel.key). */
   model: string;
   vector: Float32Array;
 }
@@ -20,6 +20,17 @@ export interface VectorChannel {
   /** Why the channel found nothing here, when it did not run (no vectors, vectors of another model). */
   note?: string;
   ms: number;
+}
+
+/**
+ * Why a repository holding vectors of `stored` models has none for `model` to compare a question
+ * with (none at all, or another model's — never compared), or undefined when it has.
+ */
+export function missingVectorsNote(model: string, stored: readonly string[]): string | undefined {
+  if (stored.includes(model)) return undefined;
+  return stored.length === 0
+    ? `no vectors in this repository: run \`travsr embed\` to use ${model}`
+    : `this repository's vectors were made by ${[...new Set(stored)].join(', ')}, not by the registered ${model}: run \`travsr embed\``;
 }
 
 /** Nearest definitions the channel takes (before hiding what the caller may not see). */
@@ -40,15 +51,11 @@ export function vectorChannel(g: VisibleGraph, q: QueryVector, k = VECTOR_HITS):
     return out;
   };
   const store = g.cg.store;
-  const models = store.vectorModels();
-  if (!models.some((m) => m.model === q.model)) {
-    const others = models.map((m) => m.model);
-    return done(
-      others.length === 0
-        ? `no vectors in this repository: run \`travsr embed\` to use ${q.model}`
-        : `this repository's vectors were made by ${others.join(', ')}, not by the registered ${q.model}: run \`travsr embed\``,
-    );
-  }
+  const missing = missingVectorsNote(
+    q.model,
+    store.vectorModels().map((m) => m.model),
+  );
+  if (missing) return done(missing);
   let near;
   try {
     near = store.nearestVectors(q.model, q.vector, k);

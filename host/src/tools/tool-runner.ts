@@ -86,6 +86,8 @@ export interface ToolCallExtras {
   rerank?: RerankScores;
   /** Said in the answer when the channel could not run (no vectors yet, the model failed): the answer is the lexical and graph one. */
   semantic?: SemanticReport;
+  /** The answer is worse than usual for a passing reason (a model failed or is left off): a cache must not keep it. */
+  transient?: boolean;
 }
 
 /** Where tool calls go: the graphs served, and where traces are kept. */
@@ -368,9 +370,10 @@ export function contextStructured(r: ContextResult): Record<string, unknown> {
 /** Federated answer: every corpus's items compete for one budget. */
 function mergeContexts(results: ContextResult[], budget: number): ContextResult {
   const items = results.flatMap((r) => r.items).sort((x, y) => y.score - x.score);
+  // Reranked definitions first, in the reranker's order (its scores are comparable across graphs); the rest by score.
   const functions = results
     .flatMap((r) => r.functions)
-    .sort((x, y) => y.score - x.score)
+    .sort((x, y) => (y.rerankScore ?? -Infinity) - (x.rerankScore ?? -Infinity) || y.score - x.score)
     .slice(0, Math.max(...results.map((r) => r.functions.length)));
   const semantic = mergedSemantic(results);
   const header = countTokens(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { embedderDir, embedderWeights } from '@travsr/plugin-model-onnx/testing';
-import { readLangToml } from '../../src/catalog/lang-toml.js';
+import { readLangToml, writeLangToml } from '../../src/catalog/lang-toml.js';
 import { addModel, listModels, modelKey, registeredModel, removeModel } from '../../src/models/model-catalog.js';
 import { SemanticLayer } from '../../src/models/semantic-layer.js';
 import type { ToolCallExtras } from '../../src/tools/tool-runner.js';
@@ -35,7 +35,7 @@ describe('the model catalog', () => {
     expect(model.key).toBe(modelKey('test-model', '1.0.0', model.treeHash));
     expect(model.key).toMatch(/^test-model@1\.0\.0\+[0-9a-f]{12}$/);
     expect(readLangToml().models).toEqual({ embed: 'test-model' });
-    expect(listModels()).toEqual([{ task: 'embed', id: 'test-model', version: '1.0.0', dir: model.plugin.dir }]);
+    expect(listModels()).toEqual([{ task: 'embed', id: 'test-model', version: '1.0.0', dir: model.plugin.dir, registered: true }]);
     expect((await registeredModel('embed'))?.key).toBe(model.key);
     expect(await registeredModel('rerank')).toBeUndefined();
   });
@@ -66,6 +66,22 @@ describe('the model catalog', () => {
       }),
     );
     expect(await codeOf(addModel(analyzer))).toBe('MODEL_DIR_INVALID');
+  });
+
+  it('refuses a model whose version would name a directory elsewhere', async () => {
+    const dir = embedderDir(embedderWeights(4), { version: '0/../../../escape' });
+    const e = await addModel(dir, { runnerDir: runnerDir() }).catch((x: unknown) => x as Error & { code: string });
+    expect(e).toMatchObject({ code: 'MODEL_DIR_INVALID' });
+    expect((e as Error).message).toMatch(/\/version must match pattern/);
+  });
+
+  it('a [models] entry whose plugin is gone is left out, not an error', async () => {
+    const { model } = await addModel(embedderDir(embedderWeights(4)), { runnerDir: runnerDir() });
+    const reg = readLangToml();
+    delete reg.plugins[model.plugin.manifest.id];
+    writeLangToml({ ...reg, models: { embed: model.plugin.manifest.id } });
+    expect(readLangToml().models).toBeUndefined();
+    expect(await registeredModel('embed')).toBeUndefined();
   });
 
   it('remove unregisters by task or id and deletes only the plugin it made', async () => {

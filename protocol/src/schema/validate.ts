@@ -137,6 +137,9 @@ function kindProblem(m: PluginManifest): string | undefined {
     if (m.languages.length > 0 || m.extensions.length > 0)
       return 'a model plugin (kind "model") analyzes no files: "languages" and "extensions" must be empty';
     if (m.phases) return 'a model plugin (kind "model") has no analysis "phases"';
+    // Models run in the standard tier: the texts come in the requests, nothing else is needed.
+    if (m.constraints.network !== false || m.constraints.ipc !== 'none' || m.constraints.hostApi)
+      return 'a model plugin (kind "model") runs in the standard tier: "constraints" must say network false, ipc "none" and hostApi false';
     if (m.model.task === 'embed' && m.model.dimensions === undefined)
       return 'an embedding model must give its vectors\' "dimensions" in "model"';
     return undefined;

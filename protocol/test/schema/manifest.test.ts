@@ -169,6 +169,12 @@ describe('parseManifest: a model plugin', () => {
     ],
     ['an unknown task', (m: { model: Record<string, unknown> }) => (m.model.task = 'classify'), '/model/task'],
     ['no licence', (m: { model: Record<string, unknown> }) => delete m.model.licence, "must have required property 'licence'"],
+    [
+      'network access',
+      (m: { constraints: Record<string, unknown> }) =>
+        (m.constraints = { network: { allow: ['example.com'] }, ipc: 'none', hostApi: false }),
+      'runs in the standard tier',
+    ],
   ])('refuses %s', (_what, change, message) => {
     expect(problem(variant(change as never))).toContain(message);
   });

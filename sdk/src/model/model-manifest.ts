@@ -44,7 +44,8 @@ const SCHEMA = {
   additionalProperties: false,
   properties: {
     id: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' },
-    version: { type: 'string', minLength: 1, maxLength: 64 },
+    // Semver: it names the model plugin and its directory, so no path separators or dots-only parts.
+    version: { type: 'string', maxLength: 64, pattern: '^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.+-]+)?$' },
     task: { enum: ['embed', 'rerank'] },
     dimensions: { type: 'integer', minimum: 1, maximum: 65536 },
     max_tokens: { type: 'integer', minimum: 2, maximum: 65536 },

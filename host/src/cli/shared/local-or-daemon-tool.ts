@@ -5,7 +5,7 @@ import { connectRunningDaemon } from '../../daemon/daemon-connect.js';
 import { FULL_ACCESS } from '../../retrieval/access-policy.js';
 import type { ToolName } from '../../tools/tool-definitions.js';
 import type { ToolCallExtras, ToolResult } from '../../tools/tool-runner.js';
-import { servedRepos, shortlistOf } from '../../models/semantic-repos.js';
+import { semanticRun, servedRepos } from '../../models/semantic-repos.js';
 
 /** A tool's answer and where it was computed. */
 export interface AnsweredTool extends ToolResult {
@@ -44,10 +44,8 @@ export async function runToolLocalOrDaemon(
   const semantic = new SemanticLayer(logger);
   const run = (extras: ToolCallExtras) => runTool(served.host, tool, args, FULL_ACCESS, extras);
   try {
-    const result = await semantic.call(tool, args, servedRepos(served.host.graphs), {
-      answer: (extras) => Promise.resolve(run(extras)),
-      shortlist: (extras) => Promise.resolve(shortlistOf(run(extras).structured)),
-    });
+    const answer = (extras: ToolCallExtras) => Promise.resolve(run(extras));
+    const result = await semantic.call(tool, args, servedRepos(served.host.graphs), semanticRun(answer, answer));
     return { ...result, via: 'local', cached: false };
   } finally {
     await semantic.close();

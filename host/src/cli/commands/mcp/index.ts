@@ -3,6 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { DEFAULT_SESSION_LIMITS } from '../../../mcp/session-quota.js';
 import { TokenStore } from '../../../mcp/token-store.js';
 import { stderrLogger } from '../../../log/logger.js';
+import type { ToolCallExtras } from '../../../tools/tool-runner.js';
 
 export default class Mcp extends TravsrCommand {
   static override summary = 'Serve the graph over the Model Context Protocol (stdio by default, or HTTP)';
@@ -71,18 +72,16 @@ With a daemon running, stdio is answered by the daemon; for HTTP answered by it,
       saveTrace: (t) => served.host.saveTrace(t),
     });
     // The semantic layer (a vector channel, a reranker) when models are registered: their sessions are kept warm here.
-    const [{ SemanticLayer }, { servedRepos, shortlistOf }] = await Promise.all([
+    const [{ SemanticLayer }, { semanticRun, servedRepos }] = await Promise.all([
       import('../../../models/semantic-layer.js'),
       import('../../../models/semantic-repos.js'),
     ]);
     const semantic = new SemanticLayer(served.host.logger ?? stderrLogger('warn'));
     const semanticRepos = servedRepos(served.host.graphs);
-    const factory = mcpServerFactory((name, args, policy, signal) =>
-      semantic.call(name, args, semanticRepos, {
-        answer: (extras) => pool.run(name, args, policy, signal, extras),
-        shortlist: async (extras) => shortlistOf((await pool.run(name, args, policy, signal, extras)).structured),
-      }),
-    );
+    const factory = mcpServerFactory((name, args, policy, signal) => {
+      const answer = (extras: ToolCallExtras) => pool.run(name, args, policy, signal, extras);
+      return semantic.call(name, args, semanticRepos, semanticRun(answer, answer));
+    });
     if (!flags.http) {
       const { serveStdioSession } = await import('../../../mcp/stdio-session.js');
       await serveStdioSession(factory, (message) => this.logToStderr(`travsr mcp: ${message}`));

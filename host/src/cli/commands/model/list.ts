@@ -3,7 +3,7 @@ import { TravsrCommand } from '../../base-command.js';
 import { listModels } from '../../../models/model-catalog.js';
 
 export default class ModelList extends TravsrCommand {
-  static override summary = 'List the models registered for the semantic layer (embed, rerank)';
+  static override summary = 'List the model plugins: the one each task (embed, rerank) uses first, then the others installed or added';
   static override examples = ['<%= config.bin %> model list', '<%= config.bin %> model list --json'];
   static override flags = { json: Flags.boolean({ description: 'print JSON', default: false }) };
 
@@ -18,6 +18,6 @@ export default class ModelList extends TravsrCommand {
       this.log('no model registered; add one with `travsr model add <dir>`');
       return;
     }
-    for (const m of models) this.log(`${m.task.padEnd(7)} ${m.id}@${m.version}  ${m.dir}`);
+    for (const m of models) this.log(`${m.task.padEnd(7)} ${m.id}@${m.version}${m.registered ? '' : ' (not in use)'}  ${m.dir}`);
   }
 }
