@@ -125,7 +125,11 @@ export function writeLangToml(reg: LangRegistry, path = langTomlPath()): void {
       network_allow: p.networkAllow,
     };
   }
-  const models = Object.fromEntries(Object.entries(reg.models ?? {}).filter(([, id]) => id !== undefined && reg.plugins[id] !== undefined));
+  const models: Record<string, string> = {};
+  for (const task of ['embed', 'rerank'] as const) {
+    const id = reg.models?.[task];
+    if (id !== undefined && reg.plugins[id] !== undefined) models[task] = id;
+  }
   if (Object.keys(models).length > 0) doc.models = models;
   try {
     mkdirSync(dirname(path), { recursive: true });
