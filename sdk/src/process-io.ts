@@ -1,6 +1,7 @@
 import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
 import { errorCode, PROTOCOL_VERSIONS, WireErrorCode, WireException } from '@travsr/protocol';
+import { hasHostCookie, startedByHandMessage } from './cookie.js';
 
 /** What a plugin id looks like (`lang-lua`, `acme/lang-cobol`). */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)?$/;
@@ -89,4 +90,28 @@ export function exitCodeOnClose(
     return 2;
   }
   return shuttingDown ? undefined : 0;
+}
+
+/**
+ * The process of a plugin's harness (`runAnalyzer`, `runModel`): a definition `problem` or a
+ * start by hand (no host cookie) is said on stderr and exits 1; otherwise `serve` runs the session
+ * on the process's own streams.
+ */
+export async function runPluginProcess(
+  harness: { name: string; kind: 'analyzer' | 'model' },
+  who: { id: string; version: string },
+  problem: string | undefined,
+  serve: (io: SessionIo) => Promise<void>,
+): Promise<void> {
+  if (problem) {
+    process.stderr.write(`travsr ${harness.kind}: invalid definition passed to ${harness.name}(): ${problem}\n`);
+    exitAfterFlush(1);
+    return;
+  }
+  if (!hasHostCookie()) {
+    process.stderr.write(`${startedByHandMessage(who.id, who.version)}\n`);
+    exitAfterFlush(1);
+    return;
+  }
+  await serve(processIo());
 }

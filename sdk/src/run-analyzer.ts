@@ -15,7 +15,6 @@ import {
   type PingResult,
 } from '@travsr/protocol';
 import { Connection, type RequestContext } from '@travsr/protocol/node';
-import { hasHostCookie, startedByHandMessage } from './cookie.js';
 import type {
   AnalyzerDefinition,
   FileAnalysis,
@@ -34,15 +33,7 @@ import { logToStderr, setLogSink } from './log.js';
 import { ProgressReporter } from './progress.js';
 import { readSourceFile, readSourceFileSync, SourceReadError } from './read-source.js';
 import { SDK_NAME, SDK_VERSION } from './version.js';
-import {
-  chooseProtocolVersion,
-  exitAfterFlush,
-  exitCodeOnClose,
-  ID_PATTERN,
-  processIo,
-  SEMVER_PATTERN,
-  type SessionIo,
-} from './process-io.js';
+import { chooseProtocolVersion, exitCodeOnClose, ID_PATTERN, runPluginProcess, SEMVER_PATTERN, type SessionIo } from './process-io.js';
 import { broughtScipIndexers, BroughtScipPhaseB } from './scip/bring-your-own.js';
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -81,19 +72,9 @@ export type { SessionIo } from './process-io.js';
  * ```
  */
 export async function runAnalyzer(definition: AnalyzerDefinition): Promise<void> {
-  const problem = definitionProblem(definition);
-  if (problem) {
-    process.stderr.write(`travsr analyzer: invalid definition passed to runAnalyzer(): ${problem}\n`);
-    exitAfterFlush(1);
-    return;
-  }
-  if (!hasHostCookie()) {
-    process.stderr.write(`${startedByHandMessage(definition.id, definition.version)}\n`);
-    exitAfterFlush(1);
-    return;
-  }
-  const session = new AnalyzerSession(definition, processIo());
-  await session.run();
+  await runPluginProcess({ name: 'runAnalyzer', kind: 'analyzer' }, definition, definitionProblem(definition), (io) =>
+    new AnalyzerSession(definition, io).run(),
+  );
 }
 
 function definitionProblem(def: AnalyzerDefinition): string | undefined {

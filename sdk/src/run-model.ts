@@ -15,17 +15,8 @@ import {
   type ScoreResult,
 } from '@travsr/protocol';
 import { Connection, type RequestContext } from '@travsr/protocol/node';
-import { hasHostCookie, startedByHandMessage } from './cookie.js';
 import { logToStderr, setLogSink } from './log.js';
-import {
-  chooseProtocolVersion,
-  exitAfterFlush,
-  exitCodeOnClose,
-  ID_PATTERN,
-  processIo,
-  SEMVER_PATTERN,
-  type SessionIo,
-} from './process-io.js';
+import { chooseProtocolVersion, exitCodeOnClose, ID_PATTERN, runPluginProcess, SEMVER_PATTERN, type SessionIo } from './process-io.js';
 import { SDK_NAME, SDK_VERSION } from './version.js';
 
 /** What a model plugin's hooks are given when the session starts. */
@@ -218,18 +209,9 @@ export class ModelSession {
  * ```
  */
 export async function runModel(definition: ModelDefinition): Promise<void> {
-  const problem = definitionProblem(definition);
-  if (problem) {
-    process.stderr.write(`travsr model: invalid definition passed to runModel(): ${problem}\n`);
-    exitAfterFlush(1);
-    return;
-  }
-  if (!hasHostCookie()) {
-    process.stderr.write(`${startedByHandMessage(definition.id, definition.version)}\n`);
-    exitAfterFlush(1);
-    return;
-  }
-  await new ModelSession(definition, processIo()).run();
+  await runPluginProcess({ name: 'runModel', kind: 'model' }, definition, definitionProblem(definition), (io) =>
+    new ModelSession(definition, io).run(),
+  );
 }
 
 function definitionProblem(def: ModelDefinition): string | undefined {

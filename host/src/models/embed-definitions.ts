@@ -73,7 +73,7 @@ export async function embedDefinitions(
   const defs = store.definitionsToEmbed(EMBEDDED_KINDS);
   const stored = store.vectorSources(model);
   const reader = new RepoFileReader(repoRoot);
-  const todo: { nodeId: string; text: string; source: string }[] = [];
+  const toEmbed: { nodeId: string; text: string; source: string }[] = [];
   const live = new Set<string>();
   for (const [path, fileDefs] of byPath(defs)) {
     const read = reader.read(path, store.getFile(path)?.sha256);
@@ -90,7 +90,7 @@ export async function embedDefinitions(
       const text = definitionText(d, lines);
       const source = digest(text);
       if (stored.get(d.nodeId) === source) summary.unchanged++;
-      else todo.push({ nodeId: d.nodeId, text, source });
+      else toEmbed.push({ nodeId: d.nodeId, text, source });
     }
   }
   const gone = [...stored.keys()].filter((id) => !live.has(id));
@@ -98,18 +98,18 @@ export async function embedDefinitions(
   for (const other of store.vectorModels())
     if (other.model !== model) summary.otherModels.push({ model: other.model, count: store.dropVectorModel(other.model) });
 
-  options.onProgress?.(0, todo.length);
+  options.onProgress?.(0, toEmbed.length);
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
-  for (let i = 0; i < todo.length; i += WRITE_CHUNK) {
+  for (let i = 0; i < toEmbed.length; i += WRITE_CHUNK) {
     if (options.signal?.aborted) break;
-    const chunk = todo.slice(i, i + WRITE_CHUNK);
+    const chunk = toEmbed.slice(i, i + WRITE_CHUNK);
     const vectors = await client.embed(
       chunk.map((c) => c.text),
       { timeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
     );
     const entries: VectorEntry[] = chunk.map((c, k) => ({ nodeId: c.nodeId, vector: vectors[k]!, source: c.source }));
     summary.embedded += store.putVectors(model, entries);
-    options.onProgress?.(summary.embedded, todo.length);
+    options.onProgress?.(summary.embedded, toEmbed.length);
   }
   summary.durationMs = Math.round(performance.now() - started);
   return summary;

@@ -82,11 +82,13 @@ export async function addModel(dir: string, options: { runnerDir?: string } = {}
         "this installation has no model runner to serve a model directory with (neither a built plugins/model-onnx nor the package's model-runner/): install a packed model plugin (travsr model install), or set TRAVSR_MODEL_RUNNER to a built runner directory",
       );
     try {
-      const { id, version } = readModelManifest(from);
+      // Read (and every file hashed) once: the directory's name comes from it, and the plugin is made from it.
+      const manifest = readModelManifest(from);
+      const { id, version } = manifest;
       pluginDir = join(modelsHome(), `${id}-${version}`);
       // The manifest's id and version are checked patterns; the directory replaced must still be one of ours.
       if (dirname(pluginDir) !== modelsHome()) throw new Error(`${id}@${version} does not name a directory under ${modelsHome()}`);
-      assembleModelPlugin(from, pluginDir, runner);
+      assembleModelPlugin(from, pluginDir, runner, manifest);
     } catch (e) {
       throw new ModelChannelError('MODEL_DIR_INVALID', `${from} cannot be served: ${(e as Error).message}`);
     }

@@ -91,12 +91,23 @@ export class VectorTable {
     return removed;
   }
 
-  /** The models with vectors, by name. */
+  /**
+   * The models with vectors, by name. Read once per version of the table (a scan of every row):
+   * every get_context with a model registered asks.
+   */
   models(): VectorModelInfo[] {
-    return this.ctx
-      .stmt('SELECT model, MIN(dim) AS dim, COUNT(*) AS count FROM vectors GROUP BY model ORDER BY model')
-      .all() as VectorModelInfo[];
+    const version = this.version();
+    if (this.modelsRead?.version !== version)
+      this.modelsRead = {
+        version,
+        models: this.ctx
+          .stmt('SELECT model, MIN(dim) AS dim, COUNT(*) AS count FROM vectors GROUP BY model ORDER BY model')
+          .all() as VectorModelInfo[],
+      };
+    return this.modelsRead.models.map((m) => ({ ...m }));
   }
+
+  private modelsRead: { version: number; models: VectorModelInfo[] } | undefined;
 
   /** The source digest of every vector of `model`, by node (null: written without one). */
   sources(model: string): Map<string, string | null> {

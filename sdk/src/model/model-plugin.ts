@@ -34,10 +34,15 @@ export function modelPluginManifest(manifest: ModelManifest): Record<string, unk
  * travsr-plugin.json (kind `model`), the model's files as its manifest pins them, and the runner
  * from `runnerDir`. The result is an ordinary plugin directory: the host runs it in the sandbox
  * like an analyzer, `travsr plugin pack` makes it a registry artifact. The model is checked first
- * (manifest, hashes): a {@link ModelError} says why it cannot be used.
+ * (manifest, hashes) unless the caller read its `manifest` already: a {@link ModelError} says why it
+ * cannot be used.
  */
-export function assembleModelPlugin(modelDir: string, outDir: string, runnerDir: string): ModelManifest {
-  const manifest = readModelManifest(modelDir);
+export function assembleModelPlugin(
+  modelDir: string,
+  outDir: string,
+  runnerDir: string,
+  manifest: ModelManifest = readModelManifest(modelDir),
+): ModelManifest {
   if (!existsSync(join(runnerDir, 'runner.mjs')))
     throw new ModelError(
       'MODEL_FILE_MISSING',
