@@ -286,6 +286,112 @@ describe('blanket impls', () => {
   });
 });
 
+describe('what real crates do (found on crates the issue does not name)', () => {
+  it('reads the module tree and items cfg_if! declares, each branch under its cfg', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('cfgif', '[features]\ndefault = ["std"]\nstd = []\n'),
+      'src/lib.rs': [
+        'use cfg_if::cfg_if;',
+        'cfg_if! {',
+        '    if #[cfg(feature = "std")] {',
+        '        mod channel;',
+        '        pub use crate::channel::send;',
+        '        fn imp() -> u8 { 1 }',
+        '    } else if #[cfg(feature = "tiny")] {',
+        '        fn imp() -> u8 { 2 }',
+        '    } else {',
+        '        fn imp() -> u8 { 3 }',
+        '    }',
+        '}',
+        'pub fn go() -> u8 { send(); imp() }',
+        '',
+      ].join('\n'),
+      'src/channel.rs': 'pub fn send() {}\n',
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:go '))).toEqual([
+      'src/lib.rs:go -calls-> src/channel.rs:send',
+      'src/lib.rs:go -calls-> src/lib.rs:imp',
+    ]);
+  });
+
+  it('takes the module file #[cfg_attr(feature, path = …)] names, and a cfg_attr never leaves an item out', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('paths', '[features]\ndefault = ["color"]\ncolor = []\n'),
+      'src/lib.rs': [
+        '#[cfg_attr(feature = "color", path = "color_impl.rs")]',
+        '#[cfg_attr(not(feature = "color"), path = "plain_impl.rs")]',
+        'mod imp;',
+        '#[cfg_attr(docsrs, doc(cfg(feature = "color")))]',
+        'pub fn paint() -> u8 { imp::style() }',
+        'pub fn go() -> u8 { paint() }',
+        '',
+      ].join('\n'),
+      'src/color_impl.rs': 'pub fn style() -> u8 { 1 }\n',
+      'src/plain_impl.rs': 'pub fn style() -> u8 { 0 }\n',
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:go -calls-> src/lib.rs:paint', 'src/lib.rs:paint -calls-> src/color_impl.rs:style']);
+  });
+
+  it('follows a Deref impl of the program, dyn Trait + Send + Sync, Box::as_ref, raw pointers and typed self receivers', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ptrs'),
+      'src/lib.rs': [
+        'use std::ops::Deref;',
+        'use std::sync::Arc;',
+        'pub trait Sub { fn hello(&self) -> u8; fn typed(self: &Self) -> u8 { 0 } }',
+        'pub struct Chan;',
+        'impl Chan { pub fn sender(&self) -> u8 { 1 } }',
+        'pub struct Counter<C> { inner: C }',
+        'impl<C> Deref for Counter<C> { type Target = C; fn deref(&self) -> &C { &self.inner } }',
+        'pub struct Local;',
+        'impl Local { pub fn flush(&self) {} }',
+        'pub struct Guard { local: *const Local }',
+        'pub struct Dispatch { sub: Arc<dyn Sub + Send + Sync> }',
+        'pub fn deref_target(c: &Counter<Chan>) -> u8 { c.sender() }',
+        'pub fn trait_object(d: &Dispatch) -> u8 { d.sub.hello() + d.sub.typed() }',
+        'pub fn boxed(b: Box<dyn Sub>) -> u8 { b.as_ref().hello() }',
+        'pub fn raw(g: &Guard) { if let Some(local) = unsafe { g.local.as_ref() } { local.flush(); } }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:boxed -calls-> src/lib.rs:Sub::hello',
+      'src/lib.rs:deref_target -calls-> src/lib.rs:Chan::sender',
+      'src/lib.rs:raw -calls-> src/lib.rs:Local::flush',
+      'src/lib.rs:trait_object -calls-> src/lib.rs:Sub::hello',
+      'src/lib.rs:trait_object -calls-> src/lib.rs:Sub::typed',
+    ]);
+  });
+
+  it("never guesses between a use and an item of one name whose cfgs cannot be known, nor takes a trait method std's own shadows", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('twins2'),
+      'build.rs': 'fn main() { println!("cargo:rustc-cfg=has_atomics"); }\n',
+      'src/lib.rs': [
+        '#[cfg(has_atomics)]',
+        'use std::sync::atomic::AtomicUsize;',
+        '#[cfg(not(has_atomics))]',
+        'struct AtomicUsize { v: std::cell::Cell<usize> }',
+        '#[cfg(not(has_atomics))]',
+        'impl AtomicUsize { fn load(&self) -> usize { self.v.get() } }',
+        'static STATE: AtomicUsize = AtomicUsize::new(0);',
+        'pub fn state() -> usize { STATE.load(std::sync::atomic::Ordering::SeqCst) }',
+        'pub trait Nullable { fn as_ref(&self) -> Option<&u8>; fn is_null(&self) -> bool; }',
+        'impl Nullable for Option<u8> { fn as_ref(&self) -> Option<&u8> { None } fn is_null(&self) -> bool { true } }',
+        'pub fn opt(o: Option<u8>) -> bool { o.as_ref().is_some() && o.is_null() }',
+        'pub trait Make { fn make() -> Self; }',
+        'impl<T: Default> Make for T { fn make() -> Self { T::default() } }',
+        'pub struct P;',
+        'impl P { pub fn make(&self) {} }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:state ') || e.startsWith('src/lib.rs:opt '))).toEqual([
+      'src/lib.rs:opt -calls-> src/lib.rs:Nullable::is_null',
+    ]);
+  });
+});
+
 describe('bad input', () => {
   it('indexes a file with syntax errors (its good items kept, the error reported) and a broken Cargo.toml', async () => {
     const r = await analyzeProject({

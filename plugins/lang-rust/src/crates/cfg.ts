@@ -68,7 +68,8 @@ export function evalCfgAttr(attr: string, features: ReadonlySet<string>): CfgVal
 export function isActive(attrs: readonly string[] | undefined, features: ReadonlySet<string>): CfgValue {
   let out: CfgValue = true;
   for (const a of attrs ?? []) {
-    if (!a.startsWith('cfg')) continue;
+    // `cfg(…)` only: `cfg_attr(docsrs, doc(…))` adds attributes, it does not leave the item out.
+    if (!/^cfg\s*\(/.test(a)) continue;
     const v = evalCfgAttr(a, features);
     if (v === false) return false;
     if (v === undefined) out = undefined;
@@ -136,4 +137,17 @@ class Parser {
     }
     return name in FLAGS ? FLAGS[name] : undefined;
   }
+}
+
+/**
+ * The file a `mod x;` item names through `#[cfg_attr(pred, path = "file.rs")]` when `pred` holds
+ * on the assumed build (`#[cfg_attr(feature = "termcolor", path = "extern_impl.rs")]`), or
+ * undefined: none holds, or none can be known.
+ */
+export function cfgPathAttr(attrs: readonly string[] | undefined, features: ReadonlySet<string>): string | undefined {
+  for (const a of attrs ?? []) {
+    const m = /^cfg_attr\s*\(([\s\S]*),\s*path\s*=\s*"([^"]*)"\s*\)$/.exec(a);
+    if (m && evalCfgAttr(`cfg(${m[1]!})`, features) === true) return m[2]!;
+  }
+  return undefined;
 }

@@ -13,8 +13,8 @@ import { pathSegments, typeOf } from '../syntax/type-syntax.js';
 import { compileRules, expand } from '../syntax/macro-rules.js';
 import type { FileIR, TypeExpr } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
-import { closureParams, SELF_CONSTRUCTORS, stdMethodResult } from './std-model.js';
-import { deref, elementOf, type Ty, type TyCtx, type Types } from './types.js';
+import { closureParams, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
+import { deref, derefOnce, elementOf, type Ty, type TyCtx, type Types } from './types.js';
 
 /** How one call site fared. */
 export interface CallSite {
@@ -502,7 +502,7 @@ export class BodyResolver {
         const v = n.namedChildren[0];
         const t = v ? this.infer(v, env) : undefined;
         return n.type === 'unary_expression' && n.text.startsWith('*')
-          ? deref(t)
+          ? derefOnce(t)
           : n.type === 'unary_expression' && !n.text.startsWith('*')
             ? undefined
             : t;
@@ -584,6 +584,10 @@ export class BodyResolver {
           return { t: 'std', name: 'Vec', args: elem ? [elem] : [] };
         }
         return undefined;
+      }
+      case 'unsafe_block': {
+        const block = n.namedChildren.find((c) => c?.type === 'block');
+        return block ? this.infer(block, env) : undefined;
       }
       case 'block': {
         const last = n.namedChildren[n.namedChildren.length - 1];
@@ -794,15 +798,23 @@ export class BodyResolver {
   }
 
   /** `recv.name()` on a receiver of type `recv`. */
-  private methodCall(recv: Ty | undefined, name: string, args: TsNode | null, env: Env): Callee {
+  private methodCall(recv: Ty | undefined, name: string, args: TsNode | null, env: Env, derefs = 0): Callee {
+    // `ptr.as_ref()` on a `Box`, `Rc` or `Arc`: std's impl on the pointer (found before what it points to) gives the pointee.
+    if (recv?.t === 'std' && recv.args[0] && POINTER_VIEWS[recv.name]?.has(name))
+      return { targets: [], outcome: 'external', ret: recv.args[0] };
     const d = deref(recv);
     if (!d) return { targets: [], outcome: 'unknown' };
     if (d.t === 'adt') {
-      const found = this.names.methodsOf(d.ref, name);
+      const found = this.names.methodsOf(d.ref, name, 0, true);
       if (found.targets.length > 0) return this.withReturn(found.targets, d);
       // An iterator of the program: std's adapters over its `Item`.
       const item = this.types.projection(d, 'Item', 0);
       if (item) return { ...this.methodCall({ t: 'std', name: 'Iter', args: [item] }, name, args, env), outcome: 'external' };
+      // A smart pointer of the program: its `Deref` target's methods (not those std gives every type or derives).
+      if (!DERIVED_OR_BLANKET.has(name) && derefs < MAX_USER_DEREFS) {
+        const target = this.types.derefTarget(d);
+        if (target) return this.methodCall(target, name, args, env, derefs + 1);
+      }
       // Not the program's: a method of a std trait it derives or implements (`clone`, `fmt`, `into`).
       return { targets: [], outcome: 'external', ...(name === 'clone' || name === 'to_owned' ? { ret: d } : {}) };
     }
@@ -810,7 +822,8 @@ export class BodyResolver {
       const targets = this.names.boundMethods(d.traits, name);
       return targets.length > 0 ? this.withReturn(targets, d) : { targets: [], outcome: 'external' };
     }
-    if (d.t === 'std') {
+    // A trait of the program implemented for a std type, unless the type's own method of the name comes first.
+    if (d.t === 'std' && !STD_INHERENT_METHODS[d.name]?.has(name)) {
       const local = this.names.stdTypeMethods(d.name, name);
       if (local.length > 0) return this.withReturn(local, d);
     }
@@ -855,6 +868,29 @@ export class BodyResolver {
     return { targets, outcome: 'resolved', ...(ret ? { ret } : {}) };
   }
 }
+
+/**
+ * Methods of std's smart pointers that give what they point to: their `AsRef`/`AsMut` impls, whose
+ * traits are in the prelude (`borrow`, `deref` are not: without a `use` they reach the pointee's own).
+ */
+const POINTER_VIEWS: Readonly<Record<string, ReadonlySet<string>>> = {
+  Box: new Set(['as_ref', 'as_mut']),
+  Rc: new Set(['as_ref']),
+  Arc: new Set(['as_ref']),
+};
+
+/** How many of the program's `Deref` impls a method call follows (`Guard<Lock<T>>` → `Lock<T>` → `T`). */
+const MAX_USER_DEREFS = 3;
+
+/**
+ * Methods every type has from std (blanket impls: `to_string`, `into`, `borrow` …) or takes by
+ * `#[derive]` (`clone`, `eq`, `fmt`, `hash`, `cmp` …): a type that has one answers it itself,
+ * before any `Deref` target would.
+ */
+const DERIVED_OR_BLANKET: ReadonlySet<string> = new Set(
+  `clone clone_from fmt default eq ne hash cmp max min clamp partial_cmp lt le gt ge to_owned to_string into try_into
+  from try_from borrow borrow_mut type_id deref deref_mut`.split(/\s+/),
+);
 
 /** The text between a macro invocation's delimiters, or undefined for macros that take no expressions. */
 function macroInner(m: TsNode): string | undefined {

@@ -177,9 +177,37 @@ export class Names {
       // `#[macro_export]` macros live at the crate root; textual scoping makes earlier macros visible everywhere after.
       for (const r of preferActive(this.macrosOfCrate(m).filter((r) => itemOf(r).name === name))) out.push({ t: 'item', ref: r });
     }
-    if (out.length > 0) return out;
+    if (out.length > 0) return this.withUseTwins(m, name, ns, out);
     const rest = this.boundElsewhere(m, name, ns, seen);
     return rest.length > 0 || inactive.length === 0 ? rest : inactive;
+  }
+
+  /**
+   * An item and a named `use` of one name in one module cannot both be compiled (E0255): they
+   * are cfg twins (`#[cfg(has_atomics)] use std::sync::atomic::AtomicUsize;` beside
+   * `#[cfg(not(has_atomics))] struct AtomicUsize`, the flag set by a build script). When no
+   * item is known to be compiled, the `use` may be the binding the build takes: a `use` known
+   * to be compiled wins; one whose cfg cannot be known leaves the name unresolved (nothing is
+   * guessed: "outside" would beat the items, see {@link dedupe}). `items` are the module's own
+   * bindings of the name.
+   */
+  private withUseTwins(m: Module, name: string, ns: Ns, items: Res[]): Res[] {
+    const uses = this.moduleUses(m).named.get(name);
+    if (!uses) return items;
+    // A submodule counts as compiled unless its cfg leaves it out: a module and a `use` of one name are rare.
+    const known = (r: Res) =>
+      r.t === 'mod' ? r.m.active !== false : r.t === 'item' && isActive(itemOf(r.ref).attrs, m.crate.features) === true;
+    if (items.some(known)) return items;
+    const bound: Res[] = [];
+    let compiled = false;
+    for (const u of uses) {
+      const res = this.resolveUse(u, m).filter((r) => this.resMatches(r, ns));
+      if (res.length === 0) continue;
+      bound.push(...res);
+      if (isActive(u.cfg, m.crate.features) === true) compiled = true;
+    }
+    if (bound.length === 0) return items;
+    return compiled ? dedupe(bound) : [];
   }
 
   /** What the `use`s and globs of module `m` bind `name` to. */
@@ -536,12 +564,15 @@ export class Names {
    * The function `name` of a type: an inherent one, else the item of a trait it implements
    * that declares it. `external` when a trait from outside the program may provide it.
    */
-  methodsOf(type: ItemRef, name: string, depth = 0): { targets: ItemRef[]; external: boolean } {
+  methodsOf(type: ItemRef, name: string, depth = 0, receiver = false): { targets: ItemRef[]; external: boolean } {
     const impls = this.impls().byType.get(refKey(type)) ?? [];
     const inherent: ItemRef[] = [];
-    for (const impl of impls)
-      if (!impl.trait)
-        inherent.push(...this.membersNamed(impl.ref, name).filter((r) => itemOf(r).kind === 'fn' || itemOf(r).kind === 'const'));
+    // `x.name()` calls a method (a `self` parameter); `Type::name` may name any associated function or const.
+    const callable = (r: ItemRef) => {
+      const it = itemOf(r);
+      return receiver ? it.kind === 'fn' && it.selfParam === true : it.kind === 'fn' || it.kind === 'const';
+    };
+    for (const impl of impls) if (!impl.trait) inherent.push(...this.membersNamed(impl.ref, name).filter(callable));
     if (inherent.length > 0) return { targets: preferActive(inherent), external: false };
     const fromTraits: ItemRef[] = [];
     let external = false;
@@ -552,14 +583,15 @@ export class Names {
         continue;
       }
       if (impl.trait.t !== 'item') continue;
-      for (const t of this.traitClosure(impl.trait.ref))
-        fromTraits.push(...this.membersNamed(t, name).filter((r) => itemOf(r).kind === 'fn' || itemOf(r).kind === 'const'));
+      for (const t of this.traitClosure(impl.trait.ref)) fromTraits.push(...this.membersNamed(t, name).filter(callable));
     }
     if (fromTraits.length > 0) return { targets: dedupeRefs(fromTraits), external: false };
     // Blanket impls of the program's traits (`impl<T: Matcher> Ext for T`) whose bounds the type meets.
     for (const impl of this.impls().blanket) {
       if (impl.trait?.t !== 'item' || !this.meetsBounds(type, impl)) continue;
-      const m = this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn');
+      const m = this.membersNamed(impl.trait.ref, name).filter(
+        (r) => itemOf(r).kind === 'fn' && (!receiver || itemOf(r).selfParam === true),
+      );
       if (m.length > 0) fromTraits.push(...m);
     }
     if (fromTraits.length > 0) return { targets: dedupeRefs(fromTraits), external: false };

@@ -6,7 +6,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import { type Crate, CrateGraph } from '../crates/crate-graph.js';
 import type { FileIR } from '../syntax/file-ir.js';
-import { type CfgValue, isActive } from '../crates/cfg.js';
+import { type CfgValue, cfgPathAttr, isActive } from '../crates/cfg.js';
 
 /** Reads a file's source into its IR. */
 export type FileReader = (path: string, text: string) => FileIR;
@@ -168,6 +168,7 @@ export class Program {
       const active = isActive(it.attrs, m.crate.features);
       if (activeByName.has(it.name) && (active === false || activeByName.get(it.name) !== false)) return;
       activeByName.set(it.name, active);
+      const pathAttr = it.pathAttr ?? cfgPathAttr(it.attrs, m.crate.features);
       let child: Module | undefined;
       if (!it.external) {
         child = {
@@ -177,17 +178,17 @@ export class Program {
           parent: m,
           name: it.name,
           children: new Map(),
-          dir: posix.join(m.dir, it.pathAttr ?? it.name),
+          dir: posix.join(m.dir, pathAttr ?? it.name),
         };
       } else {
         const candidates =
-          it.pathAttr !== undefined
-            ? [posix.normalize(posix.join(m.item === -1 ? posix.dirname(m.file.path) : m.dir, it.pathAttr))]
+          pathAttr !== undefined
+            ? [posix.normalize(posix.join(m.item === -1 ? posix.dirname(m.file.path) : m.dir, pathAttr))]
             : [posix.join(m.dir, `${it.name}.rs`), posix.join(m.dir, it.name, 'mod.rs')];
         for (const c of candidates) {
           const ir = this.file(c.startsWith('./') ? c.slice(2) : c);
           if (!ir) continue;
-          const isModRs = c.endsWith('/mod.rs') || it.pathAttr !== undefined;
+          const isModRs = c.endsWith('/mod.rs') || pathAttr !== undefined;
           child = {
             crate: m.crate,
             file: ir,

@@ -4,7 +4,7 @@
  * of the closures their adapters take, and std's traits that construct `Self`. The model is
  * small on purpose: a method it does not know gives an unknown type, never a guess.
  */
-import { deref, elementOf, type Ty } from './types.js';
+import { deref, elementOf, RAW_POINTER, type Ty } from './types.js';
 
 /** Associated functions of std traits that make a `Self` (or a `Result` of one). */
 export const SELF_CONSTRUCTORS: Record<string, 'self' | 'result'> = {
@@ -115,6 +115,9 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
       if (name === 'borrow' || name === 'borrow_mut') return { t: 'std', name: 'Ref', args: a0 ? [a0] : [] };
       if (name === 'into_inner' || name === 'get_mut') return a0;
       return undefined;
+    case RAW_POINTER:
+      // `ptr.as_ref()`: `Option<&T>`; the pointer's other methods give pointers or values of no interest here.
+      return name === 'as_ref' || name === 'as_mut' ? { t: 'std', name: 'Option', args: a0 ? [a0] : [] } : undefined;
     case 'Cell':
       return name === 'get' || name === 'take' || name === 'into_inner' ? a0 : undefined;
     case 'Mutex':
@@ -163,3 +166,38 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
   if (['Rc', 'Arc', 'Box', 'String', 'str'].includes(r.name) && name === 'clone') return r;
   return undefined;
 }
+
+const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/));
+
+/**
+ * Inherent methods of the std types a program most often extends with traits of its own (Rust
+ * 1.63). Method lookup takes a type's inherent method before any trait's of the same name at the
+ * same receiver step, so `opt.as_ref()` is `Option::as_ref` even where the program implements a
+ * trait with an `as_ref` for `Option<T>`: no edge to the program's trait item.
+ */
+export const STD_INHERENT_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
+  Option: words(`is_some is_some_and is_none as_ref as_mut as_pin_ref as_pin_mut expect unwrap unwrap_or unwrap_or_else
+    unwrap_or_default unwrap_unchecked map inspect map_or map_or_else ok_or ok_or_else as_deref as_deref_mut iter iter_mut
+    and and_then filter or or_else xor insert get_or_insert get_or_insert_with take replace contains zip unzip copied cloned
+    transpose flatten`),
+  Result: words(`is_ok is_ok_and is_err is_err_and ok err as_ref as_mut map map_or map_or_else map_err inspect inspect_err
+    as_deref as_deref_mut iter iter_mut expect unwrap unwrap_or_default expect_err unwrap_err into_ok into_err and and_then
+    or or_else unwrap_or unwrap_or_else unwrap_unchecked unwrap_err_unchecked contains contains_err copied cloned transpose
+    flatten`),
+  Vec: words(`new with_capacity from_raw_parts capacity reserve reserve_exact try_reserve try_reserve_exact shrink_to_fit
+    shrink_to into_boxed_slice truncate as_slice as_mut_slice as_ptr as_mut_ptr set_len swap_remove insert remove retain
+    retain_mut dedup_by_key dedup_by push pop append drain clear len is_empty split_off resize_with leak spare_capacity_mut
+    resize extend_from_slice extend_from_within dedup splice drain_filter`),
+  String: words(`new with_capacity from_utf8 from_utf8_lossy from_utf16 from_utf16_lossy from_raw_parts from_utf8_unchecked
+    into_bytes as_str as_mut_str push_str extend_from_within capacity reserve reserve_exact try_reserve try_reserve_exact
+    shrink_to_fit shrink_to push as_bytes truncate pop remove retain insert insert_str as_mut_vec len is_empty split_off
+    clear drain replace_range into_boxed_str`),
+  str: words(`len is_empty is_char_boundary as_bytes as_bytes_mut as_ptr as_mut_ptr get get_mut get_unchecked
+    get_unchecked_mut slice_unchecked split_at split_at_mut chars char_indices bytes split_whitespace split_ascii_whitespace
+    lines encode_utf16 contains starts_with ends_with find rfind split split_inclusive rsplit split_terminator
+    rsplit_terminator splitn rsplitn split_once rsplit_once matches rmatches match_indices rmatch_indices trim trim_start
+    trim_end trim_left trim_right trim_matches trim_start_matches strip_prefix strip_suffix trim_end_matches
+    trim_left_matches trim_right_matches parse is_ascii eq_ignore_ascii_case make_ascii_uppercase make_ascii_lowercase
+    escape_debug escape_default escape_unicode replace replacen to_lowercase to_uppercase repeat to_ascii_uppercase
+    to_ascii_lowercase into_string into_boxed_bytes`),
+};

@@ -21,6 +21,14 @@ export interface TyCtx {
   self?: Ty | undefined;
 }
 
+/** The std type name a raw pointer (`*const T`, `*mut T`) reads as: `*p` gives `T`, a method call does not deref it. */
+export const RAW_POINTER = '*ptr';
+
+/** `*t`: what a raw pointer points to, or what auto-deref reaches. */
+export function derefOnce(t: Ty | undefined): Ty | undefined {
+  return t?.t === 'std' && t.name === RAW_POINTER ? t.args[0] : deref(t);
+}
+
 /** Smart pointers and guards a method call sees through (auto-deref). */
 const DEREF_STD = new Set([
   'Box',
@@ -83,8 +91,11 @@ export class Types {
   of(te: TypeExpr | undefined, ctx: TyCtx, depth = 0): Ty | undefined {
     if (!te || depth > MAX_DEPTH) return undefined;
     switch (te.k) {
-      case 'ref':
-        return this.of(te.inner, ctx, depth + 1);
+      case 'ref': {
+        // A raw pointer is no reference: method calls do not see through it (`ptr.as_ref()` is the pointer's own).
+        const inner = this.of(te.inner, ctx, depth + 1);
+        return te.raw ? { t: 'std', name: RAW_POINTER, args: [inner ?? UNKNOWN_TUPLE_SLOT] } : inner;
+      }
       case 'tuple':
         return { t: 'tuple', elems: te.elems.map((e) => this.of(e, ctx, depth + 1) ?? UNKNOWN_TUPLE_SLOT) };
       case 'array': {
@@ -169,6 +180,25 @@ export class Types {
         const ctx = this.fnCtx(member, b);
         return this.of(it.aliased, ctx, depth + 1);
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * Where method lookup goes once a type of the program has no method of the name: the `Target`
+   * of its `impl Deref for T` (std's `Deref`, written in the program: `counter::Sender<C>` →
+   * `C`), with the impl's parameters bound by the type's arguments. Undefined without one.
+   */
+  derefTarget(base: Ty | undefined): Ty | undefined {
+    const b = deref(base);
+    if (!b || b.t !== 'adt') return undefined;
+    for (const impl of this.names.impls().byType.get(refKey(b.ref)) ?? []) {
+      const trait = itemOf(impl.ref).implTrait;
+      if (impl.trait?.t !== 'ext' || trait?.k !== 'path' || trait.segs[trait.segs.length - 1] !== 'Deref') continue;
+      const member = this.names.membersNamed(impl.ref, 'Target').find((r) => itemOf(r).kind === 'type');
+      const it = member ? itemOf(member) : undefined;
+      if (!member || !it?.aliased) continue;
+      return this.of(it.aliased, this.fnCtx(member, b), 1);
     }
     return undefined;
   }

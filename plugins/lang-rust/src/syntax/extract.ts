@@ -7,7 +7,7 @@
 import type { Range } from '@travsr/sdk';
 import { type LineIndex, parseErrorDiagnostic } from '@travsr/sdk/tree-sitter';
 import { compileRules, expand, type MacroRules } from './macro-rules.js';
-import { boundsOf, fieldsOf, genericsOf, paramsOf, pathSegments, typeLabel, typeOf } from './type-syntax.js';
+import { boundsOf, fieldsOf, genericsOf, hasSelfParam, paramsOf, pathSegments, typeLabel, typeOf } from './type-syntax.js';
 import type { Node as TsNode, Tree } from 'web-tree-sitter';
 import { type FileIR, type Item, type ItemKind, type TypeExpr, type TypeRefIR, typePaths, type UseIR } from './file-ir.js';
 
@@ -31,6 +31,8 @@ interface ItemMacro {
   parent: number;
   prefix: string;
   local: boolean;
+  /** Attributes every item inside gets (the cfg of a `cfg_if!` branch). */
+  attrs?: string[];
 }
 
 /** Most expansions read per file, and how deep macros may expand into macros. */
@@ -180,10 +182,42 @@ class Extractor {
     try {
       for (const m of this.itemMacros) {
         const nodes = tree.rootNode.namedChildren.filter((c): c is TsNode => c !== null && c.startIndex >= m.start && c.endIndex <= m.end);
-        this.itemList(nodes, m.parent, m.prefix, m.local);
+        this.itemList(nodes, m.parent, m.prefix, m.local, m.attrs);
       }
     } finally {
       this.inMacro = false;
+    }
+  }
+
+  /**
+   * The branches of `cfg_if! { if #[cfg(a)] { … } else if #[cfg(b)] { … } else { … } }` (the
+   * cfg-if crate's macro): each branch's items are read where they are, with the cfg the branch
+   * stands for (`cfg(a)`, `cfg(all(not(a), b))`, `cfg(not(any(a, b)))`), so that a module tree
+   * declared in one (`mod channel;`) is the crate's and twins across branches resolve by cfg.
+   */
+  private cfgIfBranches(tt: TsNode, parent: number, prefix: string, local: boolean): void {
+    const before: string[] = [];
+    let pending: string | undefined;
+    for (const c of tt.children) {
+      if (!c || c.type !== 'token_tree') continue;
+      if (c.text.startsWith('[')) {
+        pending = /^\[\s*cfg\s*\(([\s\S]*)\)\s*\]$/.exec(c.text)?.[1]?.replace(/\s+/g, ' ');
+        continue;
+      }
+      if (!c.text.startsWith('{')) continue;
+      const not = before.map((p) => `not(${p})`);
+      const cfg =
+        pending !== undefined
+          ? not.length > 0
+            ? `cfg(all(${[...not, pending].join(', ')}))`
+            : `cfg(${pending})`
+          : before.length > 0
+            ? `cfg(not(any(${before.join(', ')})))`
+            : undefined;
+      if (c.endIndex - c.startIndex > 2)
+        this.itemMacros.push({ start: c.startIndex + 1, end: c.endIndex - 1, parent, prefix, local, ...(cfg ? { attrs: [cfg] } : {}) });
+      if (pending !== undefined) before.push(pending);
+      pending = undefined;
     }
   }
 
@@ -218,8 +252,8 @@ class Extractor {
     this.itemList(container.namedChildren, parent, prefix, local);
   }
 
-  private itemList(children: readonly (TsNode | null)[], parent: number, prefix: string, local: boolean): void {
-    let attrs: string[] = [];
+  private itemList(children: readonly (TsNode | null)[], parent: number, prefix: string, local: boolean, outer: string[] = []): void {
+    let attrs: string[] = [...outer];
     let docs: string[] = [];
     let firstLeading: TsNode | undefined;
     for (const c of children) {
@@ -241,7 +275,7 @@ class Extractor {
         continue;
       }
       this.item(c, parent, prefix, local, attrs, docs, firstLeading);
-      attrs = [];
+      attrs = [...outer];
       docs = [];
       firstLeading = undefined;
     }
@@ -277,7 +311,7 @@ class Extractor {
         const body = n.childForFieldName('body');
         const i = this.add(n, 'fn', name.text, parent, prefix, local, attrs, docs, leading, {
           params: params ? paramsOf(params) : [],
-          selfParam: params?.namedChildren.some((p) => p?.type === 'self_parameter') ?? false,
+          selfParam: hasSelfParam(params),
           ...(ret ? { ret: typeOf(ret) } : {}),
           generics: genericsOf(n),
           body: body !== null,
@@ -438,6 +472,10 @@ class Extractor {
           return;
         }
         if (this.origin) return;
+        if (last === 'cfg_if' && tt) {
+          this.cfgIfBranches(tt, parent, prefix, local);
+          return;
+        }
         if (!last || NON_ITEM_MACROS.has(last) || !tt || tt.endIndex - tt.startIndex < 4) return;
         if (!ITEM_WORDS.test(tt.text)) return;
         this.itemMacros.push({ start: tt.startIndex + 1, end: tt.endIndex - 1, parent, prefix, local });

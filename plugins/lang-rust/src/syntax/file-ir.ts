@@ -11,8 +11,8 @@ import type { Diagnostic, NodeKind, Range } from '@travsr/sdk';
 export type TypeExpr =
   /** `a::b::C<T, U>`; `global` for a leading `::`; args of the last segment only; `item` from `Iterator<Item = T>`. */
   | { k: 'path'; segs: string[]; args: TypeExpr[]; global?: boolean; item?: TypeExpr }
-  /** `&T`, `&mut T`, `*const T`. */
-  | { k: 'ref'; inner: TypeExpr }
+  /** `&T`, `&mut T`; `*const T`, `*mut T` with `raw`. */
+  | { k: 'ref'; inner: TypeExpr; raw?: boolean }
   | { k: 'tuple'; elems: TypeExpr[] }
   /** `[T; n]` and `[T]`. */
   | { k: 'array'; elem: TypeExpr }

@@ -76,7 +76,7 @@ export function typeOf(n: TsNode): TypeExpr {
     case 'reference_type':
     case 'pointer_type': {
       const t = n.childForFieldName('type');
-      return { k: 'ref', inner: t ? typeOf(t) : UNKNOWN };
+      return { k: 'ref', inner: t ? typeOf(t) : UNKNOWN, ...(n.type === 'pointer_type' ? { raw: true } : {}) };
     }
     case 'tuple_type':
       return { k: 'tuple', elems: n.namedChildren.filter((c): c is TsNode => c !== null).map(typeOf) };
@@ -93,7 +93,14 @@ export function typeOf(n: TsNode): TypeExpr {
       return { k: 'bounds', traits: t.type === 'trait_bounds' ? boundsOf(t) : [typeOf(t)] };
     }
     case 'bounded_type':
-      return { k: 'bounds', traits: n.namedChildren.filter((c): c is TsNode => c !== null && c.type !== 'lifetime').map(typeOf) };
+      // `dyn Sub + Send + Sync` parses as the bounds of `dyn Sub` and the rest: one list.
+      return {
+        k: 'bounds',
+        traits: n.namedChildren
+          .filter((c): c is TsNode => c !== null && c.type !== 'lifetime')
+          .map(typeOf)
+          .flatMap((t) => (t.k === 'bounds' ? t.traits : [t])),
+      };
     case 'generic_type_with_turbofish':
       return typeOf(n.childForFieldName('type') ?? n);
     default:
@@ -145,11 +152,22 @@ export function genericsOf(n: TsNode): GenericParam[] | undefined {
   return out.size > 0 ? [...out.values()] : undefined;
 }
 
+/** Whether a parameter list starts with a receiver: `self`, `&self`, `&mut self`, `mut self`, `self: Box<Self>`. */
+export function hasSelfParam(params: TsNode | null | undefined): boolean {
+  return (
+    params?.namedChildren.some(
+      (p) => p?.type === 'self_parameter' || (p?.type === 'parameter' && p.childForFieldName('pattern')?.type === 'self'),
+    ) ?? false
+  );
+}
+
 export function paramsOf(n: TsNode): ParamIR[] {
   const out: ParamIR[] = [];
   for (const p of n.namedChildren) {
     if (p?.type !== 'parameter') continue;
     const pat = p.childForFieldName('pattern');
+    // `self: &Self`, `self: Box<Self>`: the receiver, as `&self` is (see hasSelfParam).
+    if (pat?.type === 'self') continue;
     const t = p.childForFieldName('type');
     const name = pat?.type === 'identifier' ? pat.text : pat?.type === 'mut_pattern' ? pat.namedChildren[0]?.text : undefined;
     out.push({ ...(name ? { name } : {}), type: t ? typeOf(t) : UNKNOWN });
