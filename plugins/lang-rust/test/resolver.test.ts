@@ -363,6 +363,28 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it('calls a function of an associated type (R::Offset::f(), <R as Reader>::Offset::f()) and clones a generic receiver', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('assoc'),
+      'src/lib.rs': [
+        'pub trait Off: Copy { fn from_u8(v: u8) -> Self; }',
+        'pub trait Reader: Clone { type Offset: Off; fn skip(&mut self, n: Self::Offset) -> u8; }',
+        'pub struct Section<R> { data: R }',
+        'impl<R: Reader> Section<R> {',
+        '    pub fn first(&self) -> u8 { let input = &mut self.data.clone(); input.skip(R::Offset::from_u8(0)) }',
+        '    pub fn second(&self) -> u8 { let mut input = self.data.clone(); input.skip(<R as Reader>::Offset::from_u8(1)) }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Section::first -calls-> src/lib.rs:Off::from_u8',
+      'src/lib.rs:Section::first -calls-> src/lib.rs:Reader::skip',
+      'src/lib.rs:Section::second -calls-> src/lib.rs:Off::from_u8',
+      'src/lib.rs:Section::second -calls-> src/lib.rs:Reader::skip',
+    ]);
+  });
+
   it("never guesses between a use and an item of one name whose cfgs cannot be known, nor takes a trait method std's own shadows", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('twins2'),

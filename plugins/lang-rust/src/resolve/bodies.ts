@@ -715,11 +715,26 @@ export class BodyResolver {
       }
       return this.associatedCall(this.types.of(te, this.ctx), name);
     }
+    // `<R as Reader>::Offset::f()`: a function of an associated type's type.
+    const inner = path?.type === 'scoped_identifier' ? path.childForFieldName('path') : undefined;
+    const assoc = path?.childForFieldName('name')?.text;
+    if (inner?.type === 'bracketed_type' && inner.namedChildren[0]?.type === 'qualified_type' && assoc) {
+      const q = inner.namedChildren[0];
+      const te: TypeExpr = {
+        k: 'qualified',
+        self: typeOf(q.childForFieldName('type') ?? q),
+        trait: typeOf(q.childForFieldName('alias') ?? q),
+        name: assoc,
+      };
+      return this.associatedCall(this.types.of(te, this.ctx), name);
+    }
     const segs = pathSegments(fn);
     if (!segs) return { targets: [], outcome: 'unknown' };
     const first = segs.segs[0]!;
-    if (segs.segs.length === 2 && (first === 'Self' || (this.ctx.generics.has(first) && !segs.global))) {
-      const recv = first === 'Self' ? this.ctx.self : this.ctx.generics.get(first);
+    if ((segs.segs.length === 2 || segs.segs.length === 3) && (first === 'Self' || (this.ctx.generics.has(first) && !segs.global))) {
+      // `T::f()`, `Self::f()`; `R::Offset::f()` through the associated type's bounds or impl.
+      const base = first === 'Self' ? this.ctx.self : this.ctx.generics.get(first);
+      const recv = segs.segs.length === 3 ? this.types.projection(base, segs.segs[1]!, 0) : base;
       return this.associatedCall(recv, name);
     }
     const res = this.names.resolvePath(this.scope, segs.segs, segs.global, 'value');
@@ -820,7 +835,10 @@ export class BodyResolver {
     }
     if (d.t === 'bounds') {
       const targets = this.names.boundMethods(d.traits, name);
-      return targets.length > 0 ? this.withReturn(targets, d) : { targets: [], outcome: 'external' };
+      // Not a method of the bounds' traits of the program: std's (`Clone` of `R: Reader + Clone`).
+      return targets.length > 0
+        ? this.withReturn(targets, d)
+        : { targets: [], outcome: 'external', ...(name === 'clone' || name === 'to_owned' ? { ret: d } : {}) };
     }
     // A trait of the program implemented for a std type, unless the type's own method of the name comes first.
     if (d.t === 'std' && !STD_INHERENT_METHODS[d.name]?.has(name)) {
