@@ -117,6 +117,7 @@ export class RustAnalyzer {
     const program = this.programFor(ctx.root);
     const started = performance.now();
     const fromDiskBefore = program.loadedFromDisk;
+    program.applyMacroWrappers();
     const names = new Names(program);
     const types = new Types(names);
     if (!this.manifestProblemsLogged) {

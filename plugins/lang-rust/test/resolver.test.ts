@@ -385,6 +385,37 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it('gives the items of a cfg wrapper macro of another file its cfg (cfg_rt! { … }), and reads a same-file one in place', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('wrap', '[features]\ndefault = []\nfast = []\n'),
+      'src/macros.rs': [
+        'macro_rules! cfg_fast { ($($item:item)*) => { $( #[cfg(feature = "fast")] $item )* } }',
+        'macro_rules! cfg_not_fast { ($($item:item)*) => { $( #[cfg(not(feature = "fast"))] #[cfg_attr(docsrs, doc(cfg(x)))] $item )* } }',
+        '',
+      ].join('\n'),
+      'src/lib.rs': [
+        '#[macro_use]',
+        'mod macros;',
+        'cfg_fast! { mod imp { pub fn speed() -> u32 { 1 } } }',
+        'cfg_not_fast! { mod imp { pub fn speed() -> u32 { 0 } } }',
+        'macro_rules! local_wrap { ($($i:item)*) => { $( #[cfg(unix)] $i )* } }',
+        'local_wrap! {',
+        '    pub fn here() -> u32 { imp::speed() }',
+        '}',
+        'pub fn go() -> u32 { imp::speed() + here() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:go '))).toEqual([
+      'src/lib.rs:go -calls-> src/lib.rs:here',
+      'src/lib.rs:go -calls-> src/lib.rs:imp::speed@2',
+    ]);
+    // A wrapper's item is where it is written (line 7), not the whole invocation.
+    const here = r.nodes.get('src/lib.rs')?.find((n) => n.vname.signature === 'here');
+    expect(here?.range?.startLine).toBe(7);
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:here '))).toEqual(['src/lib.rs:here -calls-> src/lib.rs:imp::speed@2']);
+  });
+
   it("never guesses between a use and an item of one name whose cfgs cannot be known, nor takes a trait method std's own shadows", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('twins2'),

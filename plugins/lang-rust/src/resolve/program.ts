@@ -7,6 +7,7 @@ import { join, posix, sep } from 'node:path';
 import { type Crate, CrateGraph } from '../crates/crate-graph.js';
 import type { FileIR } from '../syntax/file-ir.js';
 import { type CfgValue, cfgPathAttr, isActive } from '../crates/cfg.js';
+import { itemAttributeWrapper } from '../syntax/macro-rules.js';
 
 /** Reads a file's source into its IR. */
 export type FileReader = (path: string, text: string) => FileIR;
@@ -88,6 +89,44 @@ export class Program {
     }
     if (any) this.modulesBuilt = false;
     return false;
+  }
+
+  /**
+   * Adds the attributes of the program's attribute-wrapper macros (`cfg_rt!`: see
+   * `itemAttributeWrapper`) to the items and uses written in their invocations in other files
+   * (`FileIR.macroItems`): Phase A reads one file at a time and cannot know what a macro of
+   * another file does. A `mod` under such a macro takes its cfg, so the module trees are built
+   * again. A macro name that wraps differently in two places is left alone. Once per invocation.
+   */
+  applyMacroWrappers(): void {
+    const wrappers = new Map<string, string[] | null>();
+    for (const ir of this.files.values())
+      for (const it of ir?.items ?? []) {
+        if (it.kind !== 'macro' || !it.rules) continue;
+        const w = itemAttributeWrapper(it.rules) ?? null;
+        const known = wrappers.get(it.name);
+        if (known === undefined) wrappers.set(it.name, w);
+        else if (JSON.stringify(known) !== JSON.stringify(w)) wrappers.set(it.name, null);
+      }
+    let changed = false;
+    for (const ir of this.files.values())
+      for (const rec of ir?.macroItems ?? []) {
+        const attrs = rec.applied ? undefined : wrappers.get(rec.macro);
+        if (!ir || !attrs) continue;
+        rec.applied = true;
+        changed = true;
+        for (let i = rec.items[0]; i < rec.items[1]; i++) {
+          const it = ir.items[i]!;
+          if (it.parent === rec.parent) it.attrs = [...attrs, ...(it.attrs ?? [])];
+        }
+        const cfg = attrs.filter((a) => /^cfg\s*\(/.test(a));
+        if (cfg.length > 0)
+          for (let k = rec.uses[0]; k < rec.uses[1]; k++) {
+            const u = ir.uses[k]!;
+            if (u.scope === rec.parent) u.cfg = [...cfg, ...(u.cfg ?? [])];
+          }
+      }
+    if (changed) this.modulesBuilt = false;
   }
 
   /** A file's IR by repository path, read from disk the first time (undefined when it cannot be read). */

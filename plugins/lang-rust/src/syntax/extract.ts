@@ -31,8 +31,10 @@ interface ItemMacro {
   parent: number;
   prefix: string;
   local: boolean;
-  /** Attributes every item inside gets (the cfg of a `cfg_if!` branch). */
+  /** Attributes every item inside gets (the cfg of a `cfg_if!` branch, an attribute wrapper's). */
   attrs?: string[];
+  /** The macro invoked, when it is not this file's and not cfg_if (recorded in `FileIR.macroItems`). */
+  macro?: string;
 }
 
 /** Most expansions read per file, and how deep macros may expand into macros. */
@@ -182,7 +184,15 @@ class Extractor {
     try {
       for (const m of this.itemMacros) {
         const nodes = tree.rootNode.namedChildren.filter((c): c is TsNode => c !== null && c.startIndex >= m.start && c.endIndex <= m.end);
+        const first = { items: this.ir.items.length, uses: this.ir.uses.length };
         this.itemList(nodes, m.parent, m.prefix, m.local, m.attrs);
+        if (m.macro)
+          (this.ir.macroItems ??= []).push({
+            macro: m.macro,
+            parent: m.parent,
+            items: [first.items, this.ir.items.length],
+            uses: [first.uses, this.ir.uses.length],
+          });
       }
     } finally {
       this.inMacro = false;
@@ -457,6 +467,12 @@ class Extractor {
           return;
         }
         const own = last && macro?.type === 'identifier' ? this.macros.get(last) : undefined;
+        // A macro that only puts attributes on the items it is given: they are read where they are written.
+        if (own?.wrapper && tt && !this.origin) {
+          if (tt.endIndex - tt.startIndex > 2)
+            this.itemMacros.push({ start: tt.startIndex + 1, end: tt.endIndex - 1, parent, prefix, local, attrs: own.wrapper });
+          return;
+        }
         if (own && tt && this.depth < MAX_EXPANSION_DEPTH) {
           const text = expand(own, tt.text.slice(1, -1));
           if (text !== undefined)
@@ -478,7 +494,14 @@ class Extractor {
         }
         if (!last || NON_ITEM_MACROS.has(last) || !tt || tt.endIndex - tt.startIndex < 4) return;
         if (!ITEM_WORDS.test(tt.text)) return;
-        this.itemMacros.push({ start: tt.startIndex + 1, end: tt.endIndex - 1, parent, prefix, local });
+        this.itemMacros.push({
+          start: tt.startIndex + 1,
+          end: tt.endIndex - 1,
+          parent,
+          prefix,
+          local,
+          ...(macro?.type === 'identifier' ? { macro: last } : {}),
+        });
         return;
       }
       case 'foreign_mod_item': {

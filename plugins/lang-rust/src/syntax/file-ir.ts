@@ -128,6 +128,13 @@ export interface FileIR {
   /** `include!(…)` at item level: source read at build time (`OUT_DIR`), not indexed. */
   includes?: { written: string; line: number }[];
   parseError?: Diagnostic;
+  /**
+   * Item-position invocations of a macro this file does not define, read as the items written
+   * in them (`cfg_rt! { pub mod runtime; }`): the macro's name, the parent item, and the items
+   * and uses they gave (index ranges). Phase B adds the attributes of a crate-wide attribute
+   * wrapper (`itemAttributeWrapper`) to them; `applied` once it did.
+   */
+  macroItems?: { macro: string; parent: number; items: [number, number]; uses: [number, number]; applied?: boolean }[];
 }
 
 /** Rust's primitive types. */

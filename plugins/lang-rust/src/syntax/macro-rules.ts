@@ -337,6 +337,8 @@ function mentions(tokens: readonly Token[], name: string): boolean {
 /** A macro's rules: matcher and transcriber token lists. */
 export interface MacroRules {
   rules: { matcher: Pat[]; body: Token[] }[];
+  /** The attributes it puts on the items it is given, when that is all it does ({@link itemAttributeWrapper}). */
+  wrapper?: string[];
 }
 
 /** Reads `macro_rules!` rules from their texts (`(($x:ident) => { … })` pairs); undefined rules are skipped. */
@@ -351,7 +353,8 @@ export function compileRules(pairs: readonly { matcher: string; body: string }[]
     const matcher = compile(g.tokens);
     if (matcher) rules.push({ matcher, body: bg.tokens });
   }
-  return { rules };
+  const wrapper = itemAttributeWrapper(pairs);
+  return { rules, ...(wrapper ? { wrapper } : {}) };
 }
 
 /**
@@ -374,4 +377,45 @@ export function expand(macro: MacroRules, args: string, crateName?: string): str
     if (transcribe(r.body, b, out, dollarCrate)) return render(out);
   }
   return undefined;
+}
+
+/**
+ * The attributes a `macro_rules!` puts on each item it is given, when that is all it does — the
+ * cfg macros of tokio, mio and many others:
+ *
+ * ```rust
+ * macro_rules! cfg_rt { ($($item:item)*) => { $( #[cfg(feature = "rt")] $item )* } }
+ * ```
+ *
+ * gives `['cfg(feature = "rt")']` (each attribute's text without `#[` `]`, spaces collapsed).
+ * Undefined for any other macro: the items of an invocation of such a wrapper are the items
+ * written in it, where they are written, with those attributes added.
+ */
+export function itemAttributeWrapper(pairs: readonly { matcher: string; body: string }[]): string[] | undefined {
+  if (pairs.length !== 1) return undefined;
+  const m = /^[([{]\s*\$\(\s*\$([A-Za-z_]\w*)\s*:\s*item\s*\)\s*\*\s*[)\]}]$/.exec(pairs[0]!.matcher.trim());
+  if (!m) return undefined;
+  const body = pairs[0]!.body.trim();
+  const inner = /^[([{]\s*\$\(([\s\S]*)\)\s*\*\s*[)\]}]$/.exec(body)?.[1]?.trim();
+  if (!inner || !inner.endsWith(`$${m[1]}`)) return undefined;
+  let rest = inner.slice(0, -(m[1]!.length + 1)).trim();
+  const attrs: string[] = [];
+  while (rest.length > 0) {
+    if (!rest.startsWith('#')) return undefined;
+    rest = rest.slice(1).trimStart();
+    if (!rest.startsWith('[')) return undefined;
+    let depth = 0;
+    let end = -1;
+    for (let i = 0; i < rest.length; i++) {
+      if (rest[i] === '[') depth++;
+      else if (rest[i] === ']' && --depth === 0) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) return undefined;
+    attrs.push(rest.slice(1, end).replace(/\s+/g, ' ').trim());
+    rest = rest.slice(end + 1).trim();
+  }
+  return attrs.length > 0 ? attrs : undefined;
 }
