@@ -1,6 +1,7 @@
 // cfg as a default build on Linux x86_64 sees it, and the default features of a package.
 import { describe, expect, it } from 'vitest';
-import { defaultFeatures, evalCfgAttr, isActive } from '../src/crates/cfg.js';
+import { buildScriptCfgs, NO_BUILD_SCRIPT } from '../src/crates/build-script-cfgs.js';
+import { cfgPathAttr, defaultFeatures, evalCfgAttr, isActive } from '../src/crates/cfg.js';
 
 describe('cfg', () => {
   const features = defaultFeatures({
@@ -38,5 +39,63 @@ describe('cfg', () => {
     expect(isActive(['cfg(windows)'], features)).toBe(false);
     expect(isActive(['cfg(my_flag)'], features)).toBeUndefined();
     expect(isActive(undefined, features)).toBe(true);
+  });
+
+  it('never lets a cfg_attr leave an item out, and takes the module file a holding cfg_attr(…, path) names', () => {
+    expect(isActive(['cfg_attr(docsrs, doc(cfg(feature = "std")))'], features)).toBe(true);
+    const attrs = ['cfg_attr(feature = "std", path = "std_impl.rs")', 'cfg_attr(not(feature = "std"), path = "core_impl.rs")'];
+    expect(cfgPathAttr(attrs, features)).toBe('std_impl.rs');
+    expect(cfgPathAttr(['cfg_attr(my_flag, path = "x.rs")'], features)).toBeUndefined();
+  });
+});
+
+describe('build script cfgs', () => {
+  const script = [
+    'use std::env;',
+    '// cargo:rustc-cfg=in_a_comment',
+    'fn main() {',
+    '    let compiler = match rustc_version() { Some(c) => c, None => return };',
+    '    if compiler.minor < 39 {',
+    '        println!("cargo:rustc-cfg=syn_no_const_vec_new");',
+    '    }',
+    '    if compiler.minor >= 60 {',
+    '        println!("cargo:rustc-cfg=has_new_api");',
+    '    }',
+    '    if !compiler.nightly {',
+    '        println!("cargo:rustc-cfg=stable_only");',
+    '    }',
+    '    if env::var("TARGET").unwrap().starts_with("thumb") {',
+    '        println!("cargo:rustc-cfg=no_atomics");',
+    '    }',
+    '    println!("cargo:rustc-cfg=always");',
+    '}',
+    '',
+  ].join('\n');
+  const cfgs = buildScriptCfgs(script);
+  const withScript = Object.assign(defaultFeatures(undefined), { buildCfgs: cfgs });
+
+  it('reads rustc version and nightly checks against a current stable compiler, and what it always sets', () => {
+    expect([...cfgs.known].sort()).toEqual([
+      ['always', true],
+      ['has_new_api', true],
+      ['stable_only', true],
+      ['syn_no_const_vec_new', false],
+    ]);
+    expect(cfgs.closed).toBe(true);
+    expect(evalCfgAttr('cfg(not(syn_no_const_vec_new))', withScript)).toBe(true);
+    expect(evalCfgAttr('cfg(has_new_api)', withScript)).toBe(true);
+  });
+
+  it('leaves a cfg set under a condition it cannot read unknown, and a cfg no build script names off', () => {
+    expect(evalCfgAttr('cfg(no_atomics)', withScript)).toBeUndefined();
+    expect(evalCfgAttr('cfg(in_a_comment)', withScript)).toBe(false);
+    expect(evalCfgAttr('cfg(tokio_unstable)', withScript)).toBe(false);
+    expect(evalCfgAttr('cfg(loom)', Object.assign(defaultFeatures(undefined), { buildCfgs: NO_BUILD_SCRIPT }))).toBe(false);
+  });
+
+  it('knows nothing of custom cfgs when the script builds their names (format!, autocfg)', () => {
+    const built = buildScriptCfgs('fn main() { let ac = autocfg::new(); ac.emit_has_type("i128"); println!("cargo:rustc-cfg={}", "x"); }');
+    expect(built.closed).toBe(false);
+    expect(evalCfgAttr('cfg(has_i128)', Object.assign(defaultFeatures(undefined), { buildCfgs: built }))).toBeUndefined();
   });
 });

@@ -416,10 +416,47 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r).filter((e) => e.startsWith('src/lib.rs:here '))).toEqual(['src/lib.rs:here -calls-> src/lib.rs:imp::speed@2']);
   });
 
+  it('chooses between cfg twins by what the build script sets on a current compiler, and takes RUSTFLAGS-only cfgs as off', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('versioned'),
+      'build.rs': [
+        'fn main() {',
+        '    let minor = rustc_minor();',
+        '    // Before 1.39 `Vec::new` was not const.',
+        '    if minor < 39 {',
+        '        println!("cargo:rustc-cfg=no_const_vec_new");',
+        '    }',
+        '}',
+        'fn rustc_minor() -> u32 { 70 }',
+        '',
+      ].join('\n'),
+      'src/lib.rs': [
+        'pub struct P;',
+        'impl P {',
+        '    #[cfg(not(no_const_vec_new))]',
+        '    pub const fn new() -> P { P }',
+        '    #[cfg(no_const_vec_new)]',
+        '    pub fn new() -> P { P }',
+        '}',
+        '#[cfg(loom)]',
+        'fn spin() {}',
+        '#[cfg(not(loom))]',
+        'fn spin() {}',
+        'pub fn make() -> P { spin(); P::new() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:make '))).toEqual([
+      'src/lib.rs:make -calls-> src/lib.rs:P::new',
+      'src/lib.rs:make -calls-> src/lib.rs:spin@2',
+    ]);
+  });
+
   it("never guesses between a use and an item of one name whose cfgs cannot be known, nor takes a trait method std's own shadows", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('twins2'),
-      'build.rs': 'fn main() { println!("cargo:rustc-cfg=has_atomics"); }\n',
+      'build.rs':
+        'fn main() {\n    if std::env::var("TARGET").unwrap().contains("64") {\n        println!("cargo:rustc-cfg=has_atomics");\n    }\n}\n',
       'src/lib.rs': [
         '#[cfg(has_atomics)]',
         'use std::sync::atomic::AtomicUsize;',

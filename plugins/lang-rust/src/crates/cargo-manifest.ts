@@ -3,10 +3,11 @@
  * tests, benches, build script) and its dependencies that are path dependencies (directly or
  * through `workspace = true`), plus the workspace's members and shared dependencies.
  */
-import { type Dirent, existsSync, readdirSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parse } from 'smol-toml';
-import { defaultFeatures } from './cfg.js';
+import { type BuildScriptCfgs, buildScriptCfgs, NO_BUILD_SCRIPT } from './build-script-cfgs.js';
+import { type CfgFeatures, defaultFeatures } from './cfg.js';
 
 /** One crate root a package builds. */
 export interface Target {
@@ -35,8 +36,8 @@ export interface Package {
   dependencies: PathDependency[];
   /** Names of the dependencies that are not in the repository (registry, git), as code uses them. */
   externalDependencies: string[];
-  /** The features a default build enables. */
-  features: Set<string>;
+  /** The features a default build enables, and the custom cfgs its build script sets. */
+  features: CfgFeatures;
 }
 
 /** The workspace table of a manifest: members and `[workspace.dependencies]` with a path. */
@@ -175,6 +176,21 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
     targets,
     dependencies,
     externalDependencies,
-    features: defaultFeatures(isTable(manifest['features']) ? manifest['features'] : undefined),
+    features: Object.assign(defaultFeatures(isTable(manifest['features']) ? manifest['features'] : undefined), {
+      buildCfgs: build ? readBuildScript(join(abs, build)) : NO_BUILD_SCRIPT,
+    }),
   };
+}
+
+/** Largest build script read for the cfgs it sets; past it (or unreadable) they are unknown. */
+const MAX_BUILD_SCRIPT_BYTES = 256 * 1024;
+
+/** The custom cfgs a build script sets, as far as its text tells; all unknown when it cannot be read. */
+function readBuildScript(path: string): BuildScriptCfgs {
+  try {
+    if (statSync(path).size > MAX_BUILD_SCRIPT_BYTES) return { known: new Map(), emitted: new Set(), closed: false };
+    return buildScriptCfgs(readFileSync(path, 'utf8'));
+  } catch {
+    return { known: new Map(), emitted: new Set(), closed: false };
+  }
 }

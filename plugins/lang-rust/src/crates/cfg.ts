@@ -1,3 +1,5 @@
+import { type BuildScriptCfgs, buildCfgValue } from './build-script-cfgs.js';
+
 /**
  * `#[cfg(…)]` as a default `cargo build` on Linux x86_64 sees it: the package's default
  * features (and the features they enable), `unix`, `debug_assertions`, not `test`. Resolution
@@ -7,6 +9,12 @@
 
 /** What a cfg predicate evaluates to: unknown predicates (a custom `--cfg`) are `undefined`. */
 export type CfgValue = boolean | undefined;
+
+/**
+ * What cfgs are read against for one package: the features its default build enables and,
+ * when its build script was read, the custom cfgs that script sets (see build-script-cfgs.ts).
+ */
+export type CfgFeatures = ReadonlySet<string> & { readonly buildCfgs?: BuildScriptCfgs };
 
 /** Key-value predicates of the assumed target. */
 const TARGET: Record<string, string[]> = {
@@ -32,6 +40,7 @@ const FLAGS: Record<string, boolean> = {
   miri: false,
   doctest: false,
   proc_macro: false,
+  overflow_checks: true,
 };
 
 /**
@@ -56,7 +65,7 @@ export function defaultFeatures(table: Record<string, unknown> | undefined): Set
  * Evaluates the predicate of a `cfg(…)` attribute's text (`cfg(all(unix, feature = "std"))`).
  * Returns undefined for an attribute that is not a cfg or a predicate that cannot be known.
  */
-export function evalCfgAttr(attr: string, features: ReadonlySet<string>): CfgValue {
+export function evalCfgAttr(attr: string, features: CfgFeatures): CfgValue {
   const m = /^cfg\s*\((.*)\)\s*$/s.exec(attr);
   if (!m) return undefined;
   const p = new Parser(m[1]!, features);
@@ -65,7 +74,7 @@ export function evalCfgAttr(attr: string, features: ReadonlySet<string>): CfgVal
 }
 
 /** Whether an item with these attributes is compiled: false only when a cfg says so for sure. */
-export function isActive(attrs: readonly string[] | undefined, features: ReadonlySet<string>): CfgValue {
+export function isActive(attrs: readonly string[] | undefined, features: CfgFeatures): CfgValue {
   let out: CfgValue = true;
   for (const a of attrs ?? []) {
     // `cfg(…)` only: `cfg_attr(docsrs, doc(…))` adds attributes, it does not leave the item out.
@@ -82,7 +91,7 @@ class Parser {
   ok = true;
   constructor(
     private readonly s: string,
-    private readonly features: ReadonlySet<string>,
+    private readonly features: CfgFeatures,
   ) {}
 
   private ws(): void {
@@ -135,7 +144,9 @@ class Parser {
       const values = TARGET[name];
       return values ? values.includes(m[1]!) : undefined;
     }
-    return name in FLAGS ? FLAGS[name] : undefined;
+    if (name in FLAGS) return FLAGS[name];
+    // A custom cfg: only the package's build script sets one in a default build.
+    return this.features.buildCfgs ? buildCfgValue(this.features.buildCfgs, name) : undefined;
   }
 }
 
@@ -144,7 +155,7 @@ class Parser {
  * on the assumed build (`#[cfg_attr(feature = "termcolor", path = "extern_impl.rs")]`), or
  * undefined: none holds, or none can be known.
  */
-export function cfgPathAttr(attrs: readonly string[] | undefined, features: ReadonlySet<string>): string | undefined {
+export function cfgPathAttr(attrs: readonly string[] | undefined, features: CfgFeatures): string | undefined {
   for (const a of attrs ?? []) {
     const m = /^cfg_attr\s*\(([\s\S]*),\s*path\s*=\s*"([^"]*)"\s*\)$/.exec(a);
     if (m && evalCfgAttr(`cfg(${m[1]!})`, features) === true) return m[2]!;

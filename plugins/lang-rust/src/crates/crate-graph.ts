@@ -7,6 +7,7 @@
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { packageOf, readManifest, type Package, type Target, workspaceOf, type Workspace } from './cargo-manifest.js';
+import type { CfgFeatures } from './cfg.js';
 
 /** A crate: one target of a package. */
 export interface Crate {
@@ -21,7 +22,7 @@ export interface Crate {
   /** Dependencies from outside the repository (registry, git), by the name code uses: their paths are external. */
   externalDeps: Set<string>;
   /** Features a default build of its package enables (for `#[cfg(feature = …)]`). */
-  features: ReadonlySet<string>;
+  features: CfgFeatures;
   pkg?: Package;
 }
 

@@ -1,0 +1,155 @@
+/**
+ * The custom cfgs a package's build script sets (`println!("cargo:rustc-cfg=NAME")`), as far as
+ * reading its text can tell on the build {@link isActive} assumes: a current stable rustc on
+ * Linux x86_64. Cargo sets no other custom cfg in a default build (those of `RUSTFLAGS`, such as
+ * `loom` or `tokio_unstable`, are not), so when every cfg the script can emit is written out, a
+ * cfg it does not set is known to be off.
+ */
+
+/** The rustc minor version a build script's version checks are read against (1.75, a current stable). */
+export const ASSUMED_RUSTC_MINOR = 75;
+
+/** What a build script says of custom cfgs. */
+export interface BuildScriptCfgs {
+  /** Cfgs known to be set (true) or not (false). */
+  known: ReadonlyMap<string, boolean>;
+  /** Every cfg the script names (known or not). */
+  emitted: ReadonlySet<string>;
+  /**
+   * True when every cfg the script can set is a literal in its text: a custom cfg it does not
+   * name is off. False when it builds names (`format!`, autocfg): those are unknown.
+   */
+  closed: boolean;
+}
+
+/** A package without a build script: no custom cfg is set. */
+export const NO_BUILD_SCRIPT: BuildScriptCfgs = { known: new Map(), emitted: new Set(), closed: true };
+
+const EMIT = /cargo::?rustc-cfg=/g;
+const LITERAL_EMIT = /^cargo::?rustc-cfg=([A-Za-z_][A-Za-z0-9_]*)"/;
+
+/**
+ * Reads a build script's text. Each literal `cargo:rustc-cfg=NAME` is judged by the blocks
+ * around it up to `fn main`: `if <…minor…> < N` / `>= N` (rustc version checks, read against
+ * {@link ASSUMED_RUSTC_MINOR}) and `if !<…>nightly` (a stable compiler) are known; any other
+ * condition, an `else`, a helper function or a loop makes the cfg unknown. A cfg emitted in
+ * several places is set when one is known to run, off when none can.
+ */
+export function buildScriptCfgs(text: string): BuildScriptCfgs {
+  const set = new Set<string>();
+  const maybe = new Set<string>();
+  const emitted = new Set<string>();
+  const code = withoutComments(text);
+  let closed = !/\bautocfg\b/.test(code);
+  const blocks = blockHeaders(code);
+  for (const m of code.matchAll(EMIT)) {
+    const at = m.index!;
+    const literal = LITERAL_EMIT.exec(code.slice(at, at + 200));
+    if (!literal) {
+      closed = false;
+      continue;
+    }
+    const name = literal[1]!;
+    emitted.add(name);
+    const runs = conditionAt(blocks, at);
+    if (runs === true) set.add(name);
+    else if (runs === undefined) maybe.add(name);
+  }
+  const known = new Map<string, boolean>();
+  for (const name of emitted)
+    if (set.has(name)) known.set(name, true);
+    else if (!maybe.has(name)) known.set(name, false);
+  return { known, emitted, closed };
+}
+
+/** A custom cfg's value for a package with these build script cfgs: undefined when it cannot be known. */
+export function buildCfgValue(cfgs: BuildScriptCfgs, name: string): boolean | undefined {
+  const v = cfgs.known.get(name);
+  if (v !== undefined) return v;
+  return cfgs.emitted.has(name) || !cfgs.closed ? undefined : false;
+}
+
+/** An opened `{` of the script: where it is, where it closes, and the text before it (its header). */
+interface Block {
+  start: number;
+  end: number;
+  header: string;
+}
+
+/** The text with its comments blanked out (positions kept; string literals left as they are). */
+function withoutComments(text: string): string {
+  const out = text.split('');
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      continue;
+    }
+    const line = text[i] === '/' && text[i + 1] === '/';
+    const block = text[i] === '/' && text[i + 1] === '*';
+    if (!line && !block) continue;
+    const end = line ? text.indexOf('\n', i) : text.indexOf('*/', i + 2) + 2;
+    const stop = end < (line ? 0 : 2) ? text.length : end;
+    for (let k = i; k < stop; k++) if (out[k] !== '\n') out[k] = ' ';
+    i = stop - 1;
+  }
+  return out.join('');
+}
+
+/** Every `{ … }` block of the code (comments already blanked), string literals skipped. */
+function blockHeaders(text: string): Block[] {
+  const out: Block[] = [];
+  const open: { start: number; headerFrom: number }[] = [];
+  let headerFrom = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      continue;
+    }
+    if (c === '{') {
+      open.push({ start: i, headerFrom });
+      headerFrom = i + 1;
+    } else if (c === '}') {
+      const b = open.pop();
+      if (b) out.push({ start: b.start, end: i, header: text.slice(b.headerFrom, b.start).trim() });
+      headerFrom = i + 1;
+    } else if (c === ';') headerFrom = i + 1;
+  }
+  return out;
+}
+
+/** Whether the code at `at` runs, from the headers of the blocks around it; undefined when unknown. */
+function conditionAt(blocks: readonly Block[], at: number): boolean | undefined {
+  const around = blocks.filter((b) => b.start < at && at < b.end).sort((a, b) => b.start - a.start);
+  let runs = true;
+  for (const b of around) {
+    const h = b.header.replace(/\s+/g, ' ');
+    if (/^(pub )?fn main\s*\(/.test(h)) return runs;
+    const v = headerValue(h);
+    if (v === undefined) return undefined;
+    runs &&= v;
+  }
+  // Not inside `fn main`: a helper function, whose callers are not read.
+  return undefined;
+}
+
+/** The value of one block header on the assumed build: `if minor < 39` → false; undefined when unknown. */
+function headerValue(header: string): boolean | undefined {
+  const version = /^if ([\w.]*(?:minor|rustc|version)[\w.]*) (<|<=|>=|>) (\d+)$/i.exec(header);
+  if (version) {
+    const n = Number(version[3]);
+    switch (version[2]) {
+      case '<':
+        return ASSUMED_RUSTC_MINOR < n;
+      case '<=':
+        return ASSUMED_RUSTC_MINOR <= n;
+      case '>=':
+        return ASSUMED_RUSTC_MINOR >= n;
+      default:
+        return ASSUMED_RUSTC_MINOR > n;
+    }
+  }
+  if (/^if ![\w.]*nightly$/i.test(header)) return true;
+  if (/^if [\w.]*nightly$/i.test(header)) return false;
+  return undefined;
+}
