@@ -43,7 +43,7 @@ export function buildScriptCfgs(text: string): BuildScriptCfgs {
   let closed = !/\bautocfg\b/.test(code);
   const blocks = blockHeaders(code);
   for (const m of code.matchAll(EMIT)) {
-    const at = m.index!;
+    const at = m.index;
     const literal = LITERAL_EMIT.exec(code.slice(at, at + 200));
     if (!literal) {
       closed = false;
@@ -138,16 +138,14 @@ function headerValue(header: string): boolean | undefined {
   const version = /^if ([\w.]*(?:minor|rustc|version)[\w.]*) (<|<=|>=|>) (\d+)$/i.exec(header);
   if (version) {
     const n = Number(version[3]);
-    switch (version[2]) {
-      case '<':
-        return ASSUMED_RUSTC_MINOR < n;
-      case '<=':
-        return ASSUMED_RUSTC_MINOR <= n;
-      case '>=':
-        return ASSUMED_RUSTC_MINOR >= n;
-      default:
-        return ASSUMED_RUSTC_MINOR > n;
-    }
+    const op = version[2];
+    return op === '<'
+      ? ASSUMED_RUSTC_MINOR < n
+      : op === '<='
+        ? ASSUMED_RUSTC_MINOR <= n
+        : op === '>='
+          ? ASSUMED_RUSTC_MINOR >= n
+          : ASSUMED_RUSTC_MINOR > n;
   }
   if (/^if ![\w.]*nightly$/i.test(header)) return true;
   if (/^if [\w.]*nightly$/i.test(header)) return false;
