@@ -9,6 +9,7 @@
 // not compile (tests/, examples/, `#[cfg(test)]`, a feature that is off), or is no function (the
 // reference has no calls outside function bodies), when its callee is outside the crate, when
 // the reference has the callee only used as a value there (`map(Self::f)`), not called, and when
+// the callee is an item a macro invocation wrote (save-analysis records no definition for it), and when
 // the reference lacks the edge but has a resolved reference at none of the caller's call sites
 // of that name (they sit in macro arguments the expansion dropped or rebuilt, or in a `#[cfg]`-off
 // block).
@@ -103,6 +104,8 @@ function setAsideReason(e, ctx) {
   // save-analysis records no references in macro-written code, so the reference cannot see them.
   if (e.provenance === 'phase-b' && e.confidence !== undefined && e.confidence < 1)
     return 'call in a body a macro_rules! writes (the reference records none)';
+  if (!ctx.match.defsOf.has(e.dst) && writtenByMacroInvocation(dst, ctx))
+    return 'callee a macro invocation writes (the reference records no definition there)';
   const defs = ctx.match.defsOf.get(e.src);
   if (!defs)
     return ctx.compiledFiles.has(src.path)
@@ -110,6 +113,23 @@ function setAsideReason(e, ctx) {
       : 'caller in a file the library build does not compile';
   if (!defs.some((d) => FN_DEF_KINDS.has(d.kind))) return 'caller is no function (the reference has no calls outside function bodies)';
   return undefined;
+}
+
+/**
+ * Whether a function node of the export is an item a macro invocation wrote (its lines hold an
+ * invocation, `declare_error_trait!(Error: Sized + StdError);`, and no `fn <name>`): lang-rust
+ * places such items at the invocation, and save-analysis records no definition for them, so an
+ * edge to one cannot be checked. A cfg twin written out (`fn <name>` in its lines) is not one.
+ */
+function writtenByMacroInvocation(node, ctx) {
+  if (!FN_NODE_KINDS.has(node.kind) || node.start_line == null) return false;
+  const f = ctx.sources.get(node.path);
+  if (!f) return false;
+  const text = f.text.slice(
+    f.lineStart[node.start_line] ?? f.text.length,
+    f.lineStart[(node.end_line ?? node.start_line) + 1] ?? f.text.length,
+  );
+  return /[A-Za-z_][A-Za-z0-9_]*!\s*[([{]/.test(text) && !new RegExp(`\\bfn\\s+${node.name}\\b`).test(text);
 }
 
 /**

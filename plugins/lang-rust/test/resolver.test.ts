@@ -452,6 +452,42 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it('reads use paths from the crate root in an edition 2015 crate (no edition in Cargo.toml)', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': '[package]\nname = "old"\nversion = "0.1.0"\n',
+      'src/lib.rs': 'mod ser;\nmod private;\n',
+      'src/ser.rs': 'pub trait Serialize { fn serialize(&self) -> u8; }\n',
+      'src/private.rs': [
+        'use ser::Serialize;',
+        'pub fn go<T: ?Sized>(value: &T) -> u8 where T: Serialize { value.serialize() }',
+        'pub fn rooted<T: ::ser::Serialize>(value: &T) -> u8 { value.serialize() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/private.rs:go -calls-> src/ser.rs:Serialize::serialize',
+      'src/private.rs:rooted -calls-> src/ser.rs:Serialize::serialize',
+    ]);
+  });
+
+  it('gives the cfg of a macro invocation to every item it writes', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('invoked', '[features]\ndefault = ["std"]\nstd = []\n'),
+      'src/lib.rs': [
+        'macro_rules! declare_error { ($tag:literal) => { pub fn custom() -> u8 { $tag } } }',
+        '#[cfg(feature = "std")]',
+        'declare_error!(1);',
+        '#[cfg(not(feature = "std"))]',
+        'declare_error!(2);',
+        'pub fn fail() -> u8 { custom() }',
+        '',
+      ].join('\n'),
+    });
+    // The std twin (written at line 3) only; the other is `custom@2`.
+    expect(calls(r)).toEqual(['src/lib.rs:fail -calls-> src/lib.rs:custom']);
+    expect(r.nodes.get('src/lib.rs')?.find((n) => n.vname.signature === 'custom')?.range?.startLine).toBe(3);
+  });
+
   it("never guesses between a use and an item of one name whose cfgs cannot be known, nor takes a trait method std's own shadows", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('twins2'),

@@ -38,6 +38,8 @@ export interface Package {
   externalDependencies: string[];
   /** The features a default build enables, and the custom cfgs its build script sets. */
   features: CfgFeatures;
+  /** The Rust edition (`2015` when the manifest names none, as Cargo takes it). */
+  edition: string;
 }
 
 /** The workspace table of a manifest: members and `[workspace.dependencies]` with a path. */
@@ -45,6 +47,8 @@ export interface Workspace {
   dir: string;
   members: string[];
   dependencies: Map<string, string>;
+  /** `[workspace.package] edition`, for members with `edition.workspace = true`. */
+  edition?: string;
 }
 
 type Table = Record<string, unknown>;
@@ -69,7 +73,9 @@ export function workspaceOf(manifest: Table, dir: string): Workspace | undefined
       const p = isTable(v) ? str(v['path']) : undefined;
       if (p !== undefined) dependencies.set(k, posix.normalize(posix.join(dir, p)));
     }
-  return { dir, members, dependencies };
+  const shared = ws['package'];
+  const edition = isTable(shared) ? str(shared['edition']) : undefined;
+  return { dir, members, dependencies, ...(edition ? { edition } : {}) };
 }
 
 /**
@@ -176,6 +182,7 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
     targets,
     dependencies,
     externalDependencies,
+    edition: str(pkg['edition']) ?? (isTable(pkg['edition']) ? workspace?.edition : undefined) ?? '2015',
     features: Object.assign(defaultFeatures(isTable(manifest['features']) ? manifest['features'] : undefined), {
       buildCfgs: build ? readBuildScript(join(abs, build)) : NO_BUILD_SCRIPT,
     }),

@@ -36,6 +36,8 @@ export interface ImplRef {
 }
 
 const TYPE_KINDS = new Set(['struct', 'enum', 'union', 'trait', 'type']);
+/** Path segments that name a module relative to where they are written, in every edition. */
+const PATH_KEYWORDS = new Set(['crate', '$crate', 'self', 'super', 'Self']);
 const VALUE_KINDS = new Set(['fn', 'const', 'static', 'struct']);
 /** Crates outside any repository: their paths are external. */
 const SYSROOT_CRATES = new Set(['std', 'core', 'alloc', 'proc_macro', 'test']);
@@ -345,7 +347,10 @@ export class Names {
     const first = segs[0]!;
     const last = segs.length === 1;
     const firstNs: Ns = last ? ns : 'type';
-    if (global) current = this.externCrate(scope.mod, first);
+    // Edition 2015: `use a::b` and `::a::b` start at the crate root (where `extern crate`s bind).
+    const fromRoot = scope.mod.crate.pkg?.edition === '2015' && (global || (inUse && !PATH_KEYWORDS.has(first)));
+    if (fromRoot) current = this.lookup({ mod: this.crateRootOf(scope.mod) }, first, firstNs, true);
+    else if (global) current = this.externCrate(scope.mod, first);
     else if (first === 'crate' || first === '$crate') current = [{ t: 'mod', m: this.crateRootOf(scope.mod) }];
     else if (first === 'self') current = [{ t: 'mod', m: scope.mod }];
     else if (first === 'super') current = scope.mod.parent ? [{ t: 'mod', m: scope.mod.parent }] : [];

@@ -99,6 +99,8 @@ class Extractor {
     prefix: string;
     local: boolean;
     depth: number;
+    /** The invocation's cfgs (`#[cfg(feature = "std")] declare_error_trait!(…);`), given to every item it writes. */
+    attrs: string[];
   }[] = [];
   /** While reading an expansion: where its items are said to be (the invocation). */
   private origin: { range: Range; line: number } | undefined;
@@ -152,7 +154,7 @@ class Extractor {
       this.depth = e.depth;
       const first = this.ir.items.length;
       try {
-        this.itemList(tree.rootNode.namedChildren, e.parent, e.prefix, e.local);
+        this.itemList(tree.rootNode.namedChildren, e.parent, e.prefix, e.local, e.attrs);
       } finally {
         this.origin = undefined;
         this.depth = 0;
@@ -205,7 +207,7 @@ class Extractor {
    * stands for (`cfg(a)`, `cfg(all(not(a), b))`, `cfg(not(any(a, b)))`), so that a module tree
    * declared in one (`mod channel;`) is the crate's and twins across branches resolve by cfg.
    */
-  private cfgIfBranches(tt: TsNode, parent: number, prefix: string, local: boolean): void {
+  private cfgIfBranches(tt: TsNode, parent: number, prefix: string, local: boolean, outer: string[]): void {
     const before: string[] = [];
     let pending: string | undefined;
     for (const c of tt.children) {
@@ -225,7 +227,7 @@ class Extractor {
             ? `cfg(not(any(${before.join(', ')})))`
             : undefined;
       if (c.endIndex - c.startIndex > 2)
-        this.itemMacros.push({ start: c.startIndex + 1, end: c.endIndex - 1, parent, prefix, local, ...(cfg ? { attrs: [cfg] } : {}) });
+        this.itemMacros.push({ start: c.startIndex + 1, end: c.endIndex - 1, parent, prefix, local, attrs: cfg ? [...outer, cfg] : outer });
       if (pending !== undefined) before.push(pending);
       pending = undefined;
     }
@@ -467,10 +469,19 @@ class Extractor {
           return;
         }
         const own = last && macro?.type === 'identifier' ? this.macros.get(last) : undefined;
+        // `#[cfg(…)]` on the invocation: every item it writes is under it.
+        const cfg = attrs.filter((a) => /^cfg\s*\(/.test(a));
         // A macro that only puts attributes on the items it is given: they are read where they are written.
         if (own?.wrapper && tt && !this.origin) {
           if (tt.endIndex - tt.startIndex > 2)
-            this.itemMacros.push({ start: tt.startIndex + 1, end: tt.endIndex - 1, parent, prefix, local, attrs: own.wrapper });
+            this.itemMacros.push({
+              start: tt.startIndex + 1,
+              end: tt.endIndex - 1,
+              parent,
+              prefix,
+              local,
+              attrs: [...cfg, ...own.wrapper],
+            });
           return;
         }
         if (own && tt && this.depth < MAX_EXPANSION_DEPTH) {
@@ -484,12 +495,13 @@ class Extractor {
               prefix,
               local,
               depth: this.depth + 1,
+              attrs: cfg,
             });
           return;
         }
         if (this.origin) return;
         if (last === 'cfg_if' && tt) {
-          this.cfgIfBranches(tt, parent, prefix, local);
+          this.cfgIfBranches(tt, parent, prefix, local, cfg);
           return;
         }
         if (!last || NON_ITEM_MACROS.has(last) || !tt || tt.endIndex - tt.startIndex < 4) return;
@@ -500,6 +512,7 @@ class Extractor {
           parent,
           prefix,
           local,
+          attrs: cfg,
           ...(macro?.type === 'identifier' ? { macro: last } : {}),
         });
         return;
