@@ -226,11 +226,15 @@ class Extractor {
           : before.length > 0
             ? `cfg(not(any(${before.join(', ')})))`
             : undefined;
-      if (c.endIndex - c.startIndex > 2)
-        this.itemMacros.push({ start: c.startIndex + 1, end: c.endIndex - 1, parent, prefix, local, attrs: cfg ? [...outer, cfg] : outer });
+      this.itemsInTokens(c, { parent, prefix, local, attrs: cfg ? [...outer, cfg] : outer });
       if (pending !== undefined) before.push(pending);
       pending = undefined;
     }
+  }
+
+  /** Reads the tokens inside a token tree's delimiters as items, later (see {@link macroItems}); an empty tree gives none. */
+  private itemsInTokens(tt: TsNode, where: Omit<ItemMacro, 'start' | 'end'>): void {
+    if (tt.endIndex - tt.startIndex > 2) this.itemMacros.push({ start: tt.startIndex + 1, end: tt.endIndex - 1, ...where });
   }
 
   /** The types each item's signature names (see {@link TypeRefIR}). */
@@ -473,15 +477,7 @@ class Extractor {
         const cfg = attrs.filter((a) => /^cfg\s*\(/.test(a));
         // A macro that only puts attributes on the items it is given: they are read where they are written.
         if (own?.wrapper && tt && !this.origin) {
-          if (tt.endIndex - tt.startIndex > 2)
-            this.itemMacros.push({
-              start: tt.startIndex + 1,
-              end: tt.endIndex - 1,
-              parent,
-              prefix,
-              local,
-              attrs: [...cfg, ...own.wrapper],
-            });
+          this.itemsInTokens(tt, { parent, prefix, local, attrs: [...cfg, ...own.wrapper] });
           return;
         }
         if (own && tt && this.depth < MAX_EXPANSION_DEPTH) {
@@ -506,15 +502,7 @@ class Extractor {
         }
         if (!last || NON_ITEM_MACROS.has(last) || !tt || tt.endIndex - tt.startIndex < 4) return;
         if (!ITEM_WORDS.test(tt.text)) return;
-        this.itemMacros.push({
-          start: tt.startIndex + 1,
-          end: tt.endIndex - 1,
-          parent,
-          prefix,
-          local,
-          attrs: cfg,
-          ...(macro?.type === 'identifier' ? { macro: last } : {}),
-        });
+        this.itemsInTokens(tt, { parent, prefix, local, attrs: cfg, ...(macro?.type === 'identifier' ? { macro: last } : {}) });
         return;
       }
       case 'foreign_mod_item': {
