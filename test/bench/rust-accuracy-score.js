@@ -129,7 +129,10 @@ function writtenByMacroInvocation(node, ctx) {
     f.lineStart[node.start_line] ?? f.text.length,
     f.lineStart[(node.end_line ?? node.start_line) + 1] ?? f.text.length,
   );
-  return /[A-Za-z_][A-Za-z0-9_]*!\s*[([{]/.test(text) && !new RegExp(`\\bfn\\s+${node.name}\\b`).test(text);
+  return (
+    /[A-Za-z_][A-Za-z0-9_]*!\s*[([{]/.test(text) &&
+    !new RegExp(`\\bfn\\s+(r#)?${node.name.replace(/^r#/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text)
+  );
 }
 
 /**

@@ -54,7 +54,7 @@ describe('build script cfgs', () => {
     'use std::env;',
     '// cargo:rustc-cfg=in_a_comment',
     'fn main() {',
-    '    let compiler = match rustc_version() { Some(c) => c, None => return };',
+    '    let compiler = rustc_version().unwrap_or_default();',
     '    if compiler.minor < 39 {',
     '        println!("cargo:rustc-cfg=syn_no_const_vec_new");',
     '    }',
@@ -97,5 +97,20 @@ describe('build script cfgs', () => {
     const built = buildScriptCfgs('fn main() { let ac = autocfg::new(); ac.emit_has_type("i128"); println!("cargo:rustc-cfg={}", "x"); }');
     expect(built.closed).toBe(false);
     expect(evalCfgAttr('cfg(has_i128)', Object.assign(defaultFeatures(undefined), { buildCfgs: built }))).toBeUndefined();
+  });
+
+  it('is not sure of a cfg set after main may have left, of a major version check, or of names other code holds', () => {
+    const early = buildScriptCfgs(
+      'fn main() {\n    let v = match version() { Some(v) => v, None => return };\n    if v.minor < 40 {\n        println!("cargo:rustc-cfg=old");\n    }\n    println!("cargo:rustc-cfg=nightly_off");\n}\n',
+    );
+    expect(early.known.get('old')).toBe(false);
+    expect(early.known.has('nightly_off')).toBe(false);
+    const major = buildScriptCfgs('fn main() {\n    if version.major < 2 {\n        println!("cargo:rustc-cfg=rust1");\n    }\n}\n');
+    expect(major.known.has('rust1')).toBe(false);
+    expect(buildScriptCfgs('mod probes;\nfn main() { probes::run(); }\n').closed).toBe(false);
+  });
+
+  it('reads a cfg list of several predicates as no cfg at all', () => {
+    expect(evalCfgAttr('cfg(unix, windows)', defaultFeatures(undefined))).toBeUndefined();
   });
 });

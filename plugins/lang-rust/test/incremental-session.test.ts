@@ -46,4 +46,22 @@ describe('an incremental session', () => {
       'src/lib.rs:main -> src/b.rs:three',
     ]);
   });
+
+  it("takes a wrapper macro's attributes from its definition as it is now, in files that did not change", async () => {
+    const wrap = (name: string, cfg: string) => `macro_rules! ${name} { ($($i:item)*) => { $( #[cfg(${cfg})] $i )* } }\n`;
+    const root = writeProject({
+      'Cargo.toml': '[package]\nname = "wrap"\nversion = "0.1.0"\nedition = "2021"\n[features]\nx = []\n',
+      'src/macros.rs': wrap('cfg_on', 'feature = "x"') + wrap('cfg_off', 'not(feature = "x")'),
+      'src/lib.rs': '#[macro_use]\nmod macros;\nmod a;\npub fn go() { a::f() }\n',
+      'src/a.rs': 'cfg_on! { pub fn f() {} }\ncfg_off! { pub fn f() {} }\n',
+    });
+    const analyzer = new RustAnalyzer({ grammar: GRAMMAR });
+    await analyzer.initialize({ root, phases: ['A', 'B'], options: {} });
+    const all = ['src/lib.rs', 'src/macros.rs', 'src/a.rs'];
+    expect(await phaseB(analyzer, root, all, [])).toEqual(['src/lib.rs:go -> src/a.rs:f@2']);
+
+    writeFileSync(join(root, 'src/macros.rs'), wrap('cfg_on', 'not(feature = "x")') + wrap('cfg_off', 'feature = "x"'));
+    expect(await phaseB(analyzer, root, ['src/macros.rs'], ['src/macros.rs'])).toEqual([]);
+    expect(await phaseB(analyzer, root, ['src/lib.rs'], [])).toEqual(['src/lib.rs:go -> src/a.rs:f']);
+  });
 });

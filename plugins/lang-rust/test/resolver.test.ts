@@ -488,6 +488,58 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(r.nodes.get('src/lib.rs')?.find((n) => n.vname.signature === 'custom')?.range?.startLine).toBe(3);
   });
 
+  it('does not follow Deref past a method of an outside trait the type implements, nor trust cfgs a build-dependency may set', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ext', '[build-dependencies]\ncfg_aliases = "0.1"\n'),
+      'build.rs': 'fn main() { cfg_aliases::cfg_aliases! { linux_like: { target_os = "linux" } } }\n',
+      'src/lib.rs': [
+        'use std::ops::Deref;',
+        'pub struct Inner;',
+        'impl Inner { pub fn flush(&self) {} pub fn only_inner(&self) {} }',
+        'pub struct W(Inner);',
+        'impl Deref for W { type Target = Inner; fn deref(&self) -> &Inner { &self.0 } }',
+        'impl std::io::Write for W { fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { Ok(b.len()) } fn flush(&mut self) -> std::io::Result<()> { Ok(()) } }',
+        'pub fn go(w: &W) { w.flush(); w.only_inner(); }',
+        '#[cfg(linux_like)]',
+        'fn os() {}',
+        '#[cfg(not(linux_like))]',
+        'fn os() {}',
+        'pub fn which() { os() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:go '))).toEqual(['src/lib.rs:go -calls-> src/lib.rs:Inner::only_inner']);
+    // Both twins: which one cfg_aliases! sets is not known.
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:which '))).toEqual([
+      'src/lib.rs:which -calls-> src/lib.rs:os',
+      'src/lib.rs:which -calls-> src/lib.rs:os@2',
+    ]);
+  });
+
+  it('reads cfg-if 0.1 branches of several predicates as all of them, and an inherited edition it cannot find as a current one', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': '[package]\nname = "mixed"\nversion = "0.1.0"\nedition.workspace = true\n',
+      'src/lib.rs': [
+        'cfg_if::cfg_if! {',
+        '    if #[cfg(unix, windows)] {',
+        '        fn imp() {}',
+        '    } else {',
+        '        fn imp() {}',
+        '    }',
+        '}',
+        'mod foo { pub fn g() {} }',
+        'mod m {',
+        '    mod foo { pub fn g() {} }',
+        '    use foo::g;',
+        '    pub fn go() { g() }',
+        '}',
+        'pub fn pick() { imp() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:m::go -calls-> src/lib.rs:m::foo::g', 'src/lib.rs:pick -calls-> src/lib.rs:imp@2']);
+  });
+
   it("never guesses between a use and an item of one name whose cfgs cannot be known, nor takes a trait method std's own shadows", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('twins2'),

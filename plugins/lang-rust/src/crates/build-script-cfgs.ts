@@ -40,7 +40,9 @@ export function buildScriptCfgs(text: string): BuildScriptCfgs {
   const maybe = new Set<string>();
   const emitted = new Set<string>();
   const code = withoutComments(text);
-  let closed = !/\bautocfg\b/.test(code);
+  // Names it cannot show: built by autocfg, or in code it does not hold (a `mod` or `include!` of
+  // another file; cfg_aliases and other build-dependencies are ruled out by the caller).
+  let closed = !/\bautocfg\b|\bmod\s+[A-Za-z_]\w*\s*;|\binclude!|#\[path\b/.test(code);
   const blocks = blockHeaders(code);
   for (const m of code.matchAll(EMIT)) {
     const at = m.index;
@@ -51,7 +53,7 @@ export function buildScriptCfgs(text: string): BuildScriptCfgs {
     }
     const name = literal[1]!;
     emitted.add(name);
-    const runs = conditionAt(blocks, at);
+    const runs = conditionAt(code, blocks, at);
     if (runs === true) set.add(name);
     else if (runs === undefined) maybe.add(name);
   }
@@ -119,12 +121,13 @@ function blockHeaders(text: string): Block[] {
 }
 
 /** Whether the code at `at` runs, from the headers of the blocks around it; undefined when unknown. */
-function conditionAt(blocks: readonly Block[], at: number): boolean | undefined {
+function conditionAt(code: string, blocks: readonly Block[], at: number): boolean | undefined {
   const around = blocks.filter((b) => b.start < at && at < b.end).sort((a, b) => b.start - a.start);
   let runs = true;
   for (const b of around) {
     const h = b.header.replace(/\s+/g, ' ');
-    if (/^(pub )?fn main\s*\(/.test(h)) return runs;
+    // `main` may have left before (`return`, `?`, `exit`, `panic!`): then a cfg set here is not known to be.
+    if (/^(pub )?fn main\s*\(/.test(h)) return runs && EARLY_EXIT.test(code.slice(b.start, at)) ? undefined : runs;
     const v = headerValue(h);
     if (v === undefined) return undefined;
     runs &&= v;
@@ -133,9 +136,13 @@ function conditionAt(blocks: readonly Block[], at: number): boolean | undefined 
   return undefined;
 }
 
+/** What leaves `main` early. */
+const EARLY_EXIT = /\breturn\b|\?\s*;|\bexit\s*\(|\bpanic!|\bunreachable!/;
+
 /** The value of one block header on the assumed build: `if minor < 39` → false; undefined when unknown. */
 function headerValue(header: string): boolean | undefined {
-  const version = /^if ([\w.]*(?:minor|rustc|version)[\w.]*) (<|<=|>=|>) (\d+)$/i.exec(header);
+  // The rustc minor version (`compiler.minor`, `minor`, `rustc_minor`): a major version is no minor.
+  const version = /^if ([\w.]*minor) (<|<=|>=|>) (\d+)$/i.exec(header);
   if (version) {
     const n = Number(version[3]);
     const op = version[2];

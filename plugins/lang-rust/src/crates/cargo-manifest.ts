@@ -141,7 +141,7 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
   conventional('examples', 'example');
   conventional('tests', 'test');
   conventional('benches', 'bench');
-  const build = str(pkg['build']) ?? (existsSync(join(abs, 'build.rs')) ? 'build.rs' : undefined);
+  const build = pkg['build'] === false ? undefined : (str(pkg['build']) ?? (existsSync(join(abs, 'build.rs')) ? 'build.rs' : undefined));
   if (build) targets.push({ kind: 'build', name: 'build_script_build', root: rel(build) });
 
   const dependencies: PathDependency[] = [];
@@ -182,9 +182,13 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
     targets,
     dependencies,
     externalDependencies,
-    edition: str(pkg['edition']) ?? (isTable(pkg['edition']) ? workspace?.edition : undefined) ?? '2015',
+    // No `edition` key is 2015 (as Cargo reads it); one inherited from a workspace not found, a current one.
+    edition: pkg['edition'] === undefined ? '2015' : (str(pkg['edition']) ?? workspace?.edition ?? '2021'),
     features: Object.assign(defaultFeatures(isTable(manifest['features']) ? manifest['features'] : undefined), {
-      buildCfgs: build ? readBuildScript(join(abs, build)) : NO_BUILD_SCRIPT,
+      buildCfgs: buildCfgsOf(
+        build ? join(abs, build) : undefined,
+        isTable(manifest['build-dependencies']) && Object.keys(manifest['build-dependencies']).length > 0,
+      ),
     }),
   };
 }
@@ -192,12 +196,19 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
 /** Largest build script read for the cfgs it sets; past it (or unreadable) they are unknown. */
 const MAX_BUILD_SCRIPT_BYTES = 256 * 1024;
 
-/** The custom cfgs a build script sets, as far as its text tells; all unknown when it cannot be read. */
-function readBuildScript(path: string): BuildScriptCfgs {
+/**
+ * The custom cfgs a package's build script sets, as far as its text tells: all unknown when it
+ * cannot be read. With build-dependencies, cfgs it does not name may come from them
+ * (`cfg_aliases!`), so those are unknown too.
+ */
+function buildCfgsOf(path: string | undefined, buildDependencies: boolean): BuildScriptCfgs {
+  const unknown: BuildScriptCfgs = { known: new Map(), emitted: new Set(), closed: false };
+  if (!path) return NO_BUILD_SCRIPT;
   try {
-    if (statSync(path).size > MAX_BUILD_SCRIPT_BYTES) return { known: new Map(), emitted: new Set(), closed: false };
-    return buildScriptCfgs(readFileSync(path, 'utf8'));
+    if (statSync(path).size > MAX_BUILD_SCRIPT_BYTES) return unknown;
+    const cfgs = buildScriptCfgs(readFileSync(path, 'utf8'));
+    return buildDependencies ? { ...cfgs, closed: false } : cfgs;
   } catch {
-    return { known: new Map(), emitted: new Set(), closed: false };
+    return unknown;
   }
 }

@@ -70,7 +70,8 @@ export function evalCfgAttr(attr: string, features: CfgFeatures): CfgValue {
   if (!m) return undefined;
   const p = new Parser(m[1]!, features);
   const v = p.predicate();
-  return p.ok ? v : undefined;
+  // One predicate and nothing after it: `cfg(a, b)` is no cfg rustc takes.
+  return p.ok && p.atEnd() ? v : undefined;
 }
 
 /** Whether an item with these attributes is compiled: false only when a cfg says so for sure. */
@@ -93,6 +94,12 @@ class Parser {
     private readonly s: string,
     private readonly features: CfgFeatures,
   ) {}
+
+  /** True when only whitespace is left. */
+  atEnd(): boolean {
+    this.ws();
+    return this.i >= this.s.length;
+  }
 
   private ws(): void {
     while (this.i < this.s.length && /\s/.test(this.s[this.i]!)) this.i++;

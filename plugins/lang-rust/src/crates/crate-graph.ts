@@ -66,8 +66,12 @@ export class CrateGraph {
     // The workspace of a package: the nearest manifest above (or at) it with a [workspace] table.
     const workspaceFor = (dir: string) =>
       workspaces.filter((w) => w.dir === '' || dir === w.dir || dir.startsWith(`${w.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
+    // `rustflags` in the repository's cargo configuration may pass any `--cfg`: custom cfgs are unknown then.
+    const rustflags = cargoConfigSetsRustflags(root);
     for (const [dir, m] of parsed) {
       const pkg = packageOf(m, dir, join(root, dir), workspaceFor(dir));
+      if (pkg && rustflags)
+        pkg.features = Object.assign(new Set(pkg.features), { buildCfgs: { ...pkg.features.buildCfgs!, closed: false } });
       if (pkg) this.packages.push(pkg);
     }
     const libOf = new Map<string, Crate>();
@@ -150,4 +154,16 @@ export class CrateGraph {
       this.findManifests(dir ? `${dir}/${e.name}` : e.name, depth + 1, out);
     }
   }
+}
+
+/** Whether the repository's `.cargo/config.toml` (or `.cargo/config`) sets `rustflags`. */
+function cargoConfigSetsRustflags(root: string): boolean {
+  for (const name of ['config.toml', 'config']) {
+    try {
+      if (/\brustflags\b/.test(readFileSync(join(root, '.cargo', name), 'utf8'))) return true;
+    } catch {
+      // no such file
+    }
+  }
+  return false;
 }

@@ -826,7 +826,7 @@ export class BodyResolver {
       const item = this.types.projection(d, 'Item', 0);
       if (item) return { ...this.methodCall({ t: 'std', name: 'Iter', args: [item] }, name, args, env), outcome: 'external' };
       // A smart pointer of the program: its `Deref` target's methods (not those std gives every type or derives).
-      if (!DERIVED_OR_BLANKET.has(name) && derefs < MAX_USER_DEREFS) {
+      if (!DERIVED_OR_BLANKET.has(name) && derefs < MAX_USER_DEREFS && !this.names.hasExternalTraitMember(d.ref, name)) {
         const target = this.types.derefTarget(d);
         if (target) return this.methodCall(target, name, args, env, derefs + 1);
       }

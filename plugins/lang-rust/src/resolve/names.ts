@@ -569,6 +569,16 @@ export class Names {
    * The function `name` of a type: an inherent one, else the item of a trait it implements
    * that declares it. `external` when a trait from outside the program may provide it.
    */
+  /**
+   * Whether the type's impl of a trait from outside the program (`impl io::Write for W`) defines
+   * a member of the name: the method call is that trait's, found before any `Deref` target's.
+   */
+  hasExternalTraitMember(type: ItemRef, name: string): boolean {
+    for (const impl of this.impls().byType.get(refKey(type)) ?? [])
+      if (impl.trait?.t === 'ext' && this.membersNamed(impl.ref, name).length > 0) return true;
+    return false;
+  }
+
   methodsOf(type: ItemRef, name: string, depth = 0, receiver = false): { targets: ItemRef[]; external: boolean } {
     const impls = this.impls().byType.get(refKey(type)) ?? [];
     const inherent: ItemRef[] = [];

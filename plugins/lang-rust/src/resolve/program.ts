@@ -92,13 +92,16 @@ export class Program {
   }
 
   /**
-   * Adds the attributes of the program's attribute-wrapper macros (`cfg_rt!`: see
-   * `itemAttributeWrapper`) to the items and uses written in their invocations in other files
-   * (`FileIR.macroItems`): Phase A reads one file at a time and cannot know what a macro of
-   * another file does. A `mod` under such a macro takes its cfg, so the module trees are built
-   * again. A macro name that wraps differently in two places is left alone. Once per invocation.
+   * Puts the attributes of the program's attribute-wrapper macros (`cfg_rt!`: see
+   * `itemAttributeWrapper`) in front of those of the items and uses written in their
+   * invocations in other files (`FileIR.macroItems`): Phase A reads one file at a time and cannot
+   * know what a macro of another file does. Run before each Phase B request, on every file the
+   * crates reach (the module trees are built first): what a changed macro put there before is
+   * taken away again. A `mod` under such a macro takes its cfg, so the trees are built anew
+   * when anything changed. A macro name that wraps differently in two places is left alone.
    */
   applyMacroWrappers(): void {
+    this.buildModules();
     const wrappers = new Map<string, string[] | null>();
     for (const ir of this.files.values())
       for (const it of ir?.items ?? []) {
@@ -111,22 +114,31 @@ export class Program {
     let changed = false;
     for (const ir of this.files.values())
       for (const rec of ir?.macroItems ?? []) {
-        const attrs = rec.applied ? undefined : wrappers.get(rec.macro);
-        if (!ir || !attrs) continue;
-        rec.applied = true;
+        const want = wrappers.get(rec.macro) ?? undefined;
+        if (!ir || JSON.stringify(want) === JSON.stringify(rec.applied)) continue;
         changed = true;
+        const cfgOf = (list: readonly string[] | undefined) => (list ?? []).filter((a) => /^cfg\s*\(/.test(a));
         for (let i = rec.items[0]; i < rec.items[1]; i++) {
           const it = ir.items[i]!;
-          if (it.parent === rec.parent) it.attrs = [...attrs, ...(it.attrs ?? [])];
+          if (it.parent !== rec.parent) continue;
+          const attrs = [...(want ?? []), ...withoutPrefix(it.attrs, rec.applied)];
+          if (attrs.length > 0) it.attrs = attrs;
+          else delete it.attrs;
         }
-        const cfg = attrs.filter((a) => /^cfg\s*\(/.test(a));
-        if (cfg.length > 0)
-          for (let k = rec.uses[0]; k < rec.uses[1]; k++) {
-            const u = ir.uses[k]!;
-            if (u.scope === rec.parent) u.cfg = [...cfg, ...(u.cfg ?? [])];
-          }
+        for (let k = rec.uses[0]; k < rec.uses[1]; k++) {
+          const u = ir.uses[k]!;
+          if (u.scope !== rec.parent) continue;
+          const cfg = [...cfgOf(want), ...withoutPrefix(u.cfg, cfgOf(rec.applied))];
+          if (cfg.length > 0) u.cfg = cfg;
+          else delete u.cfg;
+        }
+        if (want) rec.applied = want;
+        else delete rec.applied;
       }
-    if (changed) this.modulesBuilt = false;
+    if (changed) {
+      this.modulesBuilt = false;
+      this.buildModules();
+    }
   }
 
   /** A file's IR by repository path, read from disk the first time (undefined when it cannot be read). */
@@ -258,4 +270,11 @@ export class Program {
     if (statSync(real).size > this.maxBytes) return undefined;
     return readFileSync(real, 'utf8');
   }
+}
+
+/** `list` without `prefix` in front (what was put there before), or `list` as it is. */
+function withoutPrefix(list: readonly string[] | undefined, prefix: readonly string[] | undefined): string[] {
+  if (!list) return [];
+  if (!prefix || prefix.length === 0 || prefix.length > list.length || prefix.some((a, k) => list[k] !== a)) return [...list];
+  return list.slice(prefix.length);
 }

@@ -42,7 +42,7 @@ const MAX_EXPANSIONS = 2_000;
 const MAX_EXPANSION_DEPTH = 4;
 
 /** Words that say a macro's tokens hold items (`trait_template! { pub trait X { … } }`). */
-const ITEM_WORDS = /\b(fn|impl|struct|enum|trait|mod|const|static|type|union)\s+[A-Za-z_<]/;
+const ITEM_WORDS = /\b(fn|impl|struct|enum|trait|mod|const|static|type|union|use)\s+[A-Za-z_<:]/;
 /** Macros whose tokens are never items, or not in Rust syntax. */
 const NON_ITEM_MACROS = new Set([
   'macro_rules',
@@ -213,7 +213,9 @@ class Extractor {
     for (const c of tt.children) {
       if (!c || c.type !== 'token_tree') continue;
       if (c.text.startsWith('[')) {
-        pending = /^\[\s*cfg\s*\(([\s\S]*)\)\s*\]$/.exec(c.text)?.[1]?.replace(/\s+/g, ' ');
+        const meta = /^\[\s*cfg\s*\(([\s\S]*)\)\s*\]$/.exec(c.text)?.[1]?.replace(/\s+/g, ' ');
+        // cfg-if 0.1 takes `#[cfg(a, b)]` for both.
+        pending = meta !== undefined && hasTopLevelComma(meta) ? `all(${meta})` : meta;
         continue;
       }
       if (!c.text.startsWith('{')) continue;
@@ -687,4 +689,18 @@ function attributeText(n: TsNode): string {
 
 function hasVisibility(n: TsNode): boolean {
   return n.namedChildren.some((c) => c?.type === 'visibility_modifier');
+}
+
+/** Whether a cfg predicate list has a comma outside parentheses (`a, b`, not `all(a, b)`). */
+function hasTopLevelComma(meta: string): boolean {
+  let depth = 0;
+  let quoted = false;
+  for (const c of meta) {
+    if (c === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) return true;
+  }
+  return false;
 }

@@ -131,10 +131,10 @@ export interface FileIR {
   /**
    * Item-position invocations of a macro this file does not define, read as the items written
    * in them (`cfg_rt! { pub mod runtime; }`): the macro's name, the parent item, and the items
-   * and uses they gave (index ranges). Phase B adds the attributes of a crate-wide attribute
-   * wrapper (`itemAttributeWrapper`) to them; `applied` once it did.
+   * and uses they gave (index ranges). Phase B puts the attributes of a program's attribute
+   * wrapper (`itemAttributeWrapper`) in front of theirs; `applied` is what it put there last.
    */
-  macroItems?: { macro: string; parent: number; items: [number, number]; uses: [number, number]; applied?: boolean }[];
+  macroItems?: { macro: string; parent: number; items: [number, number]; uses: [number, number]; applied?: string[] }[];
 }
 
 /** Rust's primitive types. */
