@@ -6,15 +6,11 @@ import {
   type AnalyzeFile,
   type AnalyzeParams,
   type AnalyzeResult,
-  type HelloParams,
   type HelloResult,
   type InitializeParams,
   type InitializeResult,
-  type LogLevel,
-  type PingParams,
-  type PingResult,
 } from '@travsr/protocol';
-import { Connection, type RequestContext } from '@travsr/protocol/node';
+import type { Connection, RequestContext } from '@travsr/protocol/node';
 import type {
   AnalyzerDefinition,
   FileAnalysis,
@@ -29,11 +25,10 @@ import type {
 } from './definition.js';
 import { FileEmitter } from './file-emitter.js';
 import { FileGraphBuilder } from './graph-builder.js';
-import { logToStderr, setLogSink } from './log.js';
 import { ProgressReporter } from './progress.js';
 import { readSourceFile, readSourceFileSync, SourceReadError } from './read-source.js';
-import { SDK_NAME, SDK_VERSION } from './version.js';
-import { chooseProtocolVersion, exitCodeOnClose, ID_PATTERN, runPluginProcess, SEMVER_PATTERN, type SessionIo } from './process-io.js';
+import { errorText, PluginSession } from './plugin-session.js';
+import { ID_PATTERN, runPluginProcess, SEMVER_PATTERN, type SessionIo } from './process-io.js';
 import { broughtScipIndexers, BroughtScipPhaseB } from './scip/bring-your-own.js';
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -121,19 +116,10 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-type SessionState = 'awaiting-hello' | 'ready' | 'initialized' | 'shutting-down';
-
 /** One protocol session on a pair of streams. Internal: plugins call {@link runAnalyzer}. */
-export class AnalyzerSession {
-  private readonly conn: Connection;
+export class AnalyzerSession extends PluginSession<AnalyzerDefinition> {
   private phases: Phase[];
-  private readonly ownMaxFrameBytes: number;
   private readonly maxFileBytes: number;
-  private state: SessionState = 'awaiting-hello';
   /** `analyze.params.changed` of the request being served. */
   private changed: readonly string[] = [];
   private info: SessionInfo = { root: '', corpus: '', options: {}, phases: [] };
@@ -141,41 +127,24 @@ export class AnalyzerSession {
   private brought: BroughtScipPhaseB | undefined;
   /** The context of the request being served, for a brought indexer's Phase A. */
   private current: Omit<FileContext, 'graph' | 'phase'> | undefined;
-  private readonly stopAll = new AbortController();
   private readonly inflight = new Set<Promise<unknown>>();
-  private ended!: () => void;
-  private readonly endedPromise = new Promise<void>((resolve) => (this.ended = resolve));
 
-  constructor(
-    private readonly def: AnalyzerDefinition,
-    private readonly io: SessionIo,
-  ) {
+  constructor(def: AnalyzerDefinition, io: SessionIo) {
+    super(def, io, def.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     this.phases = def.phases ? [...new Set(def.phases as Phase[])] : def.analyzeFile ? ['A'] : ['A', 'B'];
-    this.ownMaxFrameBytes = def.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.maxFileBytes = def.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.conn = new Connection(io.input, io.output, { role: 'plugin', maxFrameBytes: this.ownMaxFrameBytes });
   }
 
-  /** Serves requests until the connection ends; resolves just before the exit. */
-  run(): Promise<void> {
-    const c = this.conn;
-    c.onRequest('hello', (p) => this.hello(p));
-    c.onRequest('initialize', (p) => this.initialize(p));
+  protected serveMethods(c: Connection): void {
     c.onRequest('analyze', (p, ctx) => this.track(this.analyze(p, ctx)));
-    c.onRequest('ping', (p) => this.ping(p));
-    c.onRequest('shutdown', () => this.shutdown());
-    c.onClose((err) => {
-      this.stopAll.abort();
-      setLogSink(undefined);
-      const code = exitCodeOnClose(err, this.state === 'shutting-down', this.def.id, this.io);
-      if (code !== undefined) this.finish(code);
-    });
-    return this.endedPromise;
   }
 
-  private finish(code: number): void {
-    this.ended();
-    this.io.exit(code);
+  protected capabilities(): HelloResult['capabilities'] {
+    return { phases: [...this.phases], cancellation: true, progress: true, ...(this.def.incremental ? { incremental: true } : {}) };
+  }
+
+  protected override settle(): Promise<unknown> {
+    return Promise.allSettled([...this.inflight]);
   }
 
   private track<T>(p: Promise<T>): Promise<T> {
@@ -184,39 +153,7 @@ export class AnalyzerSession {
     return p;
   }
 
-  private requireState(method: string, needInitialize: boolean): void {
-    if (this.state === 'shutting-down')
-      throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down and accepts no ${method}`);
-    if (this.state === 'awaiting-hello')
-      throw new WireException(WireErrorCode.NotInitialized, `${method} before hello: the first request must be hello`);
-    if (needInitialize && this.state !== 'initialized')
-      throw new WireException(WireErrorCode.NotInitialized, `${method} before initialize: send initialize first`);
-  }
-
-  private hello(params: HelloParams): HelloResult {
-    if (this.state === 'shutting-down') throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down`);
-    if (this.state !== 'awaiting-hello')
-      throw new WireException(WireErrorCode.InvalidRequest, 'hello was already answered in this session');
-    const chosen = chooseProtocolVersion(params.protocolVersions, this.def.protocolVersions, `${this.def.id}@${this.def.version}`);
-    const negotiated = Math.min(params.maxFrameBytes, this.ownMaxFrameBytes);
-    this.conn.setMaxFrameBytes(negotiated);
-    this.state = 'ready';
-    setLogSink((level, message, data) => this.sendLog(level, message, data));
-    return {
-      protocolVersion: chosen,
-      plugin: { id: this.def.id, version: this.def.version },
-      sdk: { name: SDK_NAME, version: SDK_VERSION },
-      capabilities: {
-        phases: [...this.phases],
-        cancellation: true,
-        progress: true,
-        ...(this.def.incremental ? { incremental: true } : {}),
-      },
-      maxFrameBytes: this.ownMaxFrameBytes,
-    };
-  }
-
-  private async initialize(params: InitializeParams): Promise<InitializeResult> {
+  protected async initialize(params: InitializeParams): Promise<InitializeResult> {
     this.requireState('initialize', false);
     const info: SessionInfo = {
       root: params.root,
@@ -300,52 +237,7 @@ export class AnalyzerSession {
     return problems;
   }
 
-  private ping(params: PingParams): PingResult {
-    this.requireState('ping', false);
-    return params.nonce === undefined ? {} : { nonce: params.nonce };
-  }
-
-  private async shutdown(): Promise<Record<string, never>> {
-    this.requireState('shutdown', false);
-    this.state = 'shutting-down';
-    this.stopAll.abort();
-    await Promise.allSettled([...this.inflight]);
-    try {
-      await this.def.shutdown?.();
-    } catch (e) {
-      this.io.stderr(`${this.def.id}: shutdown hook failed: ${errorText(e)}`);
-    }
-    // Wait until every frame queued so far is handed to the stream, then answer and exit
-    // once the answer is queued too (setImmediate runs after the response's microtasks).
-    await this.conn.writeRaw(new Uint8Array(0)).catch(() => undefined);
-    setImmediate(() => {
-      setLogSink(undefined);
-      this.finish(0);
-    });
-    return {};
-  }
-
   private readonly logFn: LogFunction = (level, message, data) => this.sendLog(level, message, data);
-
-  private sendLog(level: LogLevel, message: string, data?: unknown): void {
-    if (this.state === 'awaiting-hello' || this.conn.isClosed) {
-      logToStderr(level, message, data);
-      return;
-    }
-    const params: { level: LogLevel; message: string; data?: unknown } = { level, message: message.slice(0, 16384) };
-    if (data !== undefined) {
-      try {
-        params.data = JSON.parse(JSON.stringify(data)) as unknown;
-      } catch {
-        params.data = '[unserializable data]';
-      }
-    }
-    try {
-      this.conn.notify('log', params).catch(() => logToStderr(level, message, data));
-    } catch {
-      logToStderr(level, message, data);
-    }
-  }
 
   private async analyze(params: AnalyzeParams, rc: RequestContext): Promise<AnalyzeResult> {
     this.requireState('analyze', true);

@@ -4,20 +4,16 @@ import {
   WireException,
   type EmbedParams,
   type EmbedResult,
-  type HelloParams,
   type HelloResult,
   type InitializeParams,
   type InitializeResult,
   type LogLevel,
-  type PingParams,
-  type PingResult,
   type ScoreParams,
   type ScoreResult,
 } from '@travsr/protocol';
-import { Connection, type RequestContext } from '@travsr/protocol/node';
-import { logToStderr, setLogSink } from './log.js';
-import { chooseProtocolVersion, exitCodeOnClose, ID_PATTERN, runPluginProcess, SEMVER_PATTERN, type SessionIo } from './process-io.js';
-import { SDK_NAME, SDK_VERSION } from './version.js';
+import type { Connection, RequestContext } from '@travsr/protocol/node';
+import { errorText, PluginSession, type PluginIdentity } from './plugin-session.js';
+import { ID_PATTERN, runPluginProcess, SEMVER_PATTERN, type SessionIo } from './process-io.js';
 
 /** What a model plugin's hooks are given when the session starts. */
 export interface ModelSessionInfo {
@@ -30,105 +26,47 @@ export interface ModelSessionInfo {
  * A model plugin: a learned model served to the host over the protocol (`embed` for an
  * embedding model, `score` for a cross-encoder). Give exactly the hooks of the model's task.
  */
-export interface ModelDefinition {
-  /** The plugin id, as in travsr-plugin.json. */
-  id: string;
-  /** The plugin version, as in travsr-plugin.json. */
-  version: string;
+export interface ModelDefinition extends PluginIdentity {
   /** Loads the model (on `initialize`); a thrown error fails the session with its message. */
   load?(info: ModelSessionInfo): Promise<void> | void;
   /** One unit-length vector per text, in order. */
   embed?(texts: readonly string[], signal: AbortSignal): Promise<ArrayLike<number>[]>;
   /** One relevance score per candidate, in order; higher is more relevant. */
   score?(query: string, candidates: readonly string[], signal: AbortSignal): Promise<ArrayLike<number>>;
-  /** Called on `shutdown`, before the process exits. */
-  shutdown?(): Promise<void> | void;
-  /** Protocol versions spoken (default: the SDK's). */
-  protocolVersions?: readonly string[];
 }
 
-type State = 'awaiting-hello' | 'ready' | 'initialized' | 'shutting-down';
-
 /** One protocol session of a model plugin on a pair of streams. Internal: plugins call {@link runModel}. */
-export class ModelSession {
-  private readonly conn: Connection;
-  private state: State = 'awaiting-hello';
-  private readonly stopAll = new AbortController();
-  private ended!: () => void;
-  private readonly endedPromise = new Promise<void>((resolve) => (this.ended = resolve));
-
-  constructor(
-    private readonly def: ModelDefinition,
-    private readonly io: SessionIo,
-  ) {
-    this.conn = new Connection(io.input, io.output, { role: 'plugin', maxFrameBytes: DEFAULT_MAX_FRAME_BYTES });
+export class ModelSession extends PluginSession<ModelDefinition> {
+  constructor(def: ModelDefinition, io: SessionIo) {
+    super(def, io, DEFAULT_MAX_FRAME_BYTES);
   }
 
-  /** Serves requests until the connection ends; resolves just before the exit. */
-  run(): Promise<void> {
-    const c = this.conn;
-    c.onRequest('hello', (p) => this.hello(p));
-    c.onRequest('initialize', (p) => this.initialize(p));
+  protected serveMethods(c: Connection): void {
     c.onRequest('embed', (p, ctx) => this.embed(p, ctx));
     c.onRequest('score', (p, ctx) => this.score(p, ctx));
-    c.onRequest('ping', (p) => this.ping(p));
-    c.onRequest('shutdown', () => this.shutdown());
-    c.onClose((err) => {
-      this.stopAll.abort();
-      setLogSink(undefined);
-      const code = exitCodeOnClose(err, this.state === 'shutting-down', this.def.id, this.io);
-      if (code !== undefined) this.finish(code);
-    });
-    return this.endedPromise;
   }
 
-  private finish(code: number): void {
-    this.ended();
-    this.io.exit(code);
-  }
-
-  private require(method: string, initialized: boolean): void {
-    if (this.state === 'shutting-down')
-      throw new WireException(WireErrorCode.ShuttingDown, `${this.def.id} is shutting down and accepts no ${method}`);
-    if (this.state === 'awaiting-hello')
-      throw new WireException(WireErrorCode.NotInitialized, `${method} before hello: the first request must be hello`);
-    if (initialized && this.state !== 'initialized')
-      throw new WireException(WireErrorCode.NotInitialized, `${method} before initialize: send initialize first`);
-  }
-
-  private hello(params: HelloParams): HelloResult {
-    if (this.state !== 'awaiting-hello')
-      throw new WireException(WireErrorCode.InvalidRequest, 'hello was already answered in this session');
-    const chosen = chooseProtocolVersion(params.protocolVersions, this.def.protocolVersions, `${this.def.id}@${this.def.version}`);
-    this.conn.setMaxFrameBytes(Math.min(params.maxFrameBytes, DEFAULT_MAX_FRAME_BYTES));
-    this.state = 'ready';
-    setLogSink((level, message, data) => this.log(level, message, data));
+  protected capabilities(): HelloResult['capabilities'] {
     const served: ('embed' | 'score')[] = [];
     if (this.def.embed) served.push('embed');
     if (this.def.score) served.push('score');
-    return {
-      protocolVersion: chosen,
-      plugin: { id: this.def.id, version: this.def.version },
-      sdk: { name: SDK_NAME, version: SDK_VERSION },
-      capabilities: { phases: [], cancellation: true, progress: false, model: served },
-      maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
-    };
+    return { phases: [], cancellation: true, progress: false, model: served };
   }
 
-  private async initialize(params: InitializeParams): Promise<InitializeResult> {
-    this.require('initialize', false);
+  protected async initialize(params: InitializeParams): Promise<InitializeResult> {
+    this.requireState('initialize', false);
     try {
-      await this.def.load?.({ options: params.options ?? {}, log: (l, m, d) => this.log(l, m, d) });
+      await this.def.load?.({ options: params.options ?? {}, log: (l, m, d) => this.sendLog(l, m, d) });
     } catch (e) {
       this.io.stderr(`${this.def.id}: the model could not be loaded: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      throw new WireException(WireErrorCode.InternalError, `${this.def.id} could not load its model: ${(e as Error).message ?? String(e)}`);
+      throw new WireException(WireErrorCode.InternalError, `${this.def.id} could not load its model: ${errorText(e)}`);
     }
     this.state = 'initialized';
     return { languages: [] };
   }
 
   private async embed(params: EmbedParams, rc: RequestContext): Promise<EmbedResult> {
-    this.require('embed', true);
+    this.requireState('embed', true);
     if (!this.def.embed)
       throw new WireException(WireErrorCode.MethodNotFound, `${this.def.id} is not an embedding model: it serves no embed`);
     const signal = AbortSignal.any([rc.signal, this.stopAll.signal]);
@@ -142,7 +80,7 @@ export class ModelSession {
   }
 
   private async score(params: ScoreParams, rc: RequestContext): Promise<ScoreResult> {
-    this.require('score', true);
+    this.requireState('score', true);
     if (!this.def.score) throw new WireException(WireErrorCode.MethodNotFound, `${this.def.id} is not a cross-encoder: it serves no score`);
     const signal = AbortSignal.any([rc.signal, this.stopAll.signal]);
     const scores = await this.serve(() => this.def.score!(params.query, params.candidates, signal), 'score');
@@ -161,38 +99,8 @@ export class ModelSession {
     } catch (e) {
       if (e instanceof WireException) throw e;
       this.io.stderr(`${this.def.id}: ${method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      throw new WireException(WireErrorCode.InternalError, `${this.def.id} ${method} failed: ${(e as Error).message ?? String(e)}`);
+      throw new WireException(WireErrorCode.InternalError, `${this.def.id} ${method} failed: ${errorText(e)}`);
     }
-  }
-
-  private ping(params: PingParams): PingResult {
-    this.require('ping', false);
-    return params.nonce === undefined ? {} : { nonce: params.nonce };
-  }
-
-  private async shutdown(): Promise<Record<string, never>> {
-    this.require('shutdown', false);
-    this.state = 'shutting-down';
-    this.stopAll.abort();
-    try {
-      await this.def.shutdown?.();
-    } catch (e) {
-      this.io.stderr(`${this.def.id}: shutdown hook failed: ${(e as Error).message ?? String(e)}`);
-    }
-    await this.conn.writeRaw(new Uint8Array(0)).catch(() => undefined);
-    setImmediate(() => {
-      setLogSink(undefined);
-      this.finish(0);
-    });
-    return {};
-  }
-
-  private log(level: LogLevel, message: string, data?: unknown): void {
-    if (this.state === 'awaiting-hello' || this.conn.isClosed) {
-      logToStderr(level, message, data);
-      return;
-    }
-    this.conn.notify('log', { level, message: message.slice(0, 16384) }).catch(() => logToStderr(level, message, data));
   }
 }
 
