@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FileWriteBatch } from '../../src/indexer/file-write-batch.js';
+import { FileWriteBatch, MAX_PENDING_FILES } from '../../src/indexer/file-write-batch.js';
 import type { FileGraphInput } from '../../src/store/index.js';
 import { analysis, def, tempStore } from '../store/graph-fixtures.js';
 
@@ -45,5 +45,43 @@ describe('FileWriteBatch: the one way a run writes each file’s outcome', () =>
     expect(a?.reason).toContain('phase C is not A or B');
     expect(store.fileNodes('src/a.ts').map((n) => n.vname.signature)).toEqual(['#old']);
     store.close();
+  });
+
+  it('stores on a later turn of the event loop, `size` files per turn, so the stream is read first', async () => {
+    const store = tempStore();
+    const stored: number[] = [];
+    const writes = new FileWriteBatch(store, { onStored: (inputs) => stored.push(inputs.length) }, 4);
+    for (let i = 0; i < 10; i++) writes.add(analysis(`src/f${i}.ts`, { nodes: [def(`src/f${i}.ts`, `#f${i}`)] }));
+    expect(stored).toEqual([]); // nothing while the files come in
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stored).toEqual([4]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stored).toEqual([4, 4]);
+    writes.flush(); // the rest at once
+    expect(stored).toEqual([4, 4, 2]);
+    expect(store.listFiles().map((f) => f.path)).toHaveLength(10);
+    store.close();
+  });
+
+  it('stores at once when a plugin outruns the store (MAX_PENDING_FILES waiting)', () => {
+    const store = tempStore();
+    const stored: number[] = [];
+    const writes = new FileWriteBatch(store, { onStored: (inputs) => stored.push(inputs.length) }, MAX_PENDING_FILES * 2);
+    for (let i = 0; i < MAX_PENDING_FILES; i++) writes.add(analysis(`src/f${i}.ts`));
+    expect(stored).toEqual([MAX_PENDING_FILES]);
+    writes.flush();
+    expect(stored).toEqual([MAX_PENDING_FILES]);
+    store.close();
+  });
+
+  it('throws what a commit on a later turn threw from the next flush', async () => {
+    const store = tempStore();
+    const writes = new FileWriteBatch(store, {}, 2);
+    writes.add(analysis('src/a.ts'));
+    store.close(); // the scheduled commit finds the store closed
+    writes.add(analysis('src/b.ts'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(() => writes.flush()).toThrow();
+    expect(() => writes.flush()).not.toThrow(); // said once
   });
 });
