@@ -6,12 +6,17 @@
 // crash, with what was not resolved reported rather than guessed.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import rustManifest from '../../plugins/lang-rust/travsr-plugin.json' with { type: 'json' };
 import { CRATE_COUNT, crateName, rustFiles, SPECIAL, writeWorkspace } from '../../plugins/lang-rust/test/fixture-workspace.js';
 import { readLangToml, writeLangToml } from '../../host/src/catalog/lang-toml.js';
 import { GraphStore } from '../../host/src/store/index.js';
 import type { FileRow } from '../../host/src/store/types.js';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
+
+/** The plugin under test, as its manifest names it (`lang-rust@0.2.1`); `V` for a regular expression. */
+const LABEL = `lang-rust@${rustManifest.version}`;
+const V = rustManifest.version.replace(/\./g, '\\.');
 
 interface InitJson {
   languages: string[];
@@ -131,7 +136,7 @@ describe('travsr init on a Cargo workspace of 30 crates', () => {
       expect({ path: f.path, status: f.status, plugin: f.plugin, phase: f.phase }).toEqual({
         path: f.path,
         status: 'ok',
-        plugin: 'lang-rust@0.2.0',
+        plugin: LABEL,
         phase: 'B',
       });
   });
@@ -150,11 +155,11 @@ describe('travsr init on a Cargo workspace of 30 crates', () => {
     const text = await travsr(['status', repo.root]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(
-      new RegExp(`rust\\s+${RUST_FILES.length} files\\s+\\d+ nodes\\s+phase A\\+B \\(native; lang-rust@0\\.2\\.0, standard\\)`),
+      new RegExp(`rust\\s+${RUST_FILES.length} files\\s+\\d+ nodes\\s+phase A\\+B \\(native; lang-rust@${V}, standard\\)`),
     );
     const status = JSON.parse((await travsr(['status', repo.root, '--json'])).stdout) as StatusJson;
     expect(status.languages.find((l) => l.language === 'rust')).toMatchObject({
-      plugin: 'lang-rust@0.2.0',
+      plugin: LABEL,
       phases: 'A+B',
       phaseB: ['native'],
     });
@@ -167,7 +172,7 @@ describe('travsr init on a Cargo workspace of 30 crates', () => {
     // Installed and in the built-in registry, lang-structural offers no Rust row at all.
     expect(rows.filter((l) => l.plugin === 'lang-structural')).toEqual([]);
     const human = await travsr(['lang', 'list', '--repo', repo.root]);
-    expect(human.stdout).toMatch(/^rust\s+lang-rust\s+0\.2\.0\s+standard\s+active at Phase A\+B \(native\)/m);
+    expect(human.stdout).toMatch(new RegExp(`^rust\\s+lang-rust\\s+${V}\\s+standard\\s+active at Phase A\\+B \\(native\\)`, 'm'));
   });
 
   it('resolves the calls from crate to crate through path dependencies, with phase-b provenance', () => {
@@ -256,7 +261,7 @@ describe('travsr init on a Cargo workspace of 30 crates', () => {
     expect(definitions('c10::generated_table')).toHaveLength(1);
     expect(calls.filter((c) => c.startsWith('c03::run -> ') && c.includes('generated_table'))).toEqual([]);
     // The run's call sites that got no edge are counted in the plugin's log…
-    expect(init.stderr).toMatch(/\[lang-rust@0\.2\.0\][^\n]*\bunknown\b/);
+    expect(init.stderr).toMatch(new RegExp(`\\[lang-rust@${V}\\][^\\n]*\\bunknown\\b`));
     // …and the include of a file the repository does not hold is reported on the file that makes it.
     const reported = files.get(SPECIAL.generatedInclude)?.diagnostics ?? [];
     expect(reported.map((d) => d.message).join('\n')).toMatch(/OUT_DIR|gen\.rs/);
@@ -284,7 +289,7 @@ describe('travsr init on a Cargo workspace of 30 crates', () => {
       expect(readLangToml().languages['rust']?.plugin).toBe('lang-rust');
       const fixed = await travsr(['status', repo.root]);
       expect(fixed.stdout).not.toContain('LANGUAGE_NOT_SERVED');
-      expect(fixed.stdout).toMatch(/rust\s+\d+ files\s+\d+ nodes\s+phase A\+B \(native; lang-rust@0\.2\.0, standard\)/);
+      expect(fixed.stdout).toMatch(new RegExp(`rust\\s+\\d+ files\\s+\\d+ nodes\\s+phase A\\+B \\(native; lang-rust@${V}, standard\\)`));
     },
     TIMEOUT,
   );

@@ -1,5 +1,6 @@
 // Entry point of lang-rust: Rust Phase A from tree-sitter-rust, Phase B from the plugin's
 // own whole-program resolver over the crate graph (no external tool needed).
+import './v8-tuning.js';
 import { runAnalyzer } from '@travsr/sdk';
 import manifest from '../travsr-plugin.json' with { type: 'json' };
 import { RustAnalyzer } from './analyzer.js';

@@ -666,20 +666,58 @@ const ITEM_TYPE_LIST = [...ITEM_TYPES];
 /**
  * The descendants of a function body of the given types that belong to it: not inside an item
  * nested in it (a nested function's calls are its own).
+ *
+ * Found natively (`descendantsOfType`), then tested against the byte ranges of the items
+ * nested in the body, which are few (most bodies have none): walking up each one's parents
+ * costs more, as web-tree-sitter finds a parent by descending from the root.
  */
 export function ownDescendants(body: TsNode, types: string | string[]): TsNode[] {
-  const out: TsNode[] = [];
-  for (const n of body.descendantsOfType(types)) {
-    if (!n) continue;
-    let owned = true;
-    for (let p = n.parent; p && p.id !== body.id; p = p.parent)
-      if (ITEM_TYPES.has(p.type)) {
-        owned = false;
-        break;
-      }
-    if (owned) out.push(n);
+  const found: TsNode[] = [];
+  for (const n of body.descendantsOfType(types)) if (n) found.push(n);
+  if (found.length === 0) return found;
+  const nested = nestedItems(body);
+  if (nested.length === 0) return found;
+  return found.filter((n) => {
+    const start = n.startIndex;
+    const end = n.endIndex;
+    for (const item of nested) {
+      if (item.id === n.id || start < item.start || end > item.end) continue;
+      // Ranges of a tree nest, so an item spanning a node is its ancestor, but for nodes that
+      // share a bound with it (a zero-width node at its end, one spanning exactly the same
+      // bytes): those ask their parents.
+      return start !== item.start && end !== item.end ? false : ownedByWalk(n, body);
+    }
+    return true;
+  });
+}
+
+/** The items nested in a body (the body itself left out), as byte ranges; kept per tree and body. */
+function nestedItems(body: TsNode): readonly ItemSpan[] {
+  let byBody = NESTED_ITEMS.get(body.tree);
+  if (!byBody) NESTED_ITEMS.set(body.tree, (byBody = new Map<number, ItemSpan[]>()));
+  let list = byBody.get(body.id);
+  if (!list) {
+    list = [];
+    for (const n of body.descendantsOfType(ITEM_TYPE_LIST))
+      if (n && n.id !== body.id) list.push({ id: n.id, start: n.startIndex, end: n.endIndex });
+    byBody.set(body.id, list);
   }
-  return out;
+  return list;
+}
+
+/** An item's node id and byte range. */
+interface ItemSpan {
+  id: number;
+  start: number;
+  end: number;
+}
+
+const NESTED_ITEMS = new WeakMap<TsNode['tree'], Map<number, ItemSpan[]>>();
+
+/** No item between `n` and `body`, by walking up `n`'s parents. */
+function ownedByWalk(n: TsNode, body: TsNode): boolean {
+  for (let p = n.parent; p && p.id !== body.id; p = p.parent) if (ITEM_TYPES.has(p.type)) return false;
+  return true;
 }
 
 function attributeText(n: TsNode): string {
