@@ -568,6 +568,132 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:opt -calls-> src/lib.rs:Nullable::is_null',
     ]);
   });
+  it("types a closure's parameters from the Fn bound of the program function it is passed to", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('closures'),
+      'src/lib.rs': [
+        'pub struct ThreadData { pub parker: Parker }',
+        'pub struct Parker;',
+        'impl Parker { pub fn park(&self) {} }',
+        'pub trait Visit { fn visit(&self); }',
+        'fn with_thread_data<T>(f: impl FnOnce(&ThreadData) -> T) -> T { f(&ThreadData { parker: Parker }) }',
+        'fn each<V: Visit, F>(items: &[V], mut f: F) where F: FnMut(&V, usize) { for (i, v) in items.iter().enumerate() { f(v, i); } }',
+        'pub struct Table;',
+        'impl Table {',
+        '    pub fn scan<F: Fn(&Parker)>(&self, f: F) { f(&Parker) }',
+        '    pub fn go(&self) {',
+        '        with_thread_data(|td| td.parker.park());',
+        '        self.scan(|p| p.park());',
+        '        Table::scan(self, |p| p.park());',
+        '    }',
+        '}',
+        'pub fn visit_all<V: Visit>(items: &[V]) { each(items, |v, _| v.visit()); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.includes(':Table::go ') || e.includes(':visit_all '))).toEqual([
+      'src/lib.rs:Table::go -calls-> src/lib.rs:Parker::park',
+      'src/lib.rs:Table::go -calls-> src/lib.rs:Table::scan',
+      'src/lib.rs:Table::go -calls-> src/lib.rs:with_thread_data',
+      'src/lib.rs:visit_all -calls-> src/lib.rs:Visit::visit',
+      'src/lib.rs:visit_all -calls-> src/lib.rs:each',
+    ]);
+  });
+
+  it('types a variant or constructor of a type outside the program, for the traits the program implements for it', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('outside'),
+      'src/lib.rs': [
+        'use std::net::{SocketAddr, SocketAddrV4};',
+        'pub trait ToAddrs { fn to_addrs(&self) -> u8; }',
+        'impl ToAddrs for SocketAddr { fn to_addrs(&self) -> u8 { 0 } }',
+        'impl ToAddrs for SocketAddrV4 { fn to_addrs(&self) -> u8 { SocketAddr::V4(*self).to_addrs() } }',
+        'pub trait Widen { fn widen(self) -> u64; }',
+        'impl Widen for u32 { fn widen(self) -> u64 { self as u64 } }',
+        'pub fn conv(x: u16) -> u64 { u32::from(x).widen() }',
+        'pub fn text(s: &str) -> usize { String::from(s).len() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:<SocketAddrV4 as ToAddrs>::to_addrs -calls-> src/lib.rs:ToAddrs::to_addrs',
+      'src/lib.rs:conv -calls-> src/lib.rs:Widen::widen',
+    ]);
+  });
+
+  it("lets a statement macro rebind a name the caller passes in (`let $ctx = …`), and keeps the macro's own names inside", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('hygiene'),
+      'src/lib.rs': [
+        'pub struct Ctx;',
+        'impl Ctx { pub fn write(&mut self) {} }',
+        "pub struct Barrier<'a> { ctx: &'a mut Ctx }",
+        "impl<'a> Barrier<'a> { pub fn new(ctx: &'a mut Ctx) -> Self { Barrier { ctx } } pub fn push(&mut self) {} }",
+        'macro_rules! barrier { ($ctx:ident) => { let mut _b = Barrier::new($ctx); let $ctx = &mut _b; }; }',
+        'macro_rules! shadow { ($x:ident) => { let mut tmp = Barrier::new($x); tmp.push(); }; }',
+        'pub fn run(ctx: &mut Ctx) { barrier!(ctx); ctx.push(); }',
+        'pub fn keep(ctx: &mut Ctx, tmp: &mut Ctx) { shadow!(ctx); tmp.write(); }',
+        // A rebinding of a type not known (a Pin here) keeps the caller's.
+        'macro_rules! pin { ($x:ident) => { let mut $x = unsafe { std::pin::Pin::new_unchecked(&mut $x) }; }; }',
+        'pub fn pinned(mut c: Ctx) { pin!(c); c.write(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.includes(':run ') || e.includes(':keep ') || e.includes(':pinned '))).toEqual([
+      'src/lib.rs:keep -calls-> src/lib.rs:Barrier::new',
+      'src/lib.rs:keep -calls-> src/lib.rs:Barrier::push',
+      'src/lib.rs:keep -calls-> src/lib.rs:Ctx::write',
+      'src/lib.rs:pinned -calls-> src/lib.rs:Ctx::write',
+      'src/lib.rs:run -calls-> src/lib.rs:Barrier::new',
+      'src/lib.rs:run -calls-> src/lib.rs:Barrier::push',
+    ]);
+  });
+
+  it('types a macro expression whose expansion is a block in a block (`{{ let …; x }}`)', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('blockmacro'),
+      'src/lib.rs': [
+        'pub struct Ctx;',
+        'impl Ctx { pub fn ensure_space(&mut self) {} }',
+        'pub struct Guard;',
+        'impl Guard { pub fn new(_c: &mut Ctx) -> Result<Guard, ()> { Ok(Guard) } pub fn log(&self) {} }',
+        'macro_rules! begin { ($ctx:expr) => {{ let _log = 1; Guard::new($ctx)? }}; }',
+        'pub fn demangle(ctx: &mut Ctx) -> Result<(), ()> { let g = begin!(ctx); g.log(); Ok(()) }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.includes(':demangle '))).toEqual([
+      'src/lib.rs:demangle -calls-> src/lib.rs:Guard::log',
+      'src/lib.rs:demangle -calls-> src/lib.rs:Guard::new',
+    ]);
+  });
+
+  it('types the value an atomic holds (load, swap, fetch_*, compare_exchange) and an AtomicPtr as a raw pointer', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('atomics'),
+      'src/lib.rs': [
+        'use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};',
+        'trait LockState { fn is_locked(self) -> bool; }',
+        'impl LockState for usize { fn is_locked(self) -> bool { self & 1 != 0 } }',
+        'pub struct Node;',
+        'impl Node { pub fn touch(&self) {} }',
+        'pub struct Lock { state: AtomicUsize, head: AtomicPtr<Node> }',
+        'impl Lock {',
+        '    pub fn lock(&self) -> bool {',
+        '        let state = self.state.load(Ordering::Relaxed);',
+        '        if let Err(x) = self.state.compare_exchange_weak(state, 1, Ordering::Acquire, Ordering::Relaxed) { return x.is_locked(); }',
+        '        if let Some(n) = unsafe { self.head.load(Ordering::Acquire).as_ref() } { n.touch(); }',
+        '        self.state.fetch_or(2, Ordering::Release).is_locked()',
+        '    }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:Lock::lock '))).toEqual([
+      'src/lib.rs:Lock::lock -calls-> src/lib.rs:LockState::is_locked',
+      'src/lib.rs:Lock::lock -calls-> src/lib.rs:Node::touch',
+    ]);
+  });
 });
 
 describe('bad input', () => {

@@ -11,7 +11,7 @@ import { evalCfgAttr } from '../crates/cfg.js';
 import { ITEM_TYPES, ownDescendants } from '../syntax/extract.js';
 import { pathSegments, typeOf } from '../syntax/type-syntax.js';
 import { compileRules, expand } from '../syntax/macro-rules.js';
-import type { FileIR, TypeExpr } from '../syntax/file-ir.js';
+import { type FileIR, type Item, PRIMITIVE_TYPES, type TypeExpr } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
 import { closureParams, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
 import { deref, derefOnce, elementOf, type Ty, type TyCtx, type Types } from './types.js';
@@ -63,6 +63,10 @@ class Env {
   bind(name: string, ty: Ty | undefined): void {
     this.vars.set(name, ty);
   }
+  /** The bindings made in this scope (not its parents'). */
+  own(): IterableIterator<[string, Ty | undefined]> {
+    return this.vars.entries();
+  }
   /** `found` when a local binding has the name (even of unknown type). */
   get(name: string): { found: boolean; ty?: Ty } {
     if (this.vars.has(name)) {
@@ -95,6 +99,8 @@ export class BodyResolver {
   private caller = -1;
   private sites: CallSite[] = [];
   private readonly callMemo = new Map<string, Callee>();
+  /** Calls recorded as sites (keys of {@link callMemo}). */
+  private readonly recorded = new Set<string>();
   private readonly macroArgs = new Map<string, TsNode | null>();
   private readonly trees: Tree[] = [];
   private depth = 0;
@@ -126,6 +132,7 @@ export class BodyResolver {
         this.ctx.scope = this.scope;
         this.caller = fn;
         this.callMemo.clear();
+        this.recorded.clear();
         const env = new Env();
         const it = itemOf(ref);
         if (it.selfParam) env.bind('self', this.ctx.self);
@@ -203,22 +210,9 @@ export class BodyResolver {
         if (pat) this.bindPattern(pat, ty, env);
         return;
       }
-      case 'block': {
-        const inner = new Env(env);
-        let inactive = false;
-        for (const c of n.namedChildren) {
-          if (!c) continue;
-          // A statement under a cfg a default build leaves out is not resolved (as rust-analyzer greys it out).
-          if (c.type === 'attribute_item') {
-            const a = c.namedChildren.find((x) => x?.type === 'attribute')?.text.replace(/\s+/g, ' ');
-            if (a && evalCfgAttr(a, this.scope.mod.crate.features) === false) inactive = true;
-            continue;
-          }
-          if (!inactive) this.walk(c, inner);
-          inactive = false;
-        }
+      case 'block':
+        this.statements(n, new Env(env));
         return;
-      }
       case 'closure_expression':
         this.closure(n, env, []);
         return;
@@ -273,10 +267,13 @@ export class BodyResolver {
         if (!args) return;
         const c = this.call(n, env);
         const params = c.method ? closureParams(this.iterView(c.recv), c.method) : undefined;
+        let k = 0;
         for (const a of args.namedChildren) {
           if (!a) continue;
-          if (params && a.type === 'closure_expression') this.closure(a, env, params);
+          if (a.type === 'closure_expression')
+            this.closure(a, env, params ?? this.fnBoundParams(c, k, target?.type !== 'field_expression'));
           else this.walk(a, env);
+          k++;
         }
         return;
       }
@@ -289,7 +286,8 @@ export class BodyResolver {
         if (body) {
           this.inExpansion++;
           try {
-            this.walk(body, env);
+            if (body.type === 'block' && isStatement(n)) this.macroStatements(n, body, env);
+            else this.walk(body, env);
           } finally {
             this.inExpansion--;
           }
@@ -300,6 +298,57 @@ export class BodyResolver {
         if (ITEM_TYPES.has(n.type)) return;
         for (const c of n.namedChildren) if (c) this.walk(c, env);
     }
+  }
+
+  /** A block's statements, in order, in `env` (a statement under a cfg a default build leaves out is skipped). */
+  private statements(block: TsNode, env: Env): void {
+    let inactive = false;
+    for (const c of block.namedChildren) {
+      if (!c) continue;
+      // As rust-analyzer greys it out.
+      if (c.type === 'attribute_item') {
+        const a = c.namedChildren.find((x) => x?.type === 'attribute')?.text.replace(/\s+/g, ' ');
+        if (a && evalCfgAttr(a, this.scope.mod.crate.features) === false) inactive = true;
+        continue;
+      }
+      if (!inactive) this.walk(c, env);
+      inactive = false;
+    }
+  }
+
+  /**
+   * The expansion of a macro invoked as a statement: its `let`s of a name the invocation passes
+   * in (`inner_barrier!(ctx)` writing `let $ctx = &mut _ctx;`) bind that name for the statements
+   * after it, as macro hygiene has it; the names the macro itself writes (`_ctx`) stay inside.
+   * A rebinding whose type is not known leaves the caller's binding as it was.
+   */
+  private macroStatements(n: TsNode, body: TsNode, env: Env): void {
+    const inner = new Env(env);
+    this.statements(body, inner);
+    const passed = new Set(n.namedChildren.find((c) => c?.type === 'token_tree')?.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+    // A rebinding of a type not known keeps the caller's (`tokio::pin!(fut)` makes `Pin<&mut F>`, which derefs to it).
+    for (const [name, ty] of inner.own()) if (passed.has(name) && (ty !== undefined || !env.get(name).found)) env.bind(name, ty);
+  }
+
+  /**
+   * The parameter types of a closure passed as argument `k` to a function of the program, from
+   * the `Fn*` bound of that parameter: `impl FnOnce(&ThreadData) -> T`, or a generic `F` bound
+   * by `Fn(&A)` (where clauses too), read in the callee's context. `pathCall`: a call by path,
+   * whose first argument is the receiver when the callee has `self`.
+   */
+  private fnBoundParams(c: Callee, k: number, pathCall: boolean): readonly (Ty | undefined)[] {
+    for (const target of c.targets) {
+      const it = itemOf(target);
+      if (it.kind !== 'fn') continue;
+      const p = it.params?.[pathCall && it.selfParam ? k - 1 : k];
+      if (!p) continue;
+      const fnArgs = fnSugarArgs(p.type, it, target.file);
+      if (fnArgs) {
+        const ctx = this.types.fnCtx(target, c.recv);
+        return fnArgs.map((a) => this.types.of(a, ctx));
+      }
+    }
+    return [];
   }
 
   /** The environment inside a closure, its parameters typed by their annotations or `known`. */
@@ -591,11 +640,20 @@ export class BodyResolver {
       }
       case 'block': {
         const last = n.namedChildren[n.namedChildren.length - 1];
-        return last && last.type !== 'expression_statement' && last.type !== 'let_declaration' ? this.infer(last, env) : undefined;
+        if (!last || last.type === 'let_declaration') return undefined;
+        // A block-like tail (`{ { …; x } }`, as a `macro_rules!` with `{{ … }}` writes) has no `;`.
+        if (last.type === 'expression_statement') return last.lastChild?.type === ';' ? undefined : this.inferFirst(last, env);
+        return this.infer(last, env);
       }
       default:
         return undefined;
     }
+  }
+
+  /** The type of a node's first named child. */
+  private inferFirst(n: TsNode, env: Env): Ty | undefined {
+    const first = n.namedChildren[0];
+    return first ? this.infer(first, env) : undefined;
   }
 
   /**
@@ -655,11 +713,15 @@ export class BodyResolver {
   /** Resolves a call (once per node) and records its site. */
   private call(n: TsNode, env: Env): Callee {
     const key = `${this.macroKey(n)}:${n.endIndex}`;
-    const known = this.callMemo.get(key);
-    if (known) return known;
-    const c = this.callee(n, env);
-    this.callMemo.set(key, c);
-    if (this.expanding === 0)
+    let c = this.callMemo.get(key);
+    if (!c) {
+      c = this.callee(n, env);
+      // Not while a macro expression's type is read (`expanding`): the `let`s of its expansion are
+      // not bound then, as they are when the walk reaches the call.
+      if (this.expanding === 0) this.callMemo.set(key, c);
+    }
+    if (this.expanding === 0 && !this.recorded.has(key)) {
+      this.recorded.add(key);
       this.sites.push({
         caller: this.caller,
         targets: c.targets,
@@ -667,6 +729,7 @@ export class BodyResolver {
         ...(this.expanded.has(this.caller) || this.inExpansion > 0 ? { expanded: true } : {}),
         ...(this.inExpansion > 0 ? { inExpansion: true } : {}),
       });
+    }
     return c;
   }
 
@@ -807,7 +870,9 @@ export class BodyResolver {
           ...(inner ? { ret: { t: 'std', name, args: wrap === 'Err' ? [{ t: 'std', name: '?', args: [] }, inner] : [inner] } } : {}),
         };
       }
-      return { targets: [], outcome: 'external' };
+      // A type of the program (`recv`) is made by its own constructors or std's traits (after this).
+      const made = !recv && fn ? outsideConstruction(fn) : undefined;
+      return { targets: [], outcome: 'external', ...(made ? { ret: made } : {}) };
     }
     return { targets: [], outcome: res.length > 0 ? 'external' : 'unknown' };
   }
@@ -885,6 +950,53 @@ export class BodyResolver {
     for (const t of targets) if ((ret = this.types.returnType(t, recv))) break;
     return { targets, outcome: 'resolved', ...(ret ? { ret } : {}) };
   }
+}
+
+/** A macro invocation in statement position (`inner_barrier!(ctx);`). */
+function isStatement(n: TsNode): boolean {
+  const p = n.parent;
+  return p?.type === 'block' || (p?.type === 'expression_statement' && p.parent?.type === 'block');
+}
+
+const FN_TRAITS = new Set(['Fn', 'FnMut', 'FnOnce']);
+/** Associated functions that make a value of their type (`String::from(s)`, `Vec::with_capacity(n)`). */
+const OUTSIDE_CONSTRUCTORS = new Set(['new', 'default', 'from', 'with_capacity']);
+const PRIMITIVE_NAMES: ReadonlySet<string> = new Set(PRIMITIVE_TYPES);
+
+/**
+ * The type a call makes of a type outside the program: a variant or tuple struct of it
+ * (`SocketAddr::V4(a)`) or a constructor (`String::from(s)`, `u64::from(x)`), for the program's
+ * trait impls for that type (`impl ToSocketAddrsPriv for SocketAddr`). Its type arguments are
+ * not known.
+ */
+function outsideConstruction(fn: TsNode): Ty | undefined {
+  const path = fn.type === 'generic_function' ? fn.childForFieldName('function') : fn;
+  const segs = path ? pathSegments(path)?.segs : undefined;
+  if (!segs || segs.length < 2) return undefined;
+  const name = segs[segs.length - 1]!;
+  const type = segs[segs.length - 2]!;
+  if (!/^[A-Z]/.test(type) && !PRIMITIVE_NAMES.has(type)) return undefined;
+  return /^[A-Z]/.test(name) || OUTSIDE_CONSTRUCTORS.has(name) ? { t: 'std', name: type, args: [] } : undefined;
+}
+
+/**
+ * The parameter types an `Fn*` bound gives a closure: of `impl FnOnce(A) -> R` (or `dyn`), or
+ * of a generic parameter of the function (or of its impl or trait) bound by one.
+ */
+function fnSugarArgs(t: TypeExpr, fn: Item, file: FileIR): TypeExpr[] | undefined {
+  const bounds = (list: readonly TypeExpr[]) => {
+    for (const b of list) if (b.k === 'path' && b.fnArgs && FN_TRAITS.has(b.segs[b.segs.length - 1]!)) return b.fnArgs;
+    return undefined;
+  };
+  if (t.k === 'bounds') return bounds(t.traits);
+  if (t.k !== 'path' || t.segs.length !== 1 || t.args.length > 0) return undefined;
+  const name = t.segs[0]!;
+  const container = fn.parent !== -1 ? file.items[fn.parent] : undefined;
+  for (const owner of [fn, container]) {
+    const g = owner?.generics?.find((x) => x.name === name);
+    if (g) return bounds(g.bounds);
+  }
+  return undefined;
 }
 
 /**

@@ -120,6 +120,28 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
       return name === 'as_ref' || name === 'as_mut' ? { t: 'std', name: 'Option', args: a0 ? [a0] : [] } : undefined;
     case 'Cell':
       return name === 'get' || name === 'take' || name === 'into_inner' ? a0 : undefined;
+    case 'AtomicBool':
+    case 'AtomicUsize':
+    case 'AtomicIsize':
+    case 'AtomicU8':
+    case 'AtomicU16':
+    case 'AtomicU32':
+    case 'AtomicU64':
+    case 'AtomicI8':
+    case 'AtomicI16':
+    case 'AtomicI32':
+    case 'AtomicI64':
+    case 'AtomicPtr': {
+      // The value an atomic holds: `state.load(Relaxed).is_locked()` reaches a program trait implemented for `usize`.
+      const value: Ty =
+        r.name === 'AtomicPtr'
+          ? { t: 'std', name: RAW_POINTER, args: a0 ? [a0] : [] }
+          : { t: 'std', name: r.name.slice(6).toLowerCase(), args: [] };
+      if (ATOMIC_VALUE_METHODS.has(name) || (name.startsWith('fetch_') && name !== 'fetch_update')) return value;
+      if (name === 'compare_exchange' || name === 'compare_exchange_weak' || name === 'fetch_update')
+        return { t: 'std', name: 'Result', args: [value, value] };
+      return undefined;
+    }
     case 'Mutex':
     case 'RwLock':
       if (name === 'lock' || name === 'read' || name === 'write')
@@ -168,6 +190,9 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
 }
 
 const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/));
+
+/** Methods of `std::sync::atomic`'s types that give the value held (the `fetch_*` ones too, but `fetch_update`). */
+const ATOMIC_VALUE_METHODS = words('load swap into_inner get_mut compare_and_swap');
 
 /**
  * Inherent methods of the std types a program most often extends with traits of its own (Rust

@@ -10,7 +10,7 @@ import type { Diagnostic, NodeKind, Range } from '@travsr/sdk';
 /** A type as written, reduced to what resolution uses. */
 export type TypeExpr =
   /** `a::b::C<T, U>`; `global` for a leading `::`; args of the last segment only; `item` from `Iterator<Item = T>`. */
-  | { k: 'path'; segs: string[]; args: TypeExpr[]; global?: boolean; item?: TypeExpr }
+  | { k: 'path'; segs: string[]; args: TypeExpr[]; global?: boolean; item?: TypeExpr; fnArgs?: TypeExpr[] }
   /** `&T`, `&mut T`; `*const T`, `*mut T` with `raw`. */
   | { k: 'ref'; inner: TypeExpr; raw?: boolean }
   | { k: 'tuple'; elems: TypeExpr[] }
@@ -165,6 +165,8 @@ const PRIMITIVES = new Set<string>([...PRIMITIVE_TYPES, 'Self']);
 export function typePaths(t: TypeExpr, skip: ReadonlySet<string>, out: (TypeExpr & { k: 'path' })[] = []): (TypeExpr & { k: 'path' })[] {
   switch (t.k) {
     case 'path':
+      // `Fn(A) -> R` sugar: the closure's types are not referred to by name here.
+      if (t.fnArgs) break;
       if (!(t.segs.length === 1 && (PRIMITIVES.has(t.segs[0]!) || skip.has(t.segs[0]!)))) out.push(t);
       for (const a of t.args) typePaths(a, skip, out);
       if (t.item) typePaths(t.item, skip, out);
