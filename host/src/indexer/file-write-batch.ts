@@ -93,12 +93,16 @@ export class FileWriteBatch {
   flush(): void {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
-    if (this.deferredError !== undefined) {
-      const e = this.deferredError;
-      this.deferredError = undefined;
-      throw e;
-    }
+    this.throwIfFailed();
     this.commit(this.pending.length);
+  }
+
+  /** Throws (once) what a commit on a later turn of the event loop threw: the store failed, the run must not go on as if it had not. */
+  throwIfFailed(): void {
+    if (this.deferredError === undefined) return;
+    const e = this.deferredError;
+    this.deferredError = undefined;
+    throw e;
   }
 
   private schedule(): void {
@@ -121,8 +125,8 @@ export class FileWriteBatch {
   /** Stores the first `count` files waiting, in one transaction. */
   private commit(count: number): void {
     if (count === 0) return;
+    // The files left keep the first one's time: none waits past MAX_COMMIT_DELAY_MS for it.
     const inputs = this.pending.splice(0, count);
-    if (this.pending.length > 0) this.firstPendingAt = performance.now();
     const results = this.store.replaceFiles(inputs);
     const stored: FileGraphInput[] = [];
     const refused: [FileGraphInput, StoreError][] = [];

@@ -153,6 +153,8 @@ export async function analyzeWithPlugin(ctx: PluginRunContext, reg: RegisteredPl
       try {
         const out = await outcome;
         release?.();
+        // A commit that failed while the files streamed in fails the run here, before another request goes out.
+        writes.throwIfFailed();
         for (const path of out.missing) fail(jobOf(path)!, 'the plugin answered without sending this file');
         // The next request goes out before this one's files are stored, so that the plugin
         // works while the host writes (after one turn of the event loop the request is on its

@@ -74,14 +74,16 @@ describe('FileWriteBatch: the one way a run writes each file’s outcome', () =>
     store.close();
   });
 
-  it('throws what a commit on a later turn threw from the next flush', async () => {
-    const store = tempStore();
-    const writes = new FileWriteBatch(store, {}, 2);
-    writes.add(analysis('src/a.ts'));
-    store.close(); // the scheduled commit finds the store closed
-    writes.add(analysis('src/b.ts'));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(() => writes.flush()).toThrow();
-    expect(() => writes.flush()).not.toThrow(); // said once
+  it('throws what a commit on a later turn threw from the next flush, or from throwIfFailed before it', async () => {
+    for (const check of ['flush', 'throwIfFailed'] as const) {
+      const store = tempStore();
+      const writes = new FileWriteBatch(store, {}, 2);
+      writes.add(analysis('src/a.ts'));
+      store.close(); // the scheduled commit finds the store closed
+      writes.add(analysis('src/b.ts'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(() => writes[check]()).toThrow(/database|closed|open/i);
+      expect(() => writes.flush()).not.toThrow(); // said once
+    }
   });
 });
