@@ -588,14 +588,21 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         '    }',
         '}',
         'pub fn visit_all<V: Visit>(items: &[V]) { each(items, |v, _| v.visit()); }',
+        'pub struct Other;',
+        'impl Other { pub fn park(&self) {} }',
+        'fn two(f: impl Fn(&Parker), g: impl Fn(&Other)) { f(&Parker); g(&Other) }',
+        // A comment among the arguments is no argument.
+        'pub fn commented() { two(/* first */ |p| p.park(), |_o| {}); }',
         '',
       ].join('\n'),
     });
-    expect(calls(r).filter((e) => e.includes(':Table::go ') || e.includes(':visit_all '))).toEqual([
+    // `each`'s V is whatever the caller passes (Foo's own `visit` would come first): not its bound.
+    expect(calls(r).filter((e) => e.includes(':Table::go ') || e.includes(':visit_all ') || e.includes(':commented '))).toEqual([
       'src/lib.rs:Table::go -calls-> src/lib.rs:Parker::park',
       'src/lib.rs:Table::go -calls-> src/lib.rs:Table::scan',
       'src/lib.rs:Table::go -calls-> src/lib.rs:with_thread_data',
-      'src/lib.rs:visit_all -calls-> src/lib.rs:Visit::visit',
+      'src/lib.rs:commented -calls-> src/lib.rs:Parker::park',
+      'src/lib.rs:commented -calls-> src/lib.rs:two',
       'src/lib.rs:visit_all -calls-> src/lib.rs:each',
     ]);
   });
@@ -612,12 +619,18 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         'impl Widen for u32 { fn widen(self) -> u64 { self as u64 } }',
         'pub fn conv(x: u16) -> u64 { u32::from(x).widen() }',
         'pub fn text(s: &str) -> usize { String::from(s).len() }',
+        // The program's trait is implemented for fmt::Error, not io::Error.
+        'pub trait Ext { fn ext(&self); }',
+        'impl Ext for std::fmt::Error { fn ext(&self) {} }',
+        'pub fn io_error() { std::io::Error::new(std::io::ErrorKind::Other, "x").ext(); }',
+        'pub fn fmt_error() { core::fmt::Error::default().ext(); }',
         '',
       ].join('\n'),
     });
     expect(calls(r)).toEqual([
       'src/lib.rs:<SocketAddrV4 as ToAddrs>::to_addrs -calls-> src/lib.rs:ToAddrs::to_addrs',
       'src/lib.rs:conv -calls-> src/lib.rs:Widen::widen',
+      'src/lib.rs:fmt_error -calls-> src/lib.rs:Ext::ext',
     ]);
   });
 
@@ -636,9 +649,15 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         // A rebinding of a type not known (a Pin here) keeps the caller's.
         'macro_rules! pin { ($x:ident) => { let mut $x = unsafe { std::pin::Pin::new_unchecked(&mut $x) }; }; }',
         'pub fn pinned(mut c: Ctx) { pin!(c); c.write(); }',
+        // A name inside an expression or a string is not passed in: `ctx` stays a Ctx.
+        'macro_rules! rebind { ($e:expr) => { let ctx = Barrier::new($e); ctx.push(); }; }',
+        'pub fn inside(ctx: &mut Ctx, other: &mut Ctx) { rebind!(other); rebind!(ctx.into()); ctx.write(); }',
         '',
       ].join('\n'),
     });
+    expect(calls(r).filter((e) => e.includes(':inside ') && e.includes('::write'))).toEqual([
+      'src/lib.rs:inside -calls-> src/lib.rs:Ctx::write',
+    ]);
     expect(calls(r).filter((e) => e.includes(':run ') || e.includes(':keep ') || e.includes(':pinned '))).toEqual([
       'src/lib.rs:keep -calls-> src/lib.rs:Barrier::new',
       'src/lib.rs:keep -calls-> src/lib.rs:Barrier::push',

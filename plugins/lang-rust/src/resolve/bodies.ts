@@ -14,7 +14,7 @@ import { compileRules, expand } from '../syntax/macro-rules.js';
 import { type FileIR, type Item, PRIMITIVE_TYPES, type TypeExpr } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
 import { closureParams, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
-import { deref, derefOnce, elementOf, type Ty, type TyCtx, type Types } from './types.js';
+import { deref, derefOnce, elementOf, outsideType, type Ty, type TyCtx, type Types } from './types.js';
 
 /** How one call site fared. */
 export interface CallSite {
@@ -270,6 +270,10 @@ export class BodyResolver {
         let k = 0;
         for (const a of args.namedChildren) {
           if (!a) continue;
+          if (NOT_ARGUMENTS.has(a.type)) {
+            this.walk(a, env);
+            continue;
+          }
           if (a.type === 'closure_expression')
             this.closure(a, env, params ?? this.fnBoundParams(c, k, target?.type !== 'field_expression'));
           else this.walk(a, env);
@@ -325,7 +329,8 @@ export class BodyResolver {
   private macroStatements(n: TsNode, body: TsNode, env: Env): void {
     const inner = new Env(env);
     this.statements(body, inner);
-    const passed = new Set(n.namedChildren.find((c) => c?.type === 'token_tree')?.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+    const tt = n.namedChildren.find((c) => c?.type === 'token_tree');
+    const passed = tt ? passedIdentifiers(tt) : new Set<string>();
     // A rebinding of a type not known keeps the caller's (`tokio::pin!(fut)` makes `Pin<&mut F>`, which derefs to it).
     for (const [name, ty] of inner.own()) if (passed.has(name) && (ty !== undefined || !env.get(name).found)) env.bind(name, ty);
   }
@@ -345,7 +350,14 @@ export class BodyResolver {
       const fnArgs = fnSugarArgs(p.type, it, target.file);
       if (fnArgs) {
         const ctx = this.types.fnCtx(target, c.recv);
-        return fnArgs.map((a) => this.types.of(a, ctx));
+        // A generic of the callee the receiver does not bind is the caller's type argument, not
+        // its bound (`Foo`'s own `visit` comes before `Visit::visit`): unknown (`&V` is unknown,
+        // `EdgeIndex<Ix>` an EdgeIndex).
+        const open: TyCtx = {
+          ...ctx,
+          generics: new Map([...ctx.generics].map(([name, ty]) => [name, ty?.t === 'bounds' ? undefined : ty])),
+        };
+        return fnArgs.map((a) => this.types.of(a, open));
       }
     }
     return [];
@@ -907,7 +919,7 @@ export class BodyResolver {
     }
     // A trait of the program implemented for a std type, unless the type's own method of the name comes first.
     if (d.t === 'std' && !STD_INHERENT_METHODS[d.name]?.has(name)) {
-      const local = this.names.stdTypeMethods(d.name, name);
+      const local = this.names.stdTypeMethods(d.name, name, d.path);
       if (local.length > 0) return this.withReturn(local, d);
     }
     if (d.t === 'std') {
@@ -959,6 +971,33 @@ function isStatement(n: TsNode): boolean {
 }
 
 const FN_TRAITS = new Set(['Fn', 'FnMut', 'FnOnce']);
+/** Named children of an argument list that are not arguments. */
+const NOT_ARGUMENTS = new Set(['line_comment', 'block_comment', 'attribute_item']);
+
+/**
+ * The names a macro invocation passes as whole arguments (`inner_barrier!(ctx)`, `pin!(a, b)`):
+ * top-level comma- or semicolon-separated arguments that are one identifier; a name inside an
+ * expression or a string (`m!(v.len())`, `s!("v")`) is not passed.
+ */
+function passedIdentifiers(tt: TsNode): Set<string> {
+  const out = new Set<string>();
+  const kids = tt.children;
+  let group: TsNode[] = [];
+  const close = () => {
+    if (group.length === 1 && group[0]!.type === 'identifier') out.add(group[0]!.text);
+    group = [];
+  };
+  // The first and last children are the delimiters.
+  for (let i = 1; i < kids.length - 1; i++) {
+    const k = kids[i];
+    if (!k || k.type === 'line_comment' || k.type === 'block_comment') continue;
+    if (k.type === ',' || k.type === ';') close();
+    else group.push(k);
+  }
+  close();
+  return out;
+}
+
 /** Associated functions that make a value of their type (`String::from(s)`, `Vec::with_capacity(n)`). */
 const OUTSIDE_CONSTRUCTORS = new Set(['new', 'default', 'from', 'with_capacity']);
 const PRIMITIVE_NAMES: ReadonlySet<string> = new Set(PRIMITIVE_TYPES);
@@ -976,7 +1015,7 @@ function outsideConstruction(fn: TsNode): Ty | undefined {
   const name = segs[segs.length - 1]!;
   const type = segs[segs.length - 2]!;
   if (!/^[A-Z]/.test(type) && !PRIMITIVE_NAMES.has(type)) return undefined;
-  return /^[A-Z]/.test(name) || OUTSIDE_CONSTRUCTORS.has(name) ? { t: 'std', name: type, args: [] } : undefined;
+  return /^[A-Z]/.test(name) || OUTSIDE_CONSTRUCTORS.has(name) ? outsideType(segs.slice(0, -1)) : undefined;
 }
 
 /**
@@ -991,7 +1030,8 @@ function fnSugarArgs(t: TypeExpr, fn: Item, file: FileIR): TypeExpr[] | undefine
   if (t.k === 'bounds') return bounds(t.traits);
   if (t.k !== 'path' || t.segs.length !== 1 || t.args.length > 0) return undefined;
   const name = t.segs[0]!;
-  const container = fn.parent !== -1 ? file.items[fn.parent] : undefined;
+  const parent = fn.parent !== -1 ? file.items[fn.parent] : undefined;
+  const container = parent?.kind === 'impl' || parent?.kind === 'trait' ? parent : undefined;
   for (const owner of [fn, container]) {
     const g = owner?.generics?.find((x) => x.name === name);
     if (g) return bounds(g.bounds);

@@ -634,11 +634,20 @@ export class Names {
     });
   }
 
-  /** Trait items named `name` that the program's trait impls give a type from outside it (`String`, `str`). */
-  stdTypeMethods(typeName: string, name: string): ItemRef[] {
+  /**
+   * Trait items named `name` that the program's trait impls give a type from outside it (`String`,
+   * `str`); with the type's path as written (`io::Error`), not those of impls for another type of
+   * that name (`impl Ext for fmt::Error`).
+   */
+  stdTypeMethods(typeName: string, name: string, path?: readonly string[]): ItemRef[] {
     const out: ItemRef[] = [];
-    for (const impl of this.impls().byType.get(`std:${typeName}`) ?? [])
-      if (impl.trait?.t === 'item') out.push(...this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn'));
+    for (const impl of this.impls().byType.get(`std:${typeName}`) ?? []) {
+      if (impl.trait?.t !== 'item') continue;
+      let self = itemOf(impl.ref).implSelf;
+      while (self?.k === 'ref') self = self.inner;
+      if (self?.k === 'path' && !samePathTail(self.segs, path)) continue;
+      out.push(...this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn'));
+    }
     return dedupeRefs(out);
   }
 
@@ -650,6 +659,17 @@ export class Names {
     for (const t of seen.values()) out.push(...this.membersNamed(t, name).filter((r) => itemOf(r).kind === 'fn'));
     return out;
   }
+}
+
+/**
+ * Whether two written paths of outside types may name the same type: one ends the other
+ * (`io::Error`, `std::io::Error`), `std`, `core` and `alloc` alike; a bare name may be any.
+ */
+export function samePathTail(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (!a || !b || a.length < 2 || b.length < 2) return true;
+  const norm = (x: string) => (x === 'core' || x === 'alloc' ? 'std' : x);
+  for (let i = 1; i <= Math.min(a.length, b.length); i++) if (norm(a[a.length - i]!) !== norm(b[b.length - i]!)) return false;
+  return true;
 }
 
 /**

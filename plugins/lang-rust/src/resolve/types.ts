@@ -10,7 +10,7 @@ import { type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js
 export type Ty =
   | { t: 'adt'; ref: ItemRef; args: Ty[] }
   | { t: 'bounds'; traits: ItemRef[] }
-  | { t: 'std'; name: string; args: Ty[] }
+  | { t: 'std'; name: string; args: Ty[]; path?: readonly string[] }
   | { t: 'tuple'; elems: Ty[] }
   | { t: 'array'; elem: Ty };
 
@@ -128,9 +128,8 @@ export class Types {
         const args = () => te.args.map((a) => this.of(a, ctx, depth + 1) ?? UNKNOWN_TUPLE_SLOT);
         const res = this.names.resolvePath(ctx.scope, te.segs, te.global ?? false, 'type');
         const r = res[0];
-        if (!r || (res.length > 1 && res.some((x) => x.t !== 'item')))
-          return r?.t === 'ext' ? { t: 'std', name: te.segs[te.segs.length - 1]!, args: args() } : undefined;
-        if (r.t === 'ext') return { t: 'std', name: te.segs[te.segs.length - 1]!, args: args() };
+        if (!r || (res.length > 1 && res.some((x) => x.t !== 'item'))) return r?.t === 'ext' ? outsideType(te.segs, args()) : undefined;
+        if (r.t === 'ext') return outsideType(te.segs, args());
         if (r.t !== 'item') return undefined;
         const it = itemOf(r.ref);
         if (it.kind === 'struct' || it.kind === 'enum' || it.kind === 'union') return { t: 'adt', ref: r.ref, args: args() };
@@ -278,6 +277,15 @@ export class Types {
   key(t: Ty): string {
     return t.t === 'adt' ? refKey(t.ref) : t.t;
   }
+}
+
+/**
+ * A type from outside the program, named by the last segment of its path; the path as written
+ * is kept when it has a module (`io::Error`), so that the program's impls for another type of
+ * that name (`impl Ext for fmt::Error`) are not taken for its.
+ */
+export function outsideType(segs: readonly string[], args: Ty[] = []): Ty {
+  return { t: 'std', name: segs[segs.length - 1]!, args, ...(segs.length > 1 ? { path: segs } : {}) };
 }
 
 /** A tuple slot or argument whose type is not known. */
