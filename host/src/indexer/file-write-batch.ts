@@ -81,7 +81,7 @@ export class FileWriteBatch {
     if (this.pending.length === 0) this.firstPendingAt = performance.now();
     this.pending.push(input);
     if (this.pending.length >= MAX_PENDING_FILES) this.flush();
-    else if (this.pending.length >= this.size || performance.now() - this.firstPendingAt >= MAX_COMMIT_DELAY_MS) this.schedule();
+    else if (this.due()) this.schedule();
   }
 
   /** Queues a file's failure (see {@link failedFileInput}). */
@@ -105,6 +105,11 @@ export class FileWriteBatch {
     throw e;
   }
 
+  /** A commit is due: `size` files wait, or the first has waited {@link MAX_COMMIT_DELAY_MS}. */
+  private due(): boolean {
+    return this.pending.length >= this.size || (this.pending.length > 0 && performance.now() - this.firstPendingAt >= MAX_COMMIT_DELAY_MS);
+  }
+
   private schedule(): void {
     if (this.scheduled || this.deferredError !== undefined) return;
     this.scheduled = setImmediate(() => {
@@ -115,8 +120,7 @@ export class FileWriteBatch {
         this.deferredError = e instanceof Error ? e : new Error(String(e));
         return;
       }
-      if (this.pending.length >= this.size || (this.pending.length > 0 && performance.now() - this.firstPendingAt >= MAX_COMMIT_DELAY_MS))
-        this.schedule();
+      if (this.due()) this.schedule();
     });
     // Nothing waits for it but the run, which flushes before it ends.
     this.scheduled.unref();

@@ -11,7 +11,7 @@ import { evalCfgAttr } from '../crates/cfg.js';
 import { ITEM_TYPES, ownDescendants } from '../syntax/extract.js';
 import { pathSegments, typeOf } from '../syntax/type-syntax.js';
 import { compileRules, expand } from '../syntax/macro-rules.js';
-import { type FileIR, type Item, PRIMITIVE_TYPES, type TypeExpr } from '../syntax/file-ir.js';
+import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
 import { closureParams, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
 import { deref, derefOnce, elementOf, outsideType, type Ty, type TyCtx, type Types } from './types.js';
@@ -99,8 +99,6 @@ export class BodyResolver {
   private caller = -1;
   private sites: CallSite[] = [];
   private readonly callMemo = new Map<string, Callee>();
-  /** Calls recorded as sites (keys of {@link callMemo}). */
-  private readonly recorded = new Set<string>();
   private readonly macroArgs = new Map<string, TsNode | null>();
   private readonly trees: Tree[] = [];
   private depth = 0;
@@ -132,7 +130,6 @@ export class BodyResolver {
         this.ctx.scope = this.scope;
         this.caller = fn;
         this.callMemo.clear();
-        this.recorded.clear();
         const env = new Env();
         const it = itemOf(ref);
         if (it.selfParam) env.bind('self', this.ctx.self);
@@ -725,15 +722,13 @@ export class BodyResolver {
   /** Resolves a call (once per node) and records its site. */
   private call(n: TsNode, env: Env): Callee {
     const key = `${this.macroKey(n)}:${n.endIndex}`;
-    let c = this.callMemo.get(key);
-    if (!c) {
-      c = this.callee(n, env);
-      // Not while a macro expression's type is read (`expanding`): the `let`s of its expansion are
-      // not bound then, as they are when the walk reaches the call.
-      if (this.expanding === 0) this.callMemo.set(key, c);
-    }
-    if (this.expanding === 0 && !this.recorded.has(key)) {
-      this.recorded.add(key);
+    const known = this.callMemo.get(key);
+    if (known) return known;
+    const c = this.callee(n, env);
+    // Kept (and a site) only when the walk reaches the call, not while a macro expression's type
+    // is read (`expanding`): the `let`s of its expansion are not bound then.
+    if (this.expanding === 0) {
+      this.callMemo.set(key, c);
       this.sites.push({
         caller: this.caller,
         targets: c.targets,
@@ -1000,7 +995,6 @@ function passedIdentifiers(tt: TsNode): Set<string> {
 
 /** Associated functions that make a value of their type (`String::from(s)`, `Vec::with_capacity(n)`). */
 const OUTSIDE_CONSTRUCTORS = new Set(['new', 'default', 'from', 'with_capacity']);
-const PRIMITIVE_NAMES: ReadonlySet<string> = new Set(PRIMITIVE_TYPES);
 
 /**
  * The type a call makes of a type outside the program: a variant or tuple struct of it
@@ -1014,7 +1008,7 @@ function outsideConstruction(fn: TsNode): Ty | undefined {
   if (!segs || segs.length < 2) return undefined;
   const name = segs[segs.length - 1]!;
   const type = segs[segs.length - 2]!;
-  if (!/^[A-Z]/.test(type) && !PRIMITIVE_NAMES.has(type)) return undefined;
+  if (!/^[A-Z]/.test(type) && !PRIMITIVE_TYPE_NAMES.has(type)) return undefined;
   return /^[A-Z]/.test(name) || OUTSIDE_CONSTRUCTORS.has(name) ? outsideType(segs.slice(0, -1)) : undefined;
 }
 

@@ -159,6 +159,8 @@ export const PRIMITIVE_TYPES = [
 ] as const;
 
 /** Primitive types and `Self`: never a reference to an item. */
+/** {@link PRIMITIVE_TYPES} as a set. */
+export const PRIMITIVE_TYPE_NAMES: ReadonlySet<string> = new Set(PRIMITIVE_TYPES);
 const PRIMITIVES = new Set<string>([...PRIMITIVE_TYPES, 'Self']);
 
 /** The paths a type expression names (`Result<Vec<Token>, Error>`: Result, Vec, Token, Error), primitives and `skip` names left out. */
