@@ -19,11 +19,12 @@ import { BodyResolver } from './resolve/bodies.js';
 import { addEdges, includeDiagnostics, type ResolutionCounts, scipCallbacks, unresolvedModules } from './resolve/file-edges.js';
 import { Names } from './resolve/names.js';
 import { Program } from './resolve/program.js';
+import { ProgramMacros } from './resolve/program-macros.js';
 import { Types } from './resolve/types.js';
 import { RustAnalyzerUpgrade } from './scip/rust-analyzer-runner.js';
 import type { ScipRustIndex } from './scip/scip-rust-edges.js';
 import { emitDefinitions, emitRefs } from './syntax/emit.js';
-import { freeParse, KeptParses } from './syntax/kept-parses.js';
+import { freeParse, KeptParses, type Parse } from './syntax/kept-parses.js';
 import { RustSyntax, type RustSyntaxResources } from './syntax/rust-syntax.js';
 
 export type RustAnalyzerResources = RustSyntaxResources;
@@ -117,6 +118,7 @@ export class RustAnalyzer {
     const program = this.programFor(ctx.root);
     const started = performance.now();
     const fromDiskBefore = program.loadedFromDisk;
+    const macros = this.expandProgramMacros(program);
     program.applyMacroWrappers();
     const names = new Names(program);
     const types = new Types(names);
@@ -128,7 +130,7 @@ export class RustAnalyzer {
     const total: ResolutionCounts = { resolved: 0, external: 0, unknown: 0 };
     const scip = await this.scipIndex(ctx);
     try {
-      yield* this.resolveFiles(files, ctx, program, names, types, total, scip);
+      yield* this.resolveFiles(files, ctx, program, names, types, total, scip, macros);
     } finally {
       // Phase A's parses of files this request did not ask for are not needed any more.
       this.parses.clear();
@@ -140,6 +142,36 @@ export class RustAnalyzer {
         `${sites} call sites: ${total.resolved} resolved in the repository, ${total.external} outside it, ${total.unknown} unknown (no edge); ` +
         `${program.loadedFromDisk - fromDiskBefore} files read for resolution`,
     );
+  }
+
+  /**
+   * Reads again, with the program's macros, every file that invokes at item position a macro of
+   * another file (`FileIR.foreignMacros`) whose meaning changed since it was read: Phase A could
+   * not expand those. The new parse replaces the kept one. Returns the macros for later reads.
+   */
+  private expandProgramMacros(program: Program): ProgramMacros {
+    const macros = new ProgramMacros(program);
+    for (const ir of [...program.irs()]) {
+      if (macros.appliedKey(ir) === (ir.foreignApplied ?? '')) continue;
+      const text = program.text(ir.path);
+      if (text === undefined) continue;
+      let ex: Parse;
+      try {
+        ex = this.readWithProgramMacros(ir.path, text, macros);
+      } catch {
+        continue; // the file as Phase A read it stays
+      }
+      program.add(ex.ir);
+      if (!(this.keepParses && this.parses.keep(ir.path, ex, text.length))) freeParse(ex);
+    }
+    return macros;
+  }
+
+  private readWithProgramMacros(path: string, text: string, macros: ProgramMacros): Parse {
+    const ex = this.syntax.readWithBodies(path, text, macros.lookup(path));
+    const key = macros.appliedKey(ex.ir);
+    if (key) ex.ir.foreignApplied = key;
+    return ex;
   }
 
   /** rust-analyzer's index of the repository, when the upgrade runs (once per session); undefined when it fails, with a warning. */
@@ -168,6 +200,7 @@ export class RustAnalyzer {
     types: Types,
     total: ResolutionCounts,
     scip: ScipRustIndex | undefined,
+    macros: ProgramMacros,
   ): AsyncIterable<FileResult> {
     const callbacks = scip ? scipCallbacks(program, ctx.root) : undefined;
     for (const file of files) {
@@ -183,7 +216,7 @@ export class RustAnalyzer {
           continue;
         }
         try {
-          ex = this.syntax.readWithBodies(file.path, text);
+          ex = this.readWithProgramMacros(file.path, text, macros);
         } catch (e) {
           yield failed(file.path, (e as Error).message, 'ANALYSIS_FAILED');
           continue;

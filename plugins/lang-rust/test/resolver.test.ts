@@ -713,6 +713,109 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:Lock::lock -calls-> src/lib.rs:Node::touch',
     ]);
   });
+  it("types a closure by a higher-ranked Fn bound (for<'c> FnOnce(…)) and a `let x;` by what a macro assigns to it", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('steps'),
+      'src/lib.rs': [
+        "pub struct Cursor<'c> { p: &'c u8 }",
+        "impl<'c> Cursor<'c> { pub fn ident(&self) -> Option<u8> { None } }",
+        "pub struct StepCursor<'c, 'a> { cursor: Cursor<'c>, a: &'a u8 }",
+        "impl<'c, 'a> std::ops::Deref for StepCursor<'c, 'a> { type Target = Cursor<'c>; fn deref(&self) -> &Cursor<'c> { &self.cursor } }",
+        "pub struct ParseBuffer<'a> { a: &'a u8 }",
+        "impl<'a> ParseBuffer<'a> {",
+        "    pub fn step<F, R>(&self, f: F) -> Option<R> where F: for<'c> FnOnce(StepCursor<'c, 'a>) -> Option<R> { None }",
+        '    pub fn is_empty(&self) -> bool { true }',
+        '}',
+        "pub struct Parens<'a> { pub content: ParseBuffer<'a> }",
+        "pub fn parse_parens<'a>(_input: &ParseBuffer<'a>) -> Result<Parens<'a>, u8> { Err(0) }",
+        'macro_rules! parenthesized {',
+        '    ($content:ident in $cursor:expr) => { match parse_parens(&$cursor) { Ok(parens) => { $content = parens.content; 1 } Err(e) => { return Err(e); } } };',
+        '}',
+        'pub fn ident(input: &ParseBuffer) -> Option<u8> { input.step(|cursor| cursor.ident()) }',
+        'pub fn group(input: &ParseBuffer) -> Result<bool, u8> { let content; let _n = parenthesized!(content in input); Ok(content.is_empty()) }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.includes(':ident -') || e.includes(':group -'))).toEqual([
+      'src/lib.rs:group -calls-> src/lib.rs:ParseBuffer::is_empty',
+      'src/lib.rs:group -calls-> src/lib.rs:parse_parens',
+      'src/lib.rs:ident -calls-> src/lib.rs:Cursor::ident',
+      'src/lib.rs:ident -calls-> src/lib.rs:ParseBuffer::step',
+    ]);
+  });
+
+  it('expands an item macro of another file of the crate where it is invoked, and only a macro it can be sure of', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('sections'),
+      'src/lib.rs':
+        '#[macro_use]\nmod macros;\npub mod writer;\npub mod abbrev;\n#[macro_use]\nmod a;\n#[macro_use]\nmod b;\npub mod twice;\n',
+      'src/macros.rs': [
+        'macro_rules! define_section {',
+        '    ($name:ident) => {',
+        '        pub struct $name<W: Writer>(pub W);',
+        '        impl<W: Writer> std::ops::Deref for $name<W> { type Target = W; fn deref(&self) -> &W { &self.0 } }',
+        '        impl<W: Writer> $name<W> { pub fn len(&self) -> usize { self.0.size() } }',
+        '    };',
+        '}',
+        '',
+      ].join('\n'),
+      'src/writer.rs': 'pub trait Writer { fn write_u8(&mut self, v: u8); fn size(&self) -> usize; }\n',
+      'src/abbrev.rs': [
+        'use crate::writer::Writer;',
+        'define_section!(DebugAbbrev);',
+        'pub fn emit<W: Writer>(w: &mut DebugAbbrev<W>) { w.write_u8(0); w.len(); }',
+        '',
+      ].join('\n'),
+      // Two macros of one name that say different things: which one is meant is not sure.
+      'src/a.rs': 'macro_rules! make { ($n:ident) => { pub struct $n; impl $n { pub fn one(&self) {} } }; }\n',
+      'src/b.rs': 'macro_rules! make { ($n:ident) => { pub struct $n; impl $n { pub fn two(&self) {} } }; }\n',
+      'src/twice.rs': ['make!(Made);', 'pub fn use_it(m: Made) { m.one(); m.two(); }', ''].join('\n'),
+    });
+    expect(r.nodes.get('src/abbrev.rs')?.some((n) => n.vname.signature === 'DebugAbbrev' && n.kind === 'struct')).toBe(true);
+    expect(calls(r).filter((e) => !e.startsWith('src/twice.rs'))).toEqual([
+      'src/abbrev.rs:DebugAbbrev::len -calls-> src/writer.rs:Writer::size',
+      'src/abbrev.rs:emit -calls-> src/abbrev.rs:DebugAbbrev::len',
+      'src/abbrev.rs:emit -calls-> src/writer.rs:Writer::write_u8',
+    ]);
+    expect(calls(r).filter((e) => e.startsWith('src/twice.rs'))).toEqual([]);
+  });
+
+  it("types slices, std's fallible constructors and integer methods, turbofish generics and a trait's parameters from the receiver's impl", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('reader'),
+      'src/lib.rs': [
+        'pub struct Header { pub n: u32 }',
+        'impl Header { pub fn count(&self) -> u32 { self.n } }',
+        "pub trait ReadRef<'a> { fn read_at<T>(self, off: usize) -> Result<&'a T, ()>; }",
+        "impl<'a> ReadRef<'a> for &'a [u8] { fn read_at<T>(self, _off: usize) -> Result<&'a T, ()> { Err(()) } }",
+        "pub trait ReadError<T> { fn read_error(self, e: &'static str) -> Result<T, &'static str>; }",
+        "impl<T> ReadError<T> for Result<T, ()> { fn read_error(self, e: &'static str) -> Result<T, &'static str> { self.map_err(|()| e) } }",
+        "impl<T> ReadError<T> for Option<T> { fn read_error(self, e: &'static str) -> Result<T, &'static str> { self.ok_or(e) } }",
+        'pub fn parse(data: &[u8]) -> Result<u32, &\'static str> { let h = data.read_at::<Header>(0).read_error("short")?; Ok(h.count()) }',
+        'pub fn name(b: &[u8]) -> Result<&str, &\'static str> { std::str::from_utf8(b).ok().read_error("utf8") }',
+        'pub fn index(v: &[Header], i: usize) -> u32 { v.get(i).map(|h| h.count()).unwrap_or(0) }',
+        'pub fn add(a: u32, b: u32) -> Result<u32, &\'static str> { a.checked_add(b).read_error("overflow") }',
+        "pub struct Bytes<'a>(pub &'a [u8]);",
+        "impl<'a> Bytes<'a> { pub fn skip(&mut self) {} }",
+        'pub fn wrap(r: Result<&[u8], ()>) { if let Ok(mut b) = r.map(Bytes) { b.skip(); } }',
+        // A slice's own method comes before the program's trait method of that name.
+        'pub trait Size { fn len(&self) -> usize; fn size(&self) -> usize; }',
+        'impl Size for [u8] { fn len(&self) -> usize { 0 } fn size(&self) -> usize { 0 } }',
+        'pub fn sizes(v: Vec<u8>) -> usize { v.len() + v.size() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => !e.includes('ReadError>::read_error'))).toEqual([
+      'src/lib.rs:add -calls-> src/lib.rs:ReadError::read_error',
+      'src/lib.rs:index -calls-> src/lib.rs:Header::count',
+      'src/lib.rs:name -calls-> src/lib.rs:ReadError::read_error',
+      'src/lib.rs:parse -calls-> src/lib.rs:Header::count',
+      'src/lib.rs:parse -calls-> src/lib.rs:ReadError::read_error',
+      'src/lib.rs:parse -calls-> src/lib.rs:ReadRef::read_at',
+      'src/lib.rs:sizes -calls-> src/lib.rs:Size::size',
+      'src/lib.rs:wrap -calls-> src/lib.rs:Bytes::skip',
+    ]);
+  });
 });
 
 describe('bad input', () => {

@@ -14,7 +14,7 @@ import { compileRules, expand } from '../syntax/macro-rules.js';
 import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
 import { closureParams, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
-import { deref, derefOnce, elementOf, outsideType, type Ty, type TyCtx, type Types } from './types.js';
+import { deref, derefOnce, elementOf, outsideType, SLICE, type Ty, type TyCtx, type Types } from './types.js';
 
 /** How one call site fared. */
 export interface CallSite {
@@ -66,6 +66,15 @@ class Env {
   /** The bindings made in this scope (not its parents'). */
   own(): IterableIterator<[string, Ty | undefined]> {
     return this.vars.entries();
+  }
+  /**
+   * `x = value` for a binding whose type is not known (`let content;` that a macro assigns): its
+   * type is the value's, where the binding was made.
+   */
+  settle(name: string, ty: Ty): void {
+    if (this.vars.has(name)) {
+      if (this.vars.get(name) === undefined) this.vars.set(name, ty);
+    } else this.parent?.settle(name, ty);
   }
   /** `found` when a local binding has the name (even of unknown type). */
   get(name: string): { found: boolean; ty?: Ty } {
@@ -210,6 +219,17 @@ export class BodyResolver {
       case 'block':
         this.statements(n, new Env(env));
         return;
+      case 'assignment_expression': {
+        const left = n.childForFieldName('left');
+        const right = n.childForFieldName('right');
+        if (right) this.walk(right, env);
+        if (left && left.type !== 'identifier') this.walk(left, env);
+        if (left?.type === 'identifier' && right) {
+          const ty = env.get(left.text).found ? this.infer(right, env) : undefined;
+          if (ty) env.settle(left.text, ty);
+        }
+        return;
+      }
       case 'closure_expression':
         this.closure(n, env, []);
         return;
@@ -386,7 +406,21 @@ export class BodyResolver {
   private closureResult(args: TsNode | null, env: Env, known: readonly (Ty | undefined)[]): Ty | undefined {
     const c = args?.namedChildren.find((a) => a?.type === 'closure_expression');
     const body = c?.childForFieldName('body');
-    return c && body ? this.infer(body, this.closureEnv(c, env, known)) : undefined;
+    if (c && body) return this.infer(body, this.closureEnv(c, env, known));
+    // A function or tuple constructor passed by path (`.map(Bytes)`, `.map(Section::parse)`).
+    const f = args?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
+    if (f?.type !== 'identifier' && f?.type !== 'scoped_identifier') return undefined;
+    if (f.type === 'identifier' && env.get(f.text).found) return undefined;
+    const path = pathSegments(f);
+    if (!path) return undefined;
+    for (const r of this.names.resolvePath(this.scope, path.segs, path.global, 'value')) {
+      if (r.t !== 'item') continue;
+      const it = itemOf(r.ref);
+      if (it.kind === 'struct') return { t: 'adt', ref: r.ref, args: [] };
+      if (it.kind === 'variant') return { t: 'adt', ref: { ...r.ref, i: it.parent }, args: [] };
+      if (it.kind === 'fn') return this.types.returnType(r.ref);
+    }
+    return undefined;
   }
 
   /** The condition of an `if`/`while`: `let` patterns bind in `inner`. */
@@ -742,6 +776,7 @@ export class BodyResolver {
 
   private callee(n: TsNode, env: Env): Callee {
     let fn = n.childForFieldName('function');
+    const turbofish = fn?.type === 'generic_function' ? fn.childForFieldName('type_arguments') : null;
     if (fn?.type === 'generic_function') fn = fn.childForFieldName('function');
     if (!fn) return { targets: [], outcome: 'unknown' };
     if (fn.type === 'field_expression') {
@@ -749,7 +784,13 @@ export class BodyResolver {
       const name = fn.childForFieldName('field')?.text;
       if (!value || !name) return { targets: [], outcome: 'unknown' };
       const recv = this.infer(value, env);
-      return { ...this.methodCall(recv, name, n.childForFieldName('arguments'), env), ...(recv ? { recv } : {}), method: name };
+      // `data.read_at::<Header>(0)`: the method's own type parameters, as written.
+      const explicit = turbofish?.namedChildren.flatMap((a) => (a && !NOT_TYPES.has(a.type) ? [this.types.of(typeOf(a), this.ctx)] : []));
+      return {
+        ...this.methodCall(recv, name, n.childForFieldName('arguments'), env, 0, explicit),
+        ...(recv ? { recv } : {}),
+        method: name,
+      };
     }
     if (fn.type === 'identifier') {
       if (env.get(fn.text).found) return { targets: [], outcome: 'unknown' };
@@ -885,7 +926,14 @@ export class BodyResolver {
   }
 
   /** `recv.name()` on a receiver of type `recv`. */
-  private methodCall(recv: Ty | undefined, name: string, args: TsNode | null, env: Env, derefs = 0): Callee {
+  private methodCall(
+    recv: Ty | undefined,
+    name: string,
+    args: TsNode | null,
+    env: Env,
+    derefs = 0,
+    explicit?: readonly (Ty | undefined)[],
+  ): Callee {
     // `ptr.as_ref()` on a `Box`, `Rc` or `Arc`: std's impl on the pointer (found before what it points to) gives the pointee.
     if (recv?.t === 'std' && recv.args[0] && POINTER_VIEWS[recv.name]?.has(name))
       return { targets: [], outcome: 'external', ret: recv.args[0] };
@@ -893,14 +941,14 @@ export class BodyResolver {
     if (!d) return { targets: [], outcome: 'unknown' };
     if (d.t === 'adt') {
       const found = this.names.methodsOf(d.ref, name, 0, true);
-      if (found.targets.length > 0) return this.withReturn(found.targets, d);
+      if (found.targets.length > 0) return this.withReturn(found.targets, d, explicit);
       // An iterator of the program: std's adapters over its `Item`.
       const item = this.types.projection(d, 'Item', 0);
       if (item) return { ...this.methodCall({ t: 'std', name: 'Iter', args: [item] }, name, args, env), outcome: 'external' };
       // A smart pointer of the program: its `Deref` target's methods (not those std gives every type or derives).
       if (!DERIVED_OR_BLANKET.has(name) && derefs < MAX_USER_DEREFS && !this.names.hasExternalTraitMember(d.ref, name)) {
         const target = this.types.derefTarget(d);
-        if (target) return this.methodCall(target, name, args, env, derefs + 1);
+        if (target) return this.methodCall(target, name, args, env, derefs + 1, explicit);
       }
       // Not the program's: a method of a std trait it derives or implements (`clone`, `fmt`, `into`).
       return { targets: [], outcome: 'external', ...(name === 'clone' || name === 'to_owned' ? { ret: d } : {}) };
@@ -909,13 +957,16 @@ export class BodyResolver {
       const targets = this.names.boundMethods(d.traits, name);
       // Not a method of the bounds' traits of the program: std's (`Clone` of `R: Reader + Clone`).
       return targets.length > 0
-        ? this.withReturn(targets, d)
+        ? this.withReturn(targets, d, explicit)
         : { targets: [], outcome: 'external', ...(name === 'clone' || name === 'to_owned' ? { ret: d } : {}) };
     }
-    // A trait of the program implemented for a std type, unless the type's own method of the name comes first.
-    if (d.t === 'std' && !STD_INHERENT_METHODS[d.name]?.has(name)) {
-      const local = this.names.stdTypeMethods(d.name, name, d.path);
-      if (local.length > 0) return this.withReturn(local, d);
+    // A trait of the program implemented for a type from outside it, unless the type's own method
+    // of the name comes first; a `Vec` derefs to a slice, a `String` to `str`.
+    const outside = d.t === 'array' ? SLICE : d.t === 'std' ? d.name : undefined;
+    for (const typeName of outside === undefined ? [] : [outside, ...(OUTSIDE_DEREF[outside] ?? [])]) {
+      if (STD_INHERENT_METHODS[typeName]?.has(name)) break;
+      const local = this.names.stdTypeMethods(typeName, name, typeName === outside && d.t === 'std' ? d.path : undefined);
+      if (local.length > 0) return this.withReturn(local, d, explicit);
     }
     if (d.t === 'std') {
       // Adapters whose result is what their closure returns.
@@ -951,10 +1002,10 @@ export class BodyResolver {
     return r ? { ret: r } : {};
   }
 
-  private withReturn(targets: ItemRef[], recv: Ty | undefined): Callee {
+  private withReturn(targets: ItemRef[], recv: Ty | undefined, explicit?: readonly (Ty | undefined)[]): Callee {
     // cfg-gated twins return the same type: the first one that says.
     let ret: Ty | undefined;
-    for (const t of targets) if ((ret = this.types.returnType(t, recv))) break;
+    for (const t of targets) if ((ret = this.types.returnType(t, recv, explicit))) break;
     return { targets, outcome: 'resolved', ...(ret ? { ret } : {}) };
   }
 }
@@ -966,6 +1017,8 @@ function isStatement(n: TsNode): boolean {
 }
 
 const FN_TRAITS = new Set(['Fn', 'FnMut', 'FnOnce']);
+/** Named children of type arguments that are not types (`'a`, comments). */
+const NOT_TYPES = new Set(['lifetime', 'line_comment', 'block_comment']);
 /** Named children of an argument list that are not arguments. */
 const NOT_ARGUMENTS = new Set(['line_comment', 'block_comment', 'attribute_item']);
 
@@ -993,8 +1046,13 @@ function passedIdentifiers(tt: TsNode): Set<string> {
   return out;
 }
 
+/** What std types deref to, for the program's traits implemented there. */
+const OUTSIDE_DEREF: Readonly<Record<string, readonly string[]>> = { Vec: [SLICE], String: ['str'] };
+
 /** Associated functions that make a value of their type (`String::from(s)`, `Vec::with_capacity(n)`). */
 const OUTSIDE_CONSTRUCTORS = new Set(['new', 'default', 'from', 'with_capacity']);
+/** Associated functions of std's types that make a `Result` of their type. */
+const FALLIBLE_CONSTRUCTORS = new Set(['try_from', 'from_str', 'from_str_radix', 'from_utf8', 'from_utf16']);
 
 /**
  * The type a call makes of a type outside the program: a variant or tuple struct of it
@@ -1009,7 +1067,10 @@ function outsideConstruction(fn: TsNode): Ty | undefined {
   const name = segs[segs.length - 1]!;
   const type = segs[segs.length - 2]!;
   if (!/^[A-Z]/.test(type) && !PRIMITIVE_TYPE_NAMES.has(type)) return undefined;
-  return /^[A-Z]/.test(name) || OUTSIDE_CONSTRUCTORS.has(name) ? outsideType(segs.slice(0, -1)) : undefined;
+  if (/^[A-Z]/.test(name) || OUTSIDE_CONSTRUCTORS.has(name)) return outsideType(segs.slice(0, -1));
+  // `u32::try_from(x)`, `str::from_utf8(b)`, `u64::from_str_radix(s, 16)`: a `Result` of the type.
+  if (FALLIBLE_CONSTRUCTORS.has(name)) return { t: 'std', name: 'Result', args: [outsideType(segs.slice(0, -1))] };
+  return undefined;
 }
 
 /**

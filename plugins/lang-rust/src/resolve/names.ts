@@ -7,6 +7,7 @@
 import { type FileIR, type Item, PRIMITIVE_TYPES, type TypeExpr, type UseIR } from '../syntax/file-ir.js';
 import type { Module, Program } from './program.js';
 import { isActive } from '../crates/cfg.js';
+import { SLICE } from './types.js';
 
 /** An item of the program: a file's item and the module it lives in. */
 export interface ItemRef {
@@ -451,6 +452,13 @@ export class Names {
         // A trait that does not resolve is still a trait: its methods are not the type's own.
         const trait = it.implTrait ? (this.typePath(scope, it.implTrait, it)[0] ?? { t: 'ext' as const }) : undefined;
         const impl: ImplRef = { ref, ...(trait ? { trait } : {}) };
+        let bare = it.implSelf;
+        while (bare.k === 'ref') bare = bare.inner;
+        // A trait of the program implemented for slices or arrays (`impl<'a> ReadRef<'a> for &'a [u8]`).
+        if (bare.k === 'array' && trait?.t === 'item') {
+          byType.set(`std:${SLICE}`, [...(byType.get(`std:${SLICE}`) ?? []), impl]);
+          return;
+        }
         const self = this.typePath(scope, it.implSelf, it);
         if (self.length === 0 && isGenericParam(it.implSelf, it)) {
           blanket.push(impl);

@@ -69,8 +69,10 @@ export class Program {
 
   /** Adds (or replaces) a file read elsewhere (by Phase A in this session). */
   add(ir: FileIR): void {
+    const before = this.files.get(ir.path);
     this.files.set(ir.path, ir);
-    if (this.modulesBuilt && !this.fileModules.has(ir.path)) this.modulesBuilt = false;
+    // Modules hold their file's IR: one read again (Phase B's, with the program's macros) builds them anew.
+    if (this.modulesBuilt && (!this.fileModules.has(ir.path) || (before && before !== ir))) this.modulesBuilt = false;
   }
 
   /**
@@ -138,6 +140,20 @@ export class Program {
     if (changed) {
       this.modulesBuilt = false;
       this.buildModules();
+    }
+  }
+
+  /** The IRs of every file the program holds. */
+  *irs(): IterableIterator<FileIR> {
+    for (const ir of this.files.values()) if (ir) yield ir;
+  }
+
+  /** A file's text as on disk now (inside the repository), or undefined when it cannot be read. */
+  text(path: string): string | undefined {
+    try {
+      return this.readConfined(path);
+    } catch {
+      return undefined;
     }
   }
 

@@ -4,7 +4,7 @@
  * of the closures their adapters take, and std's traits that construct `Self`. The model is
  * small on purpose: a method it does not know gives an unknown type, never a guess.
  */
-import { deref, elementOf, RAW_POINTER, type Ty } from './types.js';
+import { deref, elementOf, RAW_POINTER, SLICE, type Ty } from './types.js';
 
 /** Associated functions of std traits that make a `Self` (or a `Result` of one). */
 export const SELF_CONSTRUCTORS: Record<string, 'self' | 'result'> = {
@@ -79,6 +79,7 @@ export function closureParams(recv: Ty | undefined, name: string): (Ty | undefin
 /** Methods of types outside the program whose result is known from the receiver. */
 export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
   const r = deref(recv);
+  if (r?.t === 'array') return elementMethodResult(r, r.elem, name);
   if (!r || r.t !== 'std') return undefined;
   const a0 = r.args[0];
   switch (r.name) {
@@ -153,32 +154,8 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
   }
   const elem = elementOf(r);
   if (elem) {
-    if (
-      [
-        'get',
-        'get_mut',
-        'first',
-        'last',
-        'first_mut',
-        'last_mut',
-        'pop',
-        'pop_front',
-        'pop_back',
-        'front',
-        'back',
-        'front_mut',
-        'back_mut',
-        'next',
-        'next_back',
-        'peek',
-        'iter().next',
-      ].includes(name)
-    )
-      return { t: 'std', name: 'Option', args: [elem] };
-    if (['iter', 'iter_mut', 'into_iter', 'drain', 'rev', 'skip', 'take', 'filter', 'chain', 'peekable', 'by_ref'].includes(name))
-      return { t: 'std', name: 'Iter', args: [elem] };
-    if (['clone', 'to_vec', 'to_owned'].includes(name)) return r;
-    if (name === 'remove' || name === 'swap_remove') return elem;
+    const out = elementMethodResult(r, elem, name);
+    if (out) return out;
   }
   if (r.name === 'Iter' && a0) {
     if (name === 'enumerate') return { t: 'std', name: 'Iter', args: [{ t: 'tuple', elems: [{ t: 'std', name: 'usize', args: [] }, a0] }] };
@@ -186,6 +163,63 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
     if (ITER_ONE.has(name)) return { t: 'std', name: 'Option', args: [a0] };
   }
   if (['Rc', 'Arc', 'Box', 'String', 'str'].includes(r.name) && name === 'clone') return r;
+  if (INTEGERS.has(r.name)) {
+    // `offset.checked_add(n)`: an `Option` of the integer; `wrapping_*`, `saturating_*`: the integer.
+    if (name.startsWith('checked_')) return { t: 'std', name: 'Option', args: [r] };
+    if (name.startsWith('wrapping_') || name.startsWith('saturating_') || INTEGER_SAME.has(name)) return r;
+  }
+  return undefined;
+}
+
+/** Rust's integer types. */
+const INTEGERS = new Set(['u8', 'u16', 'u32', 'u64', 'u128', 'usize', 'i8', 'i16', 'i32', 'i64', 'i128', 'isize']);
+/** Integer methods that give the same integer type. */
+const INTEGER_SAME = new Set([
+  'min',
+  'max',
+  'clamp',
+  'pow',
+  'abs',
+  'rotate_left',
+  'rotate_right',
+  'swap_bytes',
+  'to_be',
+  'to_le',
+  'from_be',
+  'from_le',
+  'reverse_bits',
+  'clone',
+]);
+
+/** Methods of a sequence (`Vec<T>`, a slice, an array …) whose result is known from its element. */
+function elementMethodResult(r: Ty, elem: Ty, name: string): Ty | undefined {
+  if (
+    [
+      'get',
+      'get_mut',
+      'first',
+      'last',
+      'first_mut',
+      'last_mut',
+      'pop',
+      'pop_front',
+      'pop_back',
+      'front',
+      'back',
+      'front_mut',
+      'back_mut',
+      'next',
+      'next_back',
+      'peek',
+      'iter().next',
+    ].includes(name)
+  )
+    return { t: 'std', name: 'Option', args: [elem] };
+  if (['iter', 'iter_mut', 'into_iter', 'drain', 'rev', 'skip', 'take', 'filter', 'chain', 'peekable', 'by_ref'].includes(name))
+    return { t: 'std', name: 'Iter', args: [elem] };
+  if (name === 'clone' || name === 'to_owned') return r;
+  if (name === 'to_vec') return { t: 'std', name: 'Vec', args: [elem] };
+  if (name === 'remove' || name === 'swap_remove') return elem;
   return undefined;
 }
 
@@ -193,6 +227,17 @@ const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/))
 
 /** Methods of `std::sync::atomic`'s types that give the value held (the `fetch_*` ones too, but `fetch_update`). */
 const ATOMIC_VALUE_METHODS = words('load swap into_inner get_mut compare_and_swap');
+
+/** Inherent methods of the integer types (`u64::wrapping_add` comes before a trait's `wrapping_add`). */
+const INTEGER_INHERENT = words(`checked_add checked_sub checked_mul checked_div checked_rem checked_neg checked_shl checked_shr
+  checked_pow checked_abs checked_div_euclid checked_rem_euclid wrapping_add wrapping_sub wrapping_mul wrapping_div
+  wrapping_rem wrapping_neg wrapping_shl wrapping_shr wrapping_pow wrapping_abs saturating_add saturating_sub saturating_mul
+  saturating_div saturating_pow saturating_abs overflowing_add overflowing_sub overflowing_mul overflowing_div
+  overflowing_rem overflowing_neg overflowing_shl overflowing_shr overflowing_pow pow abs signum is_positive is_negative
+  count_ones count_zeros leading_zeros trailing_zeros leading_ones trailing_ones rotate_left rotate_right swap_bytes
+  reverse_bits to_be to_le from_be from_le to_be_bytes to_le_bytes to_ne_bytes from_be_bytes from_le_bytes from_ne_bytes
+  min_value max_value from_str_radix div_euclid rem_euclid is_power_of_two next_power_of_two checked_next_power_of_two
+  abs_diff unsigned_abs ilog ilog2 ilog10 isqrt`);
 
 /**
  * Inherent methods of the std types a program most often extends with traits of its own (Rust
@@ -225,4 +270,14 @@ export const STD_INHERENT_METHODS: Readonly<Record<string, ReadonlySet<string>>>
     trim_left_matches trim_right_matches parse is_ascii eq_ignore_ascii_case make_ascii_uppercase make_ascii_lowercase
     escape_debug escape_default escape_unicode replace replacen to_lowercase to_uppercase repeat to_ascii_uppercase
     to_ascii_lowercase into_string into_boxed_bytes`),
+  // Slices and arrays.
+  [SLICE]: words(`len is_empty first first_mut split_first split_first_mut split_last split_last_mut last last_mut get get_mut
+    get_unchecked get_unchecked_mut as_ptr as_mut_ptr as_ptr_range as_mut_ptr_range swap reverse iter iter_mut windows
+    chunks chunks_mut chunks_exact chunks_exact_mut rchunks rchunks_mut split_at split_at_mut split splitn rsplit rsplitn
+    contains starts_with ends_with strip_prefix strip_suffix binary_search binary_search_by binary_search_by_key
+    sort_unstable sort_unstable_by sort_unstable_by_key select_nth_unstable rotate_left rotate_right fill fill_with
+    clone_from_slice copy_from_slice copy_within swap_with_slice align_to align_to_mut partition_point sort sort_by
+    sort_by_key sort_by_cached_key to_vec into_vec repeat concat join is_ascii eq_ignore_ascii_case make_ascii_uppercase
+    make_ascii_lowercase escape_ascii to_ascii_uppercase to_ascii_lowercase map as_slice as_mut_slice each_ref each_mut`),
+  ...Object.fromEntries([...INTEGERS].map((t) => [t, INTEGER_INHERENT])),
 };

@@ -21,6 +21,9 @@ export interface TyCtx {
   self?: Ty | undefined;
 }
 
+/** The std type name of slices and arrays whose element is unknown, and the key of the program's impls for any slice or array. */
+export const SLICE = '[]';
+
 /** The std type name a raw pointer (`*const T`, `*mut T`) reads as: `*p` gives `T`, a method call does not deref it. */
 export const RAW_POINTER = '*ptr';
 
@@ -100,7 +103,7 @@ export class Types {
         return { t: 'tuple', elems: te.elems.map((e) => this.of(e, ctx, depth + 1) ?? UNKNOWN_TUPLE_SLOT) };
       case 'array': {
         const elem = this.of(te.elem, ctx, depth + 1);
-        return elem ? { t: 'array', elem } : { t: 'std', name: '[]', args: [] };
+        return elem ? { t: 'array', elem } : { t: 'std', name: SLICE, args: [] };
       }
       case 'bounds': {
         // `impl Iterator<Item = T>`, `Box<dyn Iterator<Item = T>>`: a sequence of T.
@@ -222,8 +225,10 @@ export class Types {
     if (container && (container.kind === 'impl' || container.kind === 'trait')) {
       const cref: ItemRef = { file: fn.file, i: it.parent, mod: fn.mod };
       this.bindGenerics(container, ctx);
-      if (container.kind === 'trait') ctx.self = receiver ?? { t: 'bounds', traits: [cref] };
-      else {
+      if (container.kind === 'trait') {
+        ctx.self = receiver ?? { t: 'bounds', traits: [cref] };
+        if (receiver && container.generics) this.bindTraitArgs(cref, container, receiver, ctx);
+      } else {
         // impl<T> Foo<T>: T is the receiver's argument where it sits in the self type.
         const selfTe = container.implSelf;
         if (receiver?.t === 'adt' && selfTe?.k === 'path')
@@ -235,6 +240,47 @@ export class Types {
     }
     this.bindGenerics(it, ctx);
     return ctx;
+  }
+
+  /**
+   * A trait's parameters as the receiver's impl of it gives them: `impl<T> ReadError<T> for
+   * Result<T, ()>` called on a `Result<&Header, ()>` makes the trait's `T` a `&Header`. The impl
+   * is the first of the program's impls of the trait for the receiver's type; its parameters are
+   * bound by the receiver's arguments where they sit in the impl's self type.
+   */
+  private bindTraitArgs(trait: ItemRef, traitItem: Item, receiver: Ty, ctx: TyCtx): void {
+    const d = deref(receiver);
+    const key = d?.t === 'adt' ? refKey(d.ref) : d?.t === 'std' ? `std:${d.name}` : d?.t === 'array' ? `std:${SLICE}` : undefined;
+    if (!d || !key) return;
+    const traitKey = refKey(trait);
+    for (const impl of this.names.impls().byType.get(key) ?? []) {
+      if (impl.trait?.t !== 'item' || refKey(impl.trait.ref) !== traitKey) continue;
+      const it = itemOf(impl.ref);
+      const written = it.implTrait;
+      if (written?.k !== 'path') return;
+      const implCtx: TyCtx = { scope: this.names.itemScope(impl.ref), generics: new Map() };
+      this.bindGenerics(it, implCtx);
+      let self = it.implSelf;
+      while (self?.k === 'ref') self = self.inner;
+      const param = (te: TypeExpr | undefined) => {
+        while (te?.k === 'ref') te = te.inner;
+        return te?.k === 'path' && te.segs.length === 1 && implCtx.generics.has(te.segs[0]!) ? te.segs[0]! : undefined;
+      };
+      if (self?.k === 'path' && (d.t === 'adt' || d.t === 'std'))
+        self.args.forEach((a, k) => {
+          const name = param(a);
+          if (name && d.args[k]) implCtx.generics.set(name, d.args[k]);
+        });
+      else if (self?.k === 'array' && d.t === 'array') {
+        const name = param(self.elem);
+        if (name) implCtx.generics.set(name, d.elem);
+      }
+      traitItem.generics?.forEach((g, k) => {
+        const t = this.of(written.args[k], implCtx);
+        if (t) ctx.generics.set(g.name, t);
+      });
+      return;
+    }
   }
 
   /** Adds an item's generic parameters to a context, each as its bounds (or unknown). */
@@ -261,11 +307,20 @@ export class Types {
     return this.of(f.type, { scope: this.names.itemScope(owner.ref), generics, self: owner });
   }
 
-  /** The type a function returns, `Self` and the impl's parameters read for `receiver`. */
-  returnType(fn: ItemRef, receiver?: Ty): Ty | undefined {
+  /**
+   * The type a function returns, `Self` and the impl's parameters read for `receiver`, the
+   * function's own type parameters for the types written at the call (`read::<T>()`), when given.
+   */
+  returnType(fn: ItemRef, receiver?: Ty, explicit?: readonly (Ty | undefined)[]): Ty | undefined {
     const it = itemOf(fn);
     if (!it.ret) return undefined;
-    return this.of(it.ret, this.fnCtx(fn, receiver));
+    const ctx = this.fnCtx(fn, receiver);
+    if (explicit)
+      it.generics?.forEach((g, k) => {
+        const t = explicit[k];
+        if (t) ctx.generics.set(g.name, t);
+      });
+    return this.of(it.ret, ctx);
   }
 
   /** The declared type of a const or static. */

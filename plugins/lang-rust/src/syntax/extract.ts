@@ -24,6 +24,13 @@ export interface Extraction {
 /** Parses Rust text (for the items of macro invocations), or undefined when it cannot. */
 export type TextParser = (text: string) => Tree | undefined;
 
+/**
+ * A `macro_rules!` of another file of the program by name, with the name of its crate when that
+ * is not the invoking file's (`$crate` then becomes `::name`); undefined when the program has
+ * none the file can mean for sure. Phase A reads one file and has no such lookup.
+ */
+export type MacroLookup = (name: string) => { macro: MacroRules; crateName?: string } | undefined;
+
 /** An item-position macro invocation whose tokens are read as items. */
 interface ItemMacro {
   start: number;
@@ -76,8 +83,15 @@ const MAX_SKELETON = 600;
  * ir.items.find((i) => i.name === 'connect')?.path; // 'net::TcpStream::connect'
  * ```
  */
-export function extractFile(tree: Tree, text: string, lines: LineIndex, path: string, parse?: TextParser): Extraction {
-  return new Extractor(text, lines, path, parse).run(tree);
+export function extractFile(
+  tree: Tree,
+  text: string,
+  lines: LineIndex,
+  path: string,
+  parse?: TextParser,
+  foreign?: MacroLookup,
+): Extraction {
+  return new Extractor(text, lines, path, parse, foreign).run(tree);
 }
 
 class Extractor {
@@ -107,12 +121,15 @@ class Extractor {
   private depth = 0;
   /** Functions whose body is in an expansion (its positions are not the file's). */
   private readonly expanded = new Set<number>();
+  /** The names in `FileIR.foreignMacros`. */
+  private readonly foreignNames = new Set<string>();
 
   constructor(
     private readonly text: string,
     private readonly lines: LineIndex,
     path: string,
     private readonly parse?: TextParser,
+    private readonly foreign?: MacroLookup,
   ) {
     this.ir = { path, items: [], uses: [], typeRefs: [], range: { startLine: 1, startCol: 0, endLine: 1, endCol: 0 } };
   }
@@ -482,8 +499,17 @@ class Extractor {
           this.itemsInTokens(tt, { parent, prefix, local, attrs: [...cfg, ...own.wrapper] });
           return;
         }
-        if (own && tt && this.depth < MAX_EXPANSION_DEPTH) {
-          const text = expand(own, tt.text.slice(1, -1));
+        // Tokens that are not items, given to a macro of another file (`define_section!(DebugAbbrev, …)`):
+        // expanded when the program's lookup knows the macro (Phase B), else only recorded.
+        const other =
+          !own && last && tt && macro && last !== 'cfg_if' && !NON_ITEM_MACROS.has(last) && !ITEM_WORDS.test(tt.text) ? last : undefined;
+        if (other && !this.foreignNames.has(other)) {
+          this.foreignNames.add(other);
+          (this.ir.foreignMacros ??= []).push(other);
+        }
+        const found = other ? this.foreign?.(other) : undefined;
+        if ((own || found) && tt && this.depth < MAX_EXPANSION_DEPTH) {
+          const text = own ? expand(own, tt.text.slice(1, -1)) : expand(found!.macro, tt.text.slice(1, -1), found!.crateName);
           if (text !== undefined)
             this.expansions.push({
               text,
@@ -633,7 +659,10 @@ class Extractor {
       n.type === 'mod_item' || n.type === 'function_item' || n.type === 'trait_item' || n.type === 'impl_item'
         ? n.childForFieldName('body')
         : null;
-    let head = body ? this.text.slice(n.startIndex, body.startIndex).trimEnd() : n.text;
+    // A node of an expansion is not in the file's text: its own.
+    let head = body
+      ? (this.origin ? n.text.slice(0, body.startIndex - n.startIndex) : this.text.slice(n.startIndex, body.startIndex)).trimEnd()
+      : n.text;
     if (n.type === 'macro_definition') head = `macro_rules! ${n.childForFieldName('name')?.text ?? ''}`;
     if (head.length > MAX_SKELETON) head = `${head.slice(0, MAX_SKELETON)}…`;
     const parts = [...docs.map((d) => d.trimEnd()), ...attrs.map((a) => `#[${a}]`), head.replace(/\s*\n\s*/g, ' ')];

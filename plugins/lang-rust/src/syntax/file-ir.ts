@@ -135,6 +135,13 @@ export interface FileIR {
    * wrapper (`itemAttributeWrapper`) in front of theirs; `applied` is what it put there last.
    */
   macroItems?: { macro: string; parent: number; items: [number, number]; uses: [number, number]; applied?: string[] }[];
+  /**
+   * Macros of other files invoked at item positions with tokens that are not items
+   * (`define_section!(DebugAbbrev, DebugAbbrevOffset, "…");`): Phase B reads the file again with
+   * the program's macros and expands them. `foreignApplied` says which definitions it used.
+   */
+  foreignMacros?: string[];
+  foreignApplied?: string;
 }
 
 /** Rust's primitive types. */

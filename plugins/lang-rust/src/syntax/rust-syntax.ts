@@ -4,7 +4,7 @@
  */
 import { initTreeSitter, LineIndex, loadGrammar, TimedParser } from '@travsr/sdk/tree-sitter';
 import type { Tree } from 'web-tree-sitter';
-import { type Extraction, extractFile } from './extract.js';
+import { type Extraction, extractFile, type MacroLookup } from './extract.js';
 import type { FileIR } from './file-ir.js';
 
 /** Where the grammar and the runtime come from (dist/ in the built plugin). */
@@ -50,11 +50,14 @@ export class RustSyntax {
     return ir;
   }
 
-  /** A file's IR and its function bodies, for use while the returned trees live (the caller deletes `tree` and `extraTrees`). */
-  readWithBodies(path: string, text: string): Extraction & { tree: Tree } {
+  /**
+   * A file's IR and its function bodies, for use while the returned trees live (the caller
+   * deletes `tree` and `extraTrees`); with the program's macros (`foreign`) in Phase B.
+   */
+  readWithBodies(path: string, text: string, foreign?: MacroLookup): Extraction & { tree: Tree } {
     const tree = this.parse(text, path);
     try {
-      return { ...extractFile(tree, text, new LineIndex(text), path, (t) => this.parse(t, path)), tree };
+      return { ...extractFile(tree, text, new LineIndex(text), path, (t) => this.parse(t, path), foreign), tree };
     } catch (e) {
       tree.delete();
       throw e;

@@ -123,7 +123,8 @@ export function boundsOf(n: TsNode): TypeExpr[] {
   for (const c of n.namedChildren) {
     if (!c || c.type === 'lifetime' || c.type === 'removed_trait_bound') continue;
     if (c.type === 'higher_ranked_trait_bound') {
-      const v = c.childForFieldName('value');
+      // `for<'c> FnOnce(…)`: the bound (field `type` in tree-sitter-rust 0.20, `value` before).
+      const v = c.childForFieldName('type') ?? c.childForFieldName('value');
       if (v) out.push(typeOf(v));
     } else out.push(typeOf(c));
   }
