@@ -161,7 +161,7 @@ export class RustAnalyzer {
       } catch {
         continue; // the file as Phase A read it stays
       }
-      program.add(ex.ir);
+      program.replace(ex.ir);
       if (!(this.keepParses && this.parses.keep(ir.path, ex, text.length))) freeParse(ex);
     }
     return macros;

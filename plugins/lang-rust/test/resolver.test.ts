@@ -744,6 +744,31 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("reads `0..self.len()` as a range up to a method call, indexes through the program's Index impl, and types String/str conversions", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ranges'),
+      'src/lib.rs': [
+        'pub struct Arg;',
+        'impl Arg { pub fn is_set(&self) -> bool { true } }',
+        'pub struct Cmd { args: Vec<Arg> }',
+        'impl Cmd { pub fn count(&self) -> usize { self.args.len() } }',
+        'impl std::ops::Index<usize> for Cmd { type Output = Arg; fn index(&self, i: usize) -> &Arg { &self.args[i] } }',
+        'pub fn each(c: &Cmd) { for i in 0..c.count() { let _ = c[i].is_set(); } }',
+        'pub fn tail(c: &Cmd, from: usize) -> usize { (from..c.count()).len() }',
+        'pub trait Replacer { fn replace_in(&self) -> u8; }',
+        'impl Replacer for str { fn replace_in(&self) -> u8 { 0 } }',
+        'pub fn text(s: String) -> u8 { s.as_str().replace_in() + s.trim().replace_in() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => !e.includes('Cmd as Index'))).toEqual([
+      'src/lib.rs:each -calls-> src/lib.rs:Arg::is_set',
+      'src/lib.rs:each -calls-> src/lib.rs:Cmd::count',
+      'src/lib.rs:tail -calls-> src/lib.rs:Cmd::count',
+      'src/lib.rs:text -calls-> src/lib.rs:Replacer::replace_in',
+    ]);
+  });
+
   it('expands an item macro of another file of the crate where it is invoked, and only a macro it can be sure of', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('sections'),

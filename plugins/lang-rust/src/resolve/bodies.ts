@@ -569,7 +569,7 @@ export class BodyResolver {
         return segs ? this.valuePathType(segs.segs, segs.global) : undefined;
       }
       case 'field_expression': {
-        const value = n.childForFieldName('value');
+        const value = memberBase(n);
         const field = n.childForFieldName('field');
         if (!value || !field) return undefined;
         const base = deref(this.infer(value, env));
@@ -578,8 +578,14 @@ export class BodyResolver {
         if (base.t === 'adt') return this.types.fieldType(base, field.text);
         return undefined;
       }
-      case 'call_expression':
-        return this.call(n, env).ret;
+      case 'call_expression': {
+        const ret = this.call(n, env).ret;
+        // `0..self.len()` (see memberBase) is a range of what the call returns.
+        const fn = n.childForFieldName('function');
+        return fn?.type === 'field_expression' && fn.childForFieldName('value')?.type === 'range_expression'
+          ? { t: 'std', name: 'Range', args: ret ? [ret] : [] }
+          : ret;
+      }
       case 'try_expression': {
         const inner = n.namedChildren[0];
         const t = deref(inner ? this.infer(inner, env) : undefined);
@@ -621,7 +627,7 @@ export class BodyResolver {
         const [obj, idx] = n.namedChildren;
         if (!obj) return undefined;
         const t = this.infer(obj, env);
-        return idx?.type === 'range_expression' ? t : elementOf(t);
+        return idx?.type === 'range_expression' ? t : (elementOf(t) ?? this.types.indexOutput(t));
       }
       case 'type_cast_expression': {
         const t = n.childForFieldName('type');
@@ -780,7 +786,7 @@ export class BodyResolver {
     if (fn?.type === 'generic_function') fn = fn.childForFieldName('function');
     if (!fn) return { targets: [], outcome: 'unknown' };
     if (fn.type === 'field_expression') {
-      const value = fn.childForFieldName('value');
+      const value = memberBase(fn);
       const name = fn.childForFieldName('field')?.text;
       if (!value || !name) return { targets: [], outcome: 'unknown' };
       const recv = this.infer(value, env);
@@ -1008,6 +1014,20 @@ export class BodyResolver {
     for (const t of targets) if ((ret = this.types.returnType(t, recv, explicit))) break;
     return { targets, outcome: 'resolved', ...(ret ? { ret } : {}) };
   }
+}
+
+/**
+ * What a field access or method call is made on. tree-sitter-rust reads `0..self.len()` as
+ * `(0..self).len()` and `..at.pos()` as `(..at).pos()`; a range has no fields or methods a
+ * program calls this way, so the member is its end's.
+ */
+function memberBase(n: TsNode): TsNode | null {
+  const value = n.childForFieldName('value');
+  if (value?.type !== 'range_expression') return value;
+  const operands = value.namedChildren.filter((c): c is TsNode => c !== null && !NOT_ARGUMENTS.has(c.type));
+  const end =
+    operands.length === 2 ? operands[1] : operands.length === 1 && value.text.trimStart().startsWith('..') ? operands[0] : undefined;
+  return end ?? value;
 }
 
 /** A macro invocation in statement position (`inner_barrier!(ctx);`). */

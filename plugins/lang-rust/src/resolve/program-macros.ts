@@ -9,6 +9,7 @@
  * the invoking file's crate, all with the same rules; else the `#[macro_export]` ones of the
  * crates it depends on inside the repository, again one set of rules. Textual order (a macro is
  * visible only after its definition) is not checked: a crate that compiles uses what it can see.
+ * A file no crate's module tree reaches (`#[cfg(windows)]` code) expands nothing.
  */
 import { createHash } from 'node:crypto';
 import type { Crate } from '../crates/crate-graph.js';
@@ -80,7 +81,7 @@ export class ProgramMacros {
   }
 
   private crateOf(path: string): Crate | undefined {
-    if (!this.crates.has(path)) this.crates.set(path, this.program.modulesOf(path)[0]?.crate);
+    if (!this.crates.has(path)) this.crates.set(path, this.program.reachedCrate(path));
     return this.crates.get(path);
   }
 

@@ -69,10 +69,17 @@ export class Program {
 
   /** Adds (or replaces) a file read elsewhere (by Phase A in this session). */
   add(ir: FileIR): void {
-    const before = this.files.get(ir.path);
     this.files.set(ir.path, ir);
-    // Modules hold their file's IR: one read again (Phase B's, with the program's macros) builds them anew.
-    if (this.modulesBuilt && (!this.fileModules.has(ir.path) || (before && before !== ir))) this.modulesBuilt = false;
+    if (this.modulesBuilt && !this.fileModules.has(ir.path)) this.modulesBuilt = false;
+  }
+
+  /**
+   * Replaces a file's IR with one read again before resolution (with the program's macros): the
+   * modules hold their file's IR, so the trees are built anew.
+   */
+  replace(ir: FileIR): void {
+    this.files.set(ir.path, ir);
+    this.modulesBuilt = false;
   }
 
   /**
@@ -186,6 +193,12 @@ export class Program {
     const crate = this.crates.fileCrate(path);
     const m = this.moduleTree(crate, ir, posix.dirname(path));
     return this.fileModules.get(path) ?? [m];
+  }
+
+  /** The crate of a file the crates' module trees reach (no tree is made for a file they do not). */
+  reachedCrate(path: string): Crate | undefined {
+    this.buildModules();
+    return this.fileModules.get(path)?.[0]?.crate;
   }
 
   /** The crate root module of a crate (built with the trees). */

@@ -163,6 +163,10 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
     if (ITER_ONE.has(name)) return { t: 'std', name: 'Option', args: [a0] };
   }
   if (['Rc', 'Arc', 'Box', 'String', 'str'].includes(r.name) && name === 'clone') return r;
+  if (r.name === 'String' || r.name === 'str') {
+    const out = TEXT_METHODS[name];
+    if (out) return out;
+  }
   if (INTEGERS.has(r.name)) {
     // `offset.checked_add(n)`: an `Option` of the integer; `wrapping_*`, `saturating_*`: the integer.
     if (name.startsWith('checked_')) return { t: 'std', name: 'Option', args: [r] };
@@ -170,6 +174,28 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
   }
   return undefined;
 }
+
+/** What `String`'s and `str`'s common methods give. */
+const TEXT_METHODS: Readonly<Record<string, Ty>> = (() => {
+  const std = (name: string, args: Ty[] = []): Ty => ({ t: 'std', name, args });
+  const [str, string] = [std('str'), std('String')];
+  return {
+    as_str: str,
+    as_mut_str: str,
+    trim: str,
+    trim_start: str,
+    trim_end: str,
+    to_string: string,
+    to_owned: string,
+    to_lowercase: string,
+    to_uppercase: string,
+    as_bytes: { t: 'array', elem: std('u8') },
+    chars: std('Iter', [std('char')]),
+    bytes: std('Iter', [std('u8')]),
+    lines: std('Iter', [str]),
+    split_whitespace: std('Iter', [str]),
+  };
+})();
 
 /** Rust's integer types. */
 const INTEGERS = new Set(['u8', 'u16', 'u32', 'u64', 'u128', 'usize', 'i8', 'i16', 'i32', 'i64', 'i128', 'isize']);

@@ -59,6 +59,7 @@ const SEQUENCES = new Set([
   'Iter',
   'IterMut',
   'SmallVec',
+  'Range',
 ]);
 const MAX_DEPTH = 12;
 const ITERATOR_TRAITS = new Set(['Iterator', 'DoubleEndedIterator', 'ExactSizeIterator', 'IntoIterator', 'FusedIterator']);
@@ -201,6 +202,23 @@ export class Types {
       const it = member ? itemOf(member) : undefined;
       if (!member || !it?.aliased) continue;
       return this.of(it.aliased, this.fnCtx(member, b), 1);
+    }
+    return undefined;
+  }
+
+  /**
+   * What indexing a type of the program gives: the `Output` of its `impl Index<…>` (std's trait,
+   * written in the program: `cmd[id]` on a `Command` with `impl Index<&Id> for Command`).
+   */
+  indexOutput(base: Ty | undefined): Ty | undefined {
+    const b = deref(base);
+    if (!b || b.t !== 'adt') return undefined;
+    for (const impl of this.names.impls().byType.get(refKey(b.ref)) ?? []) {
+      const trait = itemOf(impl.ref).implTrait;
+      if (impl.trait?.t !== 'ext' || trait?.k !== 'path' || trait.segs[trait.segs.length - 1] !== 'Index') continue;
+      const member = this.names.membersNamed(impl.ref, 'Output').find((r) => itemOf(r).kind === 'type');
+      const it = member ? itemOf(member) : undefined;
+      if (member && it?.aliased) return this.of(it.aliased, this.fnCtx(member, b), 1);
     }
     return undefined;
   }
