@@ -284,6 +284,33 @@ describe('blanket impls', () => {
       'src/lib.rs:go -calls-> src/lib.rs:Stone::weight',
     ]);
   });
+
+  it("reads Self in a blanket impl as what it implements too, and of a trait's cfg twin members the compiled one", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('selfy'),
+      'src/lib.rs': [
+        'pub trait FromFd { fn from_fd(n: i32) -> Self; }',
+        'pub trait FromFilelike: Sized { fn from_filelike(n: i32) -> Self; fn from_into(n: i32) -> Self; }',
+        'impl<T: FromFd> FromFilelike for T {',
+        '    fn from_filelike(n: i32) -> Self { Self::from_fd(n) }',
+        '    fn from_into(n: i32) -> Self { Self::from_filelike(n + 1) }',
+        '}',
+        'pub trait Visit {',
+        '    #[cfg(not(test))]',
+        '    fn visit(&mut self, v: u64) { let _ = v; }',
+        '    #[cfg(test)]',
+        '    fn visit(&mut self, v: u64);',
+        '}',
+        'pub fn run<V: Visit>(v: &mut V) { v.visit(1); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => !e.includes('FromFd>::from_fd'))).toEqual([
+      'src/lib.rs:<T as FromFilelike>::from_filelike -calls-> src/lib.rs:FromFd::from_fd',
+      'src/lib.rs:<T as FromFilelike>::from_into -calls-> src/lib.rs:FromFilelike::from_filelike',
+      'src/lib.rs:run -calls-> src/lib.rs:Visit::visit',
+    ]);
+  });
 });
 
 describe('what real crates do (found on crates the issue does not name)', () => {
@@ -767,6 +794,22 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:tail -calls-> src/lib.rs:Cmd::count',
       'src/lib.rs:text -calls-> src/lib.rs:Replacer::replace_in',
     ]);
+  });
+
+  it('does not read a match arm or a field initializer under a cfg the default build leaves out', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('arms', '[features]\ndefault = []\nerror = []\n'),
+      'src/lib.rs': [
+        'pub fn on() -> u8 { 1 }',
+        'pub fn off() -> u8 { 0 }',
+        'pub enum E { A, B }',
+        'pub struct S { a: u8, b: u8 }',
+        'pub fn pick(e: E) -> u8 { match e { E::A => on(), #[cfg(feature = "error")] E::B => off(), #[cfg(not(feature = "error"))] E::B => on() } }',
+        'pub fn make() -> S { S { a: on(), #[cfg(feature = "error")] b: off(), #[cfg(not(feature = "error"))] b: on() } }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:make -calls-> src/lib.rs:on', 'src/lib.rs:pick -calls-> src/lib.rs:on']);
   });
 
   it('expands an item macro of another file of the crate where it is invoked, and only a macro it can be sure of', async () => {

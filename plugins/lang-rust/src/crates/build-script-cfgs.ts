@@ -127,7 +127,8 @@ function conditionAt(code: string, blocks: readonly Block[], at: number): boolea
   for (const b of around) {
     const h = b.header.replace(/\s+/g, ' ');
     // `main` may have left before (`return`, `?`, `exit`, `panic!`): then a cfg set here is not known to be.
-    if (/^(pub )?fn main\s*\(/.test(h)) return runs && EARLY_EXIT.test(code.slice(b.start, at)) ? undefined : runs;
+    if (/^(pub )?fn main\s*\(/.test(h))
+      return runs && EARLY_EXIT.test(code.slice(b.start, at).replace(VERSION_UNREADABLE_EXIT, '')) ? undefined : runs;
     const v = headerValue(h);
     if (v === undefined) return undefined;
     runs &&= v;
@@ -138,6 +139,11 @@ function conditionAt(code: string, blocks: readonly Block[], at: number): boolea
 
 /** What leaves `main` early. */
 const EARLY_EXIT = /\breturn\b|\?\s*;|\bexit\s*\(|\bpanic!|\bunreachable!/;
+/**
+ * Leaving `main` when the compiler's version cannot be read (`let minor = match rustc_minor() {
+ * Some(n) => n, None => return };`): on the assumed build it can be, so that is no early exit.
+ */
+const VERSION_UNREADABLE_EXIT = /\b(?:minor|version|rustc)\w*\s*\([^;]*?None\s*=>\s*(?:\{\s*)?return\b/gi;
 
 /** The value of one block header on the assumed build: `if minor < 39` → false; undefined when unknown. */
 function headerValue(header: string): boolean | undefined {

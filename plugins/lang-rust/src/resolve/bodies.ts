@@ -205,6 +205,10 @@ export class BodyResolver {
 
   private walk(n: TsNode, env: Env): void {
     switch (n.type) {
+      case 'field_initializer':
+        // `S { #[cfg(feature = "x")] a: f(), … }`: not compiled, not read (as a statement under it).
+        if (!this.cfgOff(n)) for (const c of n.namedChildren) if (c) this.walk(c, env);
+        return;
       case 'let_declaration': {
         const value = n.childForFieldName('value');
         if (value) this.walk(value, env);
@@ -259,7 +263,7 @@ export class BodyResolver {
         if (value) this.walk(value, env);
         const vt = value ? this.infer(value, env) : undefined;
         for (const arm of n.childForFieldName('body')?.namedChildren ?? []) {
-          if (arm?.type !== 'match_arm') continue;
+          if (arm?.type !== 'match_arm' || this.cfgOff(arm)) continue;
           const inner = new Env(env);
           const pat = arm.childForFieldName('pattern');
           if (pat) {
@@ -328,13 +332,23 @@ export class BodyResolver {
       if (!c) continue;
       // As rust-analyzer greys it out.
       if (c.type === 'attribute_item') {
-        const a = c.namedChildren.find((x) => x?.type === 'attribute')?.text.replace(/\s+/g, ' ');
-        if (a && evalCfgAttr(a, this.scope.mod.crate.features) === false) inactive = true;
+        if (this.attributeOff(c)) inactive = true;
         continue;
       }
       if (!inactive) this.walk(c, env);
       inactive = false;
     }
+  }
+
+  /** Whether an attribute is a cfg a default build does not meet. */
+  private attributeOff(attr: TsNode): boolean {
+    const a = attr.namedChildren.find((x) => x?.type === 'attribute')?.text.replace(/\s+/g, ' ');
+    return a !== undefined && evalCfgAttr(a, this.scope.mod.crate.features) === false;
+  }
+
+  /** A match arm or field initializer under a cfg a default build does not meet. */
+  private cfgOff(n: TsNode): boolean {
+    return n.namedChildren.some((c) => c?.type === 'attribute_item' && this.attributeOff(c));
   }
 
   /**
@@ -647,7 +661,7 @@ export class BodyResolver {
         const value = n.childForFieldName('value');
         const vt = value ? this.infer(value, env) : undefined;
         for (const arm of n.childForFieldName('body')?.namedChildren ?? []) {
-          if (arm?.type !== 'match_arm') continue;
+          if (arm?.type !== 'match_arm' || this.cfgOff(arm)) continue;
           const inner = new Env(env);
           const pat = arm.childForFieldName('pattern');
           const guard = pat?.childForFieldName('condition');

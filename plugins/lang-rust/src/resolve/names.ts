@@ -522,7 +522,7 @@ export class Names {
     return out;
   }
 
-  /** Members of a trait or an impl, by name. */
+  /** Members of a trait or an impl, by name (of cfg twins, those a default build compiles). */
   membersNamed(container: ItemRef, name: string): ItemRef[] {
     const key = refKey(container);
     let byName = this.memberMemo.get(key);
@@ -536,6 +536,8 @@ export class Names {
         list.push({ file: container.file, i, mod: container.mod });
         byName.set(it.name, list);
       }
+      // cfg twins of one member (`#[cfg(not(test))] fn visit_u64(…) { … }` beside `#[cfg(test)] fn visit_u64(…);`): the compiled one.
+      for (const [n, list] of byName) if (list.length > 1) byName.set(n, preferActive(list));
     }
     return byName.get(name) ?? [];
   }

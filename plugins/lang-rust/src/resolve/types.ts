@@ -254,6 +254,12 @@ export class Types {
             if (a.k === 'path' && a.segs.length === 1 && ctx.generics.has(a.segs[0]!)) ctx.generics.set(a.segs[0]!, receiver.args[k]);
           });
         ctx.self = receiver ?? this.of(selfTe, ctx);
+        // `impl<T: FromFd> FromFilelike for T`: `Self` is also what the impl implements.
+        const blanket = selfTe?.k === 'path' && selfTe.segs.length === 1 && container.generics?.some((g) => g.name === selfTe.segs[0]);
+        if (!receiver && blanket && container.implTrait && (ctx.self === undefined || ctx.self.t === 'bounds')) {
+          const implemented = this.traitRefs(container.implTrait, ctx);
+          if (implemented.length > 0) ctx.self = { t: 'bounds', traits: [...(ctx.self?.traits ?? []), ...implemented] };
+        }
       }
     }
     this.bindGenerics(it, ctx);
