@@ -93,6 +93,38 @@ describe('build script cfgs', () => {
     expect(evalCfgAttr('cfg(loom)', Object.assign(defaultFeatures(undefined), { buildCfgs: NO_BUILD_SCRIPT }))).toBe(false);
   });
 
+  it("reads features a build script sets, under target checks of the assumed build and version_check's stable answers", () => {
+    const script = [
+      'use std::env;',
+      'fn main() {',
+      '    if let Some(channel) = version_check::Channel::read() {',
+      '        if channel.supports_features() {',
+      '            println!("cargo:rustc-cfg=feature=\\"specialize\\"");',
+      '        }',
+      '    }',
+      '    let arch = env::var("CARGO_CFG_TARGET_ARCH").expect("CARGO_CFG_TARGET_ARCH was not set");',
+      '    if arch.eq_ignore_ascii_case("x86_64") || arch.eq_ignore_ascii_case("aarch64") {',
+      '        println!("cargo:rustc-cfg=feature=\\"folded_multiply\\"");',
+      '    }',
+      '    if arch == "riscv64" {',
+      '        println!("cargo:rustc-cfg=riscv_only");',
+      '    }',
+      '    if env::var("CARGO_CFG_TARGET_OS").unwrap() == "linux" && other() {',
+      '        println!("cargo:rustc-cfg=unread");',
+      '    }',
+      '}',
+      '',
+    ].join('\n');
+    const cfgs = buildScriptCfgs(script);
+    const withFeatures = Object.assign(defaultFeatures({ default: ['std'], std: [] }), { buildCfgs: cfgs });
+    expect(evalCfgAttr('cfg(feature = "folded_multiply")', withFeatures)).toBe(true);
+    expect(evalCfgAttr('cfg(feature = "specialize")', withFeatures)).toBe(false);
+    expect(evalCfgAttr('cfg(feature = "std")', withFeatures)).toBe(true);
+    expect(evalCfgAttr('cfg(feature = "nowhere")', withFeatures)).toBe(false);
+    expect(evalCfgAttr('cfg(riscv_only)', withFeatures)).toBe(false);
+    expect(evalCfgAttr('cfg(unread)', withFeatures)).toBeUndefined();
+  });
+
   it('knows nothing of custom cfgs when the script builds their names (format!, autocfg)', () => {
     const built = buildScriptCfgs('fn main() { let ac = autocfg::new(); ac.emit_has_type("i128"); println!("cargo:rustc-cfg={}", "x"); }');
     expect(built.closed).toBe(false);

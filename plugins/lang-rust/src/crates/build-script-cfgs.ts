@@ -27,6 +27,13 @@ export const NO_BUILD_SCRIPT: BuildScriptCfgs = { known: new Map(), emitted: new
 
 const EMIT = /cargo::?rustc-cfg=/g;
 const LITERAL_EMIT = /^cargo::?rustc-cfg=([A-Za-z_][A-Za-z0-9_]*)"/;
+/** `cargo:rustc-cfg=feature=\"x\"`: a feature the script turns on. */
+const FEATURE_EMIT = /^cargo::?rustc-cfg=feature=\\"([A-Za-z0-9_-]+)\\""/;
+
+/** How {@link BuildScriptCfgs} names a feature the script sets (`feature:folded_multiply`). */
+export function featureCfg(name: string): string {
+  return `feature:${name}`;
+}
 
 /**
  * Reads a build script's text. Each literal `cargo:rustc-cfg=NAME` is judged by the blocks
@@ -44,16 +51,19 @@ export function buildScriptCfgs(text: string): BuildScriptCfgs {
   // another file; cfg_aliases and other build-dependencies are ruled out by the caller).
   let closed = !/\bautocfg\b|\bmod\s+[A-Za-z_]\w*\s*;|\binclude!|#\[path\b/.test(code);
   const blocks = blockHeaders(code);
+  const targetVars = targetVariables(code);
   for (const m of code.matchAll(EMIT)) {
     const at = m.index;
-    const literal = LITERAL_EMIT.exec(code.slice(at, at + 200));
-    if (!literal) {
+    const head = code.slice(at, at + 200);
+    const feature = FEATURE_EMIT.exec(head);
+    const literal = feature ? undefined : LITERAL_EMIT.exec(head);
+    if (!literal && !feature) {
       closed = false;
       continue;
     }
-    const name = literal[1]!;
+    const name = feature ? featureCfg(feature[1]!) : literal![1]!;
     emitted.add(name);
-    const runs = conditionAt(code, blocks, at);
+    const runs = conditionAt(code, blocks, at, targetVars);
     if (runs === true) set.add(name);
     else if (runs === undefined) maybe.add(name);
   }
@@ -121,7 +131,7 @@ function blockHeaders(text: string): Block[] {
 }
 
 /** Whether the code at `at` runs, from the headers of the blocks around it; undefined when unknown. */
-function conditionAt(code: string, blocks: readonly Block[], at: number): boolean | undefined {
+function conditionAt(code: string, blocks: readonly Block[], at: number, targetVars: ReadonlyMap<string, string>): boolean | undefined {
   const around = blocks.filter((b) => b.start < at && at < b.end).sort((a, b) => b.start - a.start);
   let runs = true;
   for (const b of around) {
@@ -129,7 +139,7 @@ function conditionAt(code: string, blocks: readonly Block[], at: number): boolea
     // `main` may have left before (`return`, `?`, `exit`, `panic!`): then a cfg set here is not known to be.
     if (/^(pub )?fn main\s*\(/.test(h))
       return runs && EARLY_EXIT.test(code.slice(b.start, at).replace(VERSION_UNREADABLE_EXIT, '')) ? undefined : runs;
-    const v = headerValue(h);
+    const v = headerValue(h, targetVars);
     if (v === undefined) return undefined;
     runs &&= v;
   }
@@ -146,7 +156,7 @@ const EARLY_EXIT = /\breturn\b|\?\s*;|\bexit\s*\(|\bpanic!|\bunreachable!/;
 const VERSION_UNREADABLE_EXIT = /\b(?:minor|version|rustc)\w*\s*\([^;]*?None\s*=>\s*(?:\{\s*)?return\b/gi;
 
 /** The value of one block header on the assumed build: `if minor < 39` → false; undefined when unknown. */
-function headerValue(header: string): boolean | undefined {
+function headerValue(header: string, targetVars: ReadonlyMap<string, string>): boolean | undefined {
   // The rustc minor version (`compiler.minor`, `minor`, `rustc_minor`): a major version is no minor.
   const version = /^if ([\w.]*minor) (<|<=|>=|>) (\d+)$/i.exec(header);
   if (version) {
@@ -162,5 +172,59 @@ function headerValue(header: string): boolean | undefined {
   }
   if (/^if ![\w.]*nightly$/i.test(header)) return true;
   if (/^if [\w.]*nightly$/i.test(header)) return false;
+  // The version_check crate's answers on a current stable compiler.
+  if (/^if let Some\(\w+\) = (?:version_check::)?(?:Channel|Version)::read\(\)$/.test(header)) return true;
+  if (/^if [\w.]*\.(?:supports_features|is_nightly|is_dev)\(\)$/.test(header)) return false;
+  if (/^if [\w.]*\.(?:is_stable)\(\)$/.test(header)) return true;
+  if (header.startsWith('if ')) return targetCondition(header.slice(3), targetVars);
   return undefined;
+}
+
+/** The target the build is assumed for, as Cargo gives it to build scripts (`CARGO_CFG_TARGET_ARCH`). */
+const ASSUMED_TARGET_ENV: Readonly<Record<string, string>> = {
+  CARGO_CFG_TARGET_ARCH: 'x86_64',
+  CARGO_CFG_TARGET_OS: 'linux',
+  CARGO_CFG_TARGET_FAMILY: 'unix',
+  CARGO_CFG_TARGET_ENV: 'gnu',
+  CARGO_CFG_TARGET_VENDOR: 'unknown',
+  CARGO_CFG_TARGET_ENDIAN: 'little',
+  CARGO_CFG_TARGET_POINTER_WIDTH: '64',
+};
+
+/** Variables bound to a target env var (`let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap();`) and their value. */
+function targetVariables(code: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of code.matchAll(
+    /\blet\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:std::)?env::var\(\s*"(CARGO_CFG_TARGET_\w+)"\s*\)\s*\.(?:unwrap|expect)\([^)]*\)\s*;/g,
+  )) {
+    const value = ASSUMED_TARGET_ENV[m[2]!];
+    // A name bound twice is not known to be this one.
+    if (value === undefined || out.has(m[1]!)) out.set(m[1]!, '\0');
+    else out.set(m[1]!, value);
+  }
+  return out;
+}
+
+/**
+ * A condition made only of comparisons of target variables with string literals, joined by one
+ * kind of `||` or `&&` (`arch.eq_ignore_ascii_case("x86_64") || arch == "aarch64"`), on the
+ * assumed target; undefined for anything else.
+ */
+function targetCondition(cond: string, targetVars: ReadonlyMap<string, string>): boolean | undefined {
+  if (targetVars.size === 0) return undefined;
+  const or = cond.includes('||');
+  if (or && cond.includes('&&')) return undefined;
+  const terms = cond.split(or ? '||' : '&&').map((t) => t.trim());
+  const values = terms.map((t) => {
+    const m =
+      /^([A-Za-z_]\w*)\s*\.\s*eq_ignore_ascii_case\(\s*"([^"]*)"\s*\)$/.exec(t) ??
+      /^([A-Za-z_]\w*)(?:\.as_str\(\))?\s*(==|!=)\s*"([^"]*)"$/.exec(t);
+    if (!m) return undefined;
+    const value = targetVars.get(m[1]!);
+    if (value === undefined || value === '\0') return undefined;
+    if (m.length === 3) return value.toLowerCase() === m[2]!.toLowerCase();
+    return m[2] === '==' ? value === m[3] : value !== m[3];
+  });
+  if (values.includes(undefined)) return undefined;
+  return or ? values.includes(true) : values.every((v) => v === true);
 }

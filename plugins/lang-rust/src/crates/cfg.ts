@@ -1,4 +1,4 @@
-import { type BuildScriptCfgs, buildCfgValue } from './build-script-cfgs.js';
+import { type BuildScriptCfgs, buildCfgValue, featureCfg } from './build-script-cfgs.js';
 
 /**
  * `#[cfg(…)]` as a default `cargo build` on Linux x86_64 sees it: the package's default
@@ -147,7 +147,12 @@ class Parser {
         return undefined;
       }
       this.i += m[0].length;
-      if (name === 'feature') return this.features.has(m[1]!);
+      if (name === 'feature') {
+        if (this.features.has(m[1]!)) return true;
+        // A feature the build script sets (`cargo:rustc-cfg=feature="folded_multiply"`).
+        const cfgs = this.features.buildCfgs;
+        return cfgs?.emitted.has(featureCfg(m[1]!)) ? cfgs.known.get(featureCfg(m[1]!)) : false;
+      }
       const values = TARGET[name];
       return values ? values.includes(m[1]!) : undefined;
     }
