@@ -93,7 +93,7 @@ describe('build script cfgs', () => {
     expect(evalCfgAttr('cfg(loom)', Object.assign(defaultFeatures(undefined), { buildCfgs: NO_BUILD_SCRIPT }))).toBe(false);
   });
 
-  it("reads features a build script sets, under target checks of the assumed build and version_check's stable answers", () => {
+  it("reads features a build script sets, under target checks of the assumed build, version helpers and version_check's stable answers", () => {
     const script = [
       'use std::env;',
       'fn main() {',
@@ -105,6 +105,12 @@ describe('build script cfgs', () => {
       '    let arch = env::var("CARGO_CFG_TARGET_ARCH").expect("CARGO_CFG_TARGET_ARCH was not set");',
       '    if arch.eq_ignore_ascii_case("x86_64") || arch.eq_ignore_ascii_case("aarch64") {',
       '        println!("cargo:rustc-cfg=feature=\\"folded_multiply\\"");',
+      '    }',
+      '    if is_rustc_at_least("1.31.0") {',
+      '        println!("cargo:rustc-cfg=const_fns");',
+      '    }',
+      '    if !version_check::is_min_version("1.99.0").unwrap_or(true) {',
+      '        println!("cargo:rustc-cfg=before_199");',
       '    }',
       '    if arch == "riscv64" {',
       '        println!("cargo:rustc-cfg=riscv_only");',
@@ -122,6 +128,8 @@ describe('build script cfgs', () => {
     expect(evalCfgAttr('cfg(feature = "std")', withFeatures)).toBe(true);
     expect(evalCfgAttr('cfg(feature = "nowhere")', withFeatures)).toBe(false);
     expect(evalCfgAttr('cfg(riscv_only)', withFeatures)).toBe(false);
+    expect(evalCfgAttr('cfg(const_fns)', withFeatures)).toBe(true);
+    expect(evalCfgAttr('cfg(before_199)', withFeatures)).toBe(true);
     expect(evalCfgAttr('cfg(unread)', withFeatures)).toBeUndefined();
   });
 

@@ -172,6 +172,9 @@ function headerValue(header: string, targetVars: ReadonlyMap<string, string>): b
   }
   if (/^if ![\w.]*nightly$/i.test(header)) return true;
   if (/^if [\w.]*nightly$/i.test(header)) return false;
+  // `if is_rustc_at_least("1.31.0")`, `if version_check::is_min_version("1.36.0").unwrap_or(true)`.
+  const atLeast = /^if (!?)\s*[\w:]*(?:at_least|min_version)\w*\(\s*"1\.(\d+)(?:\.\d+)?"\s*\)(?:\.unwrap_or\(\w+\))?$/.exec(header);
+  if (atLeast) return ASSUMED_RUSTC_MINOR >= Number(atLeast[2]) !== (atLeast[1] === '!');
   // The version_check crate's answers on a current stable compiler.
   if (/^if let Some\(\w+\) = (?:version_check::)?(?:Channel|Version)::read\(\)$/.test(header)) return true;
   if (/^if [\w.]*\.(?:supports_features|is_nightly|is_dev)\(\)$/.test(header)) return false;
