@@ -162,7 +162,11 @@ export class RustAnalyzer {
         continue; // the file as Phase A read it stays
       }
       program.replace(ex.ir);
-      if (!(this.keepParses && this.parses.keep(ir.path, ex, text.length))) freeParse(ex);
+      // Phase A's parse of the file is out of date: the new one takes its place, or none does
+      // (the file is read again, with the macros, if this request asks for it).
+      const old = this.parses.take(ir.path);
+      if (old) freeParse(old);
+      if (!(old && this.parses.keep(ir.path, ex, text.length))) freeParse(ex);
     }
     return macros;
   }

@@ -151,6 +151,11 @@ describe('build script cfgs', () => {
     );
     expect(version.known.get('old')).toBe(false);
     expect(version.known.get('current')).toBe(true);
+    // Another exit after a version read is still an exit.
+    const other = buildScriptCfgs(
+      'fn main() {\n    if let Some(minor) = rustc_minor_version() { if minor >= 40 { println!("cargo:rustc-cfg=new") } }\n    let t = match env::var_os("CARGO_CFG_FOO") { Some(t) => t, None => return };\n    println!("cargo:rustc-cfg=after");\n}\n',
+    );
+    expect(other.known.has('after')).toBe(false);
     const major = buildScriptCfgs('fn main() {\n    if version.major < 2 {\n        println!("cargo:rustc-cfg=rust1");\n    }\n}\n');
     expect(major.known.has('rust1')).toBe(false);
     expect(buildScriptCfgs('mod probes;\nfn main() { probes::run(); }\n').closed).toBe(false);

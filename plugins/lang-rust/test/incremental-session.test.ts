@@ -64,4 +64,20 @@ describe('an incremental session', () => {
     expect(await phaseB(analyzer, root, ['src/macros.rs'], ['src/macros.rs'])).toEqual([]);
     expect(await phaseB(analyzer, root, ['src/lib.rs'], [])).toEqual(['src/lib.rs:go -> src/a.rs:f']);
   });
+
+  it("expands another file's item macro in a session whose Phase A read nothing, and again once the macro changes", async () => {
+    const make = (method: string) => `macro_rules! make { ($n:ident) => { pub struct $n; impl $n { pub fn ${method}(&self) {} } }; }\n`;
+    const root = writeProject({
+      'Cargo.toml': '[package]\nname = "mk"\nversion = "0.1.0"\nedition = "2021"\n',
+      'src/macros.rs': make('one'),
+      'src/lib.rs': '#[macro_use]\nmod macros;\nmod user;\n',
+      'src/user.rs': 'make!(Thing);\npub fn go(t: Thing) { t.one(); t.two(); }\n',
+    });
+    const analyzer = new RustAnalyzer({ grammar: GRAMMAR });
+    await analyzer.initialize({ root, phases: ['A', 'B'], options: {} });
+    const all = ['src/lib.rs', 'src/macros.rs', 'src/user.rs'];
+    expect(await phaseB(analyzer, root, all, [])).toEqual(['src/user.rs:go -> src/user.rs:Thing::one']);
+    writeFileSync(join(root, 'src/macros.rs'), make('two'));
+    expect(await phaseB(analyzer, root, ['src/user.rs'], ['src/macros.rs'])).toEqual(['src/user.rs:go -> src/user.rs:Thing::two']);
+  });
 });

@@ -812,11 +812,71 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r)).toEqual(['src/lib.rs:make -calls-> src/lib.rs:on', 'src/lib.rs:pick -calls-> src/lib.rs:on']);
   });
 
+  it('takes no guess between impls: trait parameters two impls give differently, slices of another element, several Index outputs, ranges of fields', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('noguess'),
+      'src/lib.rs': [
+        'pub struct A;',
+        'impl A { pub fn run(&self) {} pub fn width(&self) {} }',
+        'pub struct B;',
+        'impl B { pub fn run(&self) {} pub fn width(&self) {} }',
+        'pub trait Conv<T> { fn conv(self) -> T; }',
+        'impl Conv<A> for Result<u8, ()> { fn conv(self) -> A { A } }',
+        'impl Conv<B> for Result<u16, ()> { fn conv(self) -> B { B } }',
+        'pub fn conv16(r: Result<u16, ()>) { r.conv().run(); }',
+        'pub trait Make<T: Default> { fn made(&self) -> T { T::default() } }',
+        'pub struct S;',
+        'impl Make<A> for S {}',
+        'impl Make<B> for S {}',
+        'pub fn made(s: S) { let b: B = s.made(); s.made().run(); b.run(); }',
+        'pub trait W16 { fn words(&self) -> usize; }',
+        'impl W16 for [u16] { fn words(&self) -> usize { 0 } }',
+        'pub trait W32 { fn words(&self) -> usize; }',
+        'impl W32 for [u32] { fn words(&self) -> usize { 0 } }',
+        'pub fn words32(v: &[u32]) -> usize { v.words() }',
+        'pub fn words16(w: Vec<u16>) -> usize { w.words() }',
+        'pub trait One { fn parse(&self) -> u8; }',
+        'impl One for u8 { fn parse(&self) -> u8 { 0 } }',
+        'pub trait Many { fn parse(&self) -> u8; }',
+        'impl Many for [u8] { fn parse(&self) -> u8 { 0 } }',
+        'pub fn head(b: &[u8]) -> u8 { b.get(0..4).unwrap().parse() }',
+        'pub fn first(b: &[u8]) -> u8 { b.get(0).unwrap().parse() }',
+        'pub struct Table;',
+        'impl std::ops::Index<usize> for Table { type Output = A; fn index(&self, _: usize) -> &A { &A } }',
+        'impl std::ops::Index<&str> for Table { type Output = B; fn index(&self, _: &str) -> &B { &B } }',
+        'pub fn cell(t: &Table) { t["name"].width(); }',
+        'pub struct Pos;',
+        'impl Pos { pub fn contains(&self, _: &Pos) -> bool { true } }',
+        'pub struct Span { start: Pos, end: Pos }',
+        'pub fn inside(s: &Span, p: Pos) -> bool { let r = &s.start..&s.end; r.contains(&&p) }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => !e.includes(' as '))).toEqual([
+      'src/lib.rs:conv16 -calls-> src/lib.rs:B::run',
+      'src/lib.rs:conv16 -calls-> src/lib.rs:Conv::conv',
+      'src/lib.rs:first -calls-> src/lib.rs:One::parse',
+      'src/lib.rs:head -calls-> src/lib.rs:Many::parse',
+      'src/lib.rs:made -calls-> src/lib.rs:B::run',
+      'src/lib.rs:made -calls-> src/lib.rs:Make::made',
+      'src/lib.rs:words16 -calls-> src/lib.rs:W16::words',
+      'src/lib.rs:words32 -calls-> src/lib.rs:W32::words',
+    ]);
+  });
+
   it('expands an item macro of another file of the crate where it is invoked, and only a macro it can be sure of', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('sections'),
       'src/lib.rs':
-        '#[macro_use]\nmod macros;\npub mod writer;\npub mod abbrev;\n#[macro_use]\nmod a;\n#[macro_use]\nmod b;\npub mod twice;\n',
+        '#[macro_use]\nmod macros;\npub mod writer;\npub mod abbrev;\n#[macro_use]\nmod a;\n#[macro_use]\nmod b;\npub mod twice;\npub mod order;\n',
+      // The file's own macro writes `Thing` after another file's does: Phase A's `Thing` stays its.
+      'src/order.rs': [
+        'use crate::writer::Writer;',
+        'define_section!(Thing);',
+        'macro_rules! local { ($n:ident) => { pub struct $n; }; }',
+        'local!(Thing);',
+        '',
+      ].join('\n'),
       'src/macros.rs': [
         'macro_rules! define_section {',
         '    ($name:ident) => {',
@@ -846,6 +906,27 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/abbrev.rs:emit -calls-> src/writer.rs:Writer::write_u8',
     ]);
     expect(calls(r).filter((e) => e.startsWith('src/twice.rs'))).toEqual([]);
+    const things = (r.nodes.get('src/order.rs') ?? [])
+      .filter((n) => n.kind === 'struct')
+      .map((n) => `${n.vname.signature}:${n.range?.startLine}`);
+    expect(things.sort()).toEqual(['Thing:4', 'Thing@2:2']);
+  });
+
+  it("expands `dep::make!` with the dependency's exported macro, not the crate's own of that name", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': '[workspace]\nmembers = ["dep", "app"]\n',
+      'dep/Cargo.toml': manifest('dep'),
+      'dep/src/lib.rs': '#[macro_export]\nmacro_rules! make { ($n:ident) => { pub struct $n; impl $n { pub fn from_dep(&self) {} } }; }\n',
+      'app/Cargo.toml': manifest('app', '[dependencies]\ndep = { path = "../dep" }\n'),
+      'app/src/lib.rs':
+        'macro_rules! make { ($n:ident) => { pub struct $n; impl $n { pub fn from_app(&self) {} } }; }\npub mod user;\npub mod mine;\n',
+      'app/src/user.rs': 'dep::make!(Thing);\npub fn go(t: Thing) { t.from_dep(); }\n',
+      'app/src/mine.rs': 'make!(Other);\npub fn go(t: Other) { t.from_app(); }\n',
+    });
+    expect(calls(r)).toEqual([
+      'app/src/mine.rs:go -calls-> app/src/mine.rs:Other::from_app',
+      'app/src/user.rs:go -calls-> app/src/user.rs:Thing::from_dep',
+    ]);
   });
 
   it("types slices, std's fallible constructors and integer methods, turbofish generics and a trait's parameters from the receiver's impl", async () => {

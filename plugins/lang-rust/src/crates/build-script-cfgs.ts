@@ -153,7 +153,8 @@ const EARLY_EXIT = /\breturn\b|\?\s*;|\bexit\s*\(|\bpanic!|\bunreachable!/;
  * Leaving `main` when the compiler's version cannot be read (`let minor = match rustc_minor() {
  * Some(n) => n, None => return };`): on the assumed build it can be, so that is no early exit.
  */
-const VERSION_UNREADABLE_EXIT = /\b(?:minor|version|rustc)\w*\s*\([^;]*?None\s*=>\s*(?:\{\s*)?return\b/gi;
+const VERSION_UNREADABLE_EXIT =
+  /\b(?:minor|version|rustc)\w*\s*\([^;{}]*\)\s*(?:\{[^;{}]*?None\s*=>\s*(?:\{\s*)?return\b|else\s*\{\s*return\b)/gi;
 
 /** The value of one block header on the assumed build: `if minor < 39` → false; undefined when unknown. */
 function headerValue(header: string, targetVars: ReadonlyMap<string, string>): boolean | undefined {

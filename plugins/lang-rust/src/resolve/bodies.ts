@@ -587,19 +587,13 @@ export class BodyResolver {
         const field = n.childForFieldName('field');
         if (!value || !field) return undefined;
         const base = deref(this.infer(value, env));
-        if (!base) return undefined;
-        if (base.t === 'tuple') return base.elems[Number(field.text)];
-        if (base.t === 'adt') return this.types.fieldType(base, field.text);
-        return undefined;
+        let t: Ty | undefined;
+        if (base?.t === 'tuple') t = base.elems[Number(field.text)];
+        else if (base?.t === 'adt') t = this.types.fieldType(base, field.text);
+        return rangeOf(n, t);
       }
-      case 'call_expression': {
-        const ret = this.call(n, env).ret;
-        // `0..self.len()` (see memberBase) is a range of what the call returns.
-        const fn = n.childForFieldName('function');
-        return fn?.type === 'field_expression' && fn.childForFieldName('value')?.type === 'range_expression'
-          ? { t: 'std', name: 'Range', args: ret ? [ret] : [] }
-          : ret;
-      }
+      case 'call_expression':
+        return rangeOf(n, this.call(n, env).ret);
       case 'try_expression': {
         const inner = n.namedChildren[0];
         const t = deref(inner ? this.infer(inner, env) : undefined);
@@ -985,7 +979,12 @@ export class BodyResolver {
     const outside = d.t === 'array' ? SLICE : d.t === 'std' ? d.name : undefined;
     for (const typeName of outside === undefined ? [] : [outside, ...(OUTSIDE_DEREF[outside] ?? [])]) {
       if (STD_INHERENT_METHODS[typeName]?.has(name)) break;
-      const local = this.names.stdTypeMethods(typeName, name, typeName === outside && d.t === 'std' ? d.path : undefined);
+      const local = this.names.stdTypeMethods(
+        typeName,
+        name,
+        typeName === outside && d.t === 'std' ? d.path : undefined,
+        typeName === SLICE ? elementName(elementOf(d)) : undefined,
+      );
       if (local.length > 0) return this.withReturn(local, d, explicit);
     }
     if (d.t === 'std') {
@@ -1014,6 +1013,14 @@ export class BodyResolver {
         };
       }
     }
+    // `v.get(a..b)`: a sub-slice, not an element.
+    if (
+      (name === 'get' || name === 'get_mut') &&
+      args?.namedChildren.find((a) => a && !NOT_ARGUMENTS.has(a.type))?.type === 'range_expression'
+    ) {
+      const elem = elementOf(d);
+      return { targets: [], outcome: 'external', ...(elem ? { ret: { t: 'std', name: 'Option', args: [{ t: 'array', elem }] } } : {}) };
+    }
     return { targets: [], outcome: 'external', ...this.retOfStd(d, name) };
   }
 
@@ -1028,6 +1035,25 @@ export class BodyResolver {
     for (const t of targets) if ((ret = this.types.returnType(t, recv, explicit))) break;
     return { targets, outcome: 'resolved', ...(ret ? { ret } : {}) };
   }
+}
+
+/**
+ * The type of a member access or call `n` whose value is `t`: a `Range` of it when `n` ends a
+ * chain of members that tree-sitter-rust hung on a range (`0..self.len()`,
+ * `0..n.count().saturating_sub(1)`, `self.start..self.end`: see {@link memberBase}); inside the
+ * chain, `t` itself.
+ */
+function rangeOf(n: TsNode, t: Ty | undefined): Ty | undefined {
+  const parent = n.parent;
+  if (parent?.type === 'field_expression' && parent.childForFieldName('value')?.id === n.id) return t;
+  if (parent?.type === 'call_expression' && parent.childForFieldName('function')?.id === n.id) return t;
+  let m: TsNode | null = n;
+  while (m?.type === 'call_expression' || m?.type === 'field_expression') {
+    const inner: TsNode | null = m.type === 'call_expression' ? m.childForFieldName('function') : m;
+    if (inner?.type !== 'field_expression') return t;
+    m = inner.childForFieldName('value');
+  }
+  return m?.type === 'range_expression' ? { t: 'std', name: 'Range', args: t ? [t] : [] } : t;
 }
 
 /**
@@ -1078,6 +1104,12 @@ function passedIdentifiers(tt: TsNode): Set<string> {
   }
   close();
   return out;
+}
+
+/** The name of a slice's element as an impl would write it (`u32`, `Header`), when known. */
+function elementName(t: Ty | undefined): string | undefined {
+  const e = deref(t);
+  return e?.t === 'std' ? (e.name === '?' ? undefined : e.name) : e?.t === 'adt' ? itemOf(e.ref).name : undefined;
 }
 
 /** What std types deref to, for the program's traits implemented there. */

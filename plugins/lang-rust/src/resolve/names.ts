@@ -647,15 +647,25 @@ export class Names {
   /**
    * Trait items named `name` that the program's trait impls give a type from outside it (`String`,
    * `str`); with the type's path as written (`io::Error`), not those of impls for another type of
-   * that name (`impl Ext for fmt::Error`).
+   * that name (`impl Ext for fmt::Error`); for slices and arrays, with the element's name when
+   * known (`u32`, `Header`).
    */
-  stdTypeMethods(typeName: string, name: string, path?: readonly string[]): ItemRef[] {
+  stdTypeMethods(typeName: string, name: string, path?: readonly string[], elem?: string): ItemRef[] {
     const out: ItemRef[] = [];
     for (const impl of this.impls().byType.get(`std:${typeName}`) ?? []) {
       if (impl.trait?.t !== 'item') continue;
-      let self = itemOf(impl.ref).implSelf;
+      const it = itemOf(impl.ref);
+      let self = it.implSelf;
       while (self?.k === 'ref') self = self.inner;
       if (self?.k === 'path' && !samePathTail(self.segs, path)) continue;
+      // `impl W16 for [u16]` is not a `[u32]`'s: the element as written, unless a parameter of the impl.
+      if (self?.k === 'array' && elem !== undefined) {
+        let e = self.elem;
+        while (e.k === 'ref') e = e.inner;
+        const written = e.k === 'path' ? e.segs[e.segs.length - 1]! : undefined;
+        const param = e.k === 'path' && e.segs.length === 1 && it.generics?.some((g) => g.name === written);
+        if (written !== undefined && !param && written !== elem) continue;
+      }
       out.push(...this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn'));
     }
     return dedupeRefs(out);

@@ -39,6 +39,8 @@ export class ProgramMacros {
   private readonly crates = new Map<string, Crate | undefined>();
 
   constructor(private readonly program: Program) {
+    // Every file the crates reach, also in a session whose Phase A read none of them.
+    program.ensureModules();
     for (const ir of program.irs()) {
       // Read before any file is read again (that builds the module trees anew).
       if (ir.foreignMacros) this.crateOf(ir.path);
@@ -85,18 +87,31 @@ export class ProgramMacros {
     return this.crates.get(path);
   }
 
-  private meaning(name: string, crate: Crate | undefined): { def: Definition; crateName?: string } | undefined {
+  /**
+   * What an invocation's macro means in a crate: `make` (the crate's own, else a dependency's
+   * exported one, all dependencies agreeing), `crate::make` (the crate's own), `dep::make` (that
+   * dependency's exported one); undefined when not sure.
+   */
+  private meaning(written: string, crate: Crate | undefined): { def: Definition; crateName?: string } | undefined {
+    const at = written.lastIndexOf('::');
+    const name = at < 0 ? written : written.slice(at + 2);
+    const qualifier = at < 0 ? undefined : written.slice(0, at).replace(/^::/, '');
     const defs = this.byName.get(name);
     if (!defs || !crate) return undefined;
     const own = defs.filter((d) => d.crateKey === crate.key);
-    if (own.length > 0) return oneMeaning(own) ? { def: own[0]! } : undefined;
-    for (const [extern, dep] of crate.deps) {
-      const theirs = defs.filter((d) => d.crateKey === dep.key && d.exported);
-      if (theirs.length > 0) return oneMeaning(theirs) ? { def: theirs[0]!, crateName: extern } : undefined;
-    }
-    return undefined;
+    if (qualifier === undefined ? own.length > 0 : OWN_CRATE.has(qualifier))
+      return own.length > 0 && oneMeaning(own) ? { def: own[0]! } : undefined;
+    const deps = [...crate.deps].filter(([extern]) => qualifier === undefined || extern === qualifier);
+    const theirs = deps.flatMap(([extern, dep]) =>
+      defs.filter((d) => d.crateKey === dep.key && d.exported).map((def) => ({ def, extern })),
+    );
+    if (theirs.length === 0 || !oneMeaning(theirs.map((t) => t.def)) || new Set(theirs.map((t) => t.extern)).size > 1) return undefined;
+    return { def: theirs[0]!.def, crateName: theirs[0]!.extern };
   }
 }
+
+/** Paths that name the invoking crate itself. */
+const OWN_CRATE = new Set(['crate', 'self', 'super', '$crate']);
 
 function oneMeaning(defs: readonly Definition[]): boolean {
   return defs.every((d) => d.text === defs[0]!.text);

@@ -195,6 +195,11 @@ export class Program {
     return this.fileModules.get(path) ?? [m];
   }
 
+  /** Builds the crates' module trees, reading every file they reach (once; again after a change). */
+  ensureModules(): void {
+    this.buildModules();
+  }
+
   /** The crate of a file the crates' module trees reach (no tree is made for a file they do not). */
   reachedCrate(path: string): Crate | undefined {
     this.buildModules();

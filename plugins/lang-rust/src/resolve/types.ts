@@ -213,14 +213,18 @@ export class Types {
   indexOutput(base: Ty | undefined): Ty | undefined {
     const b = deref(base);
     if (!b || b.t !== 'adt') return undefined;
+    // Several `impl Index` (`Index<usize>` and `Index<&str>`) must give one `Output`.
+    let out: Ty | undefined;
     for (const impl of this.names.impls().byType.get(refKey(b.ref)) ?? []) {
       const trait = itemOf(impl.ref).implTrait;
       if (impl.trait?.t !== 'ext' || trait?.k !== 'path' || trait.segs[trait.segs.length - 1] !== 'Index') continue;
       const member = this.names.membersNamed(impl.ref, 'Output').find((r) => itemOf(r).kind === 'type');
       const it = member ? itemOf(member) : undefined;
-      if (member && it?.aliased) return this.of(it.aliased, this.fnCtx(member, b), 1);
+      const t = member && it?.aliased ? this.of(it.aliased, this.fnCtx(member, b), 1) : undefined;
+      if (!t || (out && JSON.stringify(tyKey(out)) !== JSON.stringify(tyKey(t)))) return undefined;
+      out = t;
     }
-    return undefined;
+    return out;
   }
 
   /** The traits of the program a bound names (`Read` of std gives none). */
@@ -268,15 +272,19 @@ export class Types {
 
   /**
    * A trait's parameters as the receiver's impl of it gives them: `impl<T> ReadError<T> for
-   * Result<T, ()>` called on a `Result<&Header, ()>` makes the trait's `T` a `&Header`. The impl
-   * is the first of the program's impls of the trait for the receiver's type; its parameters are
-   * bound by the receiver's arguments where they sit in the impl's self type.
+   * Result<T, ()>` called on a `Result<&Header, ()>` makes the trait's `T` a `&Header`. Each of
+   * the program's impls of the trait for the receiver's type whose self type can be the
+   * receiver's (its arguments that are not parameters name the receiver's) binds its parameters
+   * by the receiver's arguments; the trait's parameters are bound only when they all agree
+   * (`impl Conv<A> for S` beside `impl Conv<B> for S`: not known).
    */
   private bindTraitArgs(trait: ItemRef, traitItem: Item, receiver: Ty, ctx: TyCtx): void {
     const d = deref(receiver);
     const key = d?.t === 'adt' ? refKey(d.ref) : d?.t === 'std' ? `std:${d.name}` : d?.t === 'array' ? `std:${SLICE}` : undefined;
-    if (!d || !key) return;
+    if (!d || !key || !traitItem.generics) return;
     const traitKey = refKey(trait);
+    let agreed: (Ty | undefined)[] | undefined;
+    let agreedKey: string | undefined;
     for (const impl of this.names.impls().byType.get(key) ?? []) {
       if (impl.trait?.t !== 'item' || refKey(impl.trait.ref) !== traitKey) continue;
       const it = itemOf(impl.ref);
@@ -290,21 +298,31 @@ export class Types {
         while (te?.k === 'ref') te = te.inner;
         return te?.k === 'path' && te.segs.length === 1 && implCtx.generics.has(te.segs[0]!) ? te.segs[0]! : undefined;
       };
+      let fits = true;
       if (self?.k === 'path' && (d.t === 'adt' || d.t === 'std'))
         self.args.forEach((a, k) => {
           const name = param(a);
-          if (name && d.args[k]) implCtx.generics.set(name, d.args[k]);
+          if (name) {
+            if (d.args[k]) implCtx.generics.set(name, d.args[k]);
+          } else if (!sameHead(this.of(a, implCtx), d.args[k])) fits = false;
         });
       else if (self?.k === 'array' && d.t === 'array') {
         const name = param(self.elem);
         if (name) implCtx.generics.set(name, d.elem);
+        else if (!sameHead(this.of(self.elem, implCtx), d.elem)) fits = false;
       }
-      traitItem.generics?.forEach((g, k) => {
-        const t = this.of(written.args[k], implCtx);
-        if (t) ctx.generics.set(g.name, t);
-      });
-      return;
+      if (!fits) continue;
+      const args = traitItem.generics.map((_, k) => this.of(written.args[k], implCtx));
+      const argsKey = JSON.stringify(args.map(tyKey));
+      if (agreedKey === undefined) {
+        agreed = args;
+        agreedKey = argsKey;
+      } else if (agreedKey !== argsKey) return;
     }
+    traitItem.generics.forEach((g, k) => {
+      const t = agreed?.[k];
+      if (t) ctx.generics.set(g.name, t);
+    });
   }
 
   /** Adds an item's generic parameters to a context, each as its bounds (or unknown). */
@@ -365,6 +383,32 @@ export class Types {
  */
 export function outsideType(segs: readonly string[], args: Ty[] = []): Ty {
   return { t: 'std', name: segs[segs.length - 1]!, args, ...(segs.length > 1 ? { path: segs } : {}) };
+}
+
+/** A type's identity for comparing two readings of it (items by key, not by object). */
+function tyKey(t: Ty | undefined): unknown {
+  if (!t) return null;
+  switch (t.t) {
+    case 'adt':
+      return ['adt', refKey(t.ref), t.args.map(tyKey)];
+    case 'bounds':
+      return ['bounds', t.traits.map(refKey)];
+    case 'std':
+      return ['std', t.name, t.args.map(tyKey)];
+    case 'tuple':
+      return ['tuple', t.elems.map(tyKey)];
+    case 'array':
+      return ['array', tyKey(t.elem)];
+  }
+}
+
+/** Whether a type written in an impl's self type can be the receiver's argument: the same item or std type; anything unknown can. */
+function sameHead(written: Ty | undefined, actual: Ty | undefined): boolean {
+  if (!written || !actual || written.t === 'bounds' || actual.t === 'bounds') return true;
+  if (written.t !== actual.t) return written.t === 'std' && written.name === '?' ? true : actual.t === 'std' && actual.name === '?';
+  if (written.t === 'adt' && actual.t === 'adt') return refKey(written.ref) === refKey(actual.ref);
+  if (written.t === 'std' && actual.t === 'std') return written.name === actual.name || written.name === '?' || actual.name === '?';
+  return true;
 }
 
 /** A tuple slot or argument whose type is not known. */

@@ -116,6 +116,8 @@ class Extractor {
     /** The invocation's cfgs (`#[cfg(feature = "std")] declare_error_trait!(…);`), given to every item it writes. */
     attrs: string[];
   }[] = [];
+  /** Invocations of other files' macros (Phase B, with the program's lookup), expanded after the file's own. */
+  private readonly foreignExpansions: Extractor['expansions'] = [];
   /** While reading an expansion: where its items are said to be (the invocation). */
   private origin: { range: Range; line: number } | undefined;
   private depth = 0;
@@ -162,8 +164,18 @@ class Extractor {
   /** Items the file's own `macro_rules!` write where they are invoked, each placed at its invocation. */
   private expandMacros(): void {
     if (!this.parse) return;
-    for (let k = 0; k < this.expansions.length && k < MAX_EXPANSIONS; k++) {
-      const e = this.expansions[k]!;
+    // The file's own first, all of them, then those of other files' macros (Phase B): the items
+    // Phase A read keep their places and signatures (`Thing`, not `Thing@2`).
+    let k = 0;
+    let f = 0;
+    for (;;) {
+      const e =
+        k < this.expansions.length && k < MAX_EXPANSIONS
+          ? this.expansions[k++]!
+          : f < this.foreignExpansions.length && f < MAX_EXPANSIONS
+            ? this.foreignExpansions[f++]!
+            : undefined;
+      if (!e) break;
       const tree = this.parse(e.text);
       if (!tree) continue;
       this.extraTrees.push(tree);
@@ -501,8 +513,14 @@ class Extractor {
         }
         // Tokens that are not items, given to a macro of another file (`define_section!(DebugAbbrev, …)`):
         // expanded when the program's lookup knows the macro (Phase B), else only recorded.
+        // A path (`dep::make!`, `crate::make!`) is kept: which crate's macro it is.
+        const qualifier = macro?.type === 'scoped_identifier' ? macro.childForFieldName('path')?.text.replace(/\s+/g, '') : undefined;
         const other =
-          !own && last && tt && macro && last !== 'cfg_if' && !NON_ITEM_MACROS.has(last) && !ITEM_WORDS.test(tt.text) ? last : undefined;
+          !own && last && tt && macro && last !== 'cfg_if' && !NON_ITEM_MACROS.has(last) && !ITEM_WORDS.test(tt.text)
+            ? qualifier
+              ? `${qualifier}::${last}`
+              : last
+            : undefined;
         if (other && !this.foreignNames.has(other)) {
           this.foreignNames.add(other);
           (this.ir.foreignMacros ??= []).push(other);
@@ -511,7 +529,7 @@ class Extractor {
         if ((own || found) && tt && this.depth < MAX_EXPANSION_DEPTH) {
           const text = own ? expand(own, tt.text.slice(1, -1)) : expand(found!.macro, tt.text.slice(1, -1), found!.crateName);
           if (text !== undefined)
-            this.expansions.push({
+            (own ? this.expansions : this.foreignExpansions).push({
               text,
               range: this.origin?.range ?? this.range(n),
               line: this.origin?.line ?? n.startPosition.row + 1,
