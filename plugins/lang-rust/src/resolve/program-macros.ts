@@ -7,7 +7,8 @@
  *
  * A name means a definition only when that is sure: the non-local `macro_rules!` of that name in
  * the invoking file's crate, all with the same rules; else the `#[macro_export]` ones of the
- * crates it depends on inside the repository, again one set of rules. Textual order (a macro is
+ * crates it depends on inside the repository, again one set of rules from one crate; a path says
+ * which (`crate::make!`, `dep::make!`). Textual order (a macro is
  * visible only after its definition) is not checked: a crate that compiles uses what it can see.
  * A file no crate's module tree reaches (`#[cfg(windows)]` code) expands nothing.
  */
