@@ -864,6 +864,30 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("binds a function's type parameters by its arguments (guard(table, |t| …) makes a ScopeGuard of the table)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('guards'),
+      'src/lib.rs': [
+        'pub struct ScopeGuard<T, F: FnMut(&mut T)> { value: T, dropfn: F }',
+        'impl<T, F: FnMut(&mut T)> std::ops::Deref for ScopeGuard<T, F> { type Target = T; fn deref(&self) -> &T { &self.value } }',
+        'pub fn guard<T, F: FnMut(&mut T)>(value: T, dropfn: F) -> ScopeGuard<T, F> { ScopeGuard { value, dropfn } }',
+        'pub struct Table;',
+        'impl Table { pub fn free(&mut self) {} pub fn slot(&self) -> usize { 0 } }',
+        'pub fn resize(t: Table) -> usize { let g = guard(t, |t| t.free()); g.slot() }',
+        'pub fn same<T>(a: T, _b: T) -> T { a }',
+        'pub fn pick(a: Table, b: Table) -> usize { same(a, b).slot() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => !e.includes(' as '))).toEqual([
+      'src/lib.rs:pick -calls-> src/lib.rs:Table::slot',
+      'src/lib.rs:pick -calls-> src/lib.rs:same',
+      'src/lib.rs:resize -calls-> src/lib.rs:Table::free',
+      'src/lib.rs:resize -calls-> src/lib.rs:Table::slot',
+      'src/lib.rs:resize -calls-> src/lib.rs:guard',
+    ]);
+  });
+
   it('expands an item macro of another file of the crate where it is invoked, and only a macro it can be sure of', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('sections'),

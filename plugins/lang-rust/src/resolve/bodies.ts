@@ -94,6 +94,8 @@ interface Callee {
   /** For a method call: the receiver's type and the method, to type the closures passed to it. */
   recv?: Ty;
   method?: string;
+  /** The callee's own type parameters the call's arguments give (`guard(table, |t| …)`: `T`), by position. */
+  generics?: (Ty | undefined)[];
 }
 
 /**
@@ -383,11 +385,15 @@ export class BodyResolver {
         const ctx = this.types.fnCtx(target, c.recv);
         // A generic of the callee the receiver does not bind is the caller's type argument, not
         // its bound (`Foo`'s own `visit` comes before `Visit::visit`): unknown (`&V` is unknown,
-        // `EdgeIndex<Ix>` an EdgeIndex).
+        // `EdgeIndex<Ix>` an EdgeIndex) — unless another argument gives it (`guard(table, |t| …)`).
         const open: TyCtx = {
           ...ctx,
           generics: new Map([...ctx.generics].map(([name, ty]) => [name, ty?.t === 'bounds' ? undefined : ty])),
         };
+        it.generics?.forEach((g, i) => {
+          const t = c.generics?.[i];
+          if (t) open.generics.set(g.name, t);
+        });
         return fnArgs.map((a) => this.types.of(a, open));
       }
     }
@@ -772,7 +778,7 @@ export class BodyResolver {
     const key = `${this.macroKey(n)}:${n.endIndex}`;
     const known = this.callMemo.get(key);
     if (known) return known;
-    const c = this.callee(n, env);
+    const c = this.withArgumentGenerics(this.callee(n, env), n, env);
     // Kept (and a site) only when the walk reaches the call, not while a macro expression's type
     // is read (`expanding`): the `let`s of its expansion are not bound then.
     if (this.expanding === 0) {
@@ -786,6 +792,45 @@ export class BodyResolver {
       });
     }
     return c;
+  }
+
+  /**
+   * The callee's own type parameters its arguments give: a parameter written `T`, `&T` or
+   * `&mut T` takes the argument's type (`guard(value: T, f: F) -> ScopeGuard<T, F>` called with a
+   * table). The return type is read again with them; closures passed along see them
+   * ({@link fnBoundParams}). Type arguments written at the call (a turbofish) come first.
+   */
+  private withArgumentGenerics(c: Callee, call: TsNode, env: Env): Callee {
+    const target = c.targets[0];
+    if (!target || c.outcome !== 'resolved') return c;
+    const it = itemOf(target);
+    if (it.kind !== 'fn' || !it.generics || !it.params) return c;
+    const fn = call.childForFieldName('function');
+    if (fn?.type === 'generic_function') return c;
+    const args = call.childForFieldName('arguments')?.namedChildren.filter((a): a is TsNode => a !== null && !NOT_ARGUMENTS.has(a.type));
+    if (!args) return c;
+    // `Type::method(x, …)` passes the receiver as the first argument.
+    const shift = fn?.type !== 'field_expression' && it.selfParam ? 1 : 0;
+    const generics: (Ty | undefined)[] = [];
+    let any = false;
+    it.params.forEach((p, k) => {
+      let te = p.type;
+      while (te?.k === 'ref') te = te.inner;
+      const g =
+        te?.k === 'path' && te.segs.length === 1 && te.args.length === 0 ? it.generics!.findIndex((x) => x.name === te.segs[0]) : -1;
+      const arg = args[k + shift];
+      if (g < 0 || !arg || arg.type === 'closure_expression' || generics[g]) return;
+      const t = this.infer(arg, env);
+      if (t) {
+        generics[g] = t;
+        any = true;
+      }
+    });
+    if (!any) return c;
+    // The return type only changes where it names one of them.
+    const named = new Set(it.generics.filter((_, i) => generics[i]).map((g) => g.name));
+    const ret = it.ret && namesAny(it.ret, named) ? this.types.returnType(target, deref(c.recv), generics) : undefined;
+    return { ...c, generics, ...(ret ? { ret } : {}) };
   }
 
   private callee(n: TsNode, env: Env): Callee {
@@ -1104,6 +1149,31 @@ function passedIdentifiers(tt: TsNode): Set<string> {
   }
   close();
   return out;
+}
+
+/** Whether a type expression names one of `names` (a generic parameter) anywhere in it. */
+function namesAny(te: TypeExpr, names: ReadonlySet<string>): boolean {
+  switch (te.k) {
+    case 'path':
+      return (
+        (te.segs.length === 1 && names.has(te.segs[0]!)) ||
+        te.args.some((a) => namesAny(a, names)) ||
+        (te.item !== undefined && namesAny(te.item, names)) ||
+        (te.fnArgs?.some((a) => namesAny(a, names)) ?? false)
+      );
+    case 'ref':
+      return namesAny(te.inner, names);
+    case 'tuple':
+      return te.elems.some((e) => namesAny(e, names));
+    case 'array':
+      return namesAny(te.elem, names);
+    case 'bounds':
+      return te.traits.some((t) => namesAny(t, names));
+    case 'qualified':
+      return namesAny(te.self, names);
+    case 'unknown':
+      return false;
+  }
 }
 
 /** The name of a slice's element as an impl would write it (`u32`, `Header`), when known. */
