@@ -212,7 +212,10 @@ export class IrCache {
     }
     if (!this.enabled) this.pending.clear();
     if (this.pending.size === 0 && performance.now() < until) this.removeStaleFormat();
-    if (this.pending.size > 0 || (this.stale?.length ?? 0) > 0) {
+    // Folders of older formats not listed yet are still to be looked at (a slow write can use up
+    // the slice before they are).
+    const staleLeft = this.root !== undefined && this.enabled && (this.stale === undefined || this.stale.length > 0);
+    if (this.pending.size > 0 || staleLeft) {
       this.timer = setTimeout(() => this.drainWhenIdle(), 0);
       this.timer.unref();
     }
