@@ -144,6 +144,23 @@ describe('IrCache', () => {
     await vi.waitFor(() => expect(readdirSync(dir).sort()).toEqual([IR_FORMAT, 'scip']), IDLE_WAIT);
   });
 
+  it('looks at the folders of older formats in a later idle moment when a slow write used up the slice', async () => {
+    const syntax = new PythonSyntax({ grammar: GRAMMAR });
+    await syntax.initialize();
+    const dir = mkdtempSync(join(tmpdir(), 'ir-cache-'));
+    for (const old of ['ir-1', 'ir-7']) mkdirSync(join(dir, old));
+    const cache = new IrCache(dir);
+    // Every reading of the clock 10 ms later than the one before: the write takes the whole slice.
+    let t = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (t += 10));
+    try {
+      cache.put(TEXT, syntax.read('a.py', TEXT));
+      await vi.waitFor(() => expect(readdirSync(dir).sort()).toEqual([IR_FORMAT]), IDLE_WAIT);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('drops what a zero flush budget cannot write', async () => {
     const syntax = new PythonSyntax({ grammar: GRAMMAR });
     await syntax.initialize();
