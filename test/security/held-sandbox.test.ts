@@ -184,7 +184,10 @@ describe('held: a malicious plugin run by `travsr init` stays in its sandbox', (
     // The shell gives up when fork fails ("Cannot fork", or "fork: … Resource temporarily unavailable").
     expect(bomb.stderr, JSON.stringify(bomb)).toMatch(/fork/i);
     expect(bomb.spawned).toBeGreaterThan(0);
-    expect(bomb.spawned).toBeLessThan(PROCESS_LIMIT);
+    // The limit stopped it well before the 4 × limit shells it asked for. The count is of shells
+    // started, not alive at once: a background shell whose own fork of `sleep` fails exits and
+    // frees its slot, so on a loaded machine the count can pass the limit (627 of 512 seen on CI).
+    expect(bomb.spawned).toBeLessThan(2 * PROCESS_LIMIT);
     expect(forkBombSurvivors()).toEqual([]);
   });
 
