@@ -11,7 +11,7 @@ import { evalCfgAttr } from '../crates/cfg.js';
 import { ITEM_TYPES, ownDescendants } from '../syntax/extract.js';
 import { pathSegments, typeOf } from '../syntax/type-syntax.js';
 import { compileRules, expand } from '../syntax/macro-rules.js';
-import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr } from '../syntax/file-ir.js';
+import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr, typePaths } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
 import { closureParams, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
 import { deref, derefOnce, elementOf, outsideType, SLICE, type Ty, type TyCtx, type Types } from './types.js';
@@ -829,7 +829,10 @@ export class BodyResolver {
     if (!any) return c;
     // The return type only changes where it names one of them.
     const named = new Set(it.generics.filter((_, i) => generics[i]).map((g) => g.name));
-    const ret = it.ret && namesAny(it.ret, named) ? this.types.returnType(target, deref(c.recv), generics) : undefined;
+    const ret =
+      it.ret && typePaths(it.ret, NO_NAMES).some((p) => p.segs.length === 1 && named.has(p.segs[0]!))
+        ? this.types.returnType(target, deref(c.recv), generics)
+        : undefined;
     return { ...c, generics, ...(ret ? { ret } : {}) };
   }
 
@@ -1151,30 +1154,8 @@ function passedIdentifiers(tt: TsNode): Set<string> {
   return out;
 }
 
-/** Whether a type expression names one of `names` (a generic parameter) anywhere in it. */
-function namesAny(te: TypeExpr, names: ReadonlySet<string>): boolean {
-  switch (te.k) {
-    case 'path':
-      return (
-        (te.segs.length === 1 && names.has(te.segs[0]!)) ||
-        te.args.some((a) => namesAny(a, names)) ||
-        (te.item !== undefined && namesAny(te.item, names)) ||
-        (te.fnArgs?.some((a) => namesAny(a, names)) ?? false)
-      );
-    case 'ref':
-      return namesAny(te.inner, names);
-    case 'tuple':
-      return te.elems.some((e) => namesAny(e, names));
-    case 'array':
-      return namesAny(te.elem, names);
-    case 'bounds':
-      return te.traits.some((t) => namesAny(t, names));
-    case 'qualified':
-      return namesAny(te.self, names);
-    case 'unknown':
-      return false;
-  }
-}
+/** No names left out of {@link typePaths}. */
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The name of a slice's element as an impl would write it (`u32`, `Header`), when known. */
 function elementName(t: Ty | undefined): string | undefined {
