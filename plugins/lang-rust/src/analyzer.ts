@@ -16,7 +16,14 @@ import type {
 } from '@travsr/sdk';
 import { LineIndex } from '@travsr/sdk/tree-sitter';
 import { BodyResolver } from './resolve/bodies.js';
-import { addEdges, includeDiagnostics, type ResolutionCounts, scipCallbacks, unresolvedModules } from './resolve/file-edges.js';
+import {
+  addEdges,
+  includeDiagnostics,
+  type ResolutionCounts,
+  resolverLimitDiagnostic,
+  scipCallbacks,
+  unresolvedModules,
+} from './resolve/file-edges.js';
 import { Names } from './resolve/names.js';
 import { Program } from './resolve/program.js';
 import { ProgramMacros } from './resolve/program-macros.js';
@@ -254,6 +261,7 @@ export class RustAnalyzer {
           total.external += counts.external;
           total.unknown += counts.unknown;
           if (ir.parseError) graph.diagnostic(ir.parseError);
+          if (resolver.faults > 0) graph.diagnostic(resolverLimitDiagnostic(resolver.faults));
           for (const d of unresolvedModules(ir, program)) graph.diagnostic(d);
           for (const d of includeDiagnostics(ir)) graph.diagnostic(d);
           yield { path: file.path, ...graph.build() };

@@ -31,4 +31,24 @@ describe('macro_rules expansion', () => {
     expect(expand(m, 'A => u8, B => Vec<u32>,')).toBe('pub struct A ( u8 ) ; pub struct B ( Vec < u32 > ) ;');
     expect(expand(m, '@two x y')).toBeUndefined();
   });
+
+  it('ends an expression at a comma of its own depth, so a rule for fewer arguments does not match more', () => {
+    // byteorder's calc_max!: taking `gen.size(), 16` as one expression recursed without end.
+    const m = compileRules([
+      { matcher: '($max:expr, $bytes:expr)', body: '{ calc_max!($max, $bytes, 8) }' },
+      { matcher: '($max:expr, $bytes:expr, $maxbytes:expr)', body: '{ ($max - 1) >> (8 * ($maxbytes - $bytes)) }' },
+    ]);
+    expect(expand(m, 'u128::MAX, gen.size(), 16')).toBe('( u128 :: MAX - 1 ) >> ( 8 * ( 16 - gen . size ( ) ) )');
+    expect(expand(m, 'u64::MAX, 2')).toBe('calc_max ! ( u64 :: MAX , 2 , 8 )');
+  });
+
+  it('keeps commas inside a turbofish, the parameters of a closure and the angle brackets of a type', () => {
+    const one = compileRules([{ matcher: '($e:expr)', body: '{ $e }' }]);
+    expect(expand(one, 'Vec::<u8, A>::new_in(a)')).toBe('Vec :: < u8 , A > :: new_in ( a )');
+    expect(expand(one, '|a, b| a + b')).toBe('| a , b | a + b');
+    expect(expand(one, 'move |a, b| a < b')).toBe('move | a , b | a < b');
+    expect(expand(one, 'a < b, c > d')).toBeUndefined();
+    const two = compileRules([{ matcher: '($t:ty, $e:expr)', body: '{ let x: $t = $e; }' }]);
+    expect(expand(two, 'HashMap<K, Vec<V>>, HashMap::new()')).toBe('let x : HashMap < K , Vec < V >> = HashMap :: new ( ) ;');
+  });
 });

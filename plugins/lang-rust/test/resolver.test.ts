@@ -1003,6 +1003,36 @@ describe('bad input', () => {
     expect(r.logs.join('\n')).toMatch(/Cargo\.toml could not be read/);
   });
 
+  it('bounds a macro that expands into itself without end and a body thousands of terms deep: later files still resolve', async () => {
+    const terms = Array.from({ length: 20_000 }, (_, i) => `f(${i})`).join(' + ');
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('deep'),
+      'src/lib.rs': 'mod a;\nmod b;\npub fn f(x: u32) -> u32 { x }\n',
+      // Each step adds a token and invokes itself again, as rustc would until its recursion limit.
+      'src/a.rs': [
+        'macro_rules! grow { ($($t:tt)*) => { crate::f(0); grow!($($t)* 1) }; }',
+        'pub fn runaway() { grow!(1); }',
+        'pub fn twice() { twice_more!(x); }',
+        'macro_rules! twice_more { ($($t:tt)*) => { crate::f(1); twice_more!($($t)* a); twice_more!($($t)* b) }; }',
+        `pub fn deep() -> u32 { use crate::f; ${terms} }`,
+        '',
+      ].join('\n'),
+      'src/b.rs': 'pub fn later() { crate::f(2); helper(); }\nfn helper() {}\n',
+    });
+    expect(r.failed).toEqual([]);
+    expect(calls(r)).toEqual(
+      expect.arrayContaining([
+        'src/a.rs:runaway -calls-> src/lib.rs:f',
+        'src/a.rs:twice -calls-> src/lib.rs:f',
+        'src/a.rs:deep -calls-> src/lib.rs:f',
+        'src/b.rs:later -calls-> src/lib.rs:f',
+        'src/b.rs:later -calls-> src/b.rs:helper',
+      ]),
+    );
+    expect(r.diagnostics.get('src/a.rs')?.find((d) => d.code === 'RESOLVER_LIMIT')?.message).toMatch(/^2 function bodies are deeper/);
+    expect(r.diagnostics.get('src/b.rs')?.map((d) => d.code)).not.toContain('RESOLVER_LIMIT');
+  });
+
   it('reports a `mod x;` whose file is missing (generated into OUT_DIR) and resolves the rest', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('gen'),

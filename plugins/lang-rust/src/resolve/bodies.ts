@@ -31,8 +31,21 @@ export interface CallSite {
 /** Parses a snippet of Rust (the arguments of macros), or undefined when the parser is unavailable. */
 export type SnippetParser = (text: string) => Tree | undefined;
 
-/** How deep macros invoked in bodies are expanded into macros. */
+/** How deep macros are expanded into macros while a type is read. */
 const MAX_MACRO_DEPTH = 3;
+/**
+ * How deep the calls of macros a body invokes are followed into the macros their expansions
+ * invoke (a tt-muncher recursing once per token it takes), and how many expansions one body
+ * reads at most (a macro invoking itself twice per step doubles them at each one).
+ */
+const MAX_EXPANSION_NESTING = 24;
+const MAX_EXPANSIONS_PER_BODY = 512;
+/**
+ * Deepest syntax walked in a body (a generated `a + b + …` of thousands of terms nests that
+ * deep): past it the walk stops, well before the stack runs out. A stack overflow inside the
+ * grammar's WebAssembly would leave it broken for every later file of the session.
+ */
+const MAX_WALK_DEPTH = 1_000;
 /** Deepest expression followed when inferring a type (a long method chain stops here). */
 const MAX_INFER_DEPTH = 40;
 /** Macros whose arguments are not expressions (they define items or take patterns and tokens). */
@@ -112,14 +125,21 @@ export class BodyResolver {
   private readonly callMemo = new Map<string, Callee>();
   private readonly macroArgs = new Map<string, TsNode | null>();
   private readonly trees: Tree[] = [];
+  /** Each snippet tree's number in macro keys (the file's own tree is 0). */
+  private readonly treeIds = new Map<Tree, number>();
   private depth = 0;
+  private walkDepth = 0;
+  /** Expansions the body being walked may still read. */
+  private expansionBudget = MAX_EXPANSIONS_PER_BODY;
   /** Inside the expansion of a macro read for its type (its calls are not sites). */
   private expanding = 0;
   /** Inside the expansion of a macro invoked in the body (its calls are sites, marked). */
   private inExpansion = 0;
   private expanded: ReadonlySet<number> = new Set();
-  /** Bodies given up on (a resolver limit); their calls before the limit are kept. */
+  /** Bodies cut short by a resolver limit (depth, expansions); their calls before the limit are kept. */
   faults = 0;
+  /** The body being walked reached a limit. */
+  private cut = false;
 
   constructor(
     private readonly names: Names,
@@ -141,6 +161,8 @@ export class BodyResolver {
         this.ctx.scope = this.scope;
         this.caller = fn;
         this.callMemo.clear();
+        this.expansionBudget = MAX_EXPANSIONS_PER_BODY;
+        this.cut = false;
         const env = new Env();
         const it = itemOf(ref);
         if (it.selfParam) env.bind('self', this.ctx.self);
@@ -148,6 +170,7 @@ export class BodyResolver {
         try {
           this.prepareMacros(body);
           this.walk(body, env);
+          if (this.cut) this.faults++;
         } catch (e) {
           // A body past the resolver's limits (a pathologically deep expression) costs that body, not the file.
           if (!(e instanceof RangeError)) throw e;
@@ -157,6 +180,7 @@ export class BodyResolver {
     } finally {
       for (const t of this.trees) t.delete();
       this.trees.length = 0;
+      this.treeIds.clear();
       this.macroArgs.clear();
     }
     return this.sites;
@@ -165,7 +189,7 @@ export class BodyResolver {
   // ——— macros ———
 
   private macroKey(n: TsNode): string {
-    return `${n.tree === undefined ? '' : (this.trees.indexOf(n.tree) + 1).toString()}:${n.startIndex}`;
+    return `${this.treeIds.get(n.tree) ?? 0}:${n.startIndex}`;
   }
 
   /** Parses the arguments of every macro invocation under `root` as call arguments, in one snippet. */
@@ -187,7 +211,7 @@ export class BodyResolver {
     if (order.length === 0) return;
     const tree = this.parseSnippet(text);
     if (!tree) return;
-    this.trees.push(tree);
+    this.keep(tree);
     let k = 0;
     for (const fn of tree.rootNode.namedChildren) {
       if (fn?.type !== 'function_item' || k >= order.length) continue;
@@ -195,6 +219,12 @@ export class BodyResolver {
       const args = call?.type === 'call_expression' ? call.childForFieldName('arguments') : null;
       this.macroArgs.set(order[k++]!, args ?? null);
     }
+  }
+
+  /** Keeps a snippet's tree alive (and numbered) until the file is resolved. */
+  private keep(tree: Tree): void {
+    this.trees.push(tree);
+    this.treeIds.set(tree, this.trees.length);
   }
 
   private argsOfMacro(m: TsNode): TsNode | undefined {
@@ -206,6 +236,19 @@ export class BodyResolver {
   // ——— the walk ———
 
   private walk(n: TsNode, env: Env): void {
+    if (this.walkDepth >= MAX_WALK_DEPTH) {
+      this.cut = true;
+      return;
+    }
+    this.walkDepth++;
+    try {
+      this.walkInner(n, env);
+    } finally {
+      this.walkDepth--;
+    }
+  }
+
+  private walkInner(n: TsNode, env: Env): void {
     switch (n.type) {
       case 'field_initializer':
         // `S { #[cfg(feature = "x")] a: f(), … }`: not compiled, not read (as a statement under it).
@@ -309,7 +352,8 @@ export class BodyResolver {
         if (args) this.walk(args, env);
         // A macro_rules! of the program: the calls its body makes, as the expansion reads them.
         const name = n.childForFieldName('macro')?.text;
-        const body = name && this.expanding < MAX_MACRO_DEPTH ? this.expansionOf(n, name) : undefined;
+        const body =
+          name && this.expanding < MAX_MACRO_DEPTH && this.inExpansion < MAX_EXPANSION_NESTING ? this.expansionOf(n, name) : undefined;
         if (body) {
           this.inExpansion++;
           try {
@@ -747,13 +791,18 @@ export class BodyResolver {
     const rules = res?.t === 'item' ? itemOf(res.ref).rules : undefined;
     const tt = n.namedChildren.find((c) => c?.type === 'token_tree');
     if (!rules || !tt) return undefined;
+    if (this.expansionBudget <= 0) {
+      this.cut = true;
+      return undefined;
+    }
+    this.expansionBudget--;
     // `$crate` in a macro of another crate of the repository names that crate.
     const home = res?.t === 'item' ? res.ref.mod.crate : undefined;
     const text = expand(compileRules(rules), tt.text.slice(1, -1), home && home.key !== this.scope.mod.crate.key ? home.name : undefined);
     if (text === undefined) return undefined;
     const tree = this.parseSnippet(`fn __m() {\n${text}\n}`);
     if (!tree) return undefined;
-    this.trees.push(tree);
+    this.keep(tree);
     const body = tree.rootNode.namedChildren[0]?.childForFieldName('body') ?? undefined;
     if (body) this.expansions.set(key, body);
     return body;

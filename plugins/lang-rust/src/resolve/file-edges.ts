@@ -151,6 +151,15 @@ export function scipCallbacks(program: Program, root: string): ScipRustCallbacks
   };
 }
 
+/** Function bodies the resolver cut short (see `BodyResolver.faults`). */
+export function resolverLimitDiagnostic(bodies: number): Diagnostic {
+  return {
+    severity: 'info',
+    code: 'RESOLVER_LIMIT',
+    message: `${bodies} function bod${bodies === 1 ? 'y is' : 'ies are'} deeper than the resolver follows (an expression thousands of terms deep, or macros expanding into more macros than it reads): calls past that depth get no edge`,
+  };
+}
+
 /** `include!(…)` of source the build writes (`OUT_DIR`) or reads from elsewhere: not indexed. */
 export function includeDiagnostics(ir: FileIR): Diagnostic[] {
   return (ir.includes ?? []).map((inc) => ({

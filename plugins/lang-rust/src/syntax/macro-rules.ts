@@ -236,7 +236,7 @@ function matchSeq(pats: readonly Pat[], toks: readonly Token[], pos: number, b: 
           if (toks[j]?.k === 'group' && (toks[j] as { open: string }).open === '(') j++;
         }
       } else {
-        while (j < toks.length && !(end && same(toks[j]!, end))) j++;
+        j = fragmentEnd(p.frag, toks, pos, end);
         if (j === pos) return -1;
       }
       b.set(p.name, toks.slice(pos, j));
@@ -264,6 +264,52 @@ function matchSeq(pats: readonly Pat[], toks: readonly Token[], pos: number, b: 
     }
   }
   return pos;
+}
+
+/** Tokens that end a fragment at its own depth: no expression, type, path or pattern goes on past them. */
+const FRAGMENT_STOPS: Record<string, ReadonlySet<string>> = {
+  expr: new Set([',', ';', '=>']),
+  stmt: new Set([',', ';', '=>']),
+  ty: new Set([',', ';', '=>', '=']),
+  path: new Set([',', ';', '=>', '=']),
+  pat: new Set([',', '=>', '=']),
+};
+
+const isPunct = (t: Token | undefined, s: string) => t?.k === 'punct' && t.t === s;
+
+/**
+ * Where a greedy fragment that starts at `pos` ends: at `end` (the pattern's next literal), or
+ * where a token its kind cannot go on past stands at its own depth (`$e:expr` never takes a
+ * `,`, so `calc_max!(a, b, 16)` does not match `($max:expr, $bytes:expr)`), never inside angle
+ * brackets (`HashMap<K, V>`, a turbofish `f::<A, B>()`) or a closure's `|a, b|`.
+ */
+function fragmentEnd(frag: string, toks: readonly Token[], pos: number, end: Token | undefined): number {
+  const stops = FRAGMENT_STOPS[frag];
+  let j = pos;
+  if (!stops) {
+    // Other greedy fragments (vis, item, meta …): up to the next literal.
+    while (j < toks.length && !(end && same(toks[j]!, end))) j++;
+    return j;
+  }
+  const types = frag === 'ty' || frag === 'path';
+  let angles = 0;
+  for (; j < toks.length; j++) {
+    const t = toks[j]!;
+    if (angles === 0 && end && same(t, end)) break;
+    if (t.k !== 'punct') continue;
+    const prev = toks[j - 1];
+    if (t.t === '<' && (types || angles > 0 || j === pos || isPunct(prev, '::'))) angles++;
+    else if (t.t === '<<' && (types || angles > 0 || j === pos)) angles += 2;
+    else if (angles > 0 && t.t === '>') angles--;
+    else if (angles > 0 && t.t === '>>') angles = Math.max(0, angles - 2);
+    else if (angles > 0) continue;
+    else if (t.t === '|' && !types && (j === pos || prev?.k === 'punct' || (prev?.k === 'id' && prev.t === 'move'))) {
+      // A closure's parameters: up to the `|` that closes them.
+      j++;
+      while (j < toks.length && !isPunct(toks[j], '|')) j++;
+    } else if (stops.has(t.t)) break;
+  }
+  return j;
 }
 
 function namesIn(pats: readonly Pat[], out: string[] = []): string[] {
