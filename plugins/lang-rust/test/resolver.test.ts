@@ -314,6 +314,29 @@ describe('blanket impls', () => {
 });
 
 describe('what real crates do (found on crates the issue does not name)', () => {
+  it('reads a file whose first token is an inner attribute followed on its line by more (not a shebang)', async () => {
+    // regex-automata's lib.rs: the grammar took the line as a shebang, `/*!` with it, and the doc as code.
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('automata', '[features]\ndefault = ["std"]\nstd = []\n'),
+      'src/lib.rs': [
+        '/*!',
+        'A crate.',
+        '*/#![cfg_attr(feature = "std", doc = "```")] #![cfg_attr(not(feature = "std"), doc = "```ignore")]/*!',
+        'let re = Regex::new("[0-9]").unwrap();',
+        '```',
+        'More words, some (unbalanced.',
+        '*/',
+        'mod dense;',
+        'pub fn run() { dense::Dfa::new().step(); }',
+        '',
+      ].join('\n'),
+      'src/dense.rs': 'pub struct Dfa;\nimpl Dfa {\n    pub fn new() -> Dfa { Dfa }\n    pub fn step(&self) {}\n}\n',
+    });
+    expect(r.failed).toEqual([]);
+    expect(r.diagnostics.get('src/lib.rs')?.map((d) => d.code)).not.toContain('PARSE_ERRORS');
+    expect(calls(r)).toEqual(['src/lib.rs:run -calls-> src/dense.rs:Dfa::new', 'src/lib.rs:run -calls-> src/dense.rs:Dfa::step']);
+  });
+
   it('reads the module tree and items cfg_if! declares, each branch under its cfg', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('cfgif', '[features]\ndefault = ["std"]\nstd = []\n'),

@@ -6,6 +6,7 @@ import { initTreeSitter, LineIndex, loadGrammar, TimedParser } from '@travsr/sdk
 import type { Tree } from 'web-tree-sitter';
 import { type Extraction, extractFile, type MacroLookup } from './extract.js';
 import type { FileIR } from './file-ir.js';
+import { leadingInnerAttributes, withoutLeadingAttributes } from './leading-attribute.js';
 
 /** Where the grammar and the runtime come from (dist/ in the built plugin). */
 export interface RustSyntaxResources {
@@ -55,9 +56,13 @@ export class RustSyntax {
    * deletes `tree` and `extraTrees`); with the program's macros (`foreign`) in Phase B.
    */
   readWithBodies(path: string, text: string, foreign?: MacroLookup): Extraction & { tree: Tree } {
-    const tree = this.parse(text, path);
+    // A first `#![…]` would be lexed as a shebang (see leading-attribute.ts): the grammar reads without them.
+    const attrs = leadingInnerAttributes(text);
+    const tree = this.parse(withoutLeadingAttributes(text, attrs), path);
     try {
-      return { ...extractFile(tree, text, new LineIndex(text), path, (t) => this.parse(t, path), foreign), tree };
+      const extraction = extractFile(tree, text, new LineIndex(text), path, (t) => this.parse(t, path), foreign);
+      if (attrs.length > 0) extraction.ir.innerAttrs = [...attrs.map((a) => a.content), ...(extraction.ir.innerAttrs ?? [])];
+      return { ...extraction, tree };
     } catch (e) {
       tree.delete();
       throw e;
