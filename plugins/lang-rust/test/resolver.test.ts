@@ -314,6 +314,58 @@ describe('blanket impls', () => {
 });
 
 describe('what real crates do (found on crates the issue does not name)', () => {
+  it("types pin-project's projections (pin_project! and #[pin_project]) and Pin's own methods", async () => {
+    // futures-util, tokio-util: `let this = self.project(); this.stream.is_done()`.
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('pins'),
+      'src/lib.rs': [
+        'use core::pin::Pin;',
+        'use pin_project_lite::pin_project;',
+        'pub struct Fuse<S> { s: S, done: bool }',
+        'impl<S> Fuse<S> {',
+        '    pub fn is_done(&self) -> bool { self.done }',
+        '    pub fn get_mut(&mut self) -> &mut S { &mut self.s }',
+        '}',
+        'pub struct Queue;',
+        'impl Queue { pub fn len(&self) -> usize { 0 } pub fn push(&mut self, _x: u8) {} }',
+        'pin_project! {',
+        '    /// Buffered.',
+        '    #[must_use]',
+        '    pub struct Buffered<St> where St: Clone {',
+        '        #[pin]',
+        '        stream: Fuse<St>,',
+        '        queue: Queue,',
+        '    }',
+        '}',
+        'impl<St: Clone> Buffered<St> {',
+        '    pub fn poll(self: Pin<&mut Self>) {',
+        '        let mut this = self.project();',
+        '        if this.stream.is_done() { this.queue.push(1); }',
+        '        let _ = this.queue.len();',
+        '        this.stream.as_mut().get_mut();',
+        '    }',
+        '    pub fn peek(self: Pin<&Self>) -> usize { self.project_ref().queue.len() }',
+        '    pub fn inner(self: Pin<&mut Self>) { self.get_mut(); }',
+        '    pub fn get_mut(&mut self) {}',
+        '}',
+        '#[pin_project::pin_project]',
+        'pub struct Other { #[pin] f: Fuse<u8>, q: Queue }',
+        'impl Other { fn go(self: Pin<&mut Self>) { self.project().f.is_done(); } }',
+        'pub struct Plain { q: Queue }',
+        'impl Plain { fn go(self: Pin<&mut Self>) { let p = self.project(); p.q.len(); } }',
+        '',
+      ].join('\n'),
+    });
+    expect(r.failed).toEqual([]);
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Buffered::peek -calls-> src/lib.rs:Queue::len',
+      'src/lib.rs:Buffered::poll -calls-> src/lib.rs:Fuse::is_done',
+      'src/lib.rs:Buffered::poll -calls-> src/lib.rs:Queue::len',
+      'src/lib.rs:Buffered::poll -calls-> src/lib.rs:Queue::push',
+      'src/lib.rs:Other::go -calls-> src/lib.rs:Fuse::is_done',
+    ]);
+  });
+
   it('reads a file whose first token is an inner attribute followed on its line by more (not a shebang)', async () => {
     // regex-automata's lib.rs: the grammar took the line as a shebang, `/*!` with it, and the doc as code.
     const r = await analyzeProject({

@@ -14,7 +14,18 @@ import { compileRules, expand } from '../syntax/macro-rules.js';
 import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr, typePaths } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
 import { closureParams, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
-import { deref, derefOnce, elementOf, outsideType, SLICE, type Ty, type TyCtx, type Types } from './types.js';
+import {
+  deref,
+  derefOnce,
+  elementOf,
+  isPinProjected,
+  outsideType,
+  PIN_PROJECTION,
+  SLICE,
+  type Ty,
+  type TyCtx,
+  type Types,
+} from './types.js';
 
 /** How one call site fared. */
 export interface CallSite {
@@ -165,7 +176,7 @@ export class BodyResolver {
         this.cut = false;
         const env = new Env();
         const it = itemOf(ref);
-        if (it.selfParam) env.bind('self', this.ctx.self);
+        if (it.selfParam) env.bind('self', (it.selfType && this.types.of(it.selfType, this.ctx)) || this.ctx.self);
         for (const p of it.params ?? []) if (p.name) env.bind(p.name, this.types.of(p.type, this.ctx));
         try {
           this.prepareMacros(body);
@@ -640,6 +651,8 @@ export class BodyResolver {
         let t: Ty | undefined;
         if (base?.t === 'tuple') t = base.elems[Number(field.text)];
         else if (base?.t === 'adt') t = this.types.fieldType(base, field.text);
+        else if (base?.t === 'std' && base.name === PIN_PROJECTION && base.args[0]?.t === 'adt')
+          t = this.types.projectedFieldType(base.args[0], field.text);
         return rangeOf(n, t);
       }
       case 'call_expression':
@@ -1048,11 +1061,19 @@ export class BodyResolver {
     // `ptr.as_ref()` on a `Box`, `Rc` or `Arc`: std's impl on the pointer (found before what it points to) gives the pointee.
     if (recv?.t === 'std' && recv.args[0] && POINTER_VIEWS[recv.name]?.has(name))
       return { targets: [], outcome: 'external', ret: recv.args[0] };
+    // `Pin`'s own methods come before the pointee's (`pin.get_mut()` is not `T::get_mut`).
+    if (recv?.t === 'std' && recv.name === 'Pin' && PIN_METHODS[name]) {
+      const gives = PIN_METHODS[name] === 'pin' ? recv : PIN_METHODS[name] === 'pointee' ? recv.args[0] : undefined;
+      return { targets: [], outcome: 'external', ...(gives ? { ret: gives } : {}) };
+    }
     const d = deref(recv);
     if (!d) return { targets: [], outcome: 'unknown' };
     if (d.t === 'adt') {
       const found = this.names.methodsOf(d.ref, name, 0, true);
       if (found.targets.length > 0) return this.withReturn(found.targets, d, explicit);
+      // pin-project's `self.project()`: the struct's fields, projected.
+      if ((name === 'project' || name === 'project_ref') && isPinProjected(itemOf(d.ref)))
+        return { targets: [], outcome: 'external', ret: { t: 'std', name: PIN_PROJECTION, args: [d] } };
       // An iterator of the program: std's adapters over its `Item`.
       const item = this.types.projection(d, 'Item', 0);
       if (item) return { ...this.methodCall({ t: 'std', name: 'Iter', args: [item] }, name, args, env), outcome: 'external' };
@@ -1268,6 +1289,24 @@ const POINTER_VIEWS: Readonly<Record<string, ReadonlySet<string>>> = {
   Box: new Set(['as_ref', 'as_mut']),
   Rc: new Set(['as_ref']),
   Arc: new Set(['as_ref']),
+};
+
+/**
+ * `Pin`'s inherent methods: those giving a `Pin` again (`as_mut`), the pointee (`get_mut`), or
+ * nothing the resolver follows (`set`).
+ */
+const PIN_METHODS: Readonly<Record<string, 'pin' | 'pointee' | 'none'>> = {
+  as_mut: 'pin',
+  as_ref: 'pin',
+  into_ref: 'pin',
+  get_mut: 'pointee',
+  get_ref: 'pointee',
+  get_unchecked_mut: 'pointee',
+  into_inner: 'pointee',
+  into_inner_unchecked: 'pointee',
+  set: 'none',
+  map_unchecked: 'none',
+  map_unchecked_mut: 'none',
 };
 
 /** How many of the program's `Deref` impls a method call follows (`Guard<Lock<T>>` → `Lock<T>` → `T`). */

@@ -24,6 +24,18 @@ export interface TyCtx {
 /** The std type name of slices and arrays whose element is unknown, and the key of the program's impls for any slice or array. */
 export const SLICE = '[]';
 
+/**
+ * The std type name of what pin-project's `project()` / `project_ref()` give for a struct it
+ * projects (`{ t: 'std', name: PIN_PROJECTION, args: [the struct] }`): its fields, each a
+ * `Pin<&mut T>` when `#[pin]`, else `&mut T`. The projection struct has no methods.
+ */
+export const PIN_PROJECTION = '#pin-projection';
+
+/** Whether a struct is pin-project's: `#[pin_project]`, or written in pin-project-lite's `pin_project! { … }`. */
+export function isPinProjected(it: Item): boolean {
+  return it.attrs?.some((a) => /^(pin_project\s*::\s*)?pin_project\b/.test(a)) === true;
+}
+
 /** The std type name a raw pointer (`*const T`, `*mut T`) reads as: `*p` gives `T`, a method call does not deref it. */
 export const RAW_POINTER = '*ptr';
 
@@ -337,6 +349,13 @@ export class Types {
       const traits = g.bounds.flatMap((b) => this.traitRefs(b, ctx));
       ctx.generics.set(g.name, traits.length > 0 ? { t: 'bounds', traits } : undefined);
     }
+  }
+
+  /** A field of pin-project's projection of `owner` (see {@link PIN_PROJECTION}): `#[pin]` ones are `Pin<…>`. */
+  projectedFieldType(owner: Ty & { t: 'adt' }, field: string): Ty | undefined {
+    const t = this.fieldType(owner, field);
+    const pinned = itemOf(owner.ref).fields?.find((x) => x.name === field)?.pinned === true;
+    return t && pinned ? { t: 'std', name: 'Pin', args: [t] } : t;
   }
 
   /** The declared type of a field of a struct, union or variant (`0` for a tuple field), its parameters bound by `owner`'s arguments. */

@@ -7,7 +7,7 @@
 import type { Range } from '@travsr/sdk';
 import { type LineIndex, parseErrorDiagnostic } from '@travsr/sdk/tree-sitter';
 import { compileRules, expand, type MacroRules } from './macro-rules.js';
-import { boundsOf, fieldsOf, genericsOf, hasSelfParam, paramsOf, pathSegments, typeLabel, typeOf } from './type-syntax.js';
+import { boundsOf, fieldsOf, genericsOf, hasSelfParam, paramsOf, pathSegments, typedSelfOf, typeLabel, typeOf } from './type-syntax.js';
 import type { Node as TsNode, Tree } from 'web-tree-sitter';
 import { type FileIR, type Item, type ItemKind, type TypeExpr, type TypeRefIR, typePaths, type UseIR } from './file-ir.js';
 
@@ -356,9 +356,11 @@ class Extractor {
         const params = n.childForFieldName('parameters');
         const ret = n.childForFieldName('return_type');
         const body = n.childForFieldName('body');
+        const typedSelf = typedSelfOf(params);
         const i = this.add(n, 'fn', name.text, parent, prefix, local, attrs, docs, leading, {
           params: params ? paramsOf(params) : [],
           selfParam: hasSelfParam(params),
+          ...(typedSelf ? { selfType: typedSelf } : {}),
           ...(ret ? { ret: typeOf(ret) } : {}),
           generics: genericsOf(n),
           body: body !== null,
@@ -548,7 +550,9 @@ class Extractor {
         }
         if (!last || NON_ITEM_MACROS.has(last) || !tt || tt.endIndex - tt.startIndex < 4) return;
         if (!ITEM_WORDS.test(tt.text)) return;
-        this.itemsInTokens(tt, { parent, prefix, local, attrs: cfg, ...(macro?.type === 'identifier' ? { macro: last } : {}) });
+        // pin-project-lite's `pin_project! { struct … }` does what pin-project's `#[pin_project]` does.
+        const written = last === 'pin_project' ? [...cfg, 'pin_project'] : cfg;
+        this.itemsInTokens(tt, { parent, prefix, local, attrs: written, ...(macro?.type === 'identifier' ? { macro: last } : {}) });
         return;
       }
       case 'foreign_mod_item': {

@@ -41,6 +41,14 @@ export interface ParamIR {
   type: TypeExpr;
 }
 
+/** A declared field of a struct, union or variant. */
+export interface FieldIR {
+  name: string;
+  type: TypeExpr;
+  /** `#[pin]`: pin-project's projection gives it as `Pin<&mut T>`. */
+  pinned?: true;
+}
+
 /** One item of a file. Members (of a trait, an impl, an enum, a struct) have their container as parent. */
 export interface Item {
   kind: ItemKind;
@@ -65,12 +73,14 @@ export interface Item {
   params?: ParamIR[];
   /** `self`, `&self`, `&mut self`, `self: Box<Self>`: the function is a method. */
   selfParam?: boolean;
+  /** The receiver's type when written out and not `Self`, `&Self` or `&mut Self` (`self: Pin<&mut Self>`). */
+  selfType?: TypeExpr;
   ret?: TypeExpr;
   generics?: GenericParam[] | undefined;
   /** True when the function has a body (a trait's provided method, every free function). */
   body?: boolean;
   // Structs, unions, enum variants: declared fields (tuple fields named '0', '1', …).
-  fields?: { name: string; type: TypeExpr }[];
+  fields?: FieldIR[];
   // Type aliases and associated types with a default: the aliased type.
   aliased?: TypeExpr;
   // Traits: supertraits; associated types: their bounds. Impls: the trait (absent for an inherent impl) and the self type.

@@ -21,7 +21,7 @@ export interface LeadingAttribute {
 /** The inner attributes `text` starts with (after comments and whitespace), in order. */
 export function leadingInnerAttributes(text: string): LeadingAttribute[] {
   const found: LeadingAttribute[] = [];
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const attr = innerAttributeAt(text, at);
     if (!attr) return found;
     found.push(attr);
@@ -58,7 +58,14 @@ function innerAttributeAt(text: string, from: number): LeadingAttribute | undefi
     }
     if (c === '[') depth++;
     else if (c === ']' && --depth === 0) {
-      return { start, end: i + 1, content: text.slice(open + 1, i).replace(/\s+/g, ' ').trim() };
+      return {
+        start,
+        end: i + 1,
+        content: text
+          .slice(open + 1, i)
+          .replace(/\s+/g, ' ')
+          .trim(),
+      };
     }
   }
   return undefined;

@@ -3,7 +3,7 @@
  * type nodes, path expressions, generic parameters with their bounds, parameters and fields.
  */
 import type { Node as TsNode } from 'web-tree-sitter';
-import type { GenericParam, ParamIR, TypeExpr } from './file-ir.js';
+import type { FieldIR, GenericParam, ParamIR, TypeExpr } from './file-ir.js';
 
 const UNKNOWN: TypeExpr = { k: 'unknown' };
 
@@ -171,6 +171,17 @@ export function hasSelfParam(params: TsNode | null | undefined): boolean {
   );
 }
 
+/**
+ * The declared type of a receiver written `self: Pin<&mut Self>` (any type but `Self`, `&Self`
+ * and `&mut Self`), which method calls on `self` see first (`Pin`'s own methods).
+ */
+export function typedSelfOf(params: TsNode | null | undefined): TypeExpr | undefined {
+  const p = params?.namedChildren.find((c) => c?.type === 'parameter' && c.childForFieldName('pattern')?.type === 'self');
+  const t = p?.childForFieldName('type');
+  if (!t || /^&?\s*(mut\s+)?Self$/.test(t.text.replace(/'\w+\s*/g, '').trim())) return undefined;
+  return typeOf(t);
+}
+
 export function paramsOf(n: TsNode): ParamIR[] {
   const out: ParamIR[] = [];
   for (const p of n.namedChildren) {
@@ -185,14 +196,18 @@ export function paramsOf(n: TsNode): ParamIR[] {
   return out;
 }
 
-export function fieldsOf(body: TsNode): { name: string; type: TypeExpr }[] {
-  const out: { name: string; type: TypeExpr }[] = [];
+export function fieldsOf(body: TsNode): FieldIR[] {
+  const out: FieldIR[] = [];
   if (body.type === 'field_declaration_list') {
+    // `#[pin]` before a field (pin-project's structural pinning) is an attribute item ahead of it.
+    let pinned = false;
     for (const f of body.namedChildren) {
+      if (f?.type === 'attribute_item' && /^#\[\s*pin\s*\]$/.test(f.text)) pinned = true;
       if (f?.type !== 'field_declaration') continue;
       const name = f.childForFieldName('name');
       const t = f.childForFieldName('type');
-      if (name) out.push({ name: name.text, type: t ? typeOf(t) : UNKNOWN });
+      if (name) out.push({ name: name.text, type: t ? typeOf(t) : UNKNOWN, ...(pinned ? { pinned: true as const } : {}) });
+      pinned = false;
     }
   } else if (body.type === 'ordered_field_declaration_list') {
     let i = 0;
