@@ -285,6 +285,39 @@ describe('blanket impls', () => {
     ]);
   });
 
+  it('applies a blanket impl over a trait from outside the program to the types and parameters that have it', async () => {
+    // futures-util: `impl<T: ?Sized> StreamExt for T where T: Stream {}`, `St: Stream` → `st.fuse()`.
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ext'),
+      'src/lib.rs': [
+        'use futures_core::stream::Stream;',
+        'use std::fmt;',
+        'pub trait StreamExt: Stream { fn fuse(self) -> Fuse<Self> where Self: Sized { Fuse(self) } fn next_unpin(&mut self) {} }',
+        'impl<T: ?Sized> StreamExt for T where T: Stream {}',
+        'pub trait WriteExt { fn put(&mut self); }',
+        'impl<W: fmt::Write> WriteExt for W { fn put(&mut self) {} }',
+        'pub struct Fuse<S>(S);',
+        'pub struct Queue;',
+        'impl Stream for Queue { type Item = u8; }',
+        'pub struct Plain;',
+        'impl Plain { pub fn fuse(self) {} }',
+        'pub fn zip<St1: Stream>(a: St1, mut q: Queue) { a.fuse(); q.next_unpin(); Plain.fuse(); }',
+        'pub fn where_clause<St2>(b: St2) where St2: Stream + Unpin { b.fuse(); }',
+        'pub fn write_io<W: std::io::Write>(w: &mut W) { w.put(); }',
+        'pub fn write_fmt<F: fmt::Write>(f: &mut F) { f.put(); }',
+        'pub fn no_bound<T>(t: T) { t.fuse(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => !e.includes('-> src/lib.rs:Fuse'))).toEqual([
+      'src/lib.rs:where_clause -calls-> src/lib.rs:StreamExt::fuse',
+      'src/lib.rs:write_fmt -calls-> src/lib.rs:WriteExt::put',
+      'src/lib.rs:zip -calls-> src/lib.rs:Plain::fuse',
+      'src/lib.rs:zip -calls-> src/lib.rs:StreamExt::fuse',
+      'src/lib.rs:zip -calls-> src/lib.rs:StreamExt::next_unpin',
+    ]);
+  });
+
   it("reads Self in a blanket impl as what it implements too, and of a trait's cfg twin members the compiled one", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('selfy'),

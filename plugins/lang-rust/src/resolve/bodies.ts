@@ -1086,7 +1086,9 @@ export class BodyResolver {
       return { targets: [], outcome: 'external', ...(name === 'clone' || name === 'to_owned' ? { ret: d } : {}) };
     }
     if (d.t === 'bounds') {
-      const targets = this.names.boundMethods(d.traits, name);
+      let targets = this.names.boundMethods(d.traits, name);
+      // The program's blanket impls the bounds meet (`impl<T: Stream> StreamExt for T` for `St: Stream`).
+      if (targets.length === 0) targets = this.names.blanketMethods(d.traits, d.outside ?? [], name);
       // Not a method of the bounds' traits of the program: std's (`Clone` of `R: Reader + Clone`).
       return targets.length > 0
         ? this.withReturn(targets, d, explicit)

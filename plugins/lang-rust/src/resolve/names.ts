@@ -4,7 +4,7 @@
  * associated items of a type through its impls, and the methods a type has. Never guesses: a
  * name that does not resolve gives nothing, a name outside the repository gives `ext`.
  */
-import { type FileIR, type Item, PRIMITIVE_TYPES, type TypeExpr, type UseIR } from '../syntax/file-ir.js';
+import { type FileIR, type GenericParam, type Item, PRIMITIVE_TYPES, type TypeExpr, type UseIR } from '../syntax/file-ir.js';
 import type { Module, Program } from './program.js';
 import { isActive } from '../crates/cfg.js';
 import { SLICE } from './types.js';
@@ -611,7 +611,9 @@ export class Names {
       for (const t of this.traitClosure(impl.trait.ref)) fromTraits.push(...this.membersNamed(t, name).filter(callable));
     }
     if (fromTraits.length > 0) return { targets: dedupeRefs(fromTraits), external: false };
-    // Blanket impls of the program's traits (`impl<T: Matcher> Ext for T`) whose bounds the type meets.
+    // Blanket impls of the program's traits (`impl<T: Matcher> Ext for T`) whose bounds the type
+    // meets, unless the type's impl of an outside trait has the method.
+    if (external && this.hasExternalTraitMember(type, name)) return { targets: [], external };
     for (const impl of this.impls().blanket) {
       if (impl.trait?.t !== 'item' || !this.meetsBounds(type, impl)) continue;
       const m = this.membersNamed(impl.trait.ref, name).filter(
@@ -625,23 +627,67 @@ export class Names {
 
   /**
    * Whether a type meets the bounds of a blanket impl's parameter: every bound is a trait of
-   * the program the type has an impl of. A bound from outside the program (`T: Read`) cannot be
-   * checked, so such an impl is not taken.
+   * the program the type has an impl of, or a trait from outside it (`T: Stream`) the type has
+   * an impl of written with that name (`impl Stream for FuturesUnordered`, see {@link sameOutsideTrait}).
    */
   private meetsBounds(type: ItemRef, impl: ImplRef): boolean {
-    const it = itemOf(impl.ref);
-    let self = it.implSelf;
-    while (self?.k === 'ref') self = self.inner;
-    const param = self?.k === 'path' ? it.generics?.find((g) => g.name === self.segs[0]) : undefined;
+    const implemented = new Set<string>();
+    const outside: TypeExpr[] = [];
+    for (const i of this.impls().byType.get(refKey(type)) ?? []) {
+      if (i.trait?.t === 'item') for (const t of this.traitClosure(i.trait.ref)) implemented.add(refKey(t));
+      else if (i.trait?.t === 'ext' && itemOf(i.ref).implTrait) outside.push(itemOf(i.ref).implTrait!);
+    }
+    return this.boundsMet(impl, implemented, outside);
+  }
+
+  /** Whether a blanket impl's parameter bounds are all among `implemented` (trait keys) and `outside` (written outside traits). */
+  private boundsMet(impl: ImplRef, implemented: ReadonlySet<string>, outside: readonly TypeExpr[]): boolean {
+    const param = blanketParam(itemOf(impl.ref));
     if (!param) return false;
     const scope = this.itemScope(impl.ref);
-    const implemented = new Set<string>();
-    for (const i of this.impls().byType.get(refKey(type)) ?? [])
-      if (i.trait?.t === 'item') for (const t of this.traitClosure(i.trait.ref)) implemented.add(refKey(t));
     return param.bounds.every((b) => {
       const r = this.typePath(scope, b)[0];
+      if (r?.t === 'ext') return outside.some((o) => sameOutsideTrait(o, b));
       return r?.t === 'item' && itemOf(r.ref).kind === 'trait' && implemented.has(refKey(r.ref));
     });
+  }
+
+  /**
+   * Methods named `name` of the program's traits that a blanket impl gives a generic parameter
+   * with these bounds (`St: Stream` gets `StreamExt::fuse` from `impl<T: ?Sized + Stream> StreamExt for T`).
+   */
+  blanketMethods(traits: readonly ItemRef[], outside: readonly TypeExpr[], name: string): ItemRef[] {
+    const implemented = new Set<string>();
+    const seen = new Map<string, ItemRef>();
+    for (const t of traits) this.traitClosure(t, seen);
+    for (const k of seen.keys()) implemented.add(k);
+    const out: ItemRef[] = [];
+    for (const impl of this.impls().blanket) {
+      if (impl.trait?.t !== 'item' || !this.boundsMet(impl, implemented, outside)) continue;
+      out.push(...this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn' && itemOf(r).selfParam === true));
+    }
+    return dedupeRefs(out);
+  }
+
+  private outsideBoundNames: Set<string> | undefined;
+
+  /**
+   * Whether `bound` (written in `scope`) is a trait from outside the program that a blanket impl
+   * of one of the program's traits asks of its parameter: a generic parameter keeps such bounds.
+   */
+  isBlanketOutsideBound(scope: Scope, bound: TypeExpr): boolean {
+    if (!this.outsideBoundNames) {
+      this.outsideBoundNames = new Set();
+      for (const impl of this.impls().blanket) {
+        if (impl.trait?.t !== 'item') continue;
+        const scopeOfImpl = this.itemScope(impl.ref);
+        for (const b of blanketParam(itemOf(impl.ref))?.bounds ?? [])
+          if (b.k === 'path' && this.typePath(scopeOfImpl, b)[0]?.t === 'ext') this.outsideBoundNames.add(b.segs[b.segs.length - 1]!);
+      }
+    }
+    if (bound.k !== 'path' || !this.outsideBoundNames.has(bound.segs[bound.segs.length - 1]!)) return false;
+    const res = this.typePath(scope, bound);
+    return res.length > 0 && res.every((r) => r.t === 'ext');
   }
 
   /**
@@ -706,6 +752,21 @@ function preferActive(list: ItemRef[]): ItemRef[] {
     return !(container?.kind === 'impl' && isActive(container.attrs, features) === false);
   });
   return active.length > 0 ? active : list;
+}
+
+/** The type parameter a blanket impl (`impl<T: A> Trait for T`, `for &T`) is for. */
+function blanketParam(it: Item): GenericParam | undefined {
+  let self = it.implSelf;
+  while (self?.k === 'ref') self = self.inner;
+  return self?.k === 'path' && self.segs.length === 1 ? it.generics?.find((g) => g.name === self.segs[0]) : undefined;
+}
+
+/**
+ * Whether two written paths of traits from outside the program name the same trait: the same
+ * name, and paths that may be one (`Stream`, `stream::Stream`; not `fmt::Write` and `io::Write`).
+ */
+function sameOutsideTrait(a: TypeExpr, b: TypeExpr): boolean {
+  return a.k === 'path' && b.k === 'path' && a.segs[a.segs.length - 1] === b.segs[b.segs.length - 1] && samePathTail(a.segs, b.segs);
 }
 
 function isGenericParam(t: TypeExpr, item: Item): boolean {

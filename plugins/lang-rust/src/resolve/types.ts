@@ -9,7 +9,7 @@ import { type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js
 
 export type Ty =
   | { t: 'adt'; ref: ItemRef; args: Ty[] }
-  | { t: 'bounds'; traits: ItemRef[] }
+  | { t: 'bounds'; traits: ItemRef[]; outside?: readonly TypeExpr[] }
   | { t: 'std'; name: string; args: Ty[]; path?: readonly string[] }
   | { t: 'tuple'; elems: Ty[] }
   | { t: 'array'; elem: Ty };
@@ -347,7 +347,12 @@ export class Types {
         continue;
       }
       const traits = g.bounds.flatMap((b) => this.traitRefs(b, ctx));
-      ctx.generics.set(g.name, traits.length > 0 ? { t: 'bounds', traits } : undefined);
+      // Bounds of outside traits the program's blanket impls ask for (`T: Stream` → `StreamExt`).
+      const outside = g.bounds.filter((b) => this.names.isBlanketOutsideBound(ctx.scope, b));
+      ctx.generics.set(
+        g.name,
+        traits.length > 0 || outside.length > 0 ? { t: 'bounds', traits, ...(outside.length > 0 ? { outside } : {}) } : undefined,
+      );
     }
   }
 
