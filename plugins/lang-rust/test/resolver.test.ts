@@ -347,6 +347,44 @@ describe('blanket impls', () => {
 });
 
 describe('what real crates do (found on crates the issue does not name)', () => {
+  it("reads a body's glob use of an enum's variants, IntoIterator for &T as no iterator, and .0 of std's newtypes", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('globs'),
+      'src/lib.rs': [
+        'use std::num::Wrapping;',
+        'use std::ops::Deref;',
+        'pub struct Candidate;',
+        // globset: `use self::Strategy::*;` in a method, then bare variants in its patterns.
+        'enum Strategy { Literal(LiteralStrategy), Prefix(PrefixStrategy) }',
+        'impl Strategy {',
+        '    fn is_match(&self, c: &Candidate) -> bool {',
+        '        use self::Strategy::*;',
+        '        match *self { Literal(ref s) => s.is_match(c), Prefix(ref s) => s.is_match(c) }',
+        '    }',
+        '}',
+        'struct LiteralStrategy; impl LiteralStrategy { fn is_match(&self, _c: &Candidate) -> bool { true } }',
+        'struct PrefixStrategy; impl PrefixStrategy { fn is_match(&self, _c: &Candidate) -> bool { true } }',
+        // camino: the `Item` of `impl IntoIterator for &PathBuf` does not make a `PathBuf` an iterator.
+        'pub struct PathBuf(String);',
+        'impl Deref for PathBuf { type Target = Path; fn deref(&self) -> &Path { todo!() } }',
+        'pub struct Path(str);',
+        'impl Path { pub fn as_str(&self) -> &str { &self.0 } }',
+        "impl<'a> IntoIterator for &'a PathBuf { type Item = &'a str; type IntoIter = std::vec::IntoIter<&'a str>; fn into_iter(self) -> Self::IntoIter { todo!() } }",
+        'impl AsRef<str> for PathBuf { fn as_ref(&self) -> &str { self.as_str() } }',
+        // num-traits: `impl<T: Zero> Zero for Wrapping<T> { fn is_zero(&self) -> bool { self.0.is_zero() } }`.
+        'pub trait Zero { fn is_zero(&self) -> bool; }',
+        'impl<T: Zero> Zero for Wrapping<T> { fn is_zero(&self) -> bool { self.0.is_zero() } }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:<PathBuf as AsRef>::as_ref -calls-> src/lib.rs:Path::as_str',
+      'src/lib.rs:<Wrapping as Zero>::is_zero -calls-> src/lib.rs:Zero::is_zero',
+      'src/lib.rs:Strategy::is_match -calls-> src/lib.rs:LiteralStrategy::is_match',
+      'src/lib.rs:Strategy::is_match -calls-> src/lib.rs:PrefixStrategy::is_match',
+    ]);
+  });
+
   it("types pin-project's projections (pin_project! and #[pin_project]) and Pin's own methods", async () => {
     // futures-util, tokio-util: `let this = self.project(); this.stream.is_done()`.
     const r = await analyzeProject({

@@ -343,7 +343,7 @@ export class BodyResolver {
         const args = n.childForFieldName('arguments');
         if (!args) return;
         const c = this.call(n, env);
-        const params = c.method ? closureParams(this.iterView(c.recv), c.method) : undefined;
+        const params = c.method ? closureParams(this.iterView(c.recv, 'Iterator'), c.method) : undefined;
         let k = 0;
         for (const a of args.namedChildren) {
           if (!a) continue;
@@ -510,11 +510,14 @@ export class BodyResolver {
     } else this.walk(cond, env);
   }
 
-  /** A receiver as std's iterator methods see it: an iterator of the program is an `Iter` of its `Item`. */
-  private iterView(t: Ty | undefined): Ty | undefined {
+  /**
+   * A receiver as std's iterator methods see it (`trait` 'Iterator'), or what a `for` iterates:
+   * an iterator (or an `IntoIterator`) of the program is an `Iter` of its `Item`.
+   */
+  private iterView(t: Ty | undefined, trait?: string): Ty | undefined {
     const d = deref(t);
     if (d?.t !== 'adt') return t;
-    const item = this.types.projection(d, 'Item', 0);
+    const item = this.types.projection(d, 'Item', 0, trait);
     return item ? { t: 'std', name: 'Iter', args: [item] } : t;
   }
 
@@ -651,6 +654,7 @@ export class BodyResolver {
         let t: Ty | undefined;
         if (base?.t === 'tuple') t = base.elems[Number(field.text)];
         else if (base?.t === 'adt') t = this.types.fieldType(base, field.text);
+        else if (base?.t === 'std' && field.text === '0' && STD_NEWTYPES.has(base.name)) t = base.args[0];
         else if (base?.t === 'std' && base.name === PIN_PROJECTION && base.args[0]?.t === 'adt')
           t = this.types.projectedFieldType(base.args[0], field.text);
         return rangeOf(n, t);
@@ -1075,7 +1079,7 @@ export class BodyResolver {
       if ((name === 'project' || name === 'project_ref') && isPinProjected(itemOf(d.ref)))
         return { targets: [], outcome: 'external', ret: { t: 'std', name: PIN_PROJECTION, args: [d] } };
       // An iterator of the program: std's adapters over its `Item`.
-      const item = this.types.projection(d, 'Item', 0);
+      const item = this.types.projection(d, 'Item', 0, 'Iterator');
       if (item) return { ...this.methodCall({ t: 'std', name: 'Iter', args: [item] }, name, args, env), outcome: 'external' };
       // A smart pointer of the program: its `Deref` target's methods (not those std gives every type or derives).
       if (!DERIVED_OR_BLANKET.has(name) && derefs < MAX_USER_DEREFS && !this.names.hasExternalTraitMember(d.ref, name)) {
@@ -1292,6 +1296,9 @@ const POINTER_VIEWS: Readonly<Record<string, ReadonlySet<string>>> = {
   Rc: new Set(['as_ref']),
   Arc: new Set(['as_ref']),
 };
+
+/** std's tuple structs around one value: `.0` of a `Wrapping<T>` is a `T`. */
+const STD_NEWTYPES = new Set(['Wrapping', 'Saturating', 'Reverse', 'AssertUnwindSafe']);
 
 /**
  * `Pin`'s inherent methods: those giving a `Pin` again (`as_mut`), the pointee (`get_mut`), or

@@ -395,8 +395,14 @@ export class Names {
         const out: Res[] = preferActive(locals).map((ref) => ({ t: 'item', ref }));
         for (const u of m.file.uses)
           if (u.scope === f && !u.glob && u.alias === name) out.push(...this.resolveUse(u, m).filter((r) => this.resMatches(r, ns)));
-        for (const u of m.file.uses)
-          if (u.scope === f && u.glob) for (const t of this.globTargets(u, m)) if (t.t === 'mod') out.push(...this.memberOf(t.m, name, ns));
+        for (const u of m.file.uses) {
+          if (u.scope !== f || !u.glob) continue;
+          for (const t of this.globTargets(u, m)) {
+            if (t.t === 'mod') out.push(...this.memberOf(t.m, name, ns));
+            // `use self::Strategy::*;` in a body: the enum's variants (`Literal(ref s) => …`).
+            else if (t.t === 'item' && itemOf(t.ref).kind === 'enum' && ns === 'value') out.push(...this.variantsNamed(t.ref, name));
+          }
+        }
         if (out.length > 0) return dedupe(out);
       }
     }
