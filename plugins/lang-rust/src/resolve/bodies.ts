@@ -46,8 +46,8 @@ export type SnippetParser = (text: string) => Tree | undefined;
 const MAX_MACRO_DEPTH = 3;
 /**
  * How deep the calls of macros a body invokes are followed into the macros their expansions
- * invoke (a tt-muncher recursing once per token it takes), and how many expansions one body
- * reads at most (a macro invoking itself twice per step doubles them at each one).
+ * invoke (a tt-muncher recursing once per token it takes), and how many such nested expansions
+ * one body reads at most (a macro invoking itself twice per step doubles them at each one).
  */
 const MAX_EXPANSION_NESTING = 24;
 const MAX_EXPANSIONS_PER_BODY = 512;
@@ -808,11 +808,14 @@ export class BodyResolver {
     const rules = res?.t === 'item' ? itemOf(res.ref).rules : undefined;
     const tt = n.namedChildren.find((c) => c?.type === 'token_tree');
     if (!rules || !tt) return undefined;
-    if (this.expansionBudget <= 0) {
-      this.cut = true;
-      return undefined;
+    // The body's own invocations are each read (as many as it has); those that expansions invoke use up a budget.
+    if (this.inExpansion > 0 || this.expanding > 0) {
+      if (this.expansionBudget <= 0) {
+        this.cut = true;
+        return undefined;
+      }
+      this.expansionBudget--;
     }
-    this.expansionBudget--;
     // `$crate` in a macro of another crate of the repository names that crate.
     const home = res?.t === 'item' ? res.ref.mod.crate : undefined;
     const text = expand(compileRules(rules), tt.text.slice(1, -1), home && home.key !== this.scope.mod.crate.key ? home.name : undefined);
