@@ -347,6 +347,45 @@ describe('blanket impls', () => {
 });
 
 describe('what real crates do (found on crates the issue does not name)', () => {
+  it("types a map's entries, keys and values (get_key_value, iter, for over a map, remove)", async () => {
+    // dashmap: `if let Some((kptr, vptr)) = shard.get_key_value(key) { vptr.get() }`.
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('maps'),
+      'src/lib.rs': [
+        'use std::collections::{BTreeMap, HashMap};',
+        'pub struct Shared<V>(V);',
+        'impl<V> Shared<V> { pub fn get(&self) -> &V { &self.0 } }',
+        'pub struct Key;',
+        'impl Key { pub fn name(&self) -> u8 { 0 } }',
+        'type Map<V> = HashMap<Key, Shared<V>>;',
+        'pub fn entries<V>(m: &mut Map<V>, k: &Key, t: BTreeMap<Key, Shared<V>>) {',
+        '    if let Some((key, v)) = m.get_key_value(k) { key.name(); v.get(); }',
+        '    for (key, v) in m.iter() { key.name(); v.get(); }',
+        '    for (_, v) in &t { v.get(); }',
+        '    m.remove(k).unwrap().get();',
+        '    let _ = m.values().map(|v| v.get());',
+        '    let _ = t.keys().map(|k| k.name());',
+        '}',
+        // `_` (an anonymous token) holds its place; after `..` places count from the end.
+        'pub enum E { Pair(Key, Shared<u8>), Triple(Key, Key, Shared<u8>) }',
+        'impl Key { pub fn get(&self) {} }',
+        'pub fn places(e: E, t: (Key, Key, Shared<u8>)) {',
+        '    match e { E::Pair(_, s) => { s.get(); } E::Triple(k, .., s) => { k.name(); s.get(); } }',
+        '    let (_, .., last) = t;',
+        '    last.get();',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:entries -calls-> src/lib.rs:Key::name',
+      'src/lib.rs:entries -calls-> src/lib.rs:Shared::get',
+      'src/lib.rs:places -calls-> src/lib.rs:Key::name',
+      'src/lib.rs:places -calls-> src/lib.rs:Shared::get',
+    ]);
+    expect(r.logs.join('\n')).toMatch(/20 call sites: 12 resolved in the repository/);
+  });
+
   it("reads a body's glob use of an enum's variants, IntoIterator for &T as no iterator, and .0 of std's newtypes", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('globs'),

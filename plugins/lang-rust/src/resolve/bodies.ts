@@ -13,7 +13,7 @@ import { pathSegments, typeOf } from '../syntax/type-syntax.js';
 import { compileRules, expand } from '../syntax/macro-rules.js';
 import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr, typePaths } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
-import { closureParams, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
+import { closureParams, MAPS, mapEntry, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
 import {
   deref,
   derefOnce,
@@ -528,6 +528,7 @@ export class BodyResolver {
     const d = deref(t);
     if (d?.t === 'std' && d.name === 'Iter') return d.args[0];
     if (d?.t === 'std' && (d.name === 'Option' || d.name === 'Result')) return d.args[0];
+    if (d?.t === 'std' && MAPS.has(d.name)) return mapEntry(d);
     return elementOf(t);
   }
 
@@ -552,7 +553,9 @@ export class BodyResolver {
       }
       case 'tuple_pattern': {
         const d = deref(ty);
-        p.namedChildren.forEach((c, k) => c && this.bindPattern(c, d?.t === 'tuple' ? d.elems[k] : undefined, env));
+        const elems = d?.t === 'tuple' ? d.elems : undefined;
+        for (const { node, k } of patternSlots(p, null, elems?.length))
+          this.bindPattern(node, k === undefined ? undefined : elems?.[k], env);
         return;
       }
       case 'slice_pattern':
@@ -560,9 +563,9 @@ export class BodyResolver {
         return;
       case 'tuple_struct_pattern': {
         const path = p.childForFieldName('type');
-        const subs = p.namedChildren.filter((c): c is TsNode => c !== null && c.id !== path?.id);
-        const fieldTys = this.variantFields(path, ty, subs.length);
-        subs.forEach((c, k) => this.bindPattern(c, fieldTys[k], env));
+        const fields = this.variantFields(path, ty);
+        for (const { node, k } of patternSlots(p, path, fields.arity))
+          this.bindPattern(node, k === undefined ? undefined : fields.at(k), env);
         return;
       }
       case 'struct_pattern': {
@@ -584,15 +587,16 @@ export class BodyResolver {
   }
 
   /** The types of the fields a tuple-struct pattern binds (`Some(x)` of an `Option<T>`: T). */
-  private variantFields(path: TsNode | null, ty: Ty | undefined, count: number): (Ty | undefined)[] {
-    if (!path) return [];
+  private variantFields(path: TsNode | null, ty: Ty | undefined): { arity: number | undefined; at: (k: number) => Ty | undefined } {
+    const none = { arity: undefined, at: () => undefined };
+    if (!path) return none;
     const last = path.type === 'scoped_identifier' ? path.childForFieldName('name')?.text : path.text;
     const d = deref(ty);
-    if (d?.t === 'std' && (last === 'Some' || last === 'Ok')) return [d.args[0]];
-    if (d?.t === 'std' && last === 'Err') return [d.args[1]];
+    if (d?.t === 'std' && (last === 'Some' || last === 'Ok')) return { arity: 1, at: (k) => (k === 0 ? d.args[0] : undefined) };
+    if (d?.t === 'std' && last === 'Err') return { arity: 1, at: (k) => (k === 0 ? d.args[1] : undefined) };
     const owner = this.patternOwner(path, ty);
-    if (!owner) return [];
-    return Array.from({ length: count }, (_, k) => this.types.fieldType(owner, String(k)));
+    if (!owner) return none;
+    return { arity: itemOf(owner.ref).fields?.length, at: (k) => this.types.fieldType(owner, String(k)) };
   }
 
   /** The struct or variant a pattern's path names, with the type arguments of the matched value. */
@@ -1299,6 +1303,25 @@ const POINTER_VIEWS: Readonly<Record<string, ReadonlySet<string>>> = {
   Rc: new Set(['as_ref']),
   Arc: new Set(['as_ref']),
 };
+
+/**
+ * The element patterns of a tuple or tuple-struct pattern, each with the position it binds:
+ * `_` (an anonymous token) holds its place, and after `..` positions count from the end of
+ * `arity` (unknown when the arity is).
+ */
+function patternSlots(p: TsNode, path: TsNode | null, arity: number | undefined): { node: TsNode; k: number | undefined }[] {
+  const elems = p.children.filter(
+    (c): c is TsNode => c !== null && c.id !== path?.id && c.type !== '(' && c.type !== ')' && c.type !== ',',
+  );
+  const rest = elems.findIndex((c) => c.type === 'remaining_field_pattern');
+  const out: { node: TsNode; k: number | undefined }[] = [];
+  elems.forEach((c, i) => {
+    if (!c.isNamed || c.type === 'remaining_field_pattern') return;
+    const k = rest >= 0 && i > rest ? (arity === undefined ? undefined : arity - (elems.length - i)) : i;
+    out.push({ node: c, k });
+  });
+  return out;
+}
 
 /** std's tuple structs around one value: `.0` of a `Wrapping<T>` is a `T`. */
 const STD_NEWTYPES = new Set(['Wrapping', 'Saturating', 'Reverse', 'AssertUnwindSafe']);

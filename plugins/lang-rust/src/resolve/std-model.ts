@@ -150,6 +150,10 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
       if (name === 'into_inner' || name === 'get_mut') return { t: 'std', name: 'Result', args: a0 ? [a0] : [] };
       return undefined;
     default:
+      if (MAPS.has(r.name)) {
+        const out = mapMethodResult(r, name);
+        if (out) return out;
+      }
       break;
   }
   const elem = elementOf(r);
@@ -216,6 +220,29 @@ const INTEGER_SAME = new Set([
   'reverse_bits',
   'clone',
 ]);
+
+/** std's maps (and indexmap's), whose iteration gives `(K, V)` entries. */
+export const MAPS: ReadonlySet<string> = new Set(['HashMap', 'BTreeMap', 'IndexMap']);
+
+/** A map's entries as iteration gives them: `(K, V)`. */
+export function mapEntry(r: Ty & { t: 'std' }): Ty | undefined {
+  const [k, v] = r.args;
+  return k && v ? { t: 'tuple', elems: [k, v] } : undefined;
+}
+
+/** Methods of `HashMap`, `BTreeMap` and `IndexMap` that give entries, keys, or an `Option` of a value. */
+function mapMethodResult(r: Ty & { t: 'std' }, name: string): Ty | undefined {
+  const [k, v] = r.args;
+  const option = (t: Ty | undefined): Ty | undefined => (t ? { t: 'std', name: 'Option', args: [t] } : undefined);
+  const iter = (t: Ty | undefined): Ty | undefined => (t ? { t: 'std', name: 'Iter', args: [t] } : undefined);
+  if (['iter', 'iter_mut', 'into_iter', 'drain'].includes(name)) return iter(mapEntry(r));
+  if (name === 'keys' || name === 'into_keys') return iter(k);
+  if (name === 'values' || name === 'values_mut' || name === 'into_values') return iter(v);
+  if (['get_key_value', 'remove_entry', 'first_key_value', 'last_key_value', 'pop_first', 'pop_last'].includes(name))
+    return option(mapEntry(r));
+  if (['get', 'get_mut', 'remove', 'insert'].includes(name)) return option(v);
+  return undefined;
+}
 
 /** Methods of a sequence (`Vec<T>`, a slice, an array …) whose result is known from its element. */
 function elementMethodResult(r: Ty, elem: Ty, name: string): Ty | undefined {
