@@ -347,6 +347,26 @@ describe('blanket impls', () => {
 });
 
 describe('what real crates do (found on crates the issue does not name)', () => {
+  it("reads a field through the program's Deref impl when the type has none of the name", async () => {
+    // h2: `stream: &mut store::Ptr` derefs to a `Stream`: `stream.state.is_closed()`.
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('derefs'),
+      'src/lib.rs': [
+        'use std::ops;',
+        'pub struct State;',
+        'impl State { pub fn is_closed(&self) -> bool { false } }',
+        'pub struct Stream { pub state: State, pub id: u32 }',
+        "pub struct Ptr<'a> { store: &'a mut Vec<Stream>, id: u32 }",
+        "impl<'a> ops::Deref for Ptr<'a> { type Target = Stream; fn deref(&self) -> &Stream { &self.store[0] } }",
+        'pub struct Id;',
+        'impl Id { pub fn is_closed(&self) -> bool { true } }',
+        "pub fn send(stream: &mut Ptr<'_>) -> bool { stream.state.is_closed() }",
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:send -calls-> src/lib.rs:State::is_closed']);
+  });
+
   it("types a map's entries, keys and values (get_key_value, iter, for over a map, remove)", async () => {
     // dashmap: `if let Some((kptr, vptr)) = shard.get_key_value(key) { vptr.get() }`.
     const r = await analyzeProject({

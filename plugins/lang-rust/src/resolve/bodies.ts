@@ -657,7 +657,7 @@ export class BodyResolver {
         const base = deref(this.infer(value, env));
         let t: Ty | undefined;
         if (base?.t === 'tuple') t = base.elems[Number(field.text)];
-        else if (base?.t === 'adt') t = this.types.fieldType(base, field.text);
+        else if (base?.t === 'adt') t = this.fieldThroughDeref(base, field.text);
         else if (base?.t === 'std' && field.text === '0' && STD_NEWTYPES.has(base.name)) t = base.args[0];
         else if (base?.t === 'std' && base.name === PIN_PROJECTION && base.args[0]?.t === 'adt')
           t = this.types.projectedFieldType(base.args[0], field.text);
@@ -830,6 +830,19 @@ export class BodyResolver {
     const body = tree.rootNode.namedChildren[0]?.childForFieldName('body') ?? undefined;
     if (body) this.expansions.set(key, body);
     return body;
+  }
+
+  /**
+   * A field of a struct of the program, or of what its `Deref` impl gives when it has none of the
+   * name (`stream.state` on a `store::Ptr` that derefs to a `Stream`).
+   */
+  private fieldThroughDeref(base: Ty & { t: 'adt' }, field: string): Ty | undefined {
+    let owner: Ty | undefined = base;
+    for (let i = 0; i <= MAX_USER_DEREFS && owner?.t === 'adt'; i++) {
+      if (itemOf(owner.ref).fields?.some((f) => f.name === field)) return this.types.fieldType(owner, field);
+      owner = deref(this.types.derefTarget(owner));
+    }
+    return undefined;
   }
 
   /** The type of a path used as a value: a const or static, a unit struct, an enum's unit variant. */
