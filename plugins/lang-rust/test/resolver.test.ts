@@ -347,6 +347,37 @@ describe('blanket impls', () => {
 });
 
 describe('what real crates do (found on crates the issue does not name)', () => {
+  it('types what a call of a closure bound by Fn* or of a fn pointer returns', async () => {
+    // combine: `(self.0)().parse_stream(input)` with `P: FnMut() -> R, R: Parser`;
+    // anyhow: `(vtable(e).object_downcast)(e, id)` with a field `unsafe fn(&Impl, u64) -> Option<Ref>`.
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('callables'),
+      'src/lib.rs': [
+        'pub trait Parser { fn parse_stream(&mut self); }',
+        'pub struct Lazy<P>(P);',
+        'impl<P, R> Lazy<P> where P: FnMut() -> R, R: Parser {',
+        '    pub fn run(&mut self) { (self.0)().parse_stream(); }',
+        '}',
+        'pub struct Ref;',
+        'impl Ref { pub fn extend(self) {} }',
+        'pub struct VTable { object_downcast: unsafe fn(u64) -> Option<Ref>, drop: fn() }',
+        "fn vtable(_e: u64) -> &'static VTable { todo!() }",
+        'pub fn downcast(e: u64) {',
+        '    if let Some(addr) = unsafe { (vtable(e).object_downcast)(e) } { addr.extend(); }',
+        '    (vtable(e).drop)();',
+        '}',
+        'pub fn with<F: Fn(u8) -> Ref>(f: F, g: impl FnOnce() -> Ref) { f(1).extend(); g().extend(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Lazy::run -calls-> src/lib.rs:Parser::parse_stream',
+      'src/lib.rs:downcast -calls-> src/lib.rs:Ref::extend',
+      'src/lib.rs:downcast -calls-> src/lib.rs:vtable',
+      'src/lib.rs:with -calls-> src/lib.rs:Ref::extend',
+    ]);
+  });
+
   it("reads a field through the program's Deref impl when the type has none of the name", async () => {
     // h2: `stream: &mut store::Ptr` derefs to a `Stream`: `stream.state.is_closed()`.
     const r = await analyzeProject({

@@ -15,9 +15,11 @@ import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr, typePaths 
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
 import { closureParams, MAPS, mapEntry, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
 import {
+  CALLABLE,
   deref,
   derefOnce,
   elementOf,
+  FN_TRAITS,
   isPinProjected,
   outsideType,
   PIN_PROJECTION,
@@ -941,10 +943,13 @@ export class BodyResolver {
       };
     }
     if (fn.type === 'identifier') {
-      if (env.get(fn.text).found) return { targets: [], outcome: 'unknown' };
+      const local = env.get(fn.text);
+      if (local.found) return callOf(local.ty);
       return this.pathCall(this.names.resolvePath(this.scope, [fn.text], false, 'value'), undefined, n, env);
     }
     if (fn.type === 'scoped_identifier') return this.scopedCall(fn, n, env);
+    // `(self.0)()`, `(vtable(p).object_drop)(e)`: what the callable returns.
+    if (fn.type === 'parenthesized_expression') return callOf(this.infer(fn, env));
     return { targets: [], outcome: 'unknown' };
   }
 
@@ -1220,7 +1225,6 @@ function isStatement(n: TsNode): boolean {
   return p?.type === 'block' || (p?.type === 'expression_statement' && p.parent?.type === 'block');
 }
 
-const FN_TRAITS = new Set(['Fn', 'FnMut', 'FnOnce']);
 /** Named children of type arguments that are not types (`'a`, comments). */
 const NOT_TYPES = new Set(['lifetime', 'line_comment', 'block_comment']);
 /** Named children of an argument list that are not arguments. */
@@ -1316,6 +1320,13 @@ const POINTER_VIEWS: Readonly<Record<string, ReadonlySet<string>>> = {
   Rc: new Set(['as_ref']),
   Arc: new Set(['as_ref']),
 };
+
+/** A call of a value of type `t` (a local closure, a function pointer field): no edge, its return type when a callable's. */
+function callOf(t: Ty | undefined): Callee {
+  const d = deref(t);
+  if (d?.t === 'std' && d.name === CALLABLE) return { targets: [], outcome: 'unknown', ...(d.args[0] ? { ret: d.args[0] } : {}) };
+  return { targets: [], outcome: 'unknown' };
+}
 
 /**
  * The element patterns of a tuple or tuple-struct pattern, each with the position it binds:

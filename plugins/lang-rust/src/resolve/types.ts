@@ -44,6 +44,11 @@ export function derefOnce(t: Ty | undefined): Ty | undefined {
   return t?.t === 'std' && t.name === RAW_POINTER ? t.args[0] : deref(t);
 }
 
+/** The std type name of a callable (a `fn` pointer, a closure bound by `Fn*`): its one argument is what a call returns. */
+export const CALLABLE = '#callable';
+/** The closure traits. */
+export const FN_TRAITS: ReadonlySet<string> = new Set(['Fn', 'FnMut', 'FnOnce']);
+
 /** Smart pointers and guards a method call sees through (auto-deref). */
 const DEREF_STD = new Set([
   'Box',
@@ -125,6 +130,9 @@ export class Types {
           const elem = this.of(iter.item, ctx, depth + 1);
           return { t: 'std', name: 'Iter', args: elem ? [elem] : [] };
         }
+        // `impl FnMut() -> R`, `Box<dyn Fn(&A) -> R>`: a callable.
+        const callable = te.traits.map((b) => this.callable(b, ctx, depth + 1)).find((c) => c !== undefined);
+        if (callable) return callable;
         const traits = te.traits.flatMap((b) => this.traitRefs(b, ctx));
         return traits.length > 0 ? { t: 'bounds', traits } : undefined;
       }
@@ -133,6 +141,8 @@ export class Types {
       case 'unknown':
         return undefined;
       case 'path': {
+        // `fn(A) -> R`: a callable.
+        if (te.fnArgs && te.segs.length === 1 && te.segs[0] === 'fn') return this.callable(te, ctx, depth);
         if (te.segs.length === 1) {
           const name = te.segs[0]!;
           if (name === 'Self') return ctx.self;
@@ -340,9 +350,25 @@ export class Types {
     });
   }
 
+  /**
+   * A callable (`{ t: 'std', name: CALLABLE, args: [its return type] }`) for a `fn(A) -> R`
+   * pointer or an `Fn*(A) -> R` bound; undefined for any other type.
+   */
+  callable(te: TypeExpr, ctx: TyCtx, depth = 0): Ty | undefined {
+    if (te.k !== 'path' || !te.fnArgs) return undefined;
+    const last = te.segs[te.segs.length - 1]!;
+    if (last !== 'fn' && !FN_TRAITS.has(last)) return undefined;
+    const ret = te.fnRet ? this.of(te.fnRet, ctx, depth + 1) : undefined;
+    return { t: 'std', name: CALLABLE, args: ret ? [ret] : [] };
+  }
+
   /** Adds an item's generic parameters to a context, each as its bounds (or unknown). */
   bindGenerics(it: Item, ctx: TyCtx): void {
+    // `P: FnMut() -> R`: a callable returning `R` as bound here (read once the others are).
+    const callables: [string, TypeExpr][] = [];
     for (const g of it.generics ?? []) {
+      const fn = g.bounds.find((b) => b.k === 'path' && b.fnArgs && FN_TRAITS.has(b.segs[b.segs.length - 1]!));
+      if (fn) callables.push([g.name, fn]);
       const iter = g.bounds.find((b) => b.k === 'path' && b.item && ITERATOR_TRAITS.has(b.segs[b.segs.length - 1]!));
       if (iter?.k === 'path') {
         const elem = this.of(iter.item, ctx);
@@ -357,6 +383,7 @@ export class Types {
         traits.length > 0 || outside.length > 0 ? { t: 'bounds', traits, ...(outside.length > 0 ? { outside } : {}) } : undefined,
       );
     }
+    for (const [name, fn] of callables) if (ctx.generics.get(name) === undefined) ctx.generics.set(name, this.callable(fn, ctx));
   }
 
   /** A field of pin-project's projection of `owner` (see {@link PIN_PROJECTION}): `#[pin]` ones are `Pin<…>`. */

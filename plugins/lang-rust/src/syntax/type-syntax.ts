@@ -104,13 +104,15 @@ export function typeOf(n: TsNode): TypeExpr {
     case 'generic_type_with_turbofish':
       return typeOf(n.childForFieldName('type') ?? n);
     case 'function_type': {
-      // `FnOnce(&A) -> R` as a bound: the trait, with the closure's parameter types (`fn(A) -> R` pointers stay unknown).
+      // `FnOnce(&A) -> R` as a bound: the trait, with the closure's parameter and return types;
+      // a `fn(A) -> R` pointer: the path `fn`, with them.
       const t = n.childForFieldName('trait');
-      const segs = t ? pathSegments(t) : undefined;
+      const segs = t ? pathSegments(t)?.segs : ['fn'];
       if (!segs) return UNKNOWN;
       const params = n.childForFieldName('parameters');
       const fnArgs = (params?.namedChildren ?? []).filter((c): c is TsNode => c !== null && c.type !== 'lifetime').map(typeOf);
-      return { k: 'path', segs: segs.segs, args: [], fnArgs };
+      const ret = n.childForFieldName('return_type');
+      return { k: 'path', segs, args: [], fnArgs, ...(ret ? { fnRet: typeOf(ret) } : {}) };
     }
     default:
       return UNKNOWN;
