@@ -398,7 +398,7 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r)).toEqual(['src/lib.rs:send -calls-> src/lib.rs:State::is_closed']);
   });
 
-  it("types a map's entries, keys and values (get_key_value, iter, for over a map, remove)", async () => {
+  it("types a map's entries, keys and values, the places of pattern elements and std enums' one-value variants", async () => {
     // dashmap: `if let Some((kptr, vptr)) = shard.get_key_value(key) { vptr.get() }`.
     const r = await analyzeProject({
       'Cargo.toml': manifest('maps'),
@@ -425,6 +425,11 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         '    let (_, .., last) = t;',
         '    last.get();',
         '}',
+        // std enums holding one value: `Poll::Ready(v)`, `Bound::Included(x)` (quickcheck's shrink).
+        'pub fn polls(p: std::task::Poll<Option<Key>>, b: std::ops::Bound<Key>) {',
+        '    if let std::task::Poll::Ready(Some(k)) = p { k.name(); }',
+        '    match b { std::ops::Bound::Included(ref k) | std::ops::Bound::Excluded(ref k) => { k.name(); } _ => {} }',
+        '}',
         '',
       ].join('\n'),
     });
@@ -433,8 +438,9 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:entries -calls-> src/lib.rs:Shared::get',
       'src/lib.rs:places -calls-> src/lib.rs:Key::name',
       'src/lib.rs:places -calls-> src/lib.rs:Shared::get',
+      'src/lib.rs:polls -calls-> src/lib.rs:Key::name',
     ]);
-    expect(r.logs.join('\n')).toMatch(/20 call sites: 12 resolved in the repository/);
+    expect(r.logs.join('\n')).toMatch(/22 call sites: 14 resolved in the repository/);
   });
 
   it("reads a body's glob use of an enum's variants, IntoIterator for &T as no iterator, and .0 of std's newtypes", async () => {

@@ -594,8 +594,8 @@ export class BodyResolver {
     if (!path) return none;
     const last = path.type === 'scoped_identifier' ? path.childForFieldName('name')?.text : path.text;
     const d = deref(ty);
-    if (d?.t === 'std' && (last === 'Some' || last === 'Ok')) return { arity: 1, at: (k) => (k === 0 ? d.args[0] : undefined) };
-    if (d?.t === 'std' && last === 'Err') return { arity: 1, at: (k) => (k === 0 ? d.args[1] : undefined) };
+    const std = last !== undefined && d?.t === 'std' ? STD_VARIANTS[last] : undefined;
+    if (std && d?.t === 'std' && d.name === std[0]) return { arity: 1, at: (k) => (k === 0 ? d.args[std[1]] : undefined) };
     const owner = this.patternOwner(path, ty);
     if (!owner) return none;
     return { arity: itemOf(owner.ref).fields?.length, at: (k) => this.types.fieldType(owner, String(k)) };
@@ -1346,6 +1346,17 @@ function patternSlots(p: TsNode, path: TsNode | null, arity: number | undefined)
   });
   return out;
 }
+
+/** Variants of std's enums that hold one value: the enum, and which of its type arguments the value is. */
+const STD_VARIANTS: Readonly<Record<string, readonly [string, number]>> = {
+  Some: ['Option', 0],
+  Ok: ['Result', 0],
+  Err: ['Result', 1],
+  Ready: ['Poll', 0],
+  Included: ['Bound', 0],
+  Excluded: ['Bound', 0],
+  Borrowed: ['Cow', 0],
+};
 
 /** std's tuple structs around one value: `.0` of a `Wrapping<T>` is a `T`. */
 const STD_NEWTYPES = new Set(['Wrapping', 'Saturating', 'Reverse', 'AssertUnwindSafe']);
