@@ -467,6 +467,23 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         'impl Path { pub fn as_str(&self) -> &str { &self.0 } }',
         "impl<'a> IntoIterator for &'a PathBuf { type Item = &'a str; type IntoIter = std::vec::IntoIter<&'a str>; fn into_iter(self) -> Self::IntoIter { todo!() } }",
         'impl AsRef<str> for PathBuf { fn as_ref(&self) -> &str { self.as_str() } }',
+        // …but `into_iter()` of it is an iterator of that `Item` (cc's `VsInstances`), and so is
+        // a type whose impl of another outside trait declares one (hashbrown's rayon `ParallelIterator`).
+        'pub struct Instances;',
+        'pub struct Instance;',
+        'impl Instance { pub fn path(&self) -> u8 { 0 } }',
+        'impl IntoIterator for Instances { type Item = Instance; type IntoIter = std::vec::IntoIter<Instance>; fn into_iter(self) -> Self::IntoIter { todo!() } }',
+        'pub struct Par;',
+        'impl rayon::iter::ParallelIterator for Par { type Item = Instance; fn drive_unindexed<C>(self, c: C) -> C::Result { todo!() } }',
+        'pub fn instances(all: Instances) { let _ = all.into_iter().filter_map(|i| Some(i.path())); }',
+        'pub fn par_instances(par: Par) { let _ = par.map(|i| i.path()); }',
+        // A method of an impl of an outside trait gives what the impl declares (walkdir's `into_iter()`, `next()`).
+        'pub struct Walk;',
+        'pub struct WalkIter;',
+        'impl WalkIter { pub fn skip_current_dir(&mut self) {} }',
+        'impl Iterator for WalkIter { type Item = Result<Instance, ()>; fn next(&mut self) -> Option<Self::Item> { None } }',
+        'impl IntoIterator for Walk { type Item = Result<Instance, ()>; type IntoIter = WalkIter; fn into_iter(self) -> WalkIter { WalkIter } }',
+        'pub fn walk(w: Walk) { let mut it = w.into_iter(); while let Some(r) = it.next() { r.unwrap().path(); it.skip_current_dir(); } }',
         // num-traits: `impl<T: Zero> Zero for Wrapping<T> { fn is_zero(&self) -> bool { self.0.is_zero() } }`.
         'pub trait Zero { fn is_zero(&self) -> bool; }',
         'impl<T: Zero> Zero for Wrapping<T> { fn is_zero(&self) -> bool { self.0.is_zero() } }',
@@ -478,6 +495,10 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:<Wrapping as Zero>::is_zero -calls-> src/lib.rs:Zero::is_zero',
       'src/lib.rs:Strategy::is_match -calls-> src/lib.rs:LiteralStrategy::is_match',
       'src/lib.rs:Strategy::is_match -calls-> src/lib.rs:PrefixStrategy::is_match',
+      'src/lib.rs:instances -calls-> src/lib.rs:Instance::path',
+      'src/lib.rs:par_instances -calls-> src/lib.rs:Instance::path',
+      'src/lib.rs:walk -calls-> src/lib.rs:Instance::path',
+      'src/lib.rs:walk -calls-> src/lib.rs:WalkIter::skip_current_dir',
     ]);
   });
 

@@ -345,7 +345,7 @@ export class BodyResolver {
         const args = n.childForFieldName('arguments');
         if (!args) return;
         const c = this.call(n, env);
-        const params = c.method ? closureParams(this.iterView(c.recv, 'Iterator'), c.method) : undefined;
+        const params = c.method ? closureParams(this.iterView(c.recv, 'IntoIterator'), c.method) : undefined;
         let k = 0;
         for (const a of args.namedChildren) {
           if (!a) continue;
@@ -513,13 +513,13 @@ export class BodyResolver {
   }
 
   /**
-   * A receiver as std's iterator methods see it (`trait` 'Iterator'), or what a `for` iterates:
+   * A receiver as iterator methods see it (`notOf` 'IntoIterator'), or what a `for` iterates:
    * an iterator (or an `IntoIterator`) of the program is an `Iter` of its `Item`.
    */
-  private iterView(t: Ty | undefined, trait?: string): Ty | undefined {
+  private iterView(t: Ty | undefined, notOf?: string): Ty | undefined {
     const d = deref(t);
     if (d?.t !== 'adt') return t;
-    const item = this.types.projection(d, 'Item', 0, trait);
+    const item = this.types.projection(d, 'Item', 0, notOf);
     return item ? { t: 'std', name: 'Iter', args: [item] } : t;
   }
 
@@ -1103,8 +1103,14 @@ export class BodyResolver {
       // pin-project's `self.project()`: the struct's fields, projected.
       if ((name === 'project' || name === 'project_ref') && isPinProjected(itemOf(d.ref)))
         return { targets: [], outcome: 'external', ret: { t: 'std', name: PIN_PROJECTION, args: [d] } };
+      // A method of the type's impl of an outside trait (`impl IntoIterator for WalkDir`): the
+      // trait's item is outside (no edge), the type is what the impl declares.
+      const outside = this.names.externalTraitMembers(d.ref, name).filter((r) => itemOf(r).kind === 'fn');
+      const declared = outside.length === 1 ? this.types.returnType(outside[0]!, d) : undefined;
+      if (declared) return { targets: [], outcome: 'external', ret: declared };
       // An iterator of the program: std's adapters over its `Item`.
-      const item = this.types.projection(d, 'Item', 0, 'Iterator');
+      // (`into_iter()` of an `IntoIterator` too: an iterator of its `Item`.)
+      const item = this.types.projection(d, 'Item', 0, name === 'into_iter' ? undefined : 'IntoIterator');
       if (item) return { ...this.methodCall({ t: 'std', name: 'Iter', args: [item] }, name, args, env), outcome: 'external' };
       // A smart pointer of the program: its `Deref` target's methods (not those std gives every type or derives).
       if (!DERIVED_OR_BLANKET.has(name) && derefs < MAX_USER_DEREFS && !this.names.hasExternalTraitMember(d.ref, name)) {

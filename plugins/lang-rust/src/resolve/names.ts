@@ -590,9 +590,15 @@ export class Names {
    * a member of the name: the method call is that trait's, found before any `Deref` target's.
    */
   hasExternalTraitMember(type: ItemRef, name: string): boolean {
+    return this.externalTraitMembers(type, name).length > 0;
+  }
+
+  /** The members named `name` of the type's impls of traits from outside the program (`impl IntoIterator for WalkDir`'s `into_iter`). */
+  externalTraitMembers(type: ItemRef, name: string): ItemRef[] {
+    const out: ItemRef[] = [];
     for (const impl of this.impls().byType.get(refKey(type)) ?? [])
-      if (impl.trait?.t === 'ext' && this.membersNamed(impl.ref, name).length > 0) return true;
-    return false;
+      if (impl.trait?.t === 'ext') out.push(...this.membersNamed(impl.ref, name));
+    return out;
   }
 
   methodsOf(type: ItemRef, name: string, depth = 0, receiver = false): { targets: ItemRef[]; external: boolean } {

@@ -180,7 +180,7 @@ export class Types {
    * bound (a generic parameter, `Self` in a trait), what the trait declares of it (its default,
    * else its own bounds: `type Iter: Iterator<Item = Self::Node>`).
    */
-  projection(base: Ty | undefined, name: string, depth: number, trait?: string): Ty | undefined {
+  projection(base: Ty | undefined, name: string, depth: number, notOf?: string): Ty | undefined {
     const b = deref(base);
     if (!b || depth > MAX_DEPTH) return undefined;
     if (b.t === 'std') return name === 'Item' && b.name === 'Iter' ? b.args[0] : undefined;
@@ -199,9 +199,9 @@ export class Types {
     }
     if (b.t === 'adt') {
       for (const impl of this.names.impls().byType.get(refKey(b.ref)) ?? []) {
-        // Of the impls of one trait when asked (`Iterator`: not `impl IntoIterator for &Buf`).
+        // Not of the impls of one trait when asked (`IntoIterator`: the `Item` of `impl IntoIterator for &Buf` is no `Buf`'s).
         const implTrait = itemOf(impl.ref).implTrait;
-        if (trait !== undefined && (implTrait?.k !== 'path' || implTrait.segs[implTrait.segs.length - 1] !== trait)) continue;
+        if (notOf !== undefined && implTrait?.k === 'path' && implTrait.segs[implTrait.segs.length - 1] === notOf) continue;
         const member = this.names.membersNamed(impl.ref, name).find((r) => itemOf(r).kind === 'type');
         const it = member ? itemOf(member) : undefined;
         if (!member || !it?.aliased) continue;
