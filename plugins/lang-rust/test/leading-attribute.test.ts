@@ -17,6 +17,11 @@ describe('leading inner attributes', () => {
     expect(leadingInnerAttributes('#!/usr/bin/env run-cargo-script\nfn main() {}\n')).toEqual([]);
     expect(leadingInnerAttributes('fn main() {}\n#![allow(x)]\n')).toEqual([]);
     expect(leadingInnerAttributes('#![allow(x)\n')).toEqual([]);
+    // Brackets in char literals and raw strings are not the attribute's.
+    expect(leadingInnerAttributes(`#![cfg_attr(x, doc = ']')] #![doc = r#"]"#]\nmod a;`).map((a) => a.content)).toEqual([
+      "cfg_attr(x, doc = ']')",
+      'doc = r#"]"#',
+    ]);
     expect(withoutLeadingAttributes('#! [allow(\n  x)]\nmod a;')).toBe(' '.repeat(10) + '\n' + ' '.repeat(5) + '\nmod a;');
   });
 });

@@ -48,6 +48,13 @@ describe('macro_rules expansion', () => {
     expect(expand(one, '|a, b| a + b')).toBe('| a , b | a + b');
     expect(expand(one, 'move |a, b| a < b')).toBe('move | a , b | a < b');
     expect(expand(one, 'a < b, c > d')).toBeUndefined();
+    // A type after `->` or `as` opens angle brackets; `x? | y` is no closure.
+    expect(expand(one, '|x: u8| -> Result<u8, ()> { Ok(x) }')).toBe('| x : u8 | -> Result < u8 , ( ) > { Ok ( x ) }');
+    expect(expand(one, 'x as Foo<A, B>')).toBe('x as Foo < A , B >');
+    expect(expand(one, 'async |a, b| a')).toBe('async | a , b | a');
+    const two2 = compileRules([{ matcher: '($a:expr, $b:expr)', body: '{ f($a, $b) }' }]);
+    expect(expand(two2, 'x? | y, z')).toBe('f ( x ? | y , z )');
+    expect(expand(two2, 'a || b, c')).toBe('f ( a || b , c )');
     const two = compileRules([{ matcher: '($t:ty, $e:expr)', body: '{ let x: $t = $e; }' }]);
     expect(expand(two, 'HashMap<K, Vec<V>>, HashMap::new()')).toBe('let x : HashMap < K , Vec < V >> = HashMap :: new ( ) ;');
   });

@@ -401,7 +401,7 @@ describe('what real crates do (found on crates the issue does not name)', () => 
   it("types a map's entries, keys and values, the places of pattern elements and std enums' one-value variants", async () => {
     // dashmap: `if let Some((kptr, vptr)) = shard.get_key_value(key) { vptr.get() }`.
     const r = await analyzeProject({
-      'Cargo.toml': manifest('maps'),
+      'Cargo.toml': manifest('maps', '[dependencies]\nindexmap = "1"\n'),
       'src/lib.rs': [
         'use std::collections::{BTreeMap, HashMap};',
         'pub struct Shared<V>(V);',
@@ -426,6 +426,11 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         '    last.get();',
         '}',
         // std enums holding one value: `Poll::Ready(v)`, `Bound::Included(x)` (quickcheck's shrink).
+        // A comment holds no place; an IndexMap's pop gives an entry.
+        'pub fn commented(e: E, m: indexmap::IndexMap<Key, Shared<u8>>) {',
+        '    match e { E::Pair(/* first */ k, s) => { k.name(); s.get(); } _ => {} }',
+        '    m.pop().unwrap().0.name();',
+        '}',
         'pub fn polls(p: std::task::Poll<Option<Key>>, b: std::ops::Bound<Key>) {',
         '    if let std::task::Poll::Ready(Some(k)) = p { k.name(); }',
         '    match b { std::ops::Bound::Included(ref k) | std::ops::Bound::Excluded(ref k) => { k.name(); } _ => {} }',
@@ -434,13 +439,15 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       ].join('\n'),
     });
     expect(calls(r)).toEqual([
+      'src/lib.rs:commented -calls-> src/lib.rs:Key::name',
+      'src/lib.rs:commented -calls-> src/lib.rs:Shared::get',
       'src/lib.rs:entries -calls-> src/lib.rs:Key::name',
       'src/lib.rs:entries -calls-> src/lib.rs:Shared::get',
       'src/lib.rs:places -calls-> src/lib.rs:Key::name',
       'src/lib.rs:places -calls-> src/lib.rs:Shared::get',
       'src/lib.rs:polls -calls-> src/lib.rs:Key::name',
     ]);
-    expect(r.logs.join('\n')).toMatch(/22 call sites: 14 resolved in the repository/);
+    expect(r.logs.join('\n')).toMatch(/27 call sites: 17 resolved in the repository/);
   });
 
   it("reads a body's glob use of an enum's variants, IntoIterator for &T as no iterator, and .0 of std's newtypes", async () => {
@@ -539,6 +546,10 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         '#[pin_project::pin_project]',
         'pub struct Other { #[pin] f: Fuse<u8>, q: Queue }',
         'impl Other { fn go(self: Pin<&mut Self>) { self.project().f.is_done(); } }',
+        '#[pin_project::pin_project]',
+        'pub struct Tuple(#[pin] Fuse<u8>, Queue);',
+        'impl Tuple { fn go(self: Pin<&mut Self>) { let p = self.project(); p.0.as_mut(); p.1.len(); } }',
+        'pub fn boxed(mut p: Pin<Box<Fuse<u8>>>) { p.get_mut(); p.as_mut().is_done(); }',
         'pub struct Plain { q: Queue }',
         'impl Plain { fn go(self: Pin<&mut Self>) { let p = self.project(); p.q.len(); } }',
         '',
@@ -551,6 +562,9 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:Buffered::poll -calls-> src/lib.rs:Queue::len',
       'src/lib.rs:Buffered::poll -calls-> src/lib.rs:Queue::push',
       'src/lib.rs:Other::go -calls-> src/lib.rs:Fuse::is_done',
+      'src/lib.rs:Tuple::go -calls-> src/lib.rs:Queue::len',
+      'src/lib.rs:boxed -calls-> src/lib.rs:Fuse::get_mut',
+      'src/lib.rs:boxed -calls-> src/lib.rs:Fuse::is_done',
     ]);
   });
 

@@ -1091,8 +1091,16 @@ export class BodyResolver {
     if (recv?.t === 'std' && recv.args[0] && POINTER_VIEWS[recv.name]?.has(name))
       return { targets: [], outcome: 'external', ret: recv.args[0] };
     // `Pin`'s own methods come before the pointee's (`pin.get_mut()` is not `T::get_mut`).
-    if (recv?.t === 'std' && recv.name === 'Pin' && PIN_METHODS[name]) {
-      const gives = PIN_METHODS[name] === 'pin' ? recv : PIN_METHODS[name] === 'pointee' ? recv.args[0] : undefined;
+    // `get_mut`, `get_ref`, `into_ref` are `Pin<&mut T>`'s and `Pin<&T>`'s only: a `Pin<Box<T>>` reaches `T`'s.
+    const pinMethod = recv?.t === 'std' && recv.name === 'Pin' ? PIN_METHODS[name] : undefined;
+    if (recv?.t === 'std' && pinMethod && (pinMethod === 'pin' || !isStdPointer(recv.args[0]))) {
+      const pointee = deref(recv.args[0]);
+      const gives =
+        pinMethod === 'pin'
+          ? { t: 'std' as const, name: 'Pin', args: pointee ? [pointee] : [] }
+          : pinMethod === 'pointee'
+            ? pointee
+            : undefined;
       return { targets: [], outcome: 'external', ...(gives ? { ret: gives } : {}) };
     }
     const d = deref(recv);
@@ -1341,7 +1349,7 @@ function callOf(t: Ty | undefined): Callee {
  */
 function patternSlots(p: TsNode, path: TsNode | null, arity: number | undefined): { node: TsNode; k: number | undefined }[] {
   const elems = p.children.filter(
-    (c): c is TsNode => c !== null && c.id !== path?.id && c.type !== '(' && c.type !== ')' && c.type !== ',',
+    (c): c is TsNode => c !== null && c.id !== path?.id && !['(', ')', ',', 'line_comment', 'block_comment'].includes(c.type),
   );
   const rest = elems.findIndex((c) => c.type === 'remaining_field_pattern');
   const out: { node: TsNode; k: number | undefined }[] = [];
@@ -1372,18 +1380,23 @@ const STD_NEWTYPES = new Set(['Wrapping', 'Saturating', 'Reverse', 'AssertUnwind
  * nothing the resolver follows (`set`).
  */
 const PIN_METHODS: Readonly<Record<string, 'pin' | 'pointee' | 'none'>> = {
+  // Any `Pin<P>`'s.
   as_mut: 'pin',
   as_ref: 'pin',
+  set: 'none',
+  // `Pin<&mut T>`'s and `Pin<&T>`'s. (`Pin::into_inner(p)` is an associated function: `p.into_inner()` is the pointee's.)
   into_ref: 'pin',
   get_mut: 'pointee',
   get_ref: 'pointee',
   get_unchecked_mut: 'pointee',
-  into_inner: 'pointee',
-  into_inner_unchecked: 'pointee',
-  set: 'none',
   map_unchecked: 'none',
   map_unchecked_mut: 'none',
 };
+
+/** Whether `t` is one of std's owning pointers (`Box`, `Rc`, `Arc`), which a `Pin` may hold. */
+function isStdPointer(t: Ty | undefined): boolean {
+  return t?.t === 'std' && (t.name === 'Box' || t.name === 'Rc' || t.name === 'Arc');
+}
 
 /** How many of the program's `Deref` impls a method call follows (`Guard<Lock<T>>` → `Lock<T>` → `T`). */
 const MAX_USER_DEREFS = 3;

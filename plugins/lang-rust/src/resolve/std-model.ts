@@ -143,6 +143,11 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
         return { t: 'std', name: 'Result', args: [value, value] };
       return undefined;
     }
+    case 'Entry':
+      // A map's entry: `map.entry(k).or_default().push(x)`.
+      if (['or_insert', 'or_insert_with', 'or_insert_with_key', 'or_default', 'insert'].includes(name)) return r.args[1];
+      if (name === 'key') return a0;
+      return name === 'and_modify' ? r : undefined;
     case 'Mutex':
     case 'RwLock':
       if (name === 'lock' || name === 'read' || name === 'write')
@@ -150,10 +155,8 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
       if (name === 'into_inner' || name === 'get_mut') return { t: 'std', name: 'Result', args: a0 ? [a0] : [] };
       return undefined;
     default:
-      if (MAPS.has(r.name)) {
-        const out = mapMethodResult(r, name);
-        if (out) return out;
-      }
+      // A map's own, never a sequence's (`IndexMap::pop` gives an entry, not a value).
+      if (MAPS.has(r.name)) return mapMethodResult(r, name);
       break;
   }
   const elem = elementOf(r);
@@ -240,7 +243,12 @@ function mapMethodResult(r: Ty & { t: 'std' }, name: string): Ty | undefined {
   if (name === 'values' || name === 'values_mut' || name === 'into_values') return iter(v);
   if (['get_key_value', 'remove_entry', 'first_key_value', 'last_key_value', 'pop_first', 'pop_last'].includes(name))
     return option(mapEntry(r));
-  if (['get', 'get_mut', 'remove', 'insert'].includes(name)) return option(v);
+  // indexmap's: by position, and its `pop`, `first`, `last`.
+  if (['get_index', 'get_index_mut', 'pop', 'first', 'last', 'swap_remove_index', 'shift_remove_index'].includes(name))
+    return r.name === 'IndexMap' ? option(mapEntry(r)) : undefined;
+  if (['get', 'get_mut', 'remove', 'insert', 'swap_remove', 'shift_remove'].includes(name)) return option(v);
+  if (name === 'clone') return r;
+  if (name === 'entry' && k && v) return { t: 'std', name: 'Entry', args: [k, v] };
   return undefined;
 }
 

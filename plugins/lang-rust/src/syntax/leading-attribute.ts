@@ -52,8 +52,14 @@ function innerAttributeAt(text: string, from: number): LeadingAttribute | undefi
   let depth = 0;
   for (; i < text.length; i++) {
     const c = text[i]!;
-    if (c === '"') {
+    if (c === '"' || (c === 'r' && /^r#*"/.test(text.slice(i, i + 8)))) {
       i = stringEnd(text, i);
+      continue;
+    }
+    // A char literal (`']'`), not a lifetime.
+    const ch = c === "'" ? /^'(\\.[^']{0,8}|[^\\'])'/.exec(text.slice(i, i + 12)) : null;
+    if (ch) {
+      i += ch[0].length - 1;
       continue;
     }
     if (c === '[') depth++;
@@ -98,8 +104,14 @@ function firstTokenAt(text: string, from: number): number | undefined {
   return undefined;
 }
 
-/** The index of the closing quote of the string opening at `i`. */
+/** The index of the last character of the string opening at `i` (`"…"`, or raw `r#"…"#`). */
 function stringEnd(text: string, i: number): number {
+  const raw = /^r(#*)"/.exec(text.slice(i, i + 8));
+  if (raw) {
+    const close = `"${raw[1]}`;
+    const e = text.indexOf(close, i + raw[0].length);
+    return e < 0 ? text.length : e + close.length - 1;
+  }
   for (let j = i + 1; j < text.length; j++) {
     if (text[j] === '\\') j++;
     else if (text[j] === '"') return j;

@@ -293,23 +293,34 @@ function fragmentEnd(frag: string, toks: readonly Token[], pos: number, end: Tok
   }
   const types = frag === 'ty' || frag === 'path';
   let angles = 0;
+  // After `->` or `as` a type is written (`|x| -> Result<u8, E> { … }`, `x as Foo<A, B>`): its `<` open brackets.
+  let typed = false;
   for (; j < toks.length; j++) {
     const t = toks[j]!;
     if (angles === 0 && end && same(t, end)) break;
+    if (t.k === 'id' && t.t === 'as') typed = true;
     if (t.k !== 'punct') continue;
     const prev = toks[j - 1];
-    if (t.t === '<' && (types || angles > 0 || j === pos || isPunct(prev, '::'))) angles++;
+    if (t.t === '->') typed = true;
+    else if (t.t === '<' && (types || typed || angles > 0 || j === pos || isPunct(prev, '::'))) angles++;
     else if (t.t === '<<' && (types || angles > 0 || j === pos)) angles += 2;
-    else if (angles > 0 && t.t === '>') angles--;
-    else if (angles > 0 && t.t === '>>') angles = Math.max(0, angles - 2);
-    else if (angles > 0) continue;
-    else if (t.t === '|' && !types && (j === pos || prev?.k === 'punct' || (prev?.k === 'id' && prev.t === 'move'))) {
+    else if (angles > 0 && t.t === '>') {
+      if (--angles === 0) typed = false;
+    } else if (angles > 0 && t.t === '>>') {
+      angles = Math.max(0, angles - 2);
+      if (angles === 0) typed = false;
+    } else if (angles > 0) continue;
+    else if (
+      t.t === '|' &&
+      !types &&
+      (j === pos || (prev?.k === 'punct' && prev.t !== '?') || (prev?.k === 'id' && (prev.t === 'move' || prev.t === 'async')))
+    ) {
       // A closure's parameters: up to the `|` that closes them.
       j++;
       while (j < toks.length && !isPunct(toks[j], '|')) j++;
     } else if (stops.has(t.t)) break;
   }
-  return j;
+  return Math.min(j, toks.length);
 }
 
 function namesIn(pats: readonly Pat[], out: string[] = []): string[] {

@@ -212,8 +212,16 @@ export function fieldsOf(body: TsNode): FieldIR[] {
       pinned = false;
     }
   } else if (body.type === 'ordered_field_declaration_list') {
+    // `struct S(#[pin] F, pub G)`: attribute items and visibility before each type.
+    const types = new Set(body.childrenForFieldName('type').map((t) => t?.id));
+    let pinned = false;
     let i = 0;
-    for (const t of body.childrenForFieldName('type')) if (t) out.push({ name: String(i++), type: typeOf(t) });
+    for (const c of body.namedChildren) {
+      if (c?.type === 'attribute_item' && /^#\[\s*pin\s*\]$/.test(c.text)) pinned = true;
+      if (!c || !types.has(c.id)) continue;
+      out.push({ name: String(i++), type: typeOf(c), ...(pinned ? { pinned: true as const } : {}) });
+      pinned = false;
+    }
   }
   return out;
 }
