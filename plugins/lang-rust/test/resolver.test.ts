@@ -288,7 +288,7 @@ describe('blanket impls', () => {
   it('applies a blanket impl over a trait from outside the program to the types and parameters that have it', async () => {
     // futures-util: `impl<T: ?Sized> StreamExt for T where T: Stream {}`, `St: Stream` → `st.fuse()`.
     const r = await analyzeProject({
-      'Cargo.toml': manifest('ext'),
+      'Cargo.toml': manifest('ext', '[dependencies]\nrayon = "1"\nfutures-core = "0.3"\n'),
       'src/lib.rs': [
         'use futures_core::stream::Stream;',
         'use std::fmt;',
@@ -306,10 +306,18 @@ describe('blanket impls', () => {
         'pub fn write_io<W: std::io::Write>(w: &mut W) { w.put(); }',
         'pub fn write_fmt<F: fmt::Write>(f: &mut F) { f.put(); }',
         'pub fn no_bound<T>(t: T) { t.fuse(); }',
+        // A parameter's own bound comes first (`io::Write::flush`), and a bound not known may have the method.
+        'pub trait IoExt { fn flush(&mut self) {} fn put_all(&mut self) {} }',
+        'impl<W: std::io::Write + ?Sized> IoExt for W {}',
+        'pub fn flushes<W: std::io::Write>(w: &mut W) { w.flush(); w.put_all(); }',
+        'pub trait ParExt { fn go_par(&self) {} }',
+        'impl<T: rayon::iter::ParallelIterator> ParExt for T {}',
+        'pub fn par<P: rayon::iter::ParallelIterator>(p: P) { p.go_par(); }',
         '',
       ].join('\n'),
     });
     expect(calls(r).filter((e) => !e.includes('-> src/lib.rs:Fuse'))).toEqual([
+      'src/lib.rs:flushes -calls-> src/lib.rs:IoExt::put_all',
       'src/lib.rs:where_clause -calls-> src/lib.rs:StreamExt::fuse',
       'src/lib.rs:write_fmt -calls-> src/lib.rs:WriteExt::put',
       'src/lib.rs:zip -calls-> src/lib.rs:Plain::fuse',
@@ -367,6 +375,10 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         '    (vtable(e).drop)();',
         '}',
         'pub fn with<F: Fn(u8) -> Ref>(f: F, g: impl FnOnce() -> Ref) { f(1).extend(); g().extend(); }',
+        // A closure type a blanket impl also answers (nom, combine: `impl<F: FnMut(&str) -> Out> Parser for F`).
+        'pub trait Step { fn step(&mut self); }',
+        'impl<F: FnMut(&str) -> Ref> Step for F { fn step(&mut self) { self("x").extend(); } }',
+        'pub fn stepper<F: FnMut(&str) -> Ref>(mut f: F) { f("y").extend(); f.step(); }',
         '',
       ].join('\n'),
     });
@@ -374,6 +386,8 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:Lazy::run -calls-> src/lib.rs:Parser::parse_stream',
       'src/lib.rs:downcast -calls-> src/lib.rs:Ref::extend',
       'src/lib.rs:downcast -calls-> src/lib.rs:vtable',
+      'src/lib.rs:stepper -calls-> src/lib.rs:Ref::extend',
+      'src/lib.rs:stepper -calls-> src/lib.rs:Step::step',
       'src/lib.rs:with -calls-> src/lib.rs:Ref::extend',
     ]);
   });
@@ -392,10 +406,25 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         'pub struct Id;',
         'impl Id { pub fn is_closed(&self) -> bool { true } }',
         "pub fn send(stream: &mut Ptr<'_>) -> bool { stream.state.is_closed() }",
+        // A private field is not seen from another module: auto-deref goes on to the target's.
+        'pub mod guard {',
+        '    pub struct Guard { inner: super::Data }',
+        '    impl std::ops::Deref for Guard { type Target = super::Data; fn deref(&self) -> &super::Data { &self.inner } }',
+        '    impl Guard { pub fn mine(&self) { self.inner.go(); } }',
+        '}',
+        'pub struct Data { pub inner: Inner }',
+        'impl Data { pub fn go(&self) {} }',
+        'pub struct Inner;',
+        'impl Inner { pub fn go(&self) {} }',
+        'pub fn outside(g: guard::Guard) { g.inner.go(); }',
         '',
       ].join('\n'),
     });
-    expect(calls(r)).toEqual(['src/lib.rs:send -calls-> src/lib.rs:State::is_closed']);
+    expect(calls(r)).toEqual([
+      'src/lib.rs:guard::Guard::mine -calls-> src/lib.rs:Data::go',
+      'src/lib.rs:outside -calls-> src/lib.rs:Inner::go',
+      'src/lib.rs:send -calls-> src/lib.rs:State::is_closed',
+    ]);
   });
 
   it("types a map's entries, keys and values, the places of pattern elements and std enums' one-value variants", async () => {

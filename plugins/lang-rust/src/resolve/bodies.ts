@@ -13,6 +13,7 @@ import { pathSegments, typeOf } from '../syntax/type-syntax.js';
 import { compileRules, expand } from '../syntax/macro-rules.js';
 import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr, typePaths } from '../syntax/file-ir.js';
 import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
+import type { Module } from './program.js';
 import { closureParams, MAPS, mapEntry, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
 import {
   CALLABLE,
@@ -841,8 +842,12 @@ export class BodyResolver {
   private fieldThroughDeref(base: Ty & { t: 'adt' }, field: string): Ty | undefined {
     let owner: Ty | undefined = base;
     for (let i = 0; i <= MAX_USER_DEREFS && owner?.t === 'adt'; i++) {
-      if (itemOf(owner.ref).fields?.some((f) => f.name === field)) return this.types.fieldType(owner, field);
-      owner = deref(this.types.derefTarget(owner));
+      const f = itemOf(owner.ref).fields?.find((x) => x.name === field);
+      if (f && (f.visible || within(this.scope.mod, owner.ref.mod))) return this.types.fieldType(owner, field);
+      // A private field is seen from its module and those inside it only: elsewhere auto-deref goes on (`guard.inner`).
+      const next = deref(this.types.derefTarget(owner));
+      if (f && next?.t !== 'adt') return this.types.fieldType(owner, field);
+      owner = next;
     }
     return undefined;
   }
@@ -1335,10 +1340,17 @@ const POINTER_VIEWS: Readonly<Record<string, ReadonlySet<string>>> = {
   Arc: new Set(['as_ref']),
 };
 
+/** Whether module `m` is `outer` or inside it (where `outer`'s private items are visible). */
+function within(m: Module, outer: Module): boolean {
+  for (let x: Module | undefined = m; x; x = x.parent) if (x === outer) return true;
+  return false;
+}
+
 /** A call of a value of type `t` (a local closure, a function pointer field): no edge, its return type when a callable's. */
 function callOf(t: Ty | undefined): Callee {
   const d = deref(t);
   if (d?.t === 'std' && d.name === CALLABLE) return { targets: [], outcome: 'unknown', ...(d.args[0] ? { ret: d.args[0] } : {}) };
+  if (d?.t === 'bounds' && d.calls) return { targets: [], outcome: 'unknown', ret: d.calls };
   return { targets: [], outcome: 'unknown' };
 }
 

@@ -7,6 +7,7 @@
 import { type FileIR, type GenericParam, type Item, PRIMITIVE_TYPES, type TypeExpr, type UseIR } from '../syntax/file-ir.js';
 import type { Module, Program } from './program.js';
 import { isActive } from '../crates/cfg.js';
+import { outsideTraitMethods } from './outside-traits.js';
 import { SLICE } from './types.js';
 
 /** An item of the program: a file's item and the module it lives in. */
@@ -625,7 +626,7 @@ export class Names {
     if (fromTraits.length > 0) return { targets: dedupeRefs(fromTraits), external: false };
     // Blanket impls of the program's traits (`impl<T: Matcher> Ext for T`) whose bounds the type
     // meets, unless the type's impl of an outside trait has the method.
-    if (external && this.hasExternalTraitMember(type, name)) return { targets: [], external };
+    if (external && (this.hasExternalTraitMember(type, name) || this.outsideImplMethods(type, name))) return { targets: [], external };
     for (const impl of this.impls().blanket) {
       if (impl.trait?.t !== 'item' || !this.meetsBounds(type, impl)) continue;
       const m = this.membersNamed(impl.trait.ref, name).filter(
@@ -644,31 +645,63 @@ export class Names {
    */
   private meetsBounds(type: ItemRef, impl: ImplRef): boolean {
     const implemented = new Set<string>();
-    const outside: TypeExpr[] = [];
+    const outside: string[][] = [];
     for (const i of this.impls().byType.get(refKey(type)) ?? []) {
       if (i.trait?.t === 'item') for (const t of this.traitClosure(i.trait.ref)) implemented.add(refKey(t));
-      else if (i.trait?.t === 'ext' && itemOf(i.ref).implTrait) outside.push(itemOf(i.ref).implTrait!);
+      else if (i.trait?.t === 'ext' && itemOf(i.ref).implTrait)
+        outside.push(this.outsidePath(this.itemScope(i.ref), itemOf(i.ref).implTrait!));
     }
     return this.boundsMet(impl, implemented, outside);
   }
 
-  /** Whether a blanket impl's parameter bounds are all among `implemented` (trait keys) and `outside` (written outside traits). */
-  private boundsMet(impl: ImplRef, implemented: ReadonlySet<string>, outside: readonly TypeExpr[]): boolean {
+  /** The methods a type has from its impls of known outside traits (see outside-traits.ts): they come before a blanket impl's. */
+  private outsideImplMethods(type: ItemRef, name: string): boolean {
+    for (const i of this.impls().byType.get(refKey(type)) ?? []) {
+      const t = i.trait?.t === 'ext' ? itemOf(i.ref).implTrait : undefined;
+      if (t?.k === 'path' && outsideTraitMethods(t.segs[t.segs.length - 1]!)?.has(name)) return true;
+    }
+    return false;
+  }
+
+  /** Whether a blanket impl's parameter bounds are all among `implemented` (trait keys) and `outside` (outside traits' paths). */
+  private boundsMet(impl: ImplRef, implemented: ReadonlySet<string>, outside: readonly string[][]): boolean {
     const param = blanketParam(itemOf(impl.ref));
     if (!param) return false;
     const scope = this.itemScope(impl.ref);
     return param.bounds.every((b) => {
       const r = this.typePath(scope, b)[0];
-      if (r?.t === 'ext') return outside.some((o) => sameOutsideTrait(o, b));
+      if (r?.t === 'ext') {
+        const path = this.outsidePath(scope, b);
+        return outside.some((o) => sameOutsideTrait(o, path));
+      }
       return r?.t === 'item' && itemOf(r.ref).kind === 'trait' && implemented.has(refKey(r.ref));
     });
+  }
+
+  /**
+   * The path of a trait from outside the program as its `use` names it (`Write` after
+   * `use std::io::Write;` is `std::io::Write`; `io::Write` after `use std::io;` too); the path as
+   * written when no `use` of the module binds its first segment (the prelude, a glob).
+   */
+  outsidePath(scope: Scope, te: TypeExpr): string[] {
+    if (te.k !== 'path' || te.segs.length === 0) return [];
+    const first = te.segs[0]!;
+    const u = this.moduleUses(scope.mod)
+      .named.get(first)
+      ?.find((x) => !x.glob && x.segs.length > 0);
+    return u ? [...u.segs, ...te.segs.slice(1)] : te.segs;
   }
 
   /**
    * Methods named `name` of the program's traits that a blanket impl gives a generic parameter
    * with these bounds (`St: Stream` gets `StreamExt::fuse` from `impl<T: ?Sized + Stream> StreamExt for T`).
    */
-  blanketMethods(traits: readonly ItemRef[], outside: readonly TypeExpr[], name: string): ItemRef[] {
+  blanketMethods(traits: readonly ItemRef[], outside: readonly string[][], name: string): ItemRef[] {
+    // The parameter's own bounds come first: a method one of them has (or may have, when not known) is not an extension's.
+    for (const o of outside) {
+      const methods = outsideTraitMethods(o[o.length - 1] ?? '');
+      if (!methods || methods.has(name)) return [];
+    }
     const implemented = new Set<string>();
     const seen = new Map<string, ItemRef>();
     for (const t of traits) this.traitClosure(t, seen);
@@ -688,6 +721,7 @@ export class Names {
    * of one of the program's traits asks of its parameter: a generic parameter keeps such bounds.
    */
   isBlanketOutsideBound(scope: Scope, bound: TypeExpr): boolean {
+    if (!this.isOutsideBound(scope, bound)) return false;
     if (!this.outsideBoundNames) {
       this.outsideBoundNames = new Set();
       for (const impl of this.impls().blanket) {
@@ -697,7 +731,12 @@ export class Names {
           if (b.k === 'path' && this.typePath(scopeOfImpl, b)[0]?.t === 'ext') this.outsideBoundNames.add(b.segs[b.segs.length - 1]!);
       }
     }
-    if (bound.k !== 'path' || !this.outsideBoundNames.has(bound.segs[bound.segs.length - 1]!)) return false;
+    return bound.k === 'path' && this.outsideBoundNames.has(bound.segs[bound.segs.length - 1]!);
+  }
+
+  /** Whether `bound` (written in `scope`) is a trait from outside the program. */
+  isOutsideBound(scope: Scope, bound: TypeExpr): boolean {
+    if (bound.k !== 'path') return false;
     const res = this.typePath(scope, bound);
     return res.length > 0 && res.every((r) => r.t === 'ext');
   }
@@ -777,8 +816,12 @@ function blanketParam(it: Item): GenericParam | undefined {
  * Whether two written paths of traits from outside the program name the same trait: the same
  * name, and paths that may be one (`Stream`, `stream::Stream`; not `fmt::Write` and `io::Write`).
  */
-function sameOutsideTrait(a: TypeExpr, b: TypeExpr): boolean {
-  return a.k === 'path' && b.k === 'path' && a.segs[a.segs.length - 1] === b.segs[b.segs.length - 1] && samePathTail(a.segs, b.segs);
+function sameOutsideTrait(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || b.length === 0 || a[a.length - 1] !== b[b.length - 1]) return false;
+  if (a.length < 2 || b.length < 2) return true;
+  const norm = (x: string) => (x === 'core' || x === 'alloc' ? 'std' : x);
+  // One crate's: a re-export at its root (`futures_core::Stream`), or the same module (`fmt::Write` is not `io::Write`).
+  return norm(a[0]!) === norm(b[0]!) && (a.length === 2 || b.length === 2 || a[a.length - 2] === b[b.length - 2]);
 }
 
 function isGenericParam(t: TypeExpr, item: Item): boolean {

@@ -9,7 +9,7 @@ import { type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js
 
 export type Ty =
   | { t: 'adt'; ref: ItemRef; args: Ty[] }
-  | { t: 'bounds'; traits: ItemRef[]; outside?: readonly TypeExpr[] }
+  | { t: 'bounds'; traits: ItemRef[]; outside?: readonly string[][]; calls?: Ty }
   | { t: 'std'; name: string; args: Ty[]; path?: readonly string[] }
   | { t: 'tuple'; elems: Ty[] }
   | { t: 'array'; elem: Ty };
@@ -376,14 +376,23 @@ export class Types {
         continue;
       }
       const traits = g.bounds.flatMap((b) => this.traitRefs(b, ctx));
-      // Bounds of outside traits the program's blanket impls ask for (`T: Stream` → `StreamExt`).
-      const outside = g.bounds.filter((b) => this.names.isBlanketOutsideBound(ctx.scope, b));
+      // Bounds of outside traits, kept when a blanket impl of the program asks for one (`T: Stream` → `StreamExt`).
+      const outside = g.bounds.some((b) => this.names.isBlanketOutsideBound(ctx.scope, b))
+        ? g.bounds.filter((b) => this.names.isOutsideBound(ctx.scope, b)).map((b) => this.names.outsidePath(ctx.scope, b))
+        : [];
       ctx.generics.set(
         g.name,
         traits.length > 0 || outside.length > 0 ? { t: 'bounds', traits, ...(outside.length > 0 ? { outside } : {}) } : undefined,
       );
     }
-    for (const [name, fn] of callables) if (ctx.generics.get(name) === undefined) ctx.generics.set(name, this.callable(fn, ctx));
+    for (const [name, fn] of callables) {
+      const bound = ctx.generics.get(name);
+      const callable = this.callable(fn, ctx);
+      if (bound === undefined) ctx.generics.set(name, callable);
+      // Bounds a blanket impl also answers (`F: FnMut(&str) -> Out` with `impl<F: FnMut(&str) -> Out> Parser for F`): both.
+      else if (bound.t === 'bounds' && callable?.t === 'std' && callable.args[0])
+        ctx.generics.set(name, { ...bound, calls: callable.args[0] });
+    }
   }
 
   /** A field of pin-project's projection of `owner` (see {@link PIN_PROJECTION}): `#[pin]` ones are `Pin<…>`. */

@@ -47,6 +47,8 @@ export interface FieldIR {
   type: TypeExpr;
   /** `#[pin]`: pin-project's projection gives it as `Pin<&mut T>`. */
   pinned?: true;
+  /** Declared with a visibility (`pub`, `pub(crate)` …): others than its module and theirs may read it. */
+  visible?: true;
 }
 
 /** One item of a file. Members (of a trait, an impl, an enum, a struct) have their container as parent. */

@@ -208,7 +208,14 @@ export function fieldsOf(body: TsNode): FieldIR[] {
       if (f?.type !== 'field_declaration') continue;
       const name = f.childForFieldName('name');
       const t = f.childForFieldName('type');
-      if (name) out.push({ name: name.text, type: t ? typeOf(t) : UNKNOWN, ...(pinned ? { pinned: true as const } : {}) });
+      const visible = f.namedChildren.some((c) => c?.type === 'visibility_modifier');
+      if (name)
+        out.push({
+          name: name.text,
+          type: t ? typeOf(t) : UNKNOWN,
+          ...(pinned ? { pinned: true as const } : {}),
+          ...(visible ? { visible: true as const } : {}),
+        });
       pinned = false;
     }
   } else if (body.type === 'ordered_field_declaration_list') {
@@ -219,7 +226,13 @@ export function fieldsOf(body: TsNode): FieldIR[] {
     for (const c of body.namedChildren) {
       if (c?.type === 'attribute_item' && /^#\[\s*pin\s*\]$/.test(c.text)) pinned = true;
       if (!c || !types.has(c.id)) continue;
-      out.push({ name: String(i++), type: typeOf(c), ...(pinned ? { pinned: true as const } : {}) });
+      const visible = c.previousNamedSibling?.type === 'visibility_modifier';
+      out.push({
+        name: String(i++),
+        type: typeOf(c),
+        ...(pinned ? { pinned: true as const } : {}),
+        ...(visible ? { visible: true as const } : {}),
+      });
       pinned = false;
     }
   }

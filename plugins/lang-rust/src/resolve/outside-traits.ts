@@ -1,0 +1,102 @@
+/**
+ * The methods of the common traits from outside a program (std's, futures', serde's), by the
+ * trait's name, with those of their supertraits. A generic parameter bounded by one of them
+ * (`W: Write`) calls that trait's method of a name before any extension trait's a blanket impl
+ * gives it (`impl<W: Write> WriteExt for W`): rustc takes a parameter's bounds as its inherent
+ * methods. A trait not listed here has methods the resolver cannot know, so a blanket impl over
+ * it is not taken for a parameter bounded by it.
+ */
+
+const words = (s: string): string[] => s.trim().split(/\s+/);
+
+const ITERATOR = words(`next size_hint count last advance_by nth step_by chain zip intersperse map for_each filter
+  filter_map enumerate peekable skip_while take_while map_while skip take scan flat_map flatten fuse inspect by_ref
+  collect partition try_fold try_for_each fold reduce try_reduce all any find find_map position rposition max min
+  max_by_key max_by min_by_key min_by rev unzip copied cloned cycle sum product cmp partial_cmp eq ne lt le gt ge
+  is_sorted is_sorted_by is_sorted_by_key is_partitioned array_chunks`);
+const READ = words(`read read_vectored read_to_end read_to_string read_exact read_buf by_ref bytes chain take is_read_vectored`);
+const IO_WRITE = words(`write write_vectored write_all write_all_vectored write_fmt flush by_ref is_write_vectored`);
+const FMT_WRITE = words(`write_str write_char write_fmt`);
+const STREAM = words(`poll_next size_hint`);
+const FUTURE = words(`poll`);
+const ASYNC_READ = words(`poll_read poll_read_vectored`);
+const PARTIAL_EQ = words(`eq ne`);
+const PARTIAL_ORD = [...PARTIAL_EQ, ...words(`partial_cmp lt le gt ge`)];
+const FMT = words(`fmt`);
+
+const TABLE: Record<string, readonly string[]> = {
+  Iterator: ITERATOR,
+  DoubleEndedIterator: [...ITERATOR, ...words(`next_back nth_back rfold rfind try_rfold advance_back_by`)],
+  ExactSizeIterator: [...ITERATOR, ...words(`len is_empty`)],
+  FusedIterator: ITERATOR,
+  IntoIterator: words(`into_iter`),
+  Read: READ,
+  // io::Write and fmt::Write share the name: either's methods.
+  Write: [...IO_WRITE, ...FMT_WRITE],
+  BufRead: [...READ, ...words(`fill_buf consume read_until read_line split lines has_data_left`)],
+  Seek: words(`seek rewind stream_position stream_len`),
+  Future: FUTURE,
+  TryFuture: [...FUTURE, ...words(`try_poll`)],
+  FusedFuture: [...FUTURE, ...words(`is_terminated`)],
+  Stream: STREAM,
+  TryStream: [...STREAM, ...words(`try_poll_next`)],
+  FusedStream: [...STREAM, ...words(`is_terminated`)],
+  Sink: words(`poll_ready start_send poll_flush poll_close`),
+  AsyncRead: ASYNC_READ,
+  AsyncWrite: words(`poll_write poll_write_vectored is_write_vectored poll_flush poll_shutdown poll_close`),
+  AsyncBufRead: [...ASYNC_READ, ...words(`poll_fill_buf consume`)],
+  AsyncSeek: words(`start_seek poll_complete poll_seek`),
+  Hasher: words(`finish write write_u8 write_u16 write_u32 write_u64 write_u128 write_usize write_i8 write_i16 write_i32
+    write_i64 write_i128 write_isize write_length_prefix write_str`),
+  Hash: words(`hash hash_slice`),
+  BuildHasher: words(`build_hasher hash_one`),
+  Error: [...FMT, ...words(`source description cause backtrace provide`)],
+  Display: FMT,
+  Debug: FMT,
+  Clone: words(`clone clone_from`),
+  Copy: words(`clone clone_from`),
+  Default: words(`default`),
+  PartialEq: PARTIAL_EQ,
+  Eq: PARTIAL_EQ,
+  PartialOrd: PARTIAL_ORD,
+  Ord: [...PARTIAL_ORD, ...words(`cmp max min clamp`)],
+  Deref: words(`deref`),
+  DerefMut: words(`deref deref_mut`),
+  AsRef: words(`as_ref`),
+  AsMut: words(`as_mut`),
+  Borrow: words(`borrow`),
+  BorrowMut: words(`borrow borrow_mut`),
+  Into: words(`into`),
+  From: words(`from`),
+  TryInto: words(`try_into`),
+  TryFrom: words(`try_from`),
+  ToString: words(`to_string`),
+  ToOwned: words(`to_owned clone_into`),
+  FromStr: words(`from_str`),
+  FromIterator: words(`from_iter`),
+  Extend: words(`extend extend_one extend_reserve`),
+  Sum: words(`sum`),
+  Product: words(`product`),
+  Fn: words(`call call_mut call_once`),
+  FnMut: words(`call_mut call_once`),
+  FnOnce: words(`call_once`),
+  Any: words(`type_id`),
+  Drop: words(`drop`),
+  Index: words(`index`),
+  IndexMut: words(`index index_mut`),
+  Send: [],
+  Sync: [],
+  Sized: [],
+  Unpin: [],
+  Serialize: words(`serialize`),
+  Deserialize: words(`deserialize deserialize_in_place`),
+};
+
+/** The methods of an outside trait, by the last segment of its path; undefined when not known. */
+export function outsideTraitMethods(name: string): ReadonlySet<string> | undefined {
+  const list = TABLE[name];
+  if (!list) return undefined;
+  return (cache[name] ??= new Set(list));
+}
+
+const cache: Record<string, ReadonlySet<string>> = {};
