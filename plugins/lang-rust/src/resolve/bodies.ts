@@ -50,10 +50,11 @@ const MAX_MACRO_DEPTH = 3;
 /**
  * How deep the calls of macros a body invokes are followed into the macros their expansions
  * invoke (a tt-muncher recursing once per token it takes), and how many such nested expansions
- * one body reads at most (a macro invoking itself twice per step doubles them at each one).
+ * one invocation in the body reads at most (a macro invoking itself twice per step doubles them
+ * at each one): the work stays in proportion to the body.
  */
 const MAX_EXPANSION_NESTING = 24;
-const MAX_EXPANSIONS_PER_BODY = 512;
+const MAX_NESTED_EXPANSIONS = 256;
 /**
  * Deepest syntax walked in a body (a generated `a + b + …` of thousands of terms nests that
  * deep): past it the walk stops, well before the stack runs out. A stack overflow inside the
@@ -143,8 +144,8 @@ export class BodyResolver {
   private readonly treeIds = new Map<Tree, number>();
   private depth = 0;
   private walkDepth = 0;
-  /** Expansions the body being walked may still read. */
-  private expansionBudget = MAX_EXPANSIONS_PER_BODY;
+  /** Nested expansions the invocation being walked may still read. */
+  private expansionBudget = MAX_NESTED_EXPANSIONS;
   /** Inside the expansion of a macro read for its type (its calls are not sites). */
   private expanding = 0;
   /** Inside the expansion of a macro invoked in the body (its calls are sites, marked). */
@@ -175,7 +176,7 @@ export class BodyResolver {
         this.ctx.scope = this.scope;
         this.caller = fn;
         this.callMemo.clear();
-        this.expansionBudget = MAX_EXPANSIONS_PER_BODY;
+        this.expansionBudget = MAX_NESTED_EXPANSIONS;
         this.cut = false;
         const env = new Env();
         const it = itemOf(ref);
@@ -364,6 +365,8 @@ export class BodyResolver {
       case 'macro_invocation': {
         const args = this.argsOfMacro(n);
         if (args) this.walk(args, env);
+        // Each invocation the body itself makes has its own budget of nested expansions.
+        if (this.inExpansion === 0 && this.expanding === 0) this.expansionBudget = MAX_NESTED_EXPANSIONS;
         // A macro_rules! of the program: the calls its body makes, as the expansion reads them.
         const name = n.childForFieldName('macro')?.text;
         const body =
