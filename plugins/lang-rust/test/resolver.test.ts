@@ -427,7 +427,7 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
-  it("types a map's entries, keys and values, the places of pattern elements and std enums' one-value variants", async () => {
+  it("types a map's entries, keys and values, the places of pattern elements, std enums' one-value variants and thread_local! keys", async () => {
     // dashmap: `if let Some((kptr, vptr)) = shard.get_key_value(key) { vptr.get() }`.
     const r = await analyzeProject({
       'Cargo.toml': manifest('maps', '[dependencies]\nindexmap = "1"\n'),
@@ -460,6 +460,9 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         '    match e { E::Pair(/* first */ k, s) => { k.name(); s.get(); } _ => {} }',
         '    m.pop().unwrap().0.name();',
         '}',
+        // tracing-core: `thread_local! { static CURRENT_STATE: State = … }` and `CURRENT_STATE.try_with(|state| …)`.
+        'thread_local! { static CURRENT: Key = Key; }',
+        'pub fn current() { CURRENT.with(|k| k.name()); let _ = CURRENT.try_with(|k| k.get()); }',
         'pub fn polls(p: std::task::Poll<Option<Key>>, b: std::ops::Bound<Key>) {',
         '    if let std::task::Poll::Ready(Some(k)) = p { k.name(); }',
         '    match b { std::ops::Bound::Included(ref k) | std::ops::Bound::Excluded(ref k) => { k.name(); } _ => {} }',
@@ -470,13 +473,15 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r)).toEqual([
       'src/lib.rs:commented -calls-> src/lib.rs:Key::name',
       'src/lib.rs:commented -calls-> src/lib.rs:Shared::get',
+      'src/lib.rs:current -calls-> src/lib.rs:Key::get',
+      'src/lib.rs:current -calls-> src/lib.rs:Key::name',
       'src/lib.rs:entries -calls-> src/lib.rs:Key::name',
       'src/lib.rs:entries -calls-> src/lib.rs:Shared::get',
       'src/lib.rs:places -calls-> src/lib.rs:Key::name',
       'src/lib.rs:places -calls-> src/lib.rs:Shared::get',
       'src/lib.rs:polls -calls-> src/lib.rs:Key::name',
     ]);
-    expect(r.logs.join('\n')).toMatch(/27 call sites: 17 resolved in the repository/);
+    expect(r.logs.join('\n')).toMatch(/31 call sites: 19 resolved in the repository/);
   });
 
   it("reads a body's glob use of an enum's variants, IntoIterator for &T as no iterator, and .0 of std's newtypes", async () => {

@@ -860,6 +860,11 @@ export class BodyResolver {
     for (const r of this.names.resolvePath(this.scope, segs, global, 'value')) {
       if (r.t !== 'item') continue;
       const it = itemOf(r.ref);
+      if (it.kind === 'static' && it.attrs?.includes('thread_local')) {
+        // `thread_local! { static STATE: State = … }`: `STATE.with(|state| …)` is a `LocalKey<State>`'s.
+        const value = this.types.valueType(r.ref);
+        return { t: 'std', name: 'LocalKey', args: value ? [value] : [] };
+      }
       if (it.kind === 'const' || it.kind === 'static') return this.types.valueType(r.ref);
       if (it.kind === 'struct') return { t: 'adt', ref: r.ref, args: [] };
       if (it.kind === 'variant') return { t: 'adt', ref: { ...r.ref, i: it.parent }, args: [] };

@@ -60,6 +60,7 @@ const TWO_ELEMENTS = new Set(['sort_by', 'sort_unstable_by', 'max_by', 'min_by',
 export function closureParams(recv: Ty | undefined, name: string): (Ty | undefined)[] | undefined {
   const r = deref(recv);
   if (!r || r.t !== 'std') return undefined;
+  if (r.name === 'LocalKey') return ['with', 'try_with'].includes(name) ? [r.args[0]] : undefined;
   if (r.name === 'Option')
     return ['map', 'and_then', 'filter', 'is_some_and', 'map_or', 'map_or_else', 'inspect', 'take_if', 'is_none_or'].includes(name)
       ? [r.args[0]]

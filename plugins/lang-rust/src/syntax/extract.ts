@@ -550,8 +550,9 @@ class Extractor {
         }
         if (!last || NON_ITEM_MACROS.has(last) || !tt || tt.endIndex - tt.startIndex < 4) return;
         if (!ITEM_WORDS.test(tt.text)) return;
-        // pin-project-lite's `pin_project! { struct … }` does what pin-project's `#[pin_project]` does.
-        const written = last === 'pin_project' ? [...cfg, 'pin_project'] : cfg;
+        // pin-project-lite's `pin_project! { struct … }` does what pin-project's `#[pin_project]` does;
+        // a `thread_local! { static X: T = … }` is a `LocalKey<T>` (see `isThreadLocal`).
+        const written = last === 'pin_project' || last === 'thread_local' ? [...cfg, last] : cfg;
         this.itemsInTokens(tt, { parent, prefix, local, attrs: written, ...(macro?.type === 'identifier' ? { macro: last } : {}) });
         return;
       }
