@@ -288,7 +288,7 @@ describe('blanket impls', () => {
   it('applies a blanket impl over a trait from outside the program to the types and parameters that have it', async () => {
     // futures-util: `impl<T: ?Sized> StreamExt for T where T: Stream {}`, `St: Stream` → `st.fuse()`.
     const r = await analyzeProject({
-      'Cargo.toml': manifest('ext', '[dependencies]\nrayon = "1"\nfutures-core = "0.3"\n'),
+      'Cargo.toml': manifest('ext', '[dependencies]\nrayon = "1"\nfutures-core = "0.3"\nrand_core = "0.6"\n'),
       'src/lib.rs': [
         'use futures_core::stream::Stream;',
         'use std::fmt;',
@@ -313,11 +313,17 @@ describe('blanket impls', () => {
         'pub trait ParExt { fn go_par(&self) {} }',
         'impl<T: rayon::iter::ParallelIterator> ParExt for T {}',
         'pub fn par<P: rayon::iter::ParallelIterator>(p: P) { p.go_par(); }',
+        // An outside trait named through the crate's own re-export (rand: `use crate::RngCore`).
+        'pub use rand_core::RngCore;',
+        'pub mod rngs { use crate::RngCore; pub struct ThreadRng; impl RngCore for ThreadRng { fn next_u32(&mut self) -> u32 { 0 } } }',
+        'pub mod rng { use rand_core::RngCore; pub trait Rng: RngCore { fn gen(&mut self) {} } impl<R: RngCore + ?Sized> Rng for R {} }',
+        'pub fn random(mut r: rngs::ThreadRng) { use rng::Rng; r.gen(); }',
         '',
       ].join('\n'),
     });
     expect(calls(r).filter((e) => !e.includes('-> src/lib.rs:Fuse'))).toEqual([
       'src/lib.rs:flushes -calls-> src/lib.rs:IoExt::put_all',
+      'src/lib.rs:random -calls-> src/lib.rs:rng::Rng::gen',
       'src/lib.rs:where_clause -calls-> src/lib.rs:StreamExt::fuse',
       'src/lib.rs:write_fmt -calls-> src/lib.rs:WriteExt::put',
       'src/lib.rs:zip -calls-> src/lib.rs:Plain::fuse',

@@ -684,12 +684,18 @@ export class Names {
    * written when no `use` of the module binds its first segment (the prelude, a glob).
    */
   outsidePath(scope: Scope, te: TypeExpr): string[] {
-    if (te.k !== 'path' || te.segs.length === 0) return [];
-    const first = te.segs[0]!;
-    const u = this.moduleUses(scope.mod)
-      .named.get(first)
+    return te.k === 'path' && te.segs.length > 0 ? this.outsidePathOf(scope.mod, te.segs, 0) : [];
+  }
+
+  /** See {@link outsidePath}: a path through the program's own modules (`crate::RngCore`, re-exported) is followed to its `use`. */
+  private outsidePathOf(m: Module, segs: readonly string[], depth: number): string[] {
+    const u = this.moduleUses(m)
+      .named.get(segs[0]!)
       ?.find((x) => !x.glob && x.segs.length > 0);
-    return u ? [...u.segs, ...te.segs.slice(1)] : te.segs;
+    const path = u ? [...u.segs, ...segs.slice(1)] : [...segs];
+    if (!u || depth > 4 || path.length < 2) return path;
+    const owner = this.resolvePath({ mod: m }, path.slice(0, -1), u.global === true, 'type', true).find((r) => r.t === 'mod');
+    return owner?.t === 'mod' ? this.outsidePathOf(owner.m, path.slice(-1), depth + 1) : path;
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * The methods of the common traits from outside a program (std's, futures', serde's), by the
+ * The methods of the common traits from outside a program (std's, futures', serde's, rand's), by the
  * trait's name, with those of their supertraits. A generic parameter bounded by one of them
  * (`W: Write`) calls that trait's method of a name before any extension trait's a blanket impl
  * gives it (`impl<W: Write> WriteExt for W`): rustc takes a parameter's bounds as its inherent
@@ -23,6 +23,7 @@ const ASYNC_READ = words(`poll_read poll_read_vectored`);
 const PARTIAL_EQ = words(`eq ne`);
 const PARTIAL_ORD = [...PARTIAL_EQ, ...words(`partial_cmp lt le gt ge`)];
 const FMT = words(`fmt`);
+const RNG_CORE = words(`next_u32 next_u64 fill_bytes try_fill_bytes`);
 
 const TABLE: Record<string, readonly string[]> = {
   Iterator: ITERATOR,
@@ -90,6 +91,22 @@ const TABLE: Record<string, readonly string[]> = {
   Unpin: [],
   Serialize: words(`serialize`),
   Deserialize: words(`deserialize deserialize_in_place`),
+  Serializer: words(`serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_i128 serialize_u8
+    serialize_u16 serialize_u32 serialize_u64 serialize_u128 serialize_f32 serialize_f64 serialize_char serialize_str
+    serialize_bytes serialize_none serialize_some serialize_unit serialize_unit_struct serialize_unit_variant
+    serialize_newtype_struct serialize_newtype_variant serialize_seq serialize_tuple serialize_tuple_struct
+    serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant collect_seq collect_map collect_str
+    is_human_readable`),
+  Deserializer: words(`deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+    deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32
+    deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+    deserialize_option deserialize_unit deserialize_unit_struct deserialize_newtype_struct deserialize_seq
+    deserialize_tuple deserialize_tuple_struct deserialize_map deserialize_struct deserialize_enum deserialize_identifier
+    deserialize_ignored_any is_human_readable`),
+  RngCore: RNG_CORE,
+  CryptoRng: [],
+  Rng: [...RNG_CORE, ...words(`gen gen_range sample sample_iter fill try_fill gen_bool gen_ratio`)],
+  SeedableRng: words(`from_seed seed_from_u64 from_rng from_entropy`),
 };
 
 /** The methods of an outside trait, by the last segment of its path; undefined when not known. */
