@@ -103,8 +103,9 @@ function skipBlockComment(s, i) {
 /** `'x'`, `'\n'` (a char literal: `lit`) or `'a` (a lifetime) starting at `i`. */
 function quoteToken(s, i, out) {
   if (s[i + 1] === '\\') {
-    let j = i + 2;
-    while (j < s.length && s[j] !== "'") j += s[j] === '\\' ? 2 : 1;
+    // An escape: the character after the backslash is its own (`'\\'`, `'\''`), then up to the quote (`'\u{7f}'`).
+    let j = i + 3;
+    while (j < s.length && s[j] !== "'") j++;
     out.t = 'lit';
     return j + 1;
   }
