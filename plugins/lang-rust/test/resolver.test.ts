@@ -361,6 +361,31 @@ describe('blanket impls', () => {
 });
 
 describe('what real crates do (found on crates the issue does not name)', () => {
+  it("bounds a parameter's associated type by the function's where clause (<T as InputIter>::Item: AsChar, I::Item: Trait)", async () => {
+    // nom: `T: InputIter, <T as InputIter>::Item: AsChar` then `c.as_char()` for an item of the input.
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('assoc'),
+      'src/lib.rs': [
+        'pub trait AsChar { fn as_char(self) -> char; }',
+        'pub trait InputIter { type Item; type Iter: Iterator<Item = Self::Item>; fn iter_elements(&self) -> Self::Iter; fn first(&self) -> Option<Self::Item>; }',
+        'pub fn anychar<T>(input: T) -> Option<char> where T: InputIter, <T as InputIter>::Item: AsChar {',
+        '    let c = input.first()?;',
+        '    Some(c.as_char())',
+        '}',
+        'pub fn each<T>(input: T) where T: InputIter, T::Item: AsChar { for c in input.iter_elements() { c.as_char(); } }',
+        'pub trait Shape { fn area(&self) -> u32; }',
+        'pub fn areas<I>(shapes: I) -> u32 where I: Iterator, I::Item: Shape { shapes.map(|s| s.area()).sum() }',
+        'pub fn plain<T: InputIter>(input: T) { let _ = input.first().map(|c| c.as_char()); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => !e.includes('InputIter::'))).toEqual([
+      'src/lib.rs:anychar -calls-> src/lib.rs:AsChar::as_char',
+      'src/lib.rs:areas -calls-> src/lib.rs:Shape::area',
+      'src/lib.rs:each -calls-> src/lib.rs:AsChar::as_char',
+    ]);
+  });
+
   it('types what a call of a closure bound by Fn* or of a fn pointer returns', async () => {
     // combine: `(self.0)().parse_stream(input)` with `P: FnMut() -> R, R: Parser`;
     // anyhow: `(vtable(e).object_downcast)(e, id)` with a field `unsafe fn(&Impl, u64) -> Option<Ref>`.

@@ -9,7 +9,7 @@ import { type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js
 
 export type Ty =
   | { t: 'adt'; ref: ItemRef; args: Ty[] }
-  | { t: 'bounds'; traits: ItemRef[]; outside?: readonly string[][]; calls?: Ty }
+  | { t: 'bounds'; traits: ItemRef[]; outside?: readonly string[][]; calls?: Ty; assoc?: Readonly<Record<string, Ty>> }
   | { t: 'std'; name: string; args: Ty[]; path?: readonly string[] }
   | { t: 'tuple'; elems: Ty[] }
   | { t: 'array'; elem: Ty };
@@ -136,8 +136,14 @@ export class Types {
         const traits = te.traits.flatMap((b) => this.traitRefs(b, ctx));
         return traits.length > 0 ? { t: 'bounds', traits } : undefined;
       }
-      case 'qualified':
-        return this.projection(this.of(te.self, ctx, depth + 1), te.name, depth + 1);
+      case 'qualified': {
+        // `<T as InputIter>::Item` bounded by a where clause of its own.
+        const written =
+          te.self.k === 'path' && te.trait.k === 'path' && te.trait.args.length === 0
+            ? ctx.generics.get(`<${te.self.segs.join('::')} as ${te.trait.segs.join('::')}>::${te.name}`)
+            : undefined;
+        return written ?? this.projection(this.of(te.self, ctx, depth + 1), te.name, depth + 1);
+      }
       case 'unknown':
         return undefined;
       case 'path': {
@@ -148,6 +154,8 @@ export class Types {
           if (name === 'Self') return ctx.self;
           if (ctx.generics.has(name)) return ctx.generics.get(name);
         }
+        // `T::Item` bounded by a where clause of its own (`T::Item: AsChar`).
+        if (te.segs.length === 2 && !te.global && ctx.generics.get(te.segs.join('::'))) return ctx.generics.get(te.segs.join('::'));
         // `Self::Item`, `G::NodeId`: an associated type of a type whose traits or impls say what it is.
         if (te.segs.length === 2 && !te.global && (te.segs[0] === 'Self' || ctx.generics.has(te.segs[0]!)))
           return this.projection(te.segs[0] === 'Self' ? ctx.self : ctx.generics.get(te.segs[0]!), te.segs[1]!, depth + 1);
@@ -185,6 +193,9 @@ export class Types {
     if (!b || depth > MAX_DEPTH) return undefined;
     if (b.t === 'std') return name === 'Item' && b.name === 'Iter' ? b.args[0] : undefined;
     if (b.t === 'bounds') {
+      // A where clause of the function on it (`<T as InputIter>::Item: AsChar`).
+      const bounded = b.assoc?.[name];
+      if (bounded) return bounded;
       for (const trait of b.traits)
         for (const t of this.names.traitClosure(trait)) {
           const member = this.names.membersNamed(t, name).find((r) => itemOf(r).kind === 'type');
@@ -351,6 +362,27 @@ export class Types {
   }
 
   /**
+   * Where clauses on a parameter's associated types (`<T as InputIter>::Item: AsChar`,
+   * `I::Item: Display`, read by genericsOf as parameters of those names) go with the parameter:
+   * a `Self::Item` the trait's own methods give it is bounded by them.
+   */
+  private bindAssociated(it: Item, ctx: TyCtx): void {
+    for (const [key, ty] of ctx.generics) {
+      const m = /^<\s*(\w+)\s+as\s+[\w:]+\s*>::(\w+)$/.exec(key) ?? /^(\w+)::(\w+)$/.exec(key);
+      if (!m || !ty) continue;
+      const [, param, name] = m as unknown as [string, string, string];
+      const owner = ctx.generics.get(param);
+      const iterator = it.generics
+        ?.find((g) => g.name === param)
+        ?.bounds.some((b) => b.k === 'path' && ITERATOR_TRAITS.has(b.segs[b.segs.length - 1]!));
+      // `I: Iterator, I::Item: Display`: a sequence of that.
+      if (iterator && name === 'Item' && (owner === undefined || (owner.t === 'std' && owner.name === 'Iter' && owner.args.length === 0)))
+        ctx.generics.set(param, { t: 'std', name: 'Iter', args: [ty] });
+      else if (owner?.t === 'bounds') ctx.generics.set(param, { ...owner, assoc: { ...owner.assoc, [name]: ty } });
+    }
+  }
+
+  /**
    * A callable (`{ t: 'std', name: CALLABLE, args: [its return type] }`) for a `fn(A) -> R`
    * pointer or an `Fn*(A) -> R` bound; undefined for any other type.
    */
@@ -385,6 +417,7 @@ export class Types {
         traits.length > 0 || outside.length > 0 ? { t: 'bounds', traits, ...(outside.length > 0 ? { outside } : {}) } : undefined,
       );
     }
+    this.bindAssociated(it, ctx);
     for (const [name, fn] of callables) {
       const bound = ctx.generics.get(name);
       const callable = this.callable(fn, ctx);
