@@ -149,6 +149,15 @@ export class Types {
       case 'path': {
         // `fn(A) -> R`: a callable.
         if (te.fnArgs && te.segs.length === 1 && te.segs[0] === 'fn') return this.callable(te, ctx, depth);
+        // A trait object written without `dyn` (edition 2015: `Box<Iterator<Item = T>>`): a sequence of T.
+        if (
+          te.item &&
+          ITERATOR_TRAITS.has(te.segs[te.segs.length - 1]!) &&
+          this.names.resolvePath(ctx.scope, te.segs, te.global ?? false, 'type')[0]?.t !== 'item'
+        ) {
+          const elem = this.of(te.item, ctx, depth + 1);
+          return { t: 'std', name: 'Iter', args: elem ? [elem] : [] };
+        }
         if (te.segs.length === 1) {
           const name = te.segs[0]!;
           if (name === 'Self') return ctx.self;
