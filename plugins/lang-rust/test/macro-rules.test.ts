@@ -51,6 +51,7 @@ describe('macro_rules expansion', () => {
     // A type after `->` or `as` opens angle brackets; `x? | y` is no closure.
     expect(expand(one, '|x: u8| -> Result<u8, ()> { Ok(x) }')).toBe('| x : u8 | -> Result < u8 , ( ) > { Ok ( x ) }');
     expect(expand(one, 'x as Foo<A, B>')).toBe('x as Foo < A , B >');
+    expect(expand(one, 'x as u64 * 2 < n, m')).toBeUndefined();
     expect(expand(one, 'async |a, b| a')).toBe('async | a , b | a');
     const two2 = compileRules([{ matcher: '($a:expr, $b:expr)', body: '{ f($a, $b) }' }]);
     expect(expand(two2, 'x? | y, z')).toBe('f ( x ? | y , z )');

@@ -21,7 +21,9 @@ import {
   derefOnce,
   elementOf,
   FN_TRAITS,
+  INTO_ITERATING_TRAITS,
   isPinProjected,
+  ITERATING_TRAITS,
   outsideType,
   PIN_PROJECTION,
   SLICE,
@@ -347,7 +349,7 @@ export class BodyResolver {
         const args = n.childForFieldName('arguments');
         if (!args) return;
         const c = this.call(n, env);
-        const params = c.method ? closureParams(this.iterView(c.recv, 'IntoIterator'), c.method) : undefined;
+        const params = c.method ? closureParams(this.iterView(c.recv, ITERATING_TRAITS), c.method) : undefined;
         let k = 0;
         for (const a of args.namedChildren) {
           if (!a) continue;
@@ -517,13 +519,13 @@ export class BodyResolver {
   }
 
   /**
-   * A receiver as iterator methods see it (`notOf` 'IntoIterator'), or what a `for` iterates:
-   * an iterator (or an `IntoIterator`) of the program is an `Iter` of its `Item`.
+   * A receiver as iterator methods see it (`ITERATING_TRAITS`), or what a `for` iterates
+   * (`INTO_ITERATING_TRAITS`): an iterator (or an `IntoIterator`) of the program is an `Iter` of its `Item`.
    */
-  private iterView(t: Ty | undefined, notOf?: string): Ty | undefined {
+  private iterView(t: Ty | undefined, traits: ReadonlySet<string> = INTO_ITERATING_TRAITS): Ty | undefined {
     const d = deref(t);
     if (d?.t !== 'adt') return t;
-    const item = this.types.projection(d, 'Item', 0, notOf);
+    const item = this.types.projection(d, 'Item', 0, traits);
     return item ? { t: 'std', name: 'Iter', args: [item] } : t;
   }
 
@@ -846,7 +848,11 @@ export class BodyResolver {
     let owner: Ty | undefined = base;
     for (let i = 0; i <= MAX_USER_DEREFS && owner?.t === 'adt'; i++) {
       const f = itemOf(owner.ref).fields?.find((x) => x.name === field);
-      if (f && (f.visible || within(this.scope.mod, owner.ref.mod))) return this.types.fieldType(owner, field);
+      const seen =
+        f?.visibility === 'pub' ||
+        (f?.visibility === 'restricted' && this.scope.mod.crate === owner.ref.mod.crate) ||
+        within(this.scope.mod, owner.ref.mod);
+      if (f && seen) return this.types.fieldType(owner, field);
       // A private field is seen from its module and those inside it only: elsewhere auto-deref goes on (`guard.inner`).
       const next = deref(this.types.derefTarget(owner));
       if (f && next?.t !== 'adt') return this.types.fieldType(owner, field);
@@ -1104,9 +1110,11 @@ export class BodyResolver {
     if (recv?.t === 'std' && recv.args[0] && POINTER_VIEWS[recv.name]?.has(name))
       return { targets: [], outcome: 'external', ret: recv.args[0] };
     // `Pin`'s own methods come before the pointee's (`pin.get_mut()` is not `T::get_mut`).
-    // `get_mut`, `get_ref`, `into_ref` are `Pin<&mut T>`'s and `Pin<&T>`'s only: a `Pin<Box<T>>` reaches `T`'s.
+    // `get_mut`, `get_ref`, `into_ref` are `Pin<&mut T>`'s and `Pin<&T>`'s only: a `Pin<Box<T>>`
+    // reaches `T`'s, but references are not kept here, so a `Pin<&mut Box<T>>` looks the same: no edge.
     const pinMethod = recv?.t === 'std' && recv.name === 'Pin' ? PIN_METHODS[name] : undefined;
-    if (recv?.t === 'std' && pinMethod && (pinMethod === 'pin' || !isStdPointer(recv.args[0]))) {
+    if (recv?.t === 'std' && pinMethod) {
+      if (pinMethod !== 'pin' && isStdPointer(recv.args[0])) return { targets: [], outcome: 'unknown' };
       const pointee = deref(recv.args[0]);
       const gives =
         pinMethod === 'pin'
@@ -1131,7 +1139,7 @@ export class BodyResolver {
       if (declared) return { targets: [], outcome: 'external', ret: declared };
       // An iterator of the program: std's adapters over its `Item`.
       // (`into_iter()` of an `IntoIterator` too: an iterator of its `Item`.)
-      const item = this.types.projection(d, 'Item', 0, name === 'into_iter' ? undefined : 'IntoIterator');
+      const item = this.types.projection(d, 'Item', 0, name === 'into_iter' ? INTO_ITERATING_TRAITS : ITERATING_TRAITS);
       if (item) return { ...this.methodCall({ t: 'std', name: 'Iter', args: [item] }, name, args, env), outcome: 'external' };
       // A smart pointer of the program: its `Deref` target's methods (not those std gives every type or derives).
       if (!DERIVED_OR_BLANKET.has(name) && derefs < MAX_USER_DEREFS && !this.names.hasExternalTraitMember(d.ref, name)) {

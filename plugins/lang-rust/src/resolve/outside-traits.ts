@@ -104,7 +104,7 @@ const TABLE: Record<string, readonly string[]> = {
     deserialize_tuple deserialize_tuple_struct deserialize_map deserialize_struct deserialize_enum deserialize_identifier
     deserialize_ignored_any is_human_readable`),
   RngCore: RNG_CORE,
-  CryptoRng: [],
+  CryptoRng: RNG_CORE,
   Rng: [...RNG_CORE, ...words(`gen gen_range sample sample_iter fill try_fill gen_bool gen_ratio`)],
   SeedableRng: words(`from_seed seed_from_u64 from_rng from_entropy`),
 };

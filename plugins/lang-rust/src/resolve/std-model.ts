@@ -146,7 +146,7 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
     }
     case 'Entry':
       // A map's entry: `map.entry(k).or_default().push(x)`.
-      if (['or_insert', 'or_insert_with', 'or_insert_with_key', 'or_default', 'insert'].includes(name)) return r.args[1];
+      if (['or_insert', 'or_insert_with', 'or_insert_with_key', 'or_default'].includes(name)) return r.args[1];
       if (name === 'key') return a0;
       return name === 'and_modify' ? r : undefined;
     case 'Mutex':

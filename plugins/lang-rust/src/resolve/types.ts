@@ -44,6 +44,19 @@ export function derefOnce(t: Ty | undefined): Ty | undefined {
   return t?.t === 'std' && t.name === RAW_POINTER ? t.args[0] : deref(t);
 }
 
+/** What a where clause gives an associated type twice: nothing the resolver follows. */
+const CONFLICT: Ty = { t: 'std', name: '#conflict', args: [] };
+
+function dedupeItemRefs(list: ItemRef[]): ItemRef[] {
+  const seen = new Set<string>();
+  return list.filter((r) => {
+    const k = refKey(r);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 /** The std type name of a callable (a `fn` pointer, a closure bound by `Fn*`): its one argument is what a call returns. */
 export const CALLABLE = '#callable';
 /** The closure traits. */
@@ -80,6 +93,20 @@ const SEQUENCES = new Set([
 ]);
 const MAX_DEPTH = 12;
 const ITERATOR_TRAITS = new Set(['Iterator', 'DoubleEndedIterator', 'ExactSizeIterator', 'IntoIterator', 'FusedIterator']);
+/** Traits whose `Item` is what a type of the program gives as an iterator (its adapters' closures get it): std's, rayon's, futures'. */
+export const ITERATING_TRAITS: ReadonlySet<string> = new Set([
+  'Iterator',
+  'DoubleEndedIterator',
+  'ExactSizeIterator',
+  'FusedIterator',
+  'ParallelIterator',
+  'IndexedParallelIterator',
+  'Stream',
+  'TryStream',
+  'FusedStream',
+]);
+/** …and what `for` or `into_iter()` reads: those of `IntoIterator` too. */
+export const INTO_ITERATING_TRAITS: ReadonlySet<string> = new Set([...ITERATING_TRAITS, 'IntoIterator', 'IntoParallelIterator']);
 
 /** `Box<T>` → `T`, repeatedly. */
 export function deref(t: Ty | undefined): Ty | undefined {
@@ -197,31 +224,24 @@ export class Types {
    * bound (a generic parameter, `Self` in a trait), what the trait declares of it (its default,
    * else its own bounds: `type Iter: Iterator<Item = Self::Node>`).
    */
-  projection(base: Ty | undefined, name: string, depth: number, notOf?: string): Ty | undefined {
+  projection(base: Ty | undefined, name: string, depth: number, onlyOf?: ReadonlySet<string>): Ty | undefined {
     const b = deref(base);
     if (!b || depth > MAX_DEPTH) return undefined;
     if (b.t === 'std') return name === 'Item' && b.name === 'Iter' ? b.args[0] : undefined;
     if (b.t === 'bounds') {
-      // A where clause of the function on it (`<T as InputIter>::Item: AsChar`).
+      // A where clause of the function on it (`<T as InputIter>::Item: AsChar`), with what the trait declares.
       const bounded = b.assoc?.[name];
-      if (bounded) return bounded;
-      for (const trait of b.traits)
-        for (const t of this.names.traitClosure(trait)) {
-          const member = this.names.membersNamed(t, name).find((r) => itemOf(r).kind === 'type');
-          if (!member) continue;
-          const it = itemOf(member);
-          const ctx: TyCtx = { scope: this.names.itemScope(member), generics: new Map(), self: b };
-          if (it.aliased) return this.of(it.aliased, ctx, depth + 1);
-          if (it.supertraits && it.supertraits.length > 0) return this.of({ k: 'bounds', traits: it.supertraits }, ctx, depth + 1);
-          return undefined;
-        }
-      return undefined;
+      const declared = this.declaredAssociated(b, name, depth);
+      if (bounded?.t === 'bounds' && declared?.t === 'bounds')
+        return { t: 'bounds', traits: dedupeItemRefs([...declared.traits, ...bounded.traits]) };
+      return declared ?? bounded;
     }
     if (b.t === 'adt') {
       for (const impl of this.names.impls().byType.get(refKey(b.ref)) ?? []) {
-        // Not of the impls of one trait when asked (`IntoIterator`: the `Item` of `impl IntoIterator for &Buf` is no `Buf`'s).
+        // Of the impls of some traits only when asked (the iterators': the `Item` of `impl IntoIterator
+        // for &Buf` or of a program's `impl Parser for Buf` is no `Buf`'s to iterate).
         const implTrait = itemOf(impl.ref).implTrait;
-        if (notOf !== undefined && implTrait?.k === 'path' && implTrait.segs[implTrait.segs.length - 1] === notOf) continue;
+        if (onlyOf !== undefined && (implTrait?.k !== 'path' || !onlyOf.has(implTrait.segs[implTrait.segs.length - 1]!))) continue;
         const member = this.names.membersNamed(impl.ref, name).find((r) => itemOf(r).kind === 'type');
         const it = member ? itemOf(member) : undefined;
         if (!member || !it?.aliased) continue;
@@ -370,6 +390,21 @@ export class Types {
     });
   }
 
+  /** What the traits of bounds `b` declare of their associated type `name` (`type Item: Foo`, `type Out = u8`). */
+  private declaredAssociated(b: Ty & { t: 'bounds' }, name: string, depth: number): Ty | undefined {
+    for (const trait of b.traits)
+      for (const t of this.names.traitClosure(trait)) {
+        const member = this.names.membersNamed(t, name).find((r) => itemOf(r).kind === 'type');
+        if (!member) continue;
+        const it = itemOf(member);
+        const ctx: TyCtx = { scope: this.names.itemScope(member), generics: new Map(), self: b };
+        if (it.aliased) return this.of(it.aliased, ctx, depth + 1);
+        if (it.supertraits && it.supertraits.length > 0) return this.of({ k: 'bounds', traits: it.supertraits }, ctx, depth + 1);
+        return undefined;
+      }
+    return undefined;
+  }
+
   /**
    * Where clauses on a parameter's associated types (`<T as InputIter>::Item: AsChar`,
    * `I::Item: Display`, read by genericsOf as parameters of those names) go with the parameter:
@@ -387,7 +422,11 @@ export class Types {
       // `I: Iterator, I::Item: Display`: a sequence of that.
       if (iterator && name === 'Item' && (owner === undefined || (owner.t === 'std' && owner.name === 'Iter' && owner.args.length === 0)))
         ctx.generics.set(param, { t: 'std', name: 'Iter', args: [ty] });
-      else if (owner?.t === 'bounds') ctx.generics.set(param, { ...owner, assoc: { ...owner.assoc, [name]: ty } });
+      else if (owner?.t === 'bounds') {
+        // Two where clauses on one name (`<T as A>::Item: X, <T as B>::Item: Y`): which one a `Self::Item` is cannot be told.
+        const twice = owner.assoc?.[name] !== undefined;
+        ctx.generics.set(param, { ...owner, assoc: { ...owner.assoc, [name]: twice ? CONFLICT : ty } });
+      }
     }
   }
 

@@ -47,8 +47,8 @@ export interface FieldIR {
   type: TypeExpr;
   /** `#[pin]`: pin-project's projection gives it as `Pin<&mut T>`. */
   pinned?: true;
-  /** Declared with a visibility (`pub`, `pub(crate)` …): others than its module and theirs may read it. */
-  visible?: true;
+  /** Declared `pub` (anyone may read it) or `pub(crate)`, `pub(super)`, `pub(in …)` (restricted: the crate's); none: its module and theirs. */
+  visibility?: 'pub' | 'restricted';
 }
 
 /** One item of a file. Members (of a trait, an impl, an enum, a struct) have their container as parent. */

@@ -298,11 +298,23 @@ function fragmentEnd(frag: string, toks: readonly Token[], pos: number, end: Tok
   for (; j < toks.length; j++) {
     const t = toks[j]!;
     if (angles === 0 && end && same(t, end)) break;
-    if (t.k === 'id' && t.t === 'as') typed = true;
-    if (t.k !== 'punct') continue;
     const prev = toks[j - 1];
+    if (t.k === 'id') {
+      if (t.t === 'as') typed = true;
+      continue;
+    }
+    // A type goes on with names, `::`, lifetimes and, at its start, `&`/`*`; anything else ends it (`x as u64 * 2 < n`).
+    const typeStart = prev?.k === 'id' && (prev.t === 'as' || prev.t === 'mut' || prev.t === 'const');
+    if (
+      typed &&
+      angles === 0 &&
+      !(t.k === 'punct' && (t.t === '::' || t.t === '<' || ((t.t === '&' || t.t === '*') && (typeStart || isPunct(prev, '->'))))) &&
+      t.k !== 'life'
+    )
+      typed = false;
+    if (t.k !== 'punct') continue;
     if (t.t === '->') typed = true;
-    else if (t.t === '<' && (types || typed || angles > 0 || j === pos || isPunct(prev, '::'))) angles++;
+    else if (t.t === '<' && (types || (typed && prev?.k === 'id') || angles > 0 || j === pos || isPunct(prev, '::'))) angles++;
     else if (t.t === '<<' && (types || angles > 0 || j === pos)) angles += 2;
     else if (angles > 0 && t.t === '>') {
       if (--angles === 0) typed = false;

@@ -198,6 +198,12 @@ export function paramsOf(n: TsNode): ParamIR[] {
   return out;
 }
 
+/** `pub` → 'pub'; `pub(crate)`, `pub(super)`, `pub(in …)`, `crate` → 'restricted'. */
+function visibilityOf(v: TsNode | null | undefined): FieldIR['visibility'] {
+  if (!v) return undefined;
+  return v.text.replace(/\s+/g, '') === 'pub' ? 'pub' : 'restricted';
+}
+
 export function fieldsOf(body: TsNode): FieldIR[] {
   const out: FieldIR[] = [];
   if (body.type === 'field_declaration_list') {
@@ -208,13 +214,13 @@ export function fieldsOf(body: TsNode): FieldIR[] {
       if (f?.type !== 'field_declaration') continue;
       const name = f.childForFieldName('name');
       const t = f.childForFieldName('type');
-      const visible = f.namedChildren.some((c) => c?.type === 'visibility_modifier');
+      const visibility = visibilityOf(f.namedChildren.find((c) => c?.type === 'visibility_modifier'));
       if (name)
         out.push({
           name: name.text,
           type: t ? typeOf(t) : UNKNOWN,
           ...(pinned ? { pinned: true as const } : {}),
-          ...(visible ? { visible: true as const } : {}),
+          ...(visibility ? { visibility } : {}),
         });
       pinned = false;
     }
@@ -226,12 +232,12 @@ export function fieldsOf(body: TsNode): FieldIR[] {
     for (const c of body.namedChildren) {
       if (c?.type === 'attribute_item' && /^#\[\s*pin\s*\]$/.test(c.text)) pinned = true;
       if (!c || !types.has(c.id)) continue;
-      const visible = c.previousNamedSibling?.type === 'visibility_modifier';
+      const visibility = visibilityOf(c.previousNamedSibling?.type === 'visibility_modifier' ? c.previousNamedSibling : null);
       out.push({
         name: String(i++),
         type: typeOf(c),
         ...(pinned ? { pinned: true as const } : {}),
-        ...(visible ? { visible: true as const } : {}),
+        ...(visibility ? { visibility } : {}),
       });
       pinned = false;
     }
