@@ -385,10 +385,26 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         'pub trait X { fn go(&self); }',
         'pub trait Y { fn go(&self); }',
         'pub fn two<T: A + B>(t: T) where <T as A>::Item: X, <T as B>::Item: Y { t.a().go(); let v: <T as A>::Item = t.a(); v.go(); }',
+        // Written as a type (`T::Item`), and an impl's where clause seen again for its method.
+        'pub fn written<T: Tr>(t: T) where T::Item: AsChar { let x: T::Item = t.get(); x.name(); x.as_char(); }',
+        'pub struct P<I>(I);',
+        'impl<I: InputIter> P<I> where I::Item: AsChar { pub fn go<M: Clone>(&self, _m: M) { self.0.first().unwrap().as_char(); } }',
+        // crypto-common: a blanket impl's where clause on `T::Inner`, read for `T::Inner::new(k)`.
+        'pub trait KeyInit { fn new(k: u8) -> Self; }',
+        'pub trait InnerInit { type Inner; fn inner_init(i: Self::Inner) -> Self; }',
+        'pub trait KeyIvInit { fn new(k: u8) -> Self; }',
+        'impl<T> KeyIvInit for T where T: InnerInit, T::Inner: KeyInit { fn new(k: u8) -> Self { Self::inner_init(T::Inner::new(k)) } }',
+        'pub trait Run<I> { fn run<M: Clone>(&self, i: I, m: M); }',
+        'pub struct Q;',
+        'impl<I: InputIter> Run<I> for Q where I::Item: AsChar { fn run<M: Clone>(&self, i: I, _m: M) { i.first().unwrap().as_char(); } }',
         '',
       ].join('\n'),
     });
     expect(calls(r).filter((e) => !e.includes('InputIter::'))).toEqual([
+      'src/lib.rs:<Q as Run>::run -calls-> src/lib.rs:AsChar::as_char',
+      'src/lib.rs:<T as KeyIvInit>::new -calls-> src/lib.rs:InnerInit::inner_init',
+      'src/lib.rs:<T as KeyIvInit>::new -calls-> src/lib.rs:KeyInit::new',
+      'src/lib.rs:P::go -calls-> src/lib.rs:AsChar::as_char',
       'src/lib.rs:anychar -calls-> src/lib.rs:AsChar::as_char',
       'src/lib.rs:areas -calls-> src/lib.rs:Shape::area',
       'src/lib.rs:both -calls-> src/lib.rs:AsChar::as_char',
@@ -397,8 +413,11 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:each -calls-> src/lib.rs:AsChar::as_char',
       'src/lib.rs:two -calls-> src/lib.rs:A::a',
       'src/lib.rs:two -calls-> src/lib.rs:X::go',
+      'src/lib.rs:written -calls-> src/lib.rs:AsChar::as_char',
+      'src/lib.rs:written -calls-> src/lib.rs:Named::name',
+      'src/lib.rs:written -calls-> src/lib.rs:Tr::get',
     ]);
-    expect(r.logs.join('\n')).toMatch(/19 call sites: 13 resolved in the repository, 6 outside it, 0 unknown/);
+    expect(r.logs.join('\n')).toMatch(/30 call sites: 22 resolved in the repository, 8 outside it, 0 unknown/);
   });
 
   it('types what a call of a closure bound by Fn* or of a fn pointer returns', async () => {

@@ -169,7 +169,12 @@ export class Types {
           te.self.k === 'path' && te.trait.k === 'path' && te.trait.args.length === 0
             ? ctx.generics.get(`<${te.self.segs.join('::')} as ${te.trait.segs.join('::')}>::${te.name}`)
             : undefined;
-        return written ?? this.projection(this.of(te.self, ctx, depth + 1), te.name, depth + 1);
+        const projected = this.projection(this.of(te.self, ctx, depth + 1), te.name, depth + 1);
+        // With what the trait declares of it (`type Int: Int`), not instead.
+        if (written?.t === 'bounds' && projected?.t === 'bounds')
+          return { t: 'bounds', traits: dedupeItemRefs([...projected.traits, ...written.traits]) };
+        if (written && (projected === undefined || projected === CONFLICT)) return written;
+        return projected;
       }
       case 'unknown':
         return undefined;
@@ -190,8 +195,6 @@ export class Types {
           if (name === 'Self') return ctx.self;
           if (ctx.generics.has(name)) return ctx.generics.get(name);
         }
-        // `T::Item` bounded by a where clause of its own (`T::Item: AsChar`).
-        if (te.segs.length === 2 && !te.global && ctx.generics.get(te.segs.join('::'))) return ctx.generics.get(te.segs.join('::'));
         // `Self::Item`, `G::NodeId`: an associated type of a type whose traits or impls say what it is.
         if (te.segs.length === 2 && !te.global && (te.segs[0] === 'Self' || ctx.generics.has(te.segs[0]!)))
           return this.projection(te.segs[0] === 'Self' ? ctx.self : ctx.generics.get(te.segs[0]!), te.segs[1]!, depth + 1);
@@ -424,7 +427,10 @@ export class Types {
         ctx.generics.set(param, { t: 'std', name: 'Iter', args: [ty] });
       else if (owner?.t === 'bounds') {
         // Two where clauses on one name (`<T as A>::Item: X, <T as B>::Item: Y`): which one a `Self::Item` is cannot be told.
-        const twice = owner.assoc?.[name] !== undefined;
+        // (The same clause met again — an impl's parameters bound once more for its method — is no second one.)
+        const before = owner.assoc?.[name];
+        const twice =
+          before !== undefined && before !== ty && (before === CONFLICT || JSON.stringify(tyKey(before)) !== JSON.stringify(tyKey(ty)));
         ctx.generics.set(param, { ...owner, assoc: { ...owner.assoc, [name]: twice ? CONFLICT : ty } });
       }
     }
