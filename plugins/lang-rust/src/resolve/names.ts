@@ -849,7 +849,8 @@ function dedupe(list: Res[]): Res[] {
   return out.some((r) => r.t !== 'ext') ? out.filter((r) => r.t !== 'ext') : out;
 }
 
-function dedupeRefs(list: ItemRef[]): ItemRef[] {
+/** A list of item references without repeats (by item), in order. */
+export function dedupeRefs(list: ItemRef[]): ItemRef[] {
   const seen = new Set<string>();
   return list.filter((r) => {
     const k = refKey(r);

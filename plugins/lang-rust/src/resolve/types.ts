@@ -5,7 +5,7 @@
  * with its arguments so that `?`, `unwrap()`, indexing and iteration can see through it.
  */
 import type { Item, TypeExpr } from '../syntax/file-ir.js';
-import { type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js';
+import { dedupeRefs, type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js';
 
 export type Ty =
   | { t: 'adt'; ref: ItemRef; args: Ty[] }
@@ -46,16 +46,6 @@ export function derefOnce(t: Ty | undefined): Ty | undefined {
 
 /** What a where clause gives an associated type twice: nothing the resolver follows. */
 const CONFLICT: Ty = { t: 'std', name: '#conflict', args: [] };
-
-function dedupeItemRefs(list: ItemRef[]): ItemRef[] {
-  const seen = new Set<string>();
-  return list.filter((r) => {
-    const k = refKey(r);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
 
 /** The std type name of a callable (a `fn` pointer, a closure bound by `Fn*`): its one argument is what a call returns. */
 export const CALLABLE = '#callable';
@@ -172,7 +162,7 @@ export class Types {
         const projected = this.projection(this.of(te.self, ctx, depth + 1), te.name, depth + 1);
         // With what the trait declares of it (`type Int: Int`), not instead.
         if (written?.t === 'bounds' && projected?.t === 'bounds')
-          return { t: 'bounds', traits: dedupeItemRefs([...projected.traits, ...written.traits]) };
+          return { t: 'bounds', traits: dedupeRefs([...projected.traits, ...written.traits]) };
         if (written && (projected === undefined || projected === CONFLICT)) return written;
         return projected;
       }
@@ -236,7 +226,7 @@ export class Types {
       const bounded = b.assoc?.[name];
       const declared = this.declaredAssociated(b, name, depth);
       if (bounded?.t === 'bounds' && declared?.t === 'bounds')
-        return { t: 'bounds', traits: dedupeItemRefs([...declared.traits, ...bounded.traits]) };
+        return { t: 'bounds', traits: dedupeRefs([...declared.traits, ...bounded.traits]) };
       return declared ?? bounded;
     }
     if (b.t === 'adt') {
