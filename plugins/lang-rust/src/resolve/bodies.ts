@@ -20,7 +20,7 @@ import {
   deref,
   derefOnce,
   elementOf,
-  FN_TRAITS,
+  fnBound,
   INTO_ITERATING_TRAITS,
   isPinProjected,
   ITERATING_TRAITS,
@@ -1331,8 +1331,7 @@ function outsideConstruction(fn: TsNode): Ty | undefined {
  */
 function fnSugarArgs(t: TypeExpr, fn: Item, file: FileIR): TypeExpr[] | undefined {
   const bounds = (list: readonly TypeExpr[]) => {
-    for (const b of list) if (b.k === 'path' && b.fnArgs && FN_TRAITS.has(b.segs[b.segs.length - 1]!)) return b.fnArgs;
-    return undefined;
+    return fnBound(list)?.fnArgs;
   };
   if (t.k === 'bounds') return bounds(t.traits);
   if (t.k !== 'path' || t.segs.length !== 1 || t.args.length > 0) return undefined;

@@ -52,6 +52,13 @@ export const CALLABLE = '#callable';
 /** The closure traits. */
 export const FN_TRAITS: ReadonlySet<string> = new Set(['Fn', 'FnMut', 'FnOnce']);
 
+/** The `Fn*(A) -> R` bound among `bounds`, written with its parameters, if any. */
+export function fnBound(bounds: readonly TypeExpr[]): (TypeExpr & { k: 'path' }) | undefined {
+  return bounds.find(
+    (b): b is TypeExpr & { k: 'path' } => b.k === 'path' && b.fnArgs !== undefined && FN_TRAITS.has(b.segs[b.segs.length - 1]!),
+  );
+}
+
 /** Smart pointers and guards a method call sees through (auto-deref). */
 const DEREF_STD = new Set([
   'Box',
@@ -443,7 +450,7 @@ export class Types {
     // `P: FnMut() -> R`: a callable returning `R` as bound here (read once the others are).
     const callables: [string, TypeExpr][] = [];
     for (const g of it.generics ?? []) {
-      const fn = g.bounds.find((b) => b.k === 'path' && b.fnArgs && FN_TRAITS.has(b.segs[b.segs.length - 1]!));
+      const fn = fnBound(g.bounds);
       if (fn) callables.push([g.name, fn]);
       const iter = g.bounds.find((b) => b.k === 'path' && b.item && ITERATOR_TRAITS.has(b.segs[b.segs.length - 1]!));
       if (iter?.k === 'path') {
