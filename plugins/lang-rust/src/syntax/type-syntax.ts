@@ -206,41 +206,31 @@ function visibilityOf(v: TsNode | null | undefined): FieldIR['visibility'] {
 
 export function fieldsOf(body: TsNode): FieldIR[] {
   const out: FieldIR[] = [];
-  if (body.type === 'field_declaration_list') {
-    // `#[pin]` before a field (pin-project's structural pinning) is an attribute item ahead of it.
-    let pinned = false;
-    for (const f of body.namedChildren) {
-      if (f?.type === 'attribute_item' && /^#\[\s*pin\s*\]$/.test(f.text)) pinned = true;
-      if (f?.type !== 'field_declaration') continue;
-      const name = f.childForFieldName('name');
-      const t = f.childForFieldName('type');
-      const visibility = visibilityOf(f.namedChildren.find((c) => c?.type === 'visibility_modifier'));
-      if (name)
-        out.push({
-          name: name.text,
-          type: t ? typeOf(t) : UNKNOWN,
-          ...(pinned ? { pinned: true as const } : {}),
-          ...(visibility ? { visibility } : {}),
-        });
-      pinned = false;
-    }
-  } else if (body.type === 'ordered_field_declaration_list') {
-    // `struct S(#[pin] F, pub G)`: attribute items and visibility before each type.
-    const types = new Set(body.childrenForFieldName('type').map((t) => t?.id));
-    let pinned = false;
-    let i = 0;
-    for (const c of body.namedChildren) {
-      if (c?.type === 'attribute_item' && /^#\[\s*pin\s*\]$/.test(c.text)) pinned = true;
-      if (!c || !types.has(c.id)) continue;
-      const visibility = visibilityOf(c.previousNamedSibling?.type === 'visibility_modifier' ? c.previousNamedSibling : null);
+  const named = body.type === 'field_declaration_list';
+  if (!named && body.type !== 'ordered_field_declaration_list') return out;
+  // `struct S(#[pin] F, pub G)`: attribute items (pin-project's `#[pin]`) come before each field.
+  const types = named ? undefined : new Set(body.childrenForFieldName('type').map((t) => t?.id));
+  let pinned = false;
+  for (const c of body.namedChildren) {
+    if (c?.type === 'attribute_item' && /^#\[\s*pin\s*\]$/.test(c.text)) pinned = true;
+    if (!c || (named ? c.type !== 'field_declaration' : !types!.has(c.id))) continue;
+    const name = named ? c.childForFieldName('name')?.text : String(out.length);
+    const t = named ? c.childForFieldName('type') : c;
+    const visibility = visibilityOf(
+      named
+        ? c.namedChildren.find((x) => x?.type === 'visibility_modifier')
+        : c.previousNamedSibling?.type === 'visibility_modifier'
+          ? c.previousNamedSibling
+          : null,
+    );
+    if (name !== undefined)
       out.push({
-        name: String(i++),
-        type: typeOf(c),
+        name,
+        type: t ? typeOf(t) : UNKNOWN,
         ...(pinned ? { pinned: true as const } : {}),
         ...(visibility ? { visibility } : {}),
       });
-      pinned = false;
-    }
+    pinned = false;
   }
   return out;
 }
