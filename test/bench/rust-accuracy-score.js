@@ -42,9 +42,17 @@ export function loadExport(file) {
   return { nodes, calls: list('calls'), implements: list('implements'), inherits: list('inherits'), provenance };
 }
 
+/** The export's node kinds a function definition of the reference may be. */
+const NODE_KINDS_OF_DEF = { Function: new Set(['function']), Method: new Set(['method', 'constructor']), TraitMethod: new Set(['method']) };
+
 /**
  * Reference definitions ↔ exported nodes: `nodeOf` (definition key → node id) and `defsOf`
  * (node id → the definitions mapped to it).
+ *
+ * A function a `macro_rules!` writes (`rng_integer!(u64, …)` in an `impl`) has its reference line
+ * in the macro's body, where save-analysis puts the `$name` it was written from; lang-rust puts it
+ * at the invocation. Such a definition is matched to the one node of its file, name and kind
+ * outside the file's `macro_rules!` bodies, when there is exactly one.
  */
 export function matchDefinitions(truth, nodes) {
   const byFileName = new Map();
@@ -63,12 +71,22 @@ export function matchDefinitions(truth, nodes) {
       const span = (n.end_line ?? n.start_line) - n.start_line;
       if (!best || span < best.span || (span === best.span && n.start_line > best.n.start_line)) best = { n, span };
     }
+    if (!best) best = writtenByMacroRules(d, byFileName, truth.macroRegions);
     if (!best) continue;
     nodeOf.set(d.key, best.n.id);
     if (!defsOf.has(best.n.id)) defsOf.set(best.n.id, []);
     defsOf.get(best.n.id).push(d);
   }
   return { nodeOf, defsOf, defsMatched: nodeOf.size };
+}
+
+/** For a function definition whose line lies in a `macro_rules!` body: the one node it can be (see matchDefinitions). */
+function writtenByMacroRules(d, byFileName, regions) {
+  const kinds = NODE_KINDS_OF_DEF[d.kind];
+  const inBody = (line) => regions.some((r) => r.rel === d.rel && line >= r.start && line <= r.end);
+  if (!kinds || !inBody(d.line)) return undefined;
+  const candidates = (byFileName.get(`${d.rel}\t${d.name}`) ?? []).filter((n) => kinds.has(n.kind) && !inBody(n.start_line));
+  return candidates.length === 1 ? { n: candidates[0], span: 0 } : undefined;
 }
 
 /** Whether node `n` lies inside one of the `macro_rules!` regions of its file. */

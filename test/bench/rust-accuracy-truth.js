@@ -6,9 +6,10 @@
 //   generic parameters left out); `line` is the line of the name (the only span save-analysis
 //   gives), `end` the item's last line from the source text; a method declared in a trait is
 //   kind `TraitMethod`;
-// - call edges caller → callee: a reference to a local function or method whose next token is
-//   `(` (or `::<…>(`), attributed to the innermost function around it. A trait method call is
-//   resolved by rustc to the trait's item (not to an impl), so it counts against the trait item;
+// - call edges caller → callee: a reference to a local function, method or function of an
+//   `extern` block whose next token is `(` (or `::<…>(`), attributed to the innermost function
+//   around it. A trait method call is resolved by rustc to the trait's item (not to an impl),
+//   so it counts against the trait item;
 //   a reference that is no call (a function passed as a value) is kept apart as kind `ref`;
 //   calls outside any function (const and static initializers) have no caller and are left out;
 // - implements rows: impl method → the trait item it implements (`method`), self type → trait
@@ -25,6 +26,11 @@ import { join, relative, resolve, sep } from 'node:path';
 import { SourceCache, isCallSite, itemEnd, macroRulesRegions } from './rust-accuracy-source.js';
 
 const FN_KINDS = new Set(['Function', 'Method']);
+/**
+ * What a call edge may end at: a function or method, or a function of an `extern` block (rustc
+ * resolves a call of one like any other; save-analysis writes it as a `ForeignFunction`).
+ */
+const CALLEE_KINDS = new Set([...FN_KINDS, 'ForeignFunction']);
 /** Kinds that are no item: a variable, a field. */
 const SKIPPED_KINDS = new Set(['Local', 'Field']);
 /** The id of an inherent impl's missing trait. */
@@ -192,7 +198,7 @@ function callEdges(sa, relOf, sources, defs, byId, stats) {
       if (r.kind === 'Function') st.unresolvedLocalRefs++;
       continue;
     }
-    if (!FN_KINDS.has(target.d.kind)) continue;
+    if (!CALLEE_KINDS.has(target.d.kind)) continue;
     const site = `${r.span.file_name}:${r.span.line_start}:${r.span.column_start}:${target.key}`;
     if (seenSites.has(site)) continue;
     seenSites.add(site);
