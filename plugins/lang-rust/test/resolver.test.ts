@@ -931,6 +931,92 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it('reads a type parameter bounded by Deref as a pointer to its Target (`impl<P> Stream for Pin<P>`)', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ext'),
+      'src/lib.rs': [
+        'use core::ops::{Deref, DerefMut};',
+        'use core::pin::Pin;',
+        'pub trait Stream { fn poll_next(self: Pin<&mut Self>) -> u8; fn poll_again(self: Pin<&mut Self>) -> u8; fn size_hint(&self) -> usize { 0 } fn is_end(&self) -> bool { false } }',
+        // A blanket impl over `Unpin` makes the parameter's outside bounds matter: `P` is still a pointer.
+        "impl<S: ?Sized + Stream + Unpin> Stream for &mut S { fn size_hint(&self) -> usize { (**self).size_hint() } }",
+        'impl<P> Stream for Pin<P>',
+        'where',
+        '    P: DerefMut + Unpin,',
+        '    P::Target: Stream,',
+        '{',
+        '    fn poll_next(self: Pin<&mut Self>) -> u8 { self.get_mut().as_mut().poll_next() }',
+        // http-body: `Pin`'s method called by its path.
+        '    fn poll_again(self: Pin<&mut Self>) -> u8 { Pin::get_mut(self).as_mut().poll_again() }',
+        '    fn size_hint(&self) -> usize { (**self).size_hint() }',
+        '    fn is_end(&self) -> bool { self.as_ref().is_end() }',
+        '}',
+        'pub struct Node;',
+        'impl Node { pub fn name(&self) -> u8 { 1 } }',
+        'pub fn named<P: Deref<Target = Node>>(p: P) -> u8 { p.name() }',
+        // A `Deref` bound without a known target: nothing to follow.
+        'pub fn unknown<P: Deref>(p: P) -> u8 { p.name() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:<&S as Stream>::size_hint -calls-> src/lib.rs:Stream::size_hint',
+      'src/lib.rs:<Pin as Stream>::is_end -calls-> src/lib.rs:Stream::is_end',
+      'src/lib.rs:<Pin as Stream>::poll_again -calls-> src/lib.rs:Stream::poll_again',
+      'src/lib.rs:<Pin as Stream>::poll_next -calls-> src/lib.rs:Stream::poll_next',
+      'src/lib.rs:<Pin as Stream>::size_hint -calls-> src/lib.rs:Stream::size_hint',
+      'src/lib.rs:named -calls-> src/lib.rs:Node::name',
+    ]);
+  });
+
+  it("reads an outside pointer trait's Target bound by a where clause, and a method's where clause on its impl's parameter (owning_ref)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ext', '[dependencies]\nstable_deref_trait = "1"\n'),
+      'src/lib.rs': [
+        'use std::ops::Deref;',
+        'pub use stable_deref_trait::StableDeref as StableAddress;',
+        'pub trait ToHandle { type Handle: Deref; unsafe fn to_handle(x: *const Self) -> Self::Handle; }',
+        'pub struct OwningHandle<O, H> { o: O, h: H }',
+        'impl<O, H> OwningHandle<O, H> where O: StableAddress, O::Target: ToHandle<Handle = H>, H: Deref {',
+        '  pub fn new(o: O) -> Self { OwningHandle::new_with_fn(o, |x| unsafe { O::Target::to_handle(x) }) }',
+        '}',
+        'impl<O, H> OwningHandle<O, H> where O: StableAddress, H: Deref {',
+        '  pub fn new_with_fn<F>(o: O, f: F) -> Self where F: FnOnce(*const O::Target) -> H { let h = f(&*o as *const O::Target); OwningHandle { o, h } }',
+        '}',
+        "pub trait IntoErased<'a> { type Erased; fn into_erased(self) -> Self::Erased; }",
+        'pub trait Named { fn name(&self) -> u8; }',
+        'pub struct OwningRef<O, T: ?Sized> { owner: O, reference: *const T }',
+        'impl<O: Named, T: ?Sized> OwningRef<O, T> {',
+        "  pub fn erase_owner<'a>(self) -> u8 where O: IntoErased<'a> { self.owner.name(); self.owner.into_erased(); 1 }",
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:OwningHandle::new -calls-> src/lib.rs:OwningHandle::new_with_fn',
+      'src/lib.rs:OwningHandle::new -calls-> src/lib.rs:ToHandle::to_handle',
+      'src/lib.rs:OwningRef::erase_owner -calls-> src/lib.rs:IntoErased::into_erased',
+      'src/lib.rs:OwningRef::erase_owner -calls-> src/lib.rs:Named::name',
+    ]);
+  });
+
+  it('trusts the cfgs of a build script whose build-dependencies set none (cc, pkg-config)', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ext', '[build-dependencies]\ncc = "1"\npkg-config = { version = "0.3" }\n'),
+      'build.rs': 'fn main() { cc::Build::new().file("src/a.c").compile("a"); }\n',
+      'src/lib.rs': [
+        '#[cfg(all(unix, not(in_libstd)))]',
+        'fn os() {}',
+        '#[cfg(not(all(unix, not(in_libstd))))]',
+        'fn os() {}',
+        'pub fn which() { os() }',
+        '',
+      ].join('\n'),
+    });
+    // backtrace: `any(not(backtrace_in_libstd), …)` chooses gimli over noop, as rustc does.
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:which '))).toEqual(['src/lib.rs:which -calls-> src/lib.rs:os']);
+  });
+
   it('reads cfg-if 0.1 branches of several predicates as all of them, and an inherited edition it cannot find as a current one', async () => {
     const r = await analyzeProject({
       'Cargo.toml': '[package]\nname = "mixed"\nversion = "0.1.0"\nedition.workspace = true\n',

@@ -185,12 +185,26 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
     // No `edition` key is 2015 (as Cargo reads it); one inherited from a workspace not found, a current one.
     edition: pkg['edition'] === undefined ? '2015' : (str(pkg['edition']) ?? workspace?.edition ?? '2021'),
     features: Object.assign(defaultFeatures(isTable(manifest['features']) ? manifest['features'] : undefined), {
-      buildCfgs: buildCfgsOf(
-        build ? join(abs, build) : undefined,
-        isTable(manifest['build-dependencies']) && Object.keys(manifest['build-dependencies']).length > 0,
-      ),
+      buildCfgs: buildCfgsOf(build ? join(abs, build) : undefined, mayBuildDependencySetCfgs(manifest['build-dependencies'])),
     }),
   };
+}
+
+/**
+ * Build-dependencies that print no `cargo:rustc-cfg` of their own: C and C++ compiler drivers and
+ * library finders (their output is link and rerun lines), and version probes whose answers the
+ * script itself prints (those prints are literals it holds). Any other may, as `cfg_aliases!` does.
+ */
+const BUILD_DEPENDENCIES_WITHOUT_CFGS = new Set(['cc', 'cmake', 'pkg_config', 'vcpkg', 'version_check', 'rustc_version', 'semver']);
+
+/** Whether a package's `[build-dependencies]` hold one that may set cfgs the build script does not name. */
+function mayBuildDependencySetCfgs(table: unknown): boolean {
+  if (!isTable(table)) return false;
+  return Object.entries(table).some(([key, spec]) => {
+    // A renamed dependency (`probe = { package = "cc" }`) is known by its package.
+    const pkg = isTable(spec) && typeof spec['package'] === 'string' ? spec['package'] : key;
+    return !BUILD_DEPENDENCIES_WITHOUT_CFGS.has(pkg.replace(/-/g, '_'));
+  });
 }
 
 /** Largest build script read for the cfgs it sets; past it (or unreadable) they are unknown. */
@@ -198,8 +212,8 @@ const MAX_BUILD_SCRIPT_BYTES = 256 * 1024;
 
 /**
  * The custom cfgs a package's build script sets, as far as its text tells: all unknown when it
- * cannot be read. With build-dependencies, cfgs it does not name may come from them
- * (`cfg_aliases!`), so those are unknown too.
+ * cannot be read. With a build-dependency that may set cfgs ({@link mayBuildDependencySetCfgs}),
+ * cfgs it does not name may come from it (`cfg_aliases!`), so those are unknown too.
  */
 function buildCfgsOf(path: string | undefined, buildDependencies: boolean): BuildScriptCfgs {
   const unknown: BuildScriptCfgs = { known: new Map(), emitted: new Set(), closed: false };

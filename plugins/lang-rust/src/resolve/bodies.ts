@@ -1020,6 +1020,12 @@ export class BodyResolver {
       const recv = segs.segs.length === 3 ? this.types.projection(base, segs.segs[1]!, 0) : base;
       return this.associatedCall(recv, name);
     }
+    // `Pin::get_mut(p)`: std's `Pin` method with its receiver written first.
+    if (segs.segs.length === 2 && first === 'Pin' && PIN_METHODS[name] && this.isOutsideType(['Pin'], segs.global)) {
+      const receiver = call.childForFieldName('arguments')?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
+      const recv = receiver ? this.infer(receiver, env) : undefined;
+      if (recv?.t === 'std' && recv.name === 'Pin') return this.methodCall(recv, name, null, env);
+    }
     const res = this.names.resolvePath(this.scope, segs.segs, segs.global, 'value');
     // The receiver type for `Type::f()`: Self of the function's signature.
     let recv: Ty | undefined;
@@ -1037,6 +1043,12 @@ export class BodyResolver {
     if (!c.ret && c.targets.length === 0 && recv && made)
       return { ...c, ret: made === 'self' ? recv : { t: 'std', name: 'Result', args: [recv] } };
     return c;
+  }
+
+  /** Whether `segs` name a type from outside the program here (std's `Pin`, not one of the crate's). */
+  private isOutsideType(segs: readonly string[], global: boolean | undefined): boolean {
+    const res = this.names.resolvePath(this.scope, segs, global ?? false, 'type');
+    return res.length > 0 && res.every((r) => r.t === 'ext');
   }
 
   /** `Type::f()` where the type is known as a {@link Ty}. */
@@ -1115,12 +1127,13 @@ export class BodyResolver {
     const pinMethod = recv?.t === 'std' && recv.name === 'Pin' ? PIN_METHODS[name] : undefined;
     if (recv?.t === 'std' && pinMethod) {
       if (pinMethod !== 'pin' && isStdPointer(recv.args[0])) return { targets: [], outcome: 'unknown' };
+      // `Pin<&mut T>` is kept as `Pin<T>`: `get_mut()` gives the `T` (a `Pin<P>` too, in `impl<P> Stream for Pin<P>`).
       const pointee = deref(recv.args[0]);
       const gives =
         pinMethod === 'pin'
           ? { t: 'std' as const, name: 'Pin', args: pointee ? [pointee] : [] }
           : pinMethod === 'pointee'
-            ? pointee
+            ? recv.args[0]
             : undefined;
       return { targets: [], outcome: 'external', ...(gives ? { ret: gives } : {}) };
     }

@@ -59,8 +59,17 @@ export function fnBound(bounds: readonly TypeExpr[]): (TypeExpr & { k: 'path' })
   );
 }
 
+/**
+ * The std type name of a type parameter that is a pointer by its bounds (`P: DerefMut` with
+ * `P::Target: Stream`, or `P: Deref<Target = T>`): its one argument is the target.
+ */
+export const DEREF_PARAM = '#deref-param';
+/** std's pointer traits, whose `Target` a parameter bounded by one derefs to. */
+const DEREF_TRAITS: ReadonlySet<string> = new Set(['Deref', 'DerefMut']);
+
 /** Smart pointers and guards a method call sees through (auto-deref). */
 const DEREF_STD = new Set([
+  DEREF_PARAM,
   'Box',
   'Rc',
   'Arc',
@@ -225,6 +234,8 @@ export class Types {
    * else its own bounds: `type Iter: Iterator<Item = Self::Node>`).
    */
   projection(base: Ty | undefined, name: string, depth: number, onlyOf?: ReadonlySet<string>): Ty | undefined {
+    // `O::Target` of a parameter that is a pointer by its bounds.
+    if (base?.t === 'std' && base.name === DEREF_PARAM && name === 'Target') return base.args[0];
     const b = deref(base);
     if (!b || depth > MAX_DEPTH) return undefined;
     if (b.t === 'std') return name === 'Item' && b.name === 'Iter' ? b.args[0] : undefined;
@@ -331,7 +342,20 @@ export class Types {
         }
       }
     }
+    const outer = new Map(ctx.generics);
     this.bindGenerics(it, ctx);
+    // A method's where clause on its impl's parameter (`fn erase_owner(self) where O: IntoErased`) adds to the impl's bounds.
+    let rebound = false;
+    for (const [name, before] of outer) {
+      const now = ctx.generics.get(name);
+      if (now === before || !it.generics?.some((g) => g.name === name)) continue;
+      rebound = true;
+      if (before?.t === 'bounds' && now?.t === 'bounds') ctx.generics.set(name, { ...before, ...now, traits: dedupeRefs([...before.traits, ...now.traits]) });
+      else if (now === undefined) ctx.generics.set(name, before);
+    }
+    // `Self` (`OwningRef<O, T>`) then holds the parameter so bound: `self.owner.into_erased()`.
+    if (rebound && !receiver && container?.kind === 'impl' && ctx.self?.t === 'adt' && container.implSelf)
+      ctx.self = this.of(container.implSelf, ctx) ?? ctx.self;
     return ctx;
   }
 
@@ -422,6 +446,10 @@ export class Types {
       // `I: Iterator, I::Item: Display`: a sequence of that.
       if (iterator && name === 'Item' && (owner === undefined || (owner.t === 'std' && owner.name === 'Iter' && owner.args.length === 0)))
         ctx.generics.set(param, { t: 'std', name: 'Iter', args: [ty] });
+      // `P: DerefMut, P::Target: Stream` (`impl<P> Stream for Pin<P>`), `O: StableDeref, O::Target: ToHandle`:
+      // a pointer to that (`Target` is `Deref`'s, which outside traits like `StableDeref` extend).
+      else if (name === 'Target' && (owner === undefined || (owner.t === 'bounds' && owner.traits.length === 0)) && it.generics?.some((g) => g.name === param))
+        ctx.generics.set(param, { t: 'std', name: DEREF_PARAM, args: [ty] });
       else if (owner?.t === 'bounds') {
         // Two where clauses on one name (`<T as A>::Item: X, <T as B>::Item: Y`): which one a `Self::Item` is cannot be told.
         // (The same clause met again — an impl's parameters bound once more for its method — is no second one.)
@@ -431,6 +459,14 @@ export class Types {
         ctx.generics.set(param, { ...owner, assoc: { ...owner.assoc, [name]: twice ? CONFLICT : ty } });
       }
     }
+  }
+
+  /** std's `Deref` or `DerefMut` among a parameter's bounds, if any. */
+  private derefBound(bounds: readonly TypeExpr[], ctx: TyCtx): (TypeExpr & { k: 'path' }) | undefined {
+    return bounds.find(
+      (b): b is TypeExpr & { k: 'path' } =>
+        b.k === 'path' && DEREF_TRAITS.has(b.segs[b.segs.length - 1]!) && this.names.isOutsideBound(ctx.scope, b),
+    );
   }
 
   /**
@@ -459,6 +495,13 @@ export class Types {
         continue;
       }
       const traits = g.bounds.flatMap((b) => this.traitRefs(b, ctx));
+      // `P: Deref<Target = T>`: a pointer to `T`.
+      const target = traits.length === 0 ? this.derefBound(g.bounds, ctx)?.target : undefined;
+      const pointee = target ? this.of(target, ctx) : undefined;
+      if (pointee) {
+        ctx.generics.set(g.name, { t: 'std', name: DEREF_PARAM, args: [pointee] });
+        continue;
+      }
       // Bounds of outside traits, kept when a blanket impl of the program asks for one (`T: Stream` → `StreamExt`).
       const outside = g.bounds.some((b) => this.names.isBlanketOutsideBound(ctx.scope, b))
         ? g.bounds.filter((b) => this.names.isOutsideBound(ctx.scope, b)).map((b) => this.names.outsidePath(ctx.scope, b))

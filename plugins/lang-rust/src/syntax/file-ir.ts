@@ -9,8 +9,20 @@ import type { Diagnostic, NodeKind, Range } from '@travsr/sdk';
 
 /** A type as written, reduced to what resolution uses. */
 export type TypeExpr =
-  /** `a::b::C<T, U>`; `global` for a leading `::`; args of the last segment only; `item` from `Iterator<Item = T>`. */
-  | { k: 'path'; segs: string[]; args: TypeExpr[]; global?: boolean; item?: TypeExpr; fnArgs?: TypeExpr[]; fnRet?: TypeExpr }
+  /**
+   * `a::b::C<T, U>`; `global` for a leading `::`; args of the last segment only; `item` from
+   * `Iterator<Item = T>`, `target` from `Deref<Target = T>`.
+   */
+  | {
+      k: 'path';
+      segs: string[];
+      args: TypeExpr[];
+      global?: boolean;
+      item?: TypeExpr;
+      target?: TypeExpr;
+      fnArgs?: TypeExpr[];
+      fnRet?: TypeExpr;
+    }
   /** `&T`, `&mut T`; `*const T`, `*mut T` with `raw`. */
   | { k: 'ref'; inner: TypeExpr; raw?: boolean }
   | { k: 'tuple'; elems: TypeExpr[] }

@@ -62,16 +62,19 @@ export function typeOf(n: TsNode): TypeExpr {
       if (base.k !== 'path') return base;
       const list: TypeExpr[] = [];
       let item: TypeExpr | undefined;
+      let target: TypeExpr | undefined;
       for (const a of args?.namedChildren ?? []) {
         if (!a || a.type === 'lifetime' || a.type === 'trait_bounds') continue;
         if (a.type === 'type_binding') {
           const t = a.childForFieldName('type');
-          if (a.childForFieldName('name')?.text === 'Item' && t) item = typeOf(t);
+          const name = a.childForFieldName('name')?.text;
+          if (name === 'Item' && t) item = typeOf(t);
+          else if (name === 'Target' && t) target = typeOf(t);
           continue;
         }
         list.push(typeOf(a));
       }
-      return { ...base, args: list, ...(item ? { item } : {}) };
+      return { ...base, args: list, ...(item ? { item } : {}), ...(target ? { target } : {}) };
     }
     case 'reference_type':
     case 'pointer_type': {
