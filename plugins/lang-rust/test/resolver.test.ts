@@ -1000,6 +1000,55 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("types std's try!(e) as e? (edition 2015: mio-uds, net2)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': '[package]\nname = "old"\nversion = "0.1.0"\n',
+      'src/lib.rs': [
+        'use std::io;',
+        'pub struct Socket { raw: i32 }',
+        'impl Socket {',
+        '  pub fn new(t: i32) -> io::Result<Socket> { Ok(Socket { raw: t }) }',
+        '  pub fn fd(&self) -> i32 { self.raw }',
+        '}',
+        'pub fn bind() -> io::Result<i32> { let s = try!(Socket::new(1)); Ok(s.fd()) }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:bind -calls-> src/lib.rs:Socket::fd', 'src/lib.rs:bind -calls-> src/lib.rs:Socket::new']);
+  });
+
+  it("answers std's types with a blanket impl over an outside trait std implements for them (net2's AsSock for T: AsRawFd)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ext'),
+      'src/lib.rs': [
+        'use std::net::UdpSocket;',
+        'use std::os::unix::prelude::*;',
+        'use std::io::Read;',
+        'pub trait AsSock { fn as_sock(&self) -> i32; }',
+        'impl<T: AsRawFd> AsSock for T { fn as_sock(&self) -> i32 { self.as_raw_fd() } }',
+        'pub trait ReadExt { fn read_u8(&mut self) -> u8; fn read(&mut self) -> u8; }',
+        'impl<R: Read> ReadExt for R { fn read_u8(&mut self) -> u8 { 0 } fn read(&mut self) -> u8 { 0 } }',
+        'pub trait UdpSocketExt { fn broadcast(&self) -> i32; }',
+        'impl UdpSocketExt for UdpSocket { fn broadcast(&self) -> i32 { self.as_sock() } }',
+        'pub fn file(f: &mut std::fs::File, s: &UdpSocket, buf: &mut [u8]) {',
+        '  f.read_u8();',
+        // `Read::read` is the type's own trait's method: not the extension's.
+        '  f.read(buf);',
+        // No std impl of `Read` for a `UdpSocket`.
+        '  s.read_u8();',
+        '}',
+        'pub mod other { pub struct File; impl File { pub fn open() -> File { File } } }',
+        // A `File` that is not std's takes no blanket method std's impls give.
+        'pub fn not_std(f: &mut other::File) { f.read_u8(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:<UdpSocket as UdpSocketExt>::broadcast -calls-> src/lib.rs:AsSock::as_sock',
+      'src/lib.rs:file -calls-> src/lib.rs:ReadExt::read_u8',
+    ]);
+  });
+
   it('trusts the cfgs of a build script whose build-dependencies set none (cc, pkg-config)', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('ext', '[build-dependencies]\ncc = "1"\npkg-config = { version = "0.3" }\n'),

@@ -675,8 +675,7 @@ export class BodyResolver {
         return rangeOf(n, this.call(n, env).ret);
       case 'try_expression': {
         const inner = n.namedChildren[0];
-        const t = deref(inner ? this.infer(inner, env) : undefined);
-        return t?.t === 'std' && (t.name === 'Result' || t.name === 'Option' || t.name === 'Poll') ? t.args[0] : undefined;
+        return tried(inner ? this.infer(inner, env) : undefined);
       }
       case 'reference_expression': {
         const v = n.childForFieldName('value');
@@ -762,6 +761,11 @@ export class BodyResolver {
         const local = name ? this.localMacroType(n, name, env) : undefined;
         if (local) return local;
         if (name === 'format') return { t: 'std', name: 'String', args: [] };
+        // std's `try!(e)` (edition 2015): `e?`.
+        if (name === 'try' || name === 'r#try') {
+          const inner = this.argsOfMacro(n)?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
+          return tried(inner ? this.infer(inner, env) : undefined);
+        }
         if (name === 'vec') {
           const args = this.argsOfMacro(n);
           const first = args?.namedChildren[0];
@@ -1184,6 +1188,11 @@ export class BodyResolver {
       );
       if (local.length > 0) return this.withReturn(local, d, explicit);
     }
+    // A blanket impl of the program over an outside trait std implements for the type (`impl<T: AsRawFd> AsSock for T`).
+    if (d.t === 'std' && isStdOrigin(d.origin) && !STD_INHERENT_METHODS[d.name]?.has(name)) {
+      const blanket = this.names.stdBlanketMethods(d.name, name);
+      if (blanket.length > 0) return this.withReturn(blanket, d, explicit);
+    }
     if (d.t === 'std') {
       // Adapters whose result is what their closure returns.
       const params = closureParams(d, name);
@@ -1411,6 +1420,17 @@ const STD_VARIANTS: Readonly<Record<string, readonly [string, number]>> = {
   Excluded: ['Bound', 0],
   Borrowed: ['Cow', 0],
 };
+
+/** Whether a type's path, as its `use` names it, is std's (`std::net::UdpSocket`, `core::…`). */
+function isStdOrigin(origin: readonly string[] | undefined): boolean {
+  return origin !== undefined && origin.length > 1 && (origin[0] === 'std' || origin[0] === 'core' || origin[0] === 'alloc');
+}
+
+/** What `e?` gives for an `e` of type `t`: the value of a `Result`, `Option` or `Poll`. */
+function tried(t: Ty | undefined): Ty | undefined {
+  const d = deref(t);
+  return d?.t === 'std' && (d.name === 'Result' || d.name === 'Option' || d.name === 'Poll') ? d.args[0] : undefined;
+}
 
 /** std's tuple structs around one value: `.0` of a `Wrapping<T>` is a `T`. */
 const STD_NEWTYPES = new Set(['Wrapping', 'Saturating', 'Reverse', 'AssertUnwindSafe']);

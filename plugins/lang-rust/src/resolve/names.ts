@@ -7,7 +7,7 @@
 import { type FileIR, type GenericParam, type Item, PRIMITIVE_TYPES, type TypeExpr, type UseIR } from '../syntax/file-ir.js';
 import type { Module, Program } from './program.js';
 import { isActive } from '../crates/cfg.js';
-import { outsideTraitMethods } from './outside-traits.js';
+import { outsideTraitMethods, stdTypeTraits } from './outside-traits.js';
 import { SLICE } from './types.js';
 
 /** An item of the program: a file's item and the module it lives in. */
@@ -718,6 +718,16 @@ export class Names {
       out.push(...this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn' && itemOf(r).selfParam === true));
     }
     return dedupeRefs(out);
+  }
+
+  /**
+   * Methods named `name` that a blanket impl of the program's traits over outside traits gives
+   * std's type `typeName` through std's own impls of them (outside-traits.ts `STD_IMPLS`):
+   * `impl<T: AsRawFd> AsSock for T` answers `UdpSocket::as_sock`; not a method one of those traits has.
+   */
+  stdBlanketMethods(typeName: string, name: string): ItemRef[] {
+    const outside = stdTypeTraits(typeName);
+    return outside.length === 0 ? [] : this.blanketMethods([], outside.map((p) => [...p]), name);
   }
 
   private outsideBoundNames: Set<string> | undefined;

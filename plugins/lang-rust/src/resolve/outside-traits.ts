@@ -107,7 +107,49 @@ const TABLE: Record<string, readonly string[]> = {
   CryptoRng: RNG_CORE,
   Rng: [...RNG_CORE, ...words(`gen gen_range sample sample_iter fill try_fill gen_bool gen_ratio`)],
   SeedableRng: words(`from_seed seed_from_u64 from_rng from_entropy`),
+  AsRawFd: words(`as_raw_fd`),
+  IntoRawFd: words(`into_raw_fd`),
+  AsFd: words(`as_fd`),
 };
+
+const path = (s: string): readonly string[] => s.split('::');
+const IO = { Read: path('std::io::Read'), Write: path('std::io::Write'), BufRead: path('std::io::BufRead'), Seek: path('std::io::Seek') };
+/** `AsRawFd` and its kin, by each module that re-exports them. */
+const FD = ['std::os::fd', 'std::os::unix::io', 'std::os::unix::prelude'].flatMap((m) =>
+  ['AsRawFd', 'AsFd', 'IntoRawFd'].map((t) => path(`${m}::${t}`)),
+);
+
+/**
+ * std's impls of the outside traits above for std's types, by the type's name: a blanket impl of
+ * the program over one of them (`impl<T: AsRawFd> AsSock for T`) answers those types
+ * (`UdpSocket::as_sock`). Only types whose path is known to be std's are looked up here.
+ */
+const STD_IMPLS: Record<string, readonly (readonly string[])[]> = {
+  File: [IO.Read, IO.Write, IO.Seek, ...FD],
+  TcpStream: [IO.Read, IO.Write, ...FD],
+  UnixStream: [IO.Read, IO.Write, ...FD],
+  TcpListener: FD,
+  UdpSocket: FD,
+  UnixListener: FD,
+  UnixDatagram: FD,
+  OwnedFd: FD,
+  Stdin: [IO.Read, ...FD],
+  Stdout: [IO.Write, ...FD],
+  Stderr: [IO.Write, ...FD],
+  ChildStdin: [IO.Write, ...FD],
+  ChildStdout: [IO.Read, ...FD],
+  ChildStderr: [IO.Read, ...FD],
+  Cursor: [IO.Read, IO.Write, IO.Seek, IO.BufRead],
+  BufReader: [IO.Read, IO.BufRead, IO.Seek],
+  BufWriter: [IO.Write, IO.Seek],
+  LineWriter: [IO.Write],
+  String: [path('std::fmt::Write')],
+};
+
+/** The outside traits std implements for its type `name` (see STD_IMPLS), as paths; empty when not listed. */
+export function stdTypeTraits(name: string): readonly (readonly string[])[] {
+  return STD_IMPLS[name] ?? [];
+}
 
 /** The methods of an outside trait, by the last segment of its path; undefined when not known. */
 export function outsideTraitMethods(name: string): ReadonlySet<string> | undefined {

@@ -6,11 +6,13 @@
  */
 import type { Item, TypeExpr } from '../syntax/file-ir.js';
 import { dedupeRefs, type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js';
+import type { Module } from './program.js';
 
 export type Ty =
   | { t: 'adt'; ref: ItemRef; args: Ty[] }
   | { t: 'bounds'; traits: ItemRef[]; outside?: readonly string[][]; calls?: Ty; assoc?: Readonly<Record<string, Ty>> }
-  | { t: 'std'; name: string; args: Ty[]; path?: readonly string[] }
+  /** `path` as written; `origin` the path its `use` names (`std::net::UdpSocket`), where read from a type written in the program. */
+  | { t: 'std'; name: string; args: Ty[]; path?: readonly string[]; origin?: readonly string[] }
   | { t: 'tuple'; elems: Ty[] }
   | { t: 'array'; elem: Ty };
 
@@ -140,6 +142,9 @@ export function elementOf(t: Ty | undefined): Ty | undefined {
  * ```
  */
 export class Types {
+  /** The paths outside types written in a module have there (see `outside`), by the path as written. */
+  private readonly origins = new WeakMap<Module, Map<string, readonly string[]>>();
+
   constructor(readonly names: Names) {}
 
   of(te: TypeExpr | undefined, ctx: TyCtx, depth = 0): Ty | undefined {
@@ -207,8 +212,8 @@ export class Types {
         const args = () => te.args.map((a) => this.of(a, ctx, depth + 1) ?? UNKNOWN_TUPLE_SLOT);
         const res = this.names.resolvePath(ctx.scope, te.segs, te.global ?? false, 'type');
         const r = res[0];
-        if (!r || (res.length > 1 && res.some((x) => x.t !== 'item'))) return r?.t === 'ext' ? outsideType(te.segs, args()) : undefined;
-        if (r.t === 'ext') return outsideType(te.segs, args());
+        if (!r || (res.length > 1 && res.some((x) => x.t !== 'item'))) return r?.t === 'ext' ? this.outside(te, args(), ctx) : undefined;
+        if (r.t === 'ext') return this.outside(te, args(), ctx);
         if (r.t !== 'item') return undefined;
         const it = itemOf(r.ref);
         if (it.kind === 'struct' || it.kind === 'enum' || it.kind === 'union') return { t: 'adt', ref: r.ref, args: args() };
@@ -226,6 +231,16 @@ export class Types {
         return undefined;
       }
     }
+  }
+
+  /** A type from outside the program written `te` here, with the path its `use` names. */
+  private outside(te: TypeExpr & { k: 'path' }, args: Ty[], ctx: TyCtx): Ty {
+    let byPath = this.origins.get(ctx.scope.mod);
+    if (!byPath) this.origins.set(ctx.scope.mod, (byPath = new Map()));
+    const key = te.segs.join('::');
+    let origin = byPath.get(key);
+    if (!origin) byPath.set(key, (origin = this.names.outsidePath(ctx.scope, te)));
+    return { t: 'std', name: te.segs[te.segs.length - 1]!, args, ...(te.segs.length > 1 ? { path: te.segs } : {}), ...(origin.length > 1 ? { origin } : {}) };
   }
 
   /**
@@ -342,13 +357,15 @@ export class Types {
         }
       }
     }
-    const outer = new Map(ctx.generics);
-    this.bindGenerics(it, ctx);
     // A method's where clause on its impl's parameter (`fn erase_owner(self) where O: IntoErased`) adds to the impl's bounds.
+    const outer = it.generics?.some((g) => ctx.generics.has(g.name))
+      ? new Map(it.generics.filter((g) => ctx.generics.has(g.name)).map((g) => [g.name, ctx.generics.get(g.name)]))
+      : undefined;
+    this.bindGenerics(it, ctx);
     let rebound = false;
-    for (const [name, before] of outer) {
+    for (const [name, before] of outer ?? []) {
       const now = ctx.generics.get(name);
-      if (now === before || !it.generics?.some((g) => g.name === name)) continue;
+      if (now === before) continue;
       rebound = true;
       if (before?.t === 'bounds' && now?.t === 'bounds') ctx.generics.set(name, { ...before, ...now, traits: dedupeRefs([...before.traits, ...now.traits]) });
       else if (now === undefined) ctx.generics.set(name, before);
