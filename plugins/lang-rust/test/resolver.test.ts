@@ -939,7 +939,7 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         'use core::pin::Pin;',
         'pub trait Stream { fn poll_next(self: Pin<&mut Self>) -> u8; fn poll_again(self: Pin<&mut Self>) -> u8; fn size_hint(&self) -> usize { 0 } fn is_end(&self) -> bool { false } }',
         // A blanket impl over `Unpin` makes the parameter's outside bounds matter: `P` is still a pointer.
-        "impl<S: ?Sized + Stream + Unpin> Stream for &mut S { fn size_hint(&self) -> usize { (**self).size_hint() } }",
+        'impl<S: ?Sized + Stream + Unpin> Stream for &mut S { fn size_hint(&self) -> usize { (**self).size_hint() } }',
         'impl<P> Stream for Pin<P>',
         'where',
         '    P: DerefMut + Unpin,',

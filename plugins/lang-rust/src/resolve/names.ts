@@ -727,7 +727,13 @@ export class Names {
    */
   stdBlanketMethods(typeName: string, name: string): ItemRef[] {
     const outside = stdTypeTraits(typeName);
-    return outside.length === 0 ? [] : this.blanketMethods([], outside.map((p) => [...p]), name);
+    return outside.length === 0
+      ? []
+      : this.blanketMethods(
+          [],
+          outside.map((p) => [...p]),
+          name,
+        );
   }
 
   private outsideBoundNames: Set<string> | undefined;

@@ -236,11 +236,17 @@ export class Types {
   /** A type from outside the program written `te` here, with the path its `use` names. */
   private outside(te: TypeExpr & { k: 'path' }, args: Ty[], ctx: TyCtx): Ty {
     let byPath = this.origins.get(ctx.scope.mod);
-    if (!byPath) this.origins.set(ctx.scope.mod, (byPath = new Map()));
+    if (!byPath) this.origins.set(ctx.scope.mod, (byPath = new Map<string, readonly string[]>()));
     const key = te.segs.join('::');
     let origin = byPath.get(key);
     if (!origin) byPath.set(key, (origin = this.names.outsidePath(ctx.scope, te)));
-    return { t: 'std', name: te.segs[te.segs.length - 1]!, args, ...(te.segs.length > 1 ? { path: te.segs } : {}), ...(origin.length > 1 ? { origin } : {}) };
+    return {
+      t: 'std',
+      name: te.segs[te.segs.length - 1]!,
+      args,
+      ...(te.segs.length > 1 ? { path: te.segs } : {}),
+      ...(origin.length > 1 ? { origin } : {}),
+    };
   }
 
   /**
@@ -367,7 +373,8 @@ export class Types {
       const now = ctx.generics.get(name);
       if (now === before) continue;
       rebound = true;
-      if (before?.t === 'bounds' && now?.t === 'bounds') ctx.generics.set(name, { ...before, ...now, traits: dedupeRefs([...before.traits, ...now.traits]) });
+      if (before?.t === 'bounds' && now?.t === 'bounds')
+        ctx.generics.set(name, { ...before, ...now, traits: dedupeRefs([...before.traits, ...now.traits]) });
       else if (now === undefined) ctx.generics.set(name, before);
     }
     // `Self` (`OwningRef<O, T>`) then holds the parameter so bound: `self.owner.into_erased()`.
@@ -465,7 +472,11 @@ export class Types {
         ctx.generics.set(param, { t: 'std', name: 'Iter', args: [ty] });
       // `P: DerefMut, P::Target: Stream` (`impl<P> Stream for Pin<P>`), `O: StableDeref, O::Target: ToHandle`:
       // a pointer to that (`Target` is `Deref`'s, which outside traits like `StableDeref` extend).
-      else if (name === 'Target' && (owner === undefined || (owner.t === 'bounds' && owner.traits.length === 0)) && it.generics?.some((g) => g.name === param))
+      else if (
+        name === 'Target' &&
+        (owner === undefined || (owner.t === 'bounds' && owner.traits.length === 0)) &&
+        it.generics?.some((g) => g.name === param)
+      )
         ctx.generics.set(param, { t: 'std', name: DEREF_PARAM, args: [ty] });
       else if (owner?.t === 'bounds') {
         // Two where clauses on one name (`<T as A>::Item: X, <T as B>::Item: Y`): which one a `Self::Item` is cannot be told.
