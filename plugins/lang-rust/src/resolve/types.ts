@@ -240,13 +240,7 @@ export class Types {
     const key = te.segs.join('::');
     let origin = byPath.get(key);
     if (!origin) byPath.set(key, (origin = this.names.outsidePath(ctx.scope, te)));
-    return {
-      t: 'std',
-      name: te.segs[te.segs.length - 1]!,
-      args,
-      ...(te.segs.length > 1 ? { path: te.segs } : {}),
-      ...(origin.length > 1 ? { origin } : {}),
-    };
+    return outsideType(te.segs, args, origin.length > 1 ? origin : undefined);
   }
 
   /**
@@ -597,10 +591,10 @@ export class Types {
 /**
  * A type from outside the program, named by the last segment of its path; the path as written
  * is kept when it has a module (`io::Error`), so that the program's impls for another type of
- * that name (`impl Ext for fmt::Error`) are not taken for its.
+ * that name (`impl Ext for fmt::Error`) are not taken for its; `origin`, the path its `use` names, when known.
  */
-export function outsideType(segs: readonly string[], args: Ty[] = []): Ty {
-  return { t: 'std', name: segs[segs.length - 1]!, args, ...(segs.length > 1 ? { path: segs } : {}) };
+export function outsideType(segs: readonly string[], args: Ty[] = [], origin?: readonly string[]): Ty {
+  return { t: 'std', name: segs[segs.length - 1]!, args, ...(segs.length > 1 ? { path: segs } : {}), ...(origin ? { origin } : {}) };
 }
 
 /** A type's identity for comparing two readings of it (items by key, not by object). */
