@@ -1049,6 +1049,31 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it('reads the items of a `const _: () = { … };` block (rkyv, serde derives) with the block\'s own uses', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ext'),
+      'src/lib.rs': [
+        'pub mod ser { pub trait Serializer { fn pos(&self) -> usize; } }',
+        'pub struct Map;',
+        'fn helper() -> usize { 0 }',
+        '#[cfg(feature = "alloc")]',
+        'const _: () = {',
+        '    use crate::ser::Serializer;',
+        '    impl Map {',
+        '        pub fn serialize_from_iter<S: Serializer>(s: &mut S) -> usize { s.pos() + helper() }',
+        '    }',
+        '};',
+        'pub fn go<S: ser::Serializer>(s: &mut S) -> usize { Map::serialize_from_iter(s) }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:_::Map::serialize_from_iter -calls-> src/lib.rs:helper',
+      'src/lib.rs:_::Map::serialize_from_iter -calls-> src/lib.rs:ser::Serializer::pos',
+      'src/lib.rs:go -calls-> src/lib.rs:_::Map::serialize_from_iter',
+    ]);
+  });
+
   it('trusts the cfgs of a build script whose build-dependencies set none (cc, pkg-config)', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('ext', '[build-dependencies]\ncc = "1"\npkg-config = { version = "0.3" }\n'),

@@ -10,6 +10,9 @@ import { isActive } from '../crates/cfg.js';
 import { outsideTraitMethods, stdTypeTraits } from './outside-traits.js';
 import { SLICE } from './types.js';
 
+/** Items whose body can declare items local to it: functions, and consts and statics whose value is a block. */
+const LOCAL_SCOPES: ReadonlySet<string> = new Set(['fn', 'const', 'static']);
+
 /** An item of the program: a file's item and the module it lives in. */
 export interface ItemRef {
   file: FileIR;
@@ -134,7 +137,8 @@ export class Names {
     const it = itemOf(ref);
     if (!it.local) return { mod: ref.mod };
     let p = it.parent;
-    while (p !== -1 && ref.file.items[p]!.kind !== 'fn') p = ref.file.items[p]!.parent;
+    // A function, or a `const _: () = { … }` whose block holds items.
+    while (p !== -1 && !LOCAL_SCOPES.has(ref.file.items[p]!.kind)) p = ref.file.items[p]!.parent;
     return p === -1 ? { mod: ref.mod } : { mod: ref.mod, fn: p };
   }
 

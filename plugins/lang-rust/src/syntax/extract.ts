@@ -450,9 +450,13 @@ class Extractor {
       case 'static_item': {
         if (!name) return;
         const t = n.childForFieldName('type');
-        this.add(n, n.type === 'const_item' ? 'const' : 'static', name.text, parent, prefix, local, attrs, docs, leading, {
+        const i = this.add(n, n.type === 'const_item' ? 'const' : 'static', name.text, parent, prefix, local, attrs, docs, leading, {
           ...(t ? { ret: typeOf(t) } : {}),
         });
+        // `const _: () = { use …; impl Serialize for T { … } };` (serde's and rkyv's derives): the
+        // block's items, as a function body's, are local to it.
+        const value = n.childForFieldName('value');
+        if (value?.type === 'block') this.localItems(value, i, this.ir.items[i]!.path);
         return;
       }
       case 'macro_definition': {
