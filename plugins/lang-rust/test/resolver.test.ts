@@ -1049,7 +1049,7 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
-  it('reads the items of a `const _: () = { … };` block (rkyv, serde derives) with the block\'s own uses', async () => {
+  it("reads the items of a `const _: () = { … };` block (rkyv, serde derives) with the block's own uses", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('ext'),
       'src/lib.rs': [
