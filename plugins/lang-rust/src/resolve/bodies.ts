@@ -1025,7 +1025,7 @@ export class BodyResolver {
       return this.associatedCall(recv, name);
     }
     // `Pin::get_mut(p)`: std's `Pin` method with its receiver written first.
-    if (segs.segs.length === 2 && first === 'Pin' && PIN_METHODS[name] && this.isOutsideType(['Pin'], segs.global)) {
+    if (segs.segs.length === 2 && first === 'Pin' && PIN_METHODS[name] && this.names.isOutsideBound(this.scope, PIN_TYPE)) {
       const receiver = call.childForFieldName('arguments')?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
       const recv = receiver ? this.infer(receiver, env) : undefined;
       if (recv?.t === 'std' && recv.name === 'Pin') return this.methodCall(recv, name, null, env);
@@ -1047,12 +1047,6 @@ export class BodyResolver {
     if (!c.ret && c.targets.length === 0 && recv && made)
       return { ...c, ret: made === 'self' ? recv : { t: 'std', name: 'Result', args: [recv] } };
     return c;
-  }
-
-  /** Whether `segs` name a type from outside the program here (std's `Pin`, not one of the crate's). */
-  private isOutsideType(segs: readonly string[], global: boolean | undefined): boolean {
-    const res = this.names.resolvePath(this.scope, segs, global ?? false, 'type');
-    return res.length > 0 && res.every((r) => r.t === 'ext');
   }
 
   /** `Type::f()` where the type is known as a {@link Ty}. */
@@ -1452,6 +1446,9 @@ const PIN_METHODS: Readonly<Record<string, 'pin' | 'pointee' | 'none'>> = {
   map_unchecked: 'none',
   map_unchecked_mut: 'none',
 };
+
+/** `Pin` as written, to ask whether it is std's here (not a type of the program's). */
+const PIN_TYPE: TypeExpr = { k: 'path', segs: ['Pin'], args: [] };
 
 /** Whether `t` is one of std's owning pointers (`Box`, `Rc`, `Arc`), which a `Pin` may hold. */
 function isStdPointer(t: Ty | undefined): boolean {

@@ -668,7 +668,7 @@ export class Names {
   }
 
   /** Whether a blanket impl's parameter bounds are all among `implemented` (trait keys) and `outside` (outside traits' paths). */
-  private boundsMet(impl: ImplRef, implemented: ReadonlySet<string>, outside: readonly string[][]): boolean {
+  private boundsMet(impl: ImplRef, implemented: ReadonlySet<string>, outside: readonly (readonly string[])[]): boolean {
     const param = blanketParam(itemOf(impl.ref));
     if (!param) return false;
     const scope = this.itemScope(impl.ref);
@@ -706,7 +706,7 @@ export class Names {
    * Methods named `name` of the program's traits that a blanket impl gives a generic parameter
    * with these bounds (`St: Stream` gets `StreamExt::fuse` from `impl<T: ?Sized + Stream> StreamExt for T`).
    */
-  blanketMethods(traits: readonly ItemRef[], outside: readonly string[][], name: string): ItemRef[] {
+  blanketMethods(traits: readonly ItemRef[], outside: readonly (readonly string[])[], name: string): ItemRef[] {
     // The parameter's own bounds come first: a method one of them has (or may have, when not known) is not an extension's.
     for (const o of outside) {
       const methods = outsideTraitMethods(o[o.length - 1] ?? '');
@@ -731,13 +731,7 @@ export class Names {
    */
   stdBlanketMethods(typeName: string, name: string): ItemRef[] {
     const outside = stdTypeTraits(typeName);
-    return outside.length === 0
-      ? []
-      : this.blanketMethods(
-          [],
-          outside.map((p) => [...p]),
-          name,
-        );
+    return outside.length === 0 ? [] : this.blanketMethods([], outside, name);
   }
 
   private outsideBoundNames: Set<string> | undefined;
