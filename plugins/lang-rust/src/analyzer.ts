@@ -94,7 +94,8 @@ export class RustAnalyzer {
   private lastChanged: readonly string[] = [];
 
   private programFor(root: string): Program {
-    if (!this.program || this.program.root !== root) this.program = new Program(root, (path, text) => this.syntax.read(path, text));
+    if (!this.program || this.program.root !== root)
+      this.program = new Program(root, (path, text) => this.syntax.read(path, text), { parse: (text) => this.syntax.parseScript(text) });
     return this.program;
   }
 

@@ -47,6 +47,20 @@ describe('an incremental session', () => {
     ]);
   });
 
+  it('reads the cfgs of a build script again when it changes', async () => {
+    const script = (cfg: string) => `fn main() { println!("cargo:rustc-cfg=${cfg}"); }\n`;
+    const root = writeProject({
+      'Cargo.toml': '[package]\nname = "cfgs"\nversion = "0.1.0"\n',
+      'build.rs': script('fast'),
+      'src/lib.rs': '#[cfg(fast)]\nfn f() {}\n#[cfg(not(fast))]\nfn f() {}\npub fn go() { f() }\n',
+    });
+    const analyzer = new RustAnalyzer({ grammar: GRAMMAR });
+    await analyzer.initialize({ root, phases: ['A', 'B'], options: {} });
+    expect(await phaseB(analyzer, root, ['src/lib.rs'], [])).toEqual(['src/lib.rs:go -> src/lib.rs:f']);
+    writeFileSync(join(root, 'build.rs'), script('slow'));
+    expect(await phaseB(analyzer, root, ['src/lib.rs'], ['build.rs'])).toEqual(['src/lib.rs:go -> src/lib.rs:f@2']);
+  });
+
   it("takes a wrapper macro's attributes from its definition as it is now, in files that did not change", async () => {
     const wrap = (name: string, cfg: string) => `macro_rules! ${name} { ($($i:item)*) => { $( #[cfg(${cfg})] $i )* } }\n`;
     const root = writeProject({

@@ -867,6 +867,60 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("chooses a backend module by what the build script's helpers print for this target (rustix), and keeps arms whose field patterns carry cfgs", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('backends'),
+      'build.rs': [
+        'use std::env::var;',
+        'fn main() {',
+        '    let arch = var("CARGO_CFG_TARGET_ARCH").unwrap();',
+        '    if std::fs::metadata(format!("src/asm/{}.s", arch)).is_ok() {',
+        '        use_feature("raw");',
+        '    } else {',
+        '        use_feature("via_libc");',
+        '    }',
+        '}',
+        'fn use_feature(name: &str) {',
+        '    println!("cargo:rustc-cfg={}", name);',
+        '}',
+        '',
+      ].join('\n'),
+      'src/asm/x86_64.s': '',
+      'src/backend/raw.rs': 'pub fn sys() {}\n',
+      'src/backend/libc.rs': 'pub fn sys() {}\n',
+      'src/lib.rs': [
+        '#[cfg(raw)]',
+        '#[path = "backend/raw.rs"]',
+        'mod imp;',
+        '#[cfg(via_libc)]',
+        '#[path = "backend/libc.rs"]',
+        'mod imp;',
+        'pub fn go() { imp::sys(); }',
+        'pub enum Lit { Fallback(Inner), Other }',
+        'pub struct Inner;',
+        'pub struct Literal { pub inner: Lit }',
+        'pub enum Tree { Literal(Literal), Other }',
+        'pub fn arm(token: Tree) {',
+        '    match token {',
+        '        Tree::Literal(Literal {',
+        '            #[cfg(raw)]',
+        '            inner: Lit::Fallback(x),',
+        '            #[cfg(not(raw))]',
+        '            inner: x,',
+        '        }) => neg(x),',
+        '        _ => {}',
+        '    }',
+        '}',
+        'fn neg(x: Inner) {}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:go ') || e.startsWith('src/lib.rs:arm '))).toEqual([
+      'src/lib.rs:arm -calls-> src/lib.rs:neg',
+      'src/lib.rs:go -calls-> src/backend/raw.rs:sys',
+    ]);
+  });
+
   it('reads use paths from the crate root in an edition 2015 crate (no edition in Cargo.toml)', async () => {
     const r = await analyzeProject({
       'Cargo.toml': '[package]\nname = "old"\nversion = "0.1.0"\n',

@@ -4,9 +4,10 @@
  * through `workspace = true`), plus the workspace's members and shared dependencies.
  */
 import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { parse } from 'smol-toml';
-import { type BuildScriptCfgs, buildScriptCfgs, NO_BUILD_SCRIPT } from './build-script-cfgs.js';
+import { type BuildScriptCfgs, NO_BUILD_SCRIPT } from './build-script-cfgs.js';
+import { type BuildScriptContext, readBuildScript, type RustParser } from './build-script-eval.js';
 import { type CfgFeatures, defaultFeatures } from './cfg.js';
 
 /** One crate root a package builds. */
@@ -84,8 +85,9 @@ export function workspaceOf(manifest: Table, dir: string): Workspace | undefined
  *
  * @param abs the absolute directory of the manifest (to look for conventional target files)
  * @param workspace the workspace it belongs to, for `workspace = true` dependencies
+ * @param parse a Rust parser, to read the custom cfgs its build script sets (without one they are unknown)
  */
-export function packageOf(manifest: Table, dir: string, abs: string, workspace?: Workspace): Package | undefined {
+export function packageOf(manifest: Table, dir: string, abs: string, workspace?: Workspace, parse?: RustParser): Package | undefined {
   const pkg = manifest['package'];
   if (!isTable(pkg)) return undefined;
   const name = str(pkg['name']) ?? posix.basename(dir);
@@ -176,6 +178,7 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
       dependencies.push({ name: crateName(key), dir: depDir === '.' ? '' : depDir, kind });
     }
   }
+  const features = defaultFeatures(isTable(manifest['features']) ? manifest['features'] : undefined);
   return {
     dir,
     name,
@@ -184,8 +187,14 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
     externalDependencies,
     // No `edition` key is 2015 (as Cargo reads it); one inherited from a workspace not found, a current one.
     edition: pkg['edition'] === undefined ? '2015' : (str(pkg['edition']) ?? workspace?.edition ?? '2021'),
-    features: Object.assign(defaultFeatures(isTable(manifest['features']) ? manifest['features'] : undefined), {
-      buildCfgs: buildCfgsOf(build ? join(abs, build) : undefined, mayBuildDependencySetCfgs(manifest['build-dependencies'])),
+    features: Object.assign(features, {
+      buildCfgs: buildCfgsOf(build ? join(abs, build) : undefined, mayBuildDependencySetCfgs(manifest['build-dependencies']), {
+        features,
+        pkg: { name, version: str(pkg['version']) },
+        exists: (p) => existsIn(abs, p),
+        read: (p) => readIn(abs, build ? posix.dirname(build) : '.', p),
+        parse,
+      }),
     }),
   };
 }
@@ -211,18 +220,48 @@ function mayBuildDependencySetCfgs(table: unknown): boolean {
 const MAX_BUILD_SCRIPT_BYTES = 256 * 1024;
 
 /**
- * The custom cfgs a package's build script sets, as far as its text tells: all unknown when it
- * cannot be read. With a build-dependency that may set cfgs ({@link mayBuildDependencySetCfgs}),
- * cfgs it does not name may come from it (`cfg_aliases!`), so those are unknown too.
+ * The custom cfgs a package's build script sets (build-script-eval.ts): all unknown when it
+ * cannot be read or there is no parser. With a build-dependency that may set cfgs
+ * ({@link mayBuildDependencySetCfgs}), cfgs it does not name may come from it (`cfg_aliases!`),
+ * so those are unknown too.
  */
-function buildCfgsOf(path: string | undefined, buildDependencies: boolean): BuildScriptCfgs {
+function buildCfgsOf(
+  path: string | undefined,
+  buildDependencies: boolean,
+  ctx: Omit<BuildScriptContext, 'parse'> & { parse: RustParser | undefined },
+): BuildScriptCfgs {
   const unknown: BuildScriptCfgs = { known: new Map(), emitted: new Set(), closed: false };
   if (!path) return NO_BUILD_SCRIPT;
+  const parse = ctx.parse;
+  if (!parse) return unknown;
   try {
     if (statSync(path).size > MAX_BUILD_SCRIPT_BYTES) return unknown;
-    const cfgs = buildScriptCfgs(readFileSync(path, 'utf8'));
+    const cfgs = readBuildScript(readFileSync(path, 'utf8'), { ...ctx, parse });
     return buildDependencies ? { ...cfgs, closed: false } : cfgs;
   } catch {
     return unknown;
   }
+}
+
+/** `path` (relative to `from`, a directory of the package at `abs`) as an absolute path; undefined when it leaves the package. */
+function inPackage(abs: string, from: string, path: string): string | undefined {
+  const full = resolve(abs, from, path);
+  const rel = relative(abs, full);
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? undefined : full;
+}
+
+/** The text of a file the build script in `scriptDir` includes; undefined when outside the package, too large or unreadable. */
+function readIn(abs: string, scriptDir: string, path: string): string | undefined {
+  const full = inPackage(abs, scriptDir, path);
+  try {
+    return full === undefined || statSync(full).size > MAX_BUILD_SCRIPT_BYTES ? undefined : readFileSync(full, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `path` (relative to the package directory `abs`, where cargo runs a build script) exists; undefined for a path outside the package. */
+function existsIn(abs: string, path: string): boolean | undefined {
+  const full = inPackage(abs, '.', path);
+  return full === undefined ? undefined : existsSync(full);
 }

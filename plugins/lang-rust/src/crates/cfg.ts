@@ -17,7 +17,7 @@ export type CfgValue = boolean | undefined;
 export type CfgFeatures = ReadonlySet<string> & { readonly buildCfgs?: BuildScriptCfgs };
 
 /** Key-value predicates of the assumed target. */
-const TARGET: Record<string, string[]> = {
+export const ASSUMED_TARGET: Readonly<Record<string, readonly string[]>> = {
   target_os: ['linux'],
   target_family: ['unix'],
   target_arch: ['x86_64'],
@@ -30,7 +30,7 @@ const TARGET: Record<string, string[]> = {
   target_feature: ['sse', 'sse2', 'fxsr'],
 };
 /** Bare predicates and their value on the assumed target. */
-const FLAGS: Record<string, boolean> = {
+export const ASSUMED_FLAGS: Readonly<Record<string, boolean>> = {
   unix: true,
   windows: false,
   test: false,
@@ -153,10 +153,10 @@ class Parser {
         const cfgs = this.features.buildCfgs;
         return cfgs?.emitted.has(featureCfg(m[1]!)) ? cfgs.known.get(featureCfg(m[1]!)) : false;
       }
-      const values = TARGET[name];
+      const values = ASSUMED_TARGET[name];
       return values ? values.includes(m[1]!) : undefined;
     }
-    if (name in FLAGS) return FLAGS[name];
+    if (name in ASSUMED_FLAGS) return ASSUMED_FLAGS[name];
     // A custom cfg: only the package's build script sets one in a default build.
     return this.features.buildCfgs ? buildCfgValue(this.features.buildCfgs, name) : undefined;
   }

@@ -6,6 +6,7 @@
  */
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import type { RustParser } from './build-script-eval.js';
 import { packageOf, readManifest, type Package, type Target, workspaceOf, type Workspace } from './cargo-manifest.js';
 import type { CfgFeatures } from './cfg.js';
 
@@ -46,7 +47,11 @@ export class CrateGraph {
   /** The manifests read (relative paths): a change to one of them starts a new graph. */
   readonly manifests = new Set<string>();
 
-  constructor(readonly root: string) {
+  /** @param parse a Rust parser, to read the cfgs build scripts set (without one those are unknown) */
+  constructor(
+    readonly root: string,
+    parse?: RustParser,
+  ) {
     const found: string[] = [];
     this.findManifests('', 0, found);
     const parsed = new Map<string, Record<string, unknown>>();
@@ -69,7 +74,7 @@ export class CrateGraph {
     // `rustflags` in the repository's cargo configuration may pass any `--cfg`: custom cfgs are unknown then.
     const rustflags = cargoConfigSetsRustflags(root);
     for (const [dir, m] of parsed) {
-      const pkg = packageOf(m, dir, join(root, dir), workspaceFor(dir));
+      const pkg = packageOf(m, dir, join(root, dir), workspaceFor(dir), parse);
       if (pkg && rustflags)
         pkg.features = Object.assign(new Set(pkg.features), { buildCfgs: { ...pkg.features.buildCfgs!, closed: false } });
       if (pkg) this.packages.push(pkg);
@@ -105,6 +110,11 @@ export class CrateGraph {
         if (lib) crate.deps.set(d.name, lib);
       }
     }
+  }
+
+  /** Whether `file` (relative) is a package's build script, whose cfgs this graph read. */
+  isBuildScript(file: string): boolean {
+    return this.packages.some((p) => p.targets.some((t) => t.kind === 'build' && t.root === file));
   }
 
   /** The crates whose root is `file`. */

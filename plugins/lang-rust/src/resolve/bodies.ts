@@ -411,9 +411,21 @@ export class BodyResolver {
     return a !== undefined && evalCfgAttr(a, this.scope.mod.crate.features) === false;
   }
 
-  /** A match arm or field initializer under a cfg a default build does not meet. */
+  /**
+   * A match arm or field initializer under a cfg a default build does not meet: one of the
+   * attributes that lead it. Not when the parser could not read it: tree-sitter-rust reads the
+   * `#[cfg]`s of a struct pattern's fields (`Literal { #[cfg(a)] inner: x, #[cfg(not(a))] inner:
+   * y }`) as the arm's, one of them always off.
+   */
   private cfgOff(n: TsNode): boolean {
-    return n.namedChildren.some((c) => c?.type === 'attribute_item' && this.attributeOff(c));
+    const kids = n.namedChildren;
+    if (kids.some((c) => c?.type === 'ERROR')) return false;
+    for (const c of kids) {
+      if (c?.type === 'line_comment' || c?.type === 'block_comment') continue;
+      if (c?.type !== 'attribute_item') return false;
+      if (this.attributeOff(c)) return true;
+    }
+    return false;
   }
 
   /**

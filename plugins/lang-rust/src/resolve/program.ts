@@ -4,6 +4,7 @@
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
+import type { RustParser } from '../crates/build-script-eval.js';
 import { type Crate, CrateGraph } from '../crates/crate-graph.js';
 import type { FileIR } from '../syntax/file-ir.js';
 import { type CfgValue, cfgPathAttr, isActive } from '../crates/cfg.js';
@@ -52,12 +53,20 @@ export class Program {
   /** Files read from disk during resolution (not handed in by Phase A). */
   loadedFromDisk = 0;
 
+  private readonly maxBytes: number;
+
+  /**
+   * @param read reads a file not handed in by Phase A
+   * @param options `maxBytes`: files larger are not read; `parse`: a Rust parser, to read the cfgs
+   *   build scripts set (without one those are unknown)
+   */
   constructor(
     readonly root: string,
     private readonly read: FileReader,
-    private readonly maxBytes = DEFAULT_MAX_BYTES,
+    options: { maxBytes?: number; parse?: RustParser } = {},
   ) {
-    this.crates = new CrateGraph(root);
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.crates = new CrateGraph(root, options.parse);
     let real = root;
     try {
       real = realpathSync.native(root);
@@ -88,6 +97,8 @@ export class Program {
    */
   forget(paths: readonly string[]): boolean {
     if (paths.some((p) => p === 'Cargo.toml' || p.endsWith('/Cargo.toml'))) return true;
+    // A build script's cfgs were read with the crate graph.
+    if (paths.some((p) => this.crates.isBuildScript(p))) return true;
     let any = false;
     for (const p of paths) {
       if (!p.endsWith('.rs')) continue;

@@ -43,6 +43,18 @@ export class RustSyntax {
     return this.parser.parse(text, path);
   }
 
+  /**
+   * A whole file's tree (a build script's): undefined when it cannot be parsed. The caller
+   * deletes it. Leading `#![…]` attributes are blanked, as the grammar would read them as a shebang.
+   */
+  parseScript(text: string): Tree | undefined {
+    try {
+      return this.parse(withoutLeadingAttributes(text, leadingInnerAttributes(text)), 'build.rs');
+    } catch {
+      return undefined;
+    }
+  }
+
   /** A file's IR (the tree is freed). */
   read(path: string, text: string): FileIR {
     const { ir, tree, extraTrees } = this.readWithBodies(path, text);
