@@ -921,6 +921,32 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("types a struct variant's fields with its enum's parameters, bound as the matched value's (serde_json's Compound::Map { ser, .. })", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('variants'),
+      'src/lib.rs': [
+        'pub trait Formatter { fn begin(&mut self) {} }',
+        'pub struct Serializer<W, F> { writer: W, formatter: F }',
+        "pub enum Compound<'a, W: 'a, F: 'a> {",
+        "    Map { ser: &'a mut Serializer<W, F>, state: u8 },",
+        "    Tuple(&'a mut Serializer<W, F>),",
+        '}',
+        "impl<'a, W, F: Formatter> Compound<'a, W, F> {",
+        '    pub fn element(&mut self) {',
+        '        match self {',
+        '            Compound::Map { ser, .. } => ser.formatter.begin(),',
+        '            Compound::Tuple(ser) => ser.formatter.begin(),',
+        '        }',
+        '    }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:Compound::element '))).toEqual([
+      'src/lib.rs:Compound::element -calls-> src/lib.rs:Formatter::begin',
+    ]);
+  });
+
   it('reads use paths from the crate root in an edition 2015 crate (no edition in Cargo.toml)', async () => {
     const r = await analyzeProject({
       'Cargo.toml': '[package]\nname = "old"\nversion = "0.1.0"\n',

@@ -557,7 +557,9 @@ export class Types {
     const f = it.fields?.find((x) => x.name === field);
     if (!f) return undefined;
     const generics = new Map<string, Ty | undefined>();
-    (it.generics ?? []).forEach((g, k) => generics.set(g.name, owner.args[k]));
+    // A variant's fields are written with its enum's parameters.
+    const params = it.kind === 'variant' ? owner.ref.file.items[it.parent]?.generics : it.generics;
+    (params ?? []).forEach((g, k) => generics.set(g.name, owner.args[k]));
     return this.of(f.type, { scope: this.names.itemScope(owner.ref), generics, self: owner });
   }
 
