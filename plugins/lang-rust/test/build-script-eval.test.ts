@@ -430,6 +430,16 @@ describe('a build script read by evaluating it', () => {
     ]);
     expect(cfgs.closed).toBe(false);
     expect(value(cfgs, 'after')).toBe(true);
+    // Loops in loops past the evaluator's step budget: nothing of the script is known.
+    const loops = read([
+      'fn main() {',
+      '    let mut n = 0;',
+      `    for a in [${ones}] { for b in [${ones}] { for c in [${ones}] { n += a * b * c; } } }`,
+      '    println!("cargo:rustc-cfg=counted");',
+      '}',
+    ]);
+    expect(loops.closed).toBe(false);
+    expect(loops.known.size).toBe(0);
   });
 
   it('knows nothing of a script it cannot read', () => {

@@ -75,8 +75,6 @@ const RUSTC_VERSION = /rustc|minor/i;
 /** The assumed compiler's version, for values that are rustc's version. */
 const RUSTC_MINOR: Value = { k: 'unknown', version: true };
 
-class Budget extends Error {}
-
 /** One call of a function (or `main`) being evaluated. */
 interface Activation {
   /** Whether the code being evaluated surely runs (the call surely happens and nothing left before). */
@@ -136,9 +134,6 @@ export function evaluateBuildScript(text: string, tree: Tree, ctx: BuildScriptCo
   const ev = new Evaluator(text, tree.rootNode, ctx);
   try {
     return ev.run();
-  } catch (e) {
-    if (e instanceof Budget) return undefined;
-    throw e;
   } finally {
     ev.dispose();
   }
@@ -187,7 +182,8 @@ class Evaluator {
     const main = this.fns.get('main');
     if (!main) return undefined;
     this.callFunction(main, [], true);
-    return this.result();
+    // Given up part of the way: what it read is not the whole run.
+    return this.steps > STEP_BUDGET ? undefined : this.result();
   }
 
   /**
@@ -367,8 +363,9 @@ class Evaluator {
     return act.sure && act.returned === 'no' && this.exited === 'no';
   }
 
+  /** Nothing more runs here: the function returned, the process ended, or the step budget is spent. */
   private stopped(act: Activation): boolean {
-    return act.returned === 'sure' || this.exited === 'sure';
+    return act.returned === 'sure' || this.exited === 'sure' || this.steps > STEP_BUDGET;
   }
 
   private block(n: Node, outer: Scope, act: Activation): Value {
@@ -455,7 +452,7 @@ class Evaluator {
   // ——— expressions ———
 
   private expr(n: Node, scope: Scope, act: Activation): Value {
-    if (++this.steps > STEP_BUDGET) throw new Budget();
+    if (++this.steps > STEP_BUDGET) return UNKNOWN;
     if (this.stopped(act)) return UNKNOWN;
     switch (n.type) {
       case 'string_literal':
