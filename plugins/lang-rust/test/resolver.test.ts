@@ -947,6 +947,36 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("reads a std type renamed by its use as the type it names (clap's `result::Result as StdResult` behind an alias with a default)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('renamed'),
+      'src/lib.rs': [
+        'use std::{fmt, result::Result as StdResult};',
+        'pub trait ErrorFormatter {}',
+        'pub struct RichFormatter;',
+        'impl ErrorFormatter for RichFormatter {}',
+        'pub struct Error<F: ErrorFormatter = RichFormatter> { f: F }',
+        'impl<F: ErrorFormatter> Error<F> { pub fn exit(&self) -> ! { loop {} } }',
+        'pub type Result<T, E = Error> = StdResult<T, E>;',
+        'pub struct Matches;',
+        'pub fn try_get() -> Result<Matches> { Ok(Matches) }',
+        'pub fn get() -> Matches { try_get().unwrap_or_else(|e| e.exit()) }',
+        // The program's trait implemented for the renamed type, called on a value of it (tokio's `impl Wait for StdChild`).
+        'use std::process::Child as StdChild;',
+        'pub trait Wait { fn id(&self) -> u32; }',
+        'impl Wait for StdChild { fn id(&self) -> u32 { 0 } }',
+        'pub struct Reaper { inner: StdChild }',
+        'pub fn pid(r: &Reaper) -> u32 { r.inner.id() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:get ') || e.startsWith('src/lib.rs:pid '))).toEqual([
+      'src/lib.rs:get -calls-> src/lib.rs:Error::exit',
+      'src/lib.rs:get -calls-> src/lib.rs:try_get',
+      'src/lib.rs:pid -calls-> src/lib.rs:Wait::id',
+    ]);
+  });
+
   it('reads use paths from the crate root in an edition 2015 crate (no edition in Cargo.toml)', async () => {
     const r = await analyzeProject({
       'Cargo.toml': '[package]\nname = "old"\nversion = "0.1.0"\n',

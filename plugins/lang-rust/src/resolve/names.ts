@@ -38,6 +38,8 @@ export interface ImplRef {
   ref: ItemRef;
   /** The trait, when a trait impl: a trait of the program, or `ext` (std's `Display`). */
   trait?: Res;
+  /** For an impl for a type from outside the program, that type's path (what a renaming `use` names: `Child` of `process::Child as StdChild`). */
+  outsideSelf?: readonly string[];
 }
 
 const TYPE_KINDS = new Set(['struct', 'enum', 'union', 'trait', 'type']);
@@ -481,8 +483,11 @@ export class Names {
             let te = it.implSelf;
             while (te.k === 'ref') te = te.inner;
             if (te.k === 'path' && trait?.t === 'item') {
-              const key = `std:${te.segs[te.segs.length - 1]}`;
-              byType.set(key, [...(byType.get(key) ?? []), impl]);
+              // Keyed as Types names the type: by what a renaming `use` names (`Child as StdChild`).
+              const origin = this.outsidePath(scope, te);
+              const segs = origin.length > 1 && origin[origin.length - 1] !== te.segs[te.segs.length - 1] ? origin : te.segs;
+              const key = `std:${segs[segs.length - 1]}`;
+              byType.set(key, [...(byType.get(key) ?? []), { ...impl, outsideSelf: segs }]);
             }
             continue;
           }
@@ -774,7 +779,7 @@ export class Names {
       const it = itemOf(impl.ref);
       let self = it.implSelf;
       while (self?.k === 'ref') self = self.inner;
-      if (self?.k === 'path' && !samePathTail(self.segs, path)) continue;
+      if (self?.k === 'path' && !samePathTail(impl.outsideSelf ?? self.segs, path)) continue;
       // `impl W16 for [u16]` is not a `[u32]`'s: the element as written, unless a parameter of the impl.
       if (self?.k === 'array' && elem !== undefined) {
         let e = self.elem;

@@ -240,7 +240,9 @@ export class Types {
     const key = te.segs.join('::');
     let origin = byPath.get(key);
     if (!origin) byPath.set(key, (origin = this.names.outsidePath(ctx.scope, te)));
-    return outsideType(te.segs, args, origin.length > 1 ? origin : undefined);
+    // A `use` that renames it (`result::Result as StdResult`): the type is the one it names.
+    const renamed = origin.length > 1 && origin[origin.length - 1] !== te.segs[te.segs.length - 1];
+    return outsideType(renamed ? origin : te.segs, args, origin.length > 1 ? origin : undefined);
   }
 
   /**
