@@ -98,7 +98,7 @@ const UNREAD: BuildScriptCfgs = { known: new Map(), emitted: new Set(), closed: 
  *
  * @example
  * ```ts
- * const cfgs = readBuildScript('fn main() { println!("cargo:rustc-cfg=fast"); }', { features: new Set(), exists: () => undefined, parse });
+ * const cfgs = readBuildScript('fn main() { println!("cargo:rustc-cfg=fast"); }', { features: new Set(), exists: () => undefined, read: () => undefined, parse });
  * cfgs.known.get('fast'); // true
  * ```
  */
@@ -112,7 +112,7 @@ export function readBuildScript(text: string, ctx: BuildScriptContext): BuildScr
   if (!tree) return UNREAD;
   let cfgs: BuildScriptCfgs | undefined;
   try {
-    cfgs = evaluateBuildScript(text, tree, ctx);
+    cfgs = evaluateBuildScript(tree, ctx);
   } finally {
     tree.delete();
   }
@@ -126,12 +126,12 @@ export function readBuildScript(text: string, ctx: BuildScriptContext): BuildScr
 
 /**
  * The cfgs a build script prints on the assumed build, read by evaluating its `fn main` (see
- * the file comment). `text` is the script's text; `tree` its parse (deleted by the caller).
+ * the file comment). `tree` is the script's parse (deleted by the caller).
  * Returns undefined when the script has no `fn main` or could not be followed to its end
  * (too many steps): the caller then knows nothing of its cfgs.
  */
-export function evaluateBuildScript(text: string, tree: Tree, ctx: BuildScriptContext): BuildScriptCfgs | undefined {
-  const ev = new Evaluator(text, tree.rootNode, ctx);
+export function evaluateBuildScript(tree: Tree, ctx: BuildScriptContext): BuildScriptCfgs | undefined {
+  const ev = new Evaluator(tree.rootNode, ctx);
   try {
     return ev.run();
   } finally {
@@ -161,7 +161,6 @@ class Evaluator {
   private readonly buildFeatures: CfgFeatures;
 
   constructor(
-    private readonly text: string,
     private readonly root: Node,
     private readonly ctx: BuildScriptContext,
   ) {
@@ -237,7 +236,7 @@ class Evaluator {
     return { known, emitted, closed: this.closed };
   }
 
-  /** Whether an unprinted cfg literal may still run: it is outside every function the run followed. */
+  /** Whether an unprinted cfg literal may still run: it is in no function the run followed, and not in one nothing names (dead code). */
   private reachable(lit: Node): boolean {
     for (let p = lit.parent; p; p = p.parent) if (p.type === 'function_item') return !this.entered.has(p.id) && this.mentioned(p);
     return true;
