@@ -15,7 +15,9 @@ export type Value =
   | { k: 'none' }
   | { k: 'list'; v: Value[] }
   | { k: 'unit' }
+  /** A closure (its parameters, body and the scope it was made in), or a function of the script (`item`). */
   | { k: 'fn'; params: Node[]; body: Node; scope: Scope | undefined; item?: Node }
+  /** Not known; `version`: it is rustc's (minor) version, which compares as the assumed compiler's. */
   | { k: 'unknown'; version?: boolean };
 
 export const UNKNOWN: Value = { k: 'unknown' };
