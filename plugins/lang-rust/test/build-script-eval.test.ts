@@ -11,11 +11,15 @@ const syntax = new RustSyntax({ grammar: GRAMMAR });
 beforeAll(() => syntax.initialize());
 
 /** The script's cfgs with these features on and these package files present (path → text). */
-function read(script: string | string[], opts: { features?: string[]; files?: Record<string, string> } = {}): BuildScriptCfgs {
+function read(
+  script: string | string[],
+  opts: { features?: string[]; files?: Record<string, string>; pkg?: { name?: string; version?: string } } = {},
+): BuildScriptCfgs {
   const files = new Map(Object.entries(opts.files ?? {}));
   const key = (p: string) => p.replace(/^\.\//, '');
   return readBuildScript(Array.isArray(script) ? script.join('\n') : script, {
     features: new Set(opts.features ?? []),
+    ...(opts.pkg ? { pkg: opts.pkg } : {}),
     exists: (p) => files.has(key(p)),
     read: (p) => files.get(key(p)),
     parse: (text) => syntax.parseScript(text),
@@ -440,6 +444,47 @@ describe('a build script read by evaluating it', () => {
     ]);
     expect(loops.closed).toBe(false);
     expect(loops.known.size).toBe(0);
+  });
+
+  it("follows let-else, string and list methods, Option combinators and a script's own closures", () => {
+    const cfgs = read(
+      [
+        'use std::env;',
+        'fn main() {',
+        '    let Ok(target) = env::var("TARGET") else { return };',
+        '    let parts: Vec<&str> = target.split("-").collect();',
+        '    if parts.len() == 4 && !parts.is_empty() && parts.iter().all(|p| !p.is_empty()) {',
+        '        println!("cargo:rustc-cfg=four_parts");',
+        '    }',
+        '    if parts.iter().any(|p| p.trim() == "linux") && target.ends_with("-gnu") {',
+        '        println!("cargo:rustc-cfg=linux_gnu");',
+        '    }',
+        '    let arch = env::var("CARGO_CFG_TARGET_ARCH").ok().and_then(|a| if a.starts_with("x86") { Some(a) } else { None });',
+        '    if arch.map_or(false, |a| a.replace("_", "-") == "x86-64") {',
+        '        println!("cargo:rustc-cfg=x86_64_dashed");',
+        '    }',
+        '    let opt = env::var("OPT_LEVEL").unwrap_or_else(|_| String::from("3"));',
+        '    let fast = |level: &str| level != "0";',
+        '    if fast(&opt) {',
+        '        println!("cargo:rustc-cfg=optimized");',
+        '    }',
+        '    let name = env::var("CARGO_PKG_NAME").unwrap();',
+        '    if name.to_uppercase() == "DEMO" && name.contains("em") {',
+        '        println!("cargo:rustc-cfg=named_demo");',
+        '    }',
+        '    let Some(_missing) = env::var_os("DOCS_RS") else { return };',
+        '    println!("cargo:rustc-cfg=docs_rs");',
+        '}',
+      ],
+      { pkg: { name: 'demo' } },
+    );
+    expect(value(cfgs, 'four_parts')).toBe(true);
+    expect(value(cfgs, 'linux_gnu')).toBe(true);
+    expect(value(cfgs, 'x86_64_dashed')).toBe(true);
+    expect(value(cfgs, 'optimized')).toBe(false);
+    expect(value(cfgs, 'named_demo')).toBe(true);
+    // DOCS_RS is unset in a default build: `let … else` returns before it is printed.
+    expect(value(cfgs, 'docs_rs')).toBe(false);
   });
 
   it('knows nothing of a script it cannot read', () => {

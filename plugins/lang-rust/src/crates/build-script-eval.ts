@@ -570,7 +570,10 @@ class Evaluator {
         return UNIT;
       }
       case 'closure_expression': {
-        const params = n.childForFieldName('parameters')?.namedChildren.filter((p): p is Node => p !== null) ?? [];
+        // `|x|` or `|x: &str|`: the pattern of each parameter.
+        const params = (n.childForFieldName('parameters')?.namedChildren ?? [])
+          .map((p) => (p?.type === 'parameter' ? p.childForFieldName('pattern') : p))
+          .filter((p): p is Node => p !== null);
         const body = n.childForFieldName('body');
         return body ? { k: 'fn', params, body, scope } : UNKNOWN;
       }
