@@ -246,10 +246,13 @@ class Evaluator {
   private mentioned(fn: Node): boolean {
     const name = fn.childForFieldName('name')?.text;
     if (!name) return true;
-    return this.root
-      .descendantsOfType(['identifier', 'field_identifier'])
-      .some((i) => i !== null && i.text === name && (i.startIndex < fn.startIndex || i.startIndex >= fn.endIndex));
+    return (this.names ??= this.root.descendantsOfType(['identifier', 'field_identifier']).filter((i): i is Node => i !== null)).some(
+      (i) => i.text === name && (i.startIndex < fn.startIndex || i.startIndex >= fn.endIndex),
+    );
   }
+
+  /** The script's names (identifiers and fields), read once for {@link mentioned}. */
+  private names: Node[] | undefined;
 
   private *cfgLiterals(): Iterable<Node> {
     for (const lit of this.root.descendantsOfType(['string_literal', 'raw_string_literal']))
