@@ -320,7 +320,7 @@ export class Names {
     this.useMemo.set(u, null); // a cycle resolves to nothing
     const scope: Scope = u.scope === -1 || m.file.items[u.scope]?.kind === 'mod' ? { mod: m } : { mod: m, fn: u.scope };
     const out: Res[] = [];
-    for (const ns of ['type', 'value', 'macro'] as const) out.push(...this.resolvePath(scope, u.segs, u.global ?? false, ns, true));
+    for (const ns of ['type', 'value', 'macro'] as const) out.push(...this.resolvePathNow(scope, u.segs, u.global ?? false, ns, true));
     const result = dedupe(out);
     this.useMemo.set(u, result);
     return result;
@@ -336,7 +336,7 @@ export class Names {
     if (u.segs.length === 0 || this.globsInProgress.has(u)) return [];
     this.globsInProgress.add(u);
     try {
-      const out = this.resolvePath({ mod: m }, u.segs, u.global ?? false, 'type', true);
+      const out = this.resolvePathNow({ mod: m }, u.segs, u.global ?? false, 'type', true);
       this.globMemo.set(u, out);
       return out;
     } finally {
@@ -350,6 +350,34 @@ export class Names {
    * @param inUse the path of a `use`: its first segment is never a local item of a function
    */
   resolvePath(scope: Scope, segs: readonly string[], global: boolean, ns: Ns, inUse = false): Res[] {
+    if (segs.length === 0) return [];
+    // A path asked for from outside name resolution (a body's, a type's) is answered once per
+    // scope: bodies name the same few paths over and over. Paths met while resolving another
+    // (a `use`'s, a glob's) are not kept: a cycle among them resolves to nothing part-way.
+    if (this.pathDepth > 0) return this.resolvePathNow(scope, segs, global, ns, inUse);
+    const key = `${scope.fn ?? ''}\0${ns}${global ? '::' : ''}${inUse ? 'use ' : ''}${segs.join('::')}`;
+    let byPath = this.pathMemo.get(scope.mod);
+    if (!byPath) this.pathMemo.set(scope.mod, (byPath = new Map()));
+    let out = byPath.get(key);
+    if (!out) byPath.set(key, (out = this.resolvePathNow(scope, segs, global, ns, inUse)));
+    return out;
+  }
+
+  /** Paths resolved from outside name resolution, by module and then scope, namespace and text. */
+  private readonly pathMemo = new Map<Module, Map<string, Res[]>>();
+  /** Depth of {@link resolvePath} calls under way. */
+  private pathDepth = 0;
+
+  private resolvePathNow(scope: Scope, segs: readonly string[], global: boolean, ns: Ns, inUse: boolean): Res[] {
+    this.pathDepth++;
+    try {
+      return this.resolveSegments(scope, segs, global, ns, inUse);
+    } finally {
+      this.pathDepth--;
+    }
+  }
+
+  private resolveSegments(scope: Scope, segs: readonly string[], global: boolean, ns: Ns, inUse: boolean): Res[] {
     if (segs.length === 0) return [];
     let current: Res[];
     const first = segs[0]!;
@@ -558,9 +586,16 @@ export class Names {
     return byName.get(name) ?? [];
   }
 
+  private readonly closureMemo = new Map<string, ItemRef[]>();
+
   /** A trait and its supertraits of the program (each once). */
-  traitClosure(trait: ItemRef, out = new Map<string, ItemRef>()): ItemRef[] {
+  traitClosure(trait: ItemRef, out?: Map<string, ItemRef>): ItemRef[] {
     const key = refKey(trait);
+    if (!out) {
+      let closure = this.closureMemo.get(key);
+      if (!closure) this.closureMemo.set(key, (closure = this.traitClosure(trait, new Map())));
+      return closure;
+    }
     if (out.has(key)) return [...out.values()];
     out.set(key, trait);
     const it = itemOf(trait);
@@ -612,6 +647,15 @@ export class Names {
   }
 
   methodsOf(type: ItemRef, name: string, depth = 0, receiver = false): { targets: ItemRef[]; external: boolean } {
+    const key = `${refKey(type)}\0${name}\0${receiver ? 'r' : ''}${depth > 0 ? 'd' : ''}`;
+    let found = this.methodMemo.get(key);
+    if (!found) this.methodMemo.set(key, (found = this.methodsOfNow(type, name, depth, receiver)));
+    return found;
+  }
+
+  private readonly methodMemo = new Map<string, { targets: ItemRef[]; external: boolean }>();
+
+  private methodsOfNow(type: ItemRef, name: string, depth: number, receiver: boolean): { targets: ItemRef[]; external: boolean } {
     const impls = this.impls().byType.get(refKey(type)) ?? [];
     const inherent: ItemRef[] = [];
     // `x.name()` calls a method (a `self` parameter); `Type::name` may name any associated function or const.
