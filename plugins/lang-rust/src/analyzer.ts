@@ -31,6 +31,7 @@ import { Types } from './resolve/types.js';
 import { RustAnalyzerUpgrade } from './scip/rust-analyzer-runner.js';
 import type { ScipRustIndex } from './scip/scip-rust-edges.js';
 import { emitDefinitions, emitRefs } from './syntax/emit.js';
+import { forgetBodyWalks } from './syntax/extract.js';
 import { freeParse, KeptParses, type Parse } from './syntax/kept-parses.js';
 import { RustSyntax, type RustSyntaxResources } from './syntax/rust-syntax.js';
 
@@ -110,6 +111,7 @@ export class RustAnalyzer {
       program.add(ir);
       const nodes = emitDefinitions(ir, ctx.graph, program.crates.modulePathOf(file.path));
       emitRefs(ir, ctx.graph, nodes, bodies, new LineIndex(file.text), expanded);
+      forgetBodyWalks([parsed.tree, ...parsed.extraTrees]);
       if (ir.parseError) ctx.graph.diagnostic(ir.parseError);
       for (const d of includeDiagnostics(ir)) ctx.graph.diagnostic(d);
       const result = ctx.graph.build();
@@ -181,6 +183,7 @@ export class RustAnalyzer {
 
   private readWithProgramMacros(path: string, text: string, macros: ProgramMacros): Parse {
     const ex = this.syntax.readWithBodies(path, text, macros.lookup(path));
+    forgetBodyWalks([ex.tree, ...ex.extraTrees]);
     const key = macros.appliedKey(ex.ir);
     if (key) ex.ir.foreignApplied = key;
     return ex;

@@ -728,8 +728,11 @@ const ITEM_TYPE_LIST = [...ITEM_TYPES];
  * costs more, as web-tree-sitter finds a parent by descending from the root.
  */
 export function ownDescendants(body: TsNode, types: string | string[]): TsNode[] {
+  const wanted = typeof types === 'string' ? [types] : types;
   const found: TsNode[] = [];
-  for (const n of body.descendantsOfType(types)) if (n) found.push(n);
+  if (wanted.every((t) => BODY_WALK_SET.has(t))) {
+    for (const f of bodyWalk(body)) if (wanted.includes(f.type)) found.push(f.node);
+  } else for (const n of body.descendantsOfType(wanted)) if (n) found.push(n);
   if (found.length === 0) return found;
   const nested = nestedItems(body);
   if (nested.length === 0) return found;
@@ -754,11 +757,44 @@ function nestedItems(body: TsNode): readonly ItemSpan[] {
   let list = byBody.get(body.id);
   if (!list) {
     list = [];
-    for (const n of body.descendantsOfType(ITEM_TYPE_LIST))
-      if (n && n.id !== body.id) list.push({ id: n.id, start: n.startIndex, end: n.endIndex });
+    // The body's walk when its file is being read, else a walk for its items alone.
+    const walked = BODY_WALKS.get(body.tree)?.get(body.id);
+    const items = walked ? walked.filter((f) => ITEM_TYPES.has(f.type)).map((f) => f.node) : body.descendantsOfType(ITEM_TYPE_LIST);
+    for (const n of items) if (n && n.id !== body.id) list.push({ id: n.id, start: n.startIndex, end: n.endIndex });
     byBody.set(body.id, list);
   }
   return list;
+}
+
+/**
+ * The node types one walk of a body finds for the readers of a file's first reading: the items
+ * nested in it (local items, and the ranges {@link ownDescendants} leaves out) and its calls
+ * (the refs): one native walk instead of one per reader.
+ */
+const BODY_WALK_TYPES = [...ITEM_TYPE_LIST, 'call_expression'];
+const BODY_WALK_SET: ReadonlySet<string> = new Set(BODY_WALK_TYPES);
+
+/**
+ * The descendants of a body of {@link BODY_WALK_TYPES}, in document order; kept per tree and
+ * body until {@link forgetBodyWalks} (a kept parse would otherwise hold them for the session).
+ */
+function bodyWalk(body: TsNode): readonly { node: TsNode; type: string }[] {
+  let byBody = BODY_WALKS.get(body.tree);
+  if (!byBody) BODY_WALKS.set(body.tree, (byBody = new Map()));
+  let list = byBody.get(body.id);
+  if (!list) {
+    list = [];
+    for (const n of body.descendantsOfType(BODY_WALK_TYPES)) if (n) list.push({ node: n, type: n.type });
+    byBody.set(body.id, list);
+  }
+  return list;
+}
+
+const BODY_WALKS = new WeakMap<Tree, Map<number, { node: TsNode; type: string }[]>>();
+
+/** Lets go of the body walks of the trees of a file once its reading is done (the byte ranges of nested items stay). */
+export function forgetBodyWalks(trees: readonly Tree[]): void {
+  for (const t of trees) BODY_WALKS.delete(t);
 }
 
 /** An item's node id and byte range. */
