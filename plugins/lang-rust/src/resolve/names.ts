@@ -428,10 +428,11 @@ export class Names {
           if (this.nsMatch(ref, ns)) locals.push(ref);
         }
         const out: Res[] = preferActive(locals).map((ref) => ({ t: 'item', ref }));
-        for (const u of m.file.uses)
-          if (u.scope === f && !u.glob && u.alias === name) out.push(...this.resolveUse(u, m).filter((r) => this.resMatches(r, ns)));
-        for (const u of m.file.uses) {
-          if (u.scope !== f || !u.glob) continue;
+        const uses = this.usesOfScope(m.file, f);
+        for (const u of uses)
+          if (!u.glob && u.alias === name) out.push(...this.resolveUse(u, m).filter((r) => this.resMatches(r, ns)));
+        for (const u of uses) {
+          if (!u.glob) continue;
           for (const t of this.globTargets(u, m)) {
             if (t.t === 'mod') out.push(...this.memberOf(t.m, name, ns));
             // `use self::Strategy::*;` in a body: the enum's variants (`Literal(ref s) => …`).
@@ -455,6 +456,23 @@ export class Names {
       for (let p = m.parent; p; p = p.parent)
         for (const r of this.membersOf(p).get(name) ?? []) if (itemOf(r).kind === 'macro') return [{ t: 'item', ref: r }];
     return [];
+  }
+
+  private readonly scopeUsesMemo = new Map<FileIR, Map<number, UseIR[]>>();
+
+  /** The `use`s of a file written in the body of its item `scope`, in order. */
+  private usesOfScope(file: FileIR, scope: number): readonly UseIR[] {
+    let byScope = this.scopeUsesMemo.get(file);
+    if (!byScope) {
+      byScope = new Map();
+      for (const u of file.uses) {
+        const list = byScope.get(u.scope);
+        if (list) list.push(u);
+        else byScope.set(u.scope, [u]);
+      }
+      this.scopeUsesMemo.set(file, byScope);
+    }
+    return byScope.get(scope) ?? [];
   }
 
   private externCrate(m: Module, name: string): Res[] {
