@@ -357,7 +357,7 @@ export class Names {
     if (this.pathDepth > 0) return this.resolvePathNow(scope, segs, global, ns, inUse);
     const key = `${scope.fn ?? ''}\0${ns}${global ? '::' : ''}${inUse ? 'use ' : ''}${segs.join('::')}`;
     let byPath = this.pathMemo.get(scope.mod);
-    if (!byPath) this.pathMemo.set(scope.mod, (byPath = new Map()));
+    if (!byPath) this.pathMemo.set(scope.mod, (byPath = new Map<string, Res[]>()));
     let out = byPath.get(key);
     if (!out) byPath.set(key, (out = this.resolvePathNow(scope, segs, global, ns, inUse)));
     return out;
@@ -429,8 +429,7 @@ export class Names {
         }
         const out: Res[] = preferActive(locals).map((ref) => ({ t: 'item', ref }));
         const uses = this.usesOfScope(m.file, f);
-        for (const u of uses)
-          if (!u.glob && u.alias === name) out.push(...this.resolveUse(u, m).filter((r) => this.resMatches(r, ns)));
+        for (const u of uses) if (!u.glob && u.alias === name) out.push(...this.resolveUse(u, m).filter((r) => this.resMatches(r, ns)));
         for (const u of uses) {
           if (!u.glob) continue;
           for (const t of this.globTargets(u, m)) {

@@ -780,7 +780,7 @@ const BODY_WALK_SET: ReadonlySet<string> = new Set(BODY_WALK_TYPES);
  */
 function bodyWalk(body: TsNode): readonly { node: TsNode; type: string }[] {
   let byBody = BODY_WALKS.get(body.tree);
-  if (!byBody) BODY_WALKS.set(body.tree, (byBody = new Map()));
+  if (!byBody) BODY_WALKS.set(body.tree, (byBody = new Map<number, { node: TsNode; type: string }[]>()));
   let list = byBody.get(body.id);
   if (!list) {
     list = [];
