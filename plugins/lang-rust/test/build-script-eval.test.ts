@@ -106,11 +106,59 @@ describe('a build script read by evaluating it', () => {
     expect(value(cfgs, 'unread')).toBeUndefined();
   });
 
-  it('knows nothing of custom cfgs when the script builds names it cannot know (autocfg, a value of the machine)', () => {
-    const built = read('fn main() { let ac = autocfg::new(); ac.emit_has_type("i128"); println!("cargo:rustc-cfg={}", "x"); }');
-    expect(built.closed).toBe(false);
-    expect(built.known.get('x')).toBe(true);
-    expect(value(built, 'has_i128')).toBeUndefined();
+  it('reads autocfg: version checks and sysroot crates of the assumed build known, compiled probes unknown', () => {
+    const cfgs = read([
+      'extern crate autocfg;',
+      'use autocfg::AutoCfg;',
+      'fn main() {',
+      '    let ac = autocfg::new();',
+      '    if ac.probe_rustc_version(1, 61) { println!("cargo:rustc-cfg=has_const_fn_trait_bound"); }',
+      '    if !ac.probe_rustc_version(1, 36) { autocfg::emit("no_maybe_uninit"); }',
+      '    ac.emit_rustc_version(1, 40);',
+      '    ac.emit_rustc_version(2, 0);',
+      '    ac.emit_sysroot_crate("alloc");',
+      '    ac.emit_has_type("i128");',
+      '    ac.emit_expression_cfg("1u32.reverse_bits()", "has_reverse_bits");',
+      '    if ac.probe_path("std::ptr::addr_of") { autocfg::emit("has_addr_of"); }',
+      '    match AutoCfg::new() {',
+      '        Ok(checked) => checked.emit_sysroot_crate("std"),',
+      '        Err(_) => autocfg::emit("no_autocfg"),',
+      '    }',
+      '    autocfg::rerun_path("build.rs");',
+      '}',
+    ]);
+    expect(cfgs.closed).toBe(true);
+    expect(value(cfgs, 'has_const_fn_trait_bound')).toBe(true);
+    expect(value(cfgs, 'no_maybe_uninit')).toBe(false);
+    expect(value(cfgs, 'rustc_1_40')).toBe(true);
+    expect(value(cfgs, 'rustc_2_0')).toBe(false);
+    expect(value(cfgs, 'has_alloc')).toBe(true);
+    expect(value(cfgs, 'has_std')).toBe(true);
+    expect(value(cfgs, 'no_autocfg')).toBe(false);
+    // What only compiling the probe can tell.
+    expect(value(cfgs, 'has_i128')).toBeUndefined();
+    expect(value(cfgs, 'has_reverse_bits')).toBeUndefined();
+    expect(value(cfgs, 'has_addr_of')).toBeUndefined();
+    // A cfg it never names is off.
+    expect(value(cfgs, 'unnamed')).toBe(false);
+  });
+
+  it('leaves any cfg unknown when an autocfg emitter is out of its sight (an unknown method, a macro, a name it cannot read)', () => {
+    expect(read('fn main() { let ac = autocfg::new(); ac.emit_future_probe("x"); }').closed).toBe(false);
+    expect(read('fn main() { let ac = autocfg::new(); let name = format!("has_{:?}", 1); autocfg::emit(&name); }').closed).toBe(false);
+    expect(
+      read(
+        'macro_rules! probe { ($ac:expr, $e:expr) => { $ac.emit_expression_cfg($e, "has_e") } }\nfn main() { let ac = autocfg::new(); }\n',
+      ).closed,
+    ).toBe(false);
+    // A helper the run cannot follow the call of (its caller's argument is unknown).
+    const helper = read(
+      'fn probe(ac: &autocfg::AutoCfg) { ac.emit_has_type("u128"); }\nfn main() { let ac = autocfg::new(); run_elsewhere(probe); }\n',
+    );
+    expect(helper.closed).toBe(false);
+  });
+
+  it('knows nothing of custom cfgs when the script builds names it cannot know (a value of the machine, a module elsewhere)', () => {
     const machine = read('fn main() { let j = std::env::var("NUM_JOBS").unwrap(); println!("cargo:rustc-cfg=jobs_{}", j); }');
     expect(machine.closed).toBe(false);
     expect(read('mod probes;\nfn main() { probes::run(); }\n').closed).toBe(false);

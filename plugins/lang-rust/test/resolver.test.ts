@@ -1201,6 +1201,39 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r).filter((e) => e.startsWith('src/lib.rs:which '))).toEqual(['src/lib.rs:which -calls-> src/lib.rs:os']);
   });
 
+  it('trusts the cfgs of a build script that sets them through autocfg, as far as its calls say', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ext', '[build-dependencies]\nautocfg = "1"\n'),
+      'build.rs': [
+        'fn main() {',
+        '    let ac = autocfg::new();',
+        '    if ac.probe_rustc_version(1, 61) { autocfg::emit("has_const_fn_trait_bound"); }',
+        '    ac.emit_has_type("i128");',
+        '}',
+        '',
+      ].join('\n'),
+      'src/lib.rs': [
+        '#[cfg(has_const_fn_trait_bound)]',
+        'fn new_lock() {}',
+        '#[cfg(not(has_const_fn_trait_bound))]',
+        'fn new_lock() {}',
+        '#[cfg(has_i128)]',
+        'fn wide() {}',
+        '#[cfg(not(has_i128))]',
+        'fn wide() {}',
+        'pub fn make() { new_lock(); wide() }',
+        '',
+      ].join('\n'),
+    });
+    // lock_api: the twin a current compiler builds; num-traits' `has_i128` only a compiled probe
+    // can tell: both twins, as for any cfg not known.
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:make '))).toEqual([
+      'src/lib.rs:make -calls-> src/lib.rs:new_lock',
+      'src/lib.rs:make -calls-> src/lib.rs:wide',
+      'src/lib.rs:make -calls-> src/lib.rs:wide@2',
+    ]);
+  });
+
   it('reads cfg-if 0.1 branches of several predicates as all of them, and an inherited edition it cannot find as a current one', async () => {
     const r = await analyzeProject({
       'Cargo.toml': '[package]\nname = "mixed"\nversion = "0.1.0"\nedition.workspace = true\n',

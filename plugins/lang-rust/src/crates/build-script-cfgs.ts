@@ -18,7 +18,7 @@ export interface BuildScriptCfgs {
   emitted: ReadonlySet<string>;
   /**
    * True when every cfg the script can set is a literal in its text: a custom cfg it does not
-   * name is off. False when it builds names (`format!`, autocfg): those are unknown.
+   * name is off. False when it builds names it cannot know (`format!` of an unknown value): those are unknown.
    */
   closed: boolean;
 }

@@ -14,7 +14,9 @@
  *
  * What it cannot know is unknown, never guessed: a compiler probe (a helper that runs
  * `Command::new(rustc)`) is unknown, except one that compiles `#![feature(…)]`, which a stable
- * compiler refuses; a call of another crate is unknown (`version_check`, `autocfg`), and an
+ * compiler refuses; autocfg's calls are read as build-script-autocfg.ts says (its version
+ * checks known, its compiled probes unknown); a call of another crate is unknown
+ * (`version_check`), and an
  * `if` on an unknown value falls back to the header rules of build-script-cfgs.ts (rustc minor
  * version and nightly checks). A cfg printed where it is not known whether the code runs is
  * unknown; one printed where it surely runs is set; one the script names but never prints on
@@ -22,6 +24,7 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import { ASSUMED_RUSTC_MINOR, type BuildScriptCfgs, featureCfg, headerValue, withoutComments } from './build-script-cfgs.js';
+import { type AutoCfgCall, autocfgFunction, autocfgMethod, isEmitter } from './build-script-autocfg.js';
 import { cargoEnv } from './build-script-env.js';
 import { stdMethod } from './build-script-std.js';
 import {
@@ -94,7 +97,7 @@ const UNREAD: BuildScriptCfgs = { known: new Map(), emitted: new Set(), closed: 
  * The custom cfgs a package's build script sets on the assumed build: its `fn main` evaluated
  * ({@link evaluateBuildScript}). Cfgs the script cannot show are unknown: names it builds from
  * values not known here, and any cfg at all when part of it is elsewhere (a `mod`, `include!`)
- * or built by autocfg.
+ * or printed by an autocfg call the run did not follow.
  *
  * @example
  * ```ts
@@ -117,10 +120,10 @@ export function readBuildScript(text: string, ctx: BuildScriptContext): BuildScr
     tree.delete();
   }
   if (!cfgs) return UNREAD;
-  // Names it cannot show: built by autocfg, or in code it does not hold (a `mod` of another file;
-  // an `include!` it could not read is the evaluator's; cfg_aliases and other build-dependencies
-  // are ruled out by the caller).
-  const elsewhere = /\bautocfg\b|\bmod\s+[A-Za-z_]\w*\s*;|#\[path\b/.test(withoutComments(text));
+  // Names it cannot show: in code it does not hold (a `mod` of another file; an `include!` it
+  // could not read is the evaluator's; cfg_aliases and other build-dependencies are ruled out by
+  // the caller).
+  const elsewhere = /\bmod\s+[A-Za-z_]\w*\s*;|#\[path\b/.test(withoutComments(text));
   return elsewhere ? { ...cfgs, closed: false } : cfgs;
 }
 
@@ -229,6 +232,7 @@ class Evaluator {
       emitted.add(name);
       if (this.reachable(lit)) this.maybe.add(name);
     }
+    if (this.autocfgLeft()) this.closed = false;
     const known = new Map<string, boolean>();
     for (const name of emitted)
       if (this.set.has(name)) known.set(name, true);
@@ -886,6 +890,8 @@ class Evaluator {
       act.probe = true;
       return UNKNOWN;
     }
+    const auto = autocfgFunction(path, args);
+    if (auto) return this.autocfg(auto, n, act);
     // Another crate's function: unknown (rustc's version from `rustc_version::version()`); closures given to it may run.
     this.runClosures(args, act);
     return RUSTC_VERSION.test(path) ? RUSTC_MINOR : UNKNOWN;
@@ -912,6 +918,9 @@ class Evaluator {
     const name = f.childForFieldName('field')?.text ?? '';
     const recv = recvNode ? this.expr(recvNode, scope, act) : UNKNOWN;
     const args = this.args(n, scope, act);
+    if (recv.k === 'autocfg') return this.autocfg(autocfgMethod(name, args), n, act);
+    // An emitter of a value the run cannot tell (an `AutoCfg` it lost track of): any cfg may be printed.
+    if (recv.k === 'unknown' && isEmitter(name) && this.usesAutocfg()) this.closed = false;
     const sure = this.sure(act);
     return stdMethod(name, recv, args, {
       apply: (fn, x) => (fn?.k === 'fn' ? this.callClosure(fn, x, sure) : UNKNOWN),
@@ -919,6 +928,45 @@ class Evaluator {
       exit: () => this.exit(act),
       exists: (path) => this.ctx.exists(path),
     });
+  }
+
+  /** What a call of autocfg prints: a cfg it surely prints where the code surely runs is set, else unknown. */
+  private autocfg(call: AutoCfgCall, n: Node, act: Activation): Value {
+    this.autocfgCalls.add(n.startIndex);
+    for (const e of call.emits) {
+      if (e.cfg === undefined || !NAME.test(e.cfg)) this.closed = false;
+      else if (e.sure && this.sure(act)) this.set.add(e.cfg);
+      else this.maybe.add(e.cfg);
+    }
+    return call.value;
+  }
+
+  /** Start indexes of the calls of autocfg the run followed. */
+  private readonly autocfgCalls = new Set<number>();
+
+  /** Whether the script names autocfg (outside comments). */
+  private usesAutocfg(): boolean {
+    return (this.namesAutocfg ??= /\bautocfg\b/.test(withoutComments(this.root.text)));
+  }
+
+  private namesAutocfg: boolean | undefined;
+
+  /**
+   * Whether a call that may print cfg lines through autocfg (`autocfg::emit`, `ac.emit_…`) was
+   * left where the run may still reach it (in code it does not follow): any cfg may be set.
+   */
+  private autocfgLeft(): boolean {
+    if (!this.usesAutocfg()) return false;
+    // A `macro_rules!` of the script is not followed: one that calls an emitter may print anything.
+    for (const m of this.root.descendantsOfType('macro_definition')) if (m && /\bemit(_\w+)?\s*\(/.test(m.text)) return true;
+    for (const c of this.root.descendantsOfType('call_expression')) {
+      if (!c || this.autocfgCalls.has(c.startIndex)) continue;
+      const f = c.childForFieldName('function');
+      const callee = f?.type === 'generic_function' ? f.childForFieldName('function') : f;
+      const name = callee?.type === 'field_expression' ? callee.childForFieldName('field')?.text : callee?.text.split('::').pop();
+      if (name && isEmitter(name.trim()) && this.reachable(c)) return true;
+    }
+    return false;
   }
 
   // ——— macros ———

@@ -200,11 +200,22 @@ export function packageOf(manifest: Table, dir: string, abs: string, workspace?:
 }
 
 /**
- * Build-dependencies that print no `cargo:rustc-cfg` of their own: C and C++ compiler drivers and
- * library finders (their output is link and rerun lines), and version probes whose answers the
- * script itself prints (those prints are literals it holds). Any other may, as `cfg_aliases!` does.
+ * Build-dependencies that print no `cargo:rustc-cfg` the build script's reading does not show: C
+ * and C++ compiler drivers and library finders (their output is link and rerun lines), version
+ * probes whose answers the script itself prints (those prints are literals it holds), and
+ * autocfg, whose printing calls the evaluator follows (build-script-autocfg.ts). Any other may,
+ * as `cfg_aliases!` does.
  */
-const BUILD_DEPENDENCIES_WITHOUT_CFGS = new Set(['cc', 'cmake', 'pkg_config', 'vcpkg', 'version_check', 'rustc_version', 'semver']);
+const BUILD_DEPENDENCIES_WITHOUT_CFGS = new Set([
+  'cc',
+  'cmake',
+  'pkg_config',
+  'vcpkg',
+  'version_check',
+  'rustc_version',
+  'semver',
+  'autocfg',
+]);
 
 /** Whether a package's `[build-dependencies]` hold one that may set cfgs the build script does not name. */
 function mayBuildDependencySetCfgs(table: unknown): boolean {
