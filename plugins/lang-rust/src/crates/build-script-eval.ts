@@ -932,7 +932,8 @@ class Evaluator {
 
   /** What a call of autocfg prints: a cfg it surely prints where the code surely runs is set, else unknown. */
   private autocfg(call: AutoCfgCall, n: Node, act: Activation): Value {
-    this.autocfgCalls.add(n.startIndex);
+    // (A call in a macro's arguments is a snippet's node: the scan of the script does not see those.)
+    if (n.tree === this.root.tree) this.autocfgCalls.add(n.startIndex);
     for (const e of call.emits) {
       if (e.cfg === undefined || !NAME.test(e.cfg)) this.closed = false;
       else if (e.sure && this.sure(act)) this.set.add(e.cfg);
