@@ -105,7 +105,7 @@ describe('std methods a build script calls', () => {
 
   it('answers any/all and contains over lists only when every element is known', () => {
     const h = hooks();
-    const isTwo = { ...double } as Value;
+    const isTwo = double;
     const apply: MethodHooks['apply'] = (_fn, [x]) => (x?.k === 'num' ? bool(x.v === 2) : UNKNOWN);
     const hh = { ...h, apply };
     expect(stdMethod('any', list(num(1), num(2)), [isTwo], hh)).toEqual(bool(true));
