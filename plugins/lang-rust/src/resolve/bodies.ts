@@ -218,7 +218,7 @@ export class BodyResolver {
     for (const m of found) {
       const key = this.macroKey(m);
       const inner = macroInner(m);
-      if (inner === undefined) {
+      if (inner === undefined || !mayHoldCalls(m, inner)) {
         this.macroArgs.set(key, null);
         continue;
       }
@@ -1479,6 +1479,20 @@ const DERIVED_OR_BLANKET: ReadonlySet<string> = new Set(
   `clone clone_from fmt default eq ne hash cmp max min clamp partial_cmp lt le gt ge to_owned to_string into try_into
   from try_from borrow borrow_mut type_id deref deref_mut`.split(/\s+/),
 );
+
+/** Macros whose arguments' types are read (`vec![a]` is a `Vec` of `a`'s type, `try!(e)` is `e?`). */
+const TYPED_ARGUMENTS: ReadonlySet<string> = new Set(['vec', 'try', 'r#try']);
+
+/**
+ * Whether a macro's arguments can hold a call or a macro (`format!("{}", self.name)` cannot:
+ * no `(` and no `!`), or are read for their types: arguments that cannot are not parsed.
+ */
+function mayHoldCalls(m: TsNode, inner: string): boolean {
+  if (inner.includes('(') || inner.includes('!')) return true;
+  const name = m.childForFieldName('macro');
+  const last = name?.type === 'scoped_identifier' ? name.childForFieldName('name')?.text : name?.text;
+  return last !== undefined && TYPED_ARGUMENTS.has(last);
+}
 
 /** The text between a macro invocation's delimiters, or undefined for macros that take no expressions. */
 function macroInner(m: TsNode): string | undefined {
