@@ -143,6 +143,23 @@ describe('a build script read by evaluating it', () => {
     expect(value(cfgs, 'unnamed')).toBe(false);
   });
 
+  it('applies a std method named as a function (num-bigint: `.map(String::as_str) == Ok("64")`)', () => {
+    const cfgs = read([
+      'use std::env;',
+      'fn main() {',
+      '    let pointer_width = env::var("CARGO_CFG_TARGET_POINTER_WIDTH");',
+      '    let u64_digit = pointer_width.as_ref().map(String::as_str) == Ok("64");',
+      '    if u64_digit { autocfg::emit("u64_digit"); }',
+      '    let os = env::var("CARGO_CFG_TARGET_OS").ok().map(|s| s.to_string());',
+      '    if os.as_deref().map(str::trim) == Some("windows") { autocfg::emit("windows_only"); }',
+      '    if env::var("DOCS_RS").ok().map(String::from).is_some() { autocfg::emit("docs"); }',
+      '}',
+    ]);
+    expect(value(cfgs, 'u64_digit')).toBe(true);
+    expect(value(cfgs, 'windows_only')).toBe(false);
+    expect(value(cfgs, 'docs')).toBe(false);
+  });
+
   it('leaves any cfg unknown when an autocfg emitter is out of its sight (an unknown method, a macro, a name it cannot read)', () => {
     expect(read('fn main() { let ac = autocfg::new(); ac.emit_future_probe("x"); }').closed).toBe(false);
     expect(read('fn main() { let ac = autocfg::new(); let name = format!("has_{:?}", 1); autocfg::emit(&name); }').closed).toBe(false);

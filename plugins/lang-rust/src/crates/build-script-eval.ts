@@ -26,7 +26,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { ASSUMED_RUSTC_MINOR, type BuildScriptCfgs, featureCfg, headerValue, withoutComments } from './build-script-cfgs.js';
 import { type AutoCfgCall, autocfgFunction, autocfgMethod, isEmitter } from './build-script-autocfg.js';
 import { cargoEnv } from './build-script-env.js';
-import { stdMethod } from './build-script-std.js';
+import { type MethodHooks, stdMethod } from './build-script-std.js';
 import {
   arithmetic,
   bool,
@@ -75,6 +75,9 @@ const FEATURE = /^feature\s*=\s*"([A-Za-z0-9_.+-]+)"$/;
 const VERSION_HELPER = /minor|version|rustc/i;
 /** A helper whose name says it gives rustc's (minor) version: what it gives compares as the assumed one. */
 const RUSTC_VERSION = /rustc|minor/i;
+/** A std method written as a path (`String::as_str`, `str::trim`, `Option::is_some`): its name. */
+const STD_METHOD_PATH =
+  /^(?:(?:std|core|alloc)::(?:string|str|borrow|clone|convert|ffi|option|result|path)::)?(?:String|str|ToString|ToOwned|Clone|OsString|OsStr|Option|Result|AsRef|Into|Path|PathBuf)::([a-z_][a-z0-9_]*)$/;
 /** The assumed compiler's version, for values that are rustc's version. */
 const RUSTC_MINOR: Value = { k: 'unknown', version: true };
 
@@ -625,7 +628,9 @@ class Evaluator {
 
   private path(text: string): Value {
     const p = this.pathOf(text);
-    return p === 'None' || p.endsWith('Option::None') ? NONE : UNKNOWN;
+    if (p === 'None' || p.endsWith('Option::None')) return NONE;
+    const method = STD_METHOD_PATH.exec(p);
+    return method ? { k: 'method', name: method[1]! } : UNKNOWN;
   }
 
   private binary(n: Node, scope: Scope, act: Activation): Value {
@@ -922,12 +927,14 @@ class Evaluator {
     // An emitter of a value the run cannot tell (an `AutoCfg` it lost track of): any cfg may be printed.
     if (recv.k === 'unknown' && isEmitter(name) && this.usesAutocfg()) this.closed = false;
     const sure = this.sure(act);
-    return stdMethod(name, recv, args, {
-      apply: (fn, x) => (fn?.k === 'fn' ? this.callClosure(fn, x, sure) : UNKNOWN),
+    const hooks: MethodHooks = {
+      apply: (fn, x) =>
+        fn?.k === 'fn' ? this.callClosure(fn, x, sure) : fn?.k === 'method' && x[0] ? stdMethod(fn.name, x[0], x.slice(1), hooks) : UNKNOWN,
       runClosures: () => this.runClosures(args, act),
       exit: () => this.exit(act),
       exists: (path) => this.ctx.exists(path),
-    });
+    };
+    return stdMethod(name, recv, args, hooks);
   }
 
   /** What a call of autocfg prints: a cfg it surely prints where the code surely runs is set, else unknown. */

@@ -17,6 +17,8 @@ export type Value =
   | { k: 'unit' }
   /** A closure (its parameters, body and the scope it was made in), or a function of the script (`item`). */
   | { k: 'fn'; params: Node[]; body: Node; scope: Scope | undefined; item?: Node }
+  /** A std method named as a function (`String::as_str` in `.map(String::as_str)`): applied, it is called on its first argument. */
+  | { k: 'method'; name: string }
   /** An `autocfg::AutoCfg` (build-script-autocfg.ts). */
   | { k: 'autocfg' }
   /** Not known; `version`: it is rustc's (minor) version, which compares as the assumed compiler's. */
