@@ -1201,6 +1201,31 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r).filter((e) => e.startsWith('src/lib.rs:which '))).toEqual(['src/lib.rs:which -calls-> src/lib.rs:os']);
   });
 
+  it("types the public fields of std's range structs (rkyv: `impl<T: Archive> Archive for Range<T>` calling `self.start.resolve()`)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ranges'),
+      'src/lib.rs': [
+        'use core::ops::{Range, RangeFrom};',
+        'pub trait Archive { fn resolve(&self); }',
+        'impl<T: Archive> Archive for Range<T> {',
+        '    fn resolve(&self) { self.start.resolve(); self.end.resolve(); }',
+        '}',
+        'impl<T: Archive> Archive for RangeFrom<T> {',
+        '    fn resolve(&self) { self.start.resolve() }',
+        '}',
+        'pub struct Span;',
+        'impl Span { pub fn width(&self) -> usize { 0 } }',
+        'pub fn widths(r: std::ops::RangeInclusive<Span>, to: std::ops::RangeTo<Span>) -> usize { r.start().width() + to.end.width() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.includes(' -calls-> '))).toEqual([
+      'src/lib.rs:<Range as Archive>::resolve -calls-> src/lib.rs:Archive::resolve',
+      'src/lib.rs:<RangeFrom as Archive>::resolve -calls-> src/lib.rs:Archive::resolve',
+      'src/lib.rs:widths -calls-> src/lib.rs:Span::width',
+    ]);
+  });
+
   it('trusts the cfgs of a build script that sets them through autocfg, as far as its calls say', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('ext', '[build-dependencies]\nautocfg = "1"\n'),

@@ -679,6 +679,7 @@ export class BodyResolver {
         if (base?.t === 'tuple') t = base.elems[Number(field.text)];
         else if (base?.t === 'adt') t = this.fieldThroughDeref(base, field.text);
         else if (base?.t === 'std' && field.text === '0' && STD_NEWTYPES.has(base.name)) t = base.args[0];
+        else if (base?.t === 'std' && STD_RANGE_FIELDS[base.name]?.includes(field.text)) t = base.args[0];
         else if (base?.t === 'std' && base.name === PIN_PROJECTION && base.args[0]?.t === 'adt')
           t = this.types.projectedFieldType(base.args[0], field.text);
         return rangeOf(n, t);
@@ -1437,6 +1438,14 @@ function tried(t: Ty | undefined): Ty | undefined {
   const d = deref(t);
   return d?.t === 'std' && (d.name === 'Result' || d.name === 'Option' || d.name === 'Poll') ? d.args[0] : undefined;
 }
+
+/** The public fields of std's range structs, each of the range's element type (`Range<T>.start` is a `T`). */
+const STD_RANGE_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  Range: ['start', 'end'],
+  RangeFrom: ['start'],
+  RangeTo: ['end'],
+  RangeToInclusive: ['end'],
+};
 
 /** std's tuple structs around one value: `.0` of a `Wrapping<T>` is a `T`. */
 const STD_NEWTYPES = new Set(['Wrapping', 'Saturating', 'Reverse', 'AssertUnwindSafe']);

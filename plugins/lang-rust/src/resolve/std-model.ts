@@ -149,6 +149,8 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
       if (['or_insert', 'or_insert_with', 'or_insert_with_key', 'or_default'].includes(name)) return r.args[1];
       if (name === 'key') return a0;
       return name === 'and_modify' ? r : undefined;
+    case 'RangeInclusive':
+      return name === 'start' || name === 'end' ? a0 : undefined;
     case 'Mutex':
     case 'RwLock':
       if (name === 'lock' || name === 'read' || name === 'write')
