@@ -1201,6 +1201,35 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r).filter((e) => e.startsWith('src/lib.rs:which '))).toEqual(['src/lib.rs:which -calls-> src/lib.rs:os']);
   });
 
+  it("binds a trait's parameters to the arguments of the bound a receiver has (nom: `F: Parser<I, O, E>`, `f.parse(i)?` giving `(I, O)`)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('parsers'),
+      'src/lib.rs': [
+        'pub type IResult<I, O, E = ()> = Result<(I, O), E>;',
+        'pub trait InputLength { fn input_len(&self) -> usize; }',
+        'pub trait Parser<I, O, E> { fn parse(&mut self, input: I) -> IResult<I, O, E>; }',
+        'pub trait Echo<T> { fn echo(&self, t: T) -> T; }',
+        'pub fn all_consuming<I: InputLength, O, E, F>(mut f: F) -> impl FnMut(I) -> Result<usize, E>',
+        'where',
+        '    F: Parser<I, O, E>,',
+        '{',
+        '    move |input: I| {',
+        '        let (rest, _out) = f.parse(input)?;',
+        '        Ok(rest.input_len())',
+        '    }',
+        '}',
+        'pub fn echoed<T: InputLength, X: Echo<T>>(x: X, t: T) -> usize { x.echo(t).input_len() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:all_consuming -calls-> src/lib.rs:InputLength::input_len',
+      'src/lib.rs:all_consuming -calls-> src/lib.rs:Parser::parse',
+      'src/lib.rs:echoed -calls-> src/lib.rs:Echo::echo',
+      'src/lib.rs:echoed -calls-> src/lib.rs:InputLength::input_len',
+    ]);
+  });
+
   it("types the public fields of std's range structs (rkyv: `impl<T: Archive> Archive for Range<T>` calling `self.start.resolve()`)", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('ranges'),

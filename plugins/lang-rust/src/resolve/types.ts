@@ -10,7 +10,15 @@ import type { Module } from './program.js';
 
 export type Ty =
   | { t: 'adt'; ref: ItemRef; args: Ty[] }
-  | { t: 'bounds'; traits: ItemRef[]; outside?: readonly string[][]; calls?: Ty; assoc?: Readonly<Record<string, Ty>> }
+  | {
+      t: 'bounds';
+      traits: ItemRef[];
+      outside?: readonly string[][];
+      calls?: Ty;
+      assoc?: Readonly<Record<string, Ty>>;
+      /** The arguments written on a trait of the bounds (`F: Parser<I, O, E>`), by the trait's {@link refKey}. */
+      traitArgs?: Readonly<Record<string, readonly (Ty | undefined)[]>>;
+    }
   /** `path` as written; `origin` the path its `use` names (`std::net::UdpSocket`), where read from a type written in the program. */
   | { t: 'std'; name: string; args: Ty[]; path?: readonly string[]; origin?: readonly string[] }
   | { t: 'tuple'; elems: Ty[] }
@@ -342,7 +350,13 @@ export class Types {
       this.bindGenerics(container, ctx);
       if (container.kind === 'trait') {
         ctx.self = receiver ?? { t: 'bounds', traits: [cref] };
-        if (receiver && container.generics) this.bindTraitArgs(cref, container, receiver, ctx);
+        // A receiver bounded by the trait with arguments (`f: F` with `F: Parser<I, O, E>`) gives them; another, its impl's.
+        const written = receiver?.t === 'bounds' ? receiver.traitArgs?.[refKey(cref)] : undefined;
+        if (written)
+          container.generics?.forEach((g, k) => {
+            if (written[k]) ctx.generics.set(g.name, written[k]);
+          });
+        else if (receiver && container.generics) this.bindTraitArgs(cref, container, receiver, ctx);
       } else {
         // impl<T> Foo<T>: T is the receiver's argument where it sits in the self type.
         const selfTe = container.implSelf;
@@ -535,6 +549,7 @@ export class Types {
         traits.length > 0 || outside.length > 0 ? { t: 'bounds', traits, ...(outside.length > 0 ? { outside } : {}) } : undefined,
       );
     }
+    this.bindTraitArguments(it, ctx);
     this.bindAssociated(it, ctx);
     for (const [name, fn] of callables) {
       const bound = ctx.generics.get(name);
@@ -543,6 +558,25 @@ export class Types {
       // Bounds a blanket impl also answers (`F: FnMut(&str) -> Out` with `impl<F: FnMut(&str) -> Out> Parser for F`): both.
       else if (bound.t === 'bounds' && callable?.t === 'std' && callable.args[0])
         ctx.generics.set(name, { ...bound, calls: callable.args[0] });
+    }
+  }
+
+  /**
+   * The arguments of the traits an item's parameters are bounded by (`F: Parser<I, O, E>`), read
+   * once every parameter is bound: a method of the trait called on an `F` then returns the
+   * caller's `I`, `O` and `E` where the trait's signature names its own (see {@link fnCtx}).
+   */
+  private bindTraitArguments(it: Item, ctx: TyCtx): void {
+    for (const g of it.generics ?? []) {
+      const bound = ctx.generics.get(g.name);
+      if (bound?.t !== 'bounds') continue;
+      const traitArgs: Record<string, (Ty | undefined)[]> = {};
+      for (const b of g.bounds) {
+        if (b.k !== 'path' || b.args.length === 0) continue;
+        const args = b.args.map((a) => this.of(a, ctx));
+        for (const r of this.traitRefs(b, ctx)) traitArgs[refKey(r)] = args;
+      }
+      if (Object.keys(traitArgs).length > 0) ctx.generics.set(g.name, { ...bound, traitArgs });
     }
   }
 
