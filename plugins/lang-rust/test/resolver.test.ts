@@ -1230,6 +1230,36 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("types a block's value by the bindings at its end (gimli: `let mut program = { …; let mut program = LineProgram::new(…); …; program };`)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('blocks'),
+      'src/lib.rs': [
+        'pub struct Program;',
+        'impl Program {',
+        '    pub fn new() -> Program { Program }',
+        '    pub fn add(&mut self) {}',
+        '    pub fn version(&self) -> u8 { 0 }',
+        '}',
+        'pub fn build(twice: bool) -> u8 {',
+        '    let mut program = {',
+        '        let mut program = Program::new();',
+        '        if twice { program.add(); }',
+        '        program',
+        '    };',
+        '    let same = unsafe { let q = &program; q };',
+        '    program.add();',
+        '    same.version()',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:build '))).toEqual([
+      'src/lib.rs:build -calls-> src/lib.rs:Program::add',
+      'src/lib.rs:build -calls-> src/lib.rs:Program::new',
+      'src/lib.rs:build -calls-> src/lib.rs:Program::version',
+    ]);
+  });
+
   it("types the public fields of std's range structs (rkyv: `impl<T: Archive> Archive for Range<T>` calling `self.start.resolve()`)", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('ranges'),

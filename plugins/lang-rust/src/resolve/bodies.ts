@@ -199,6 +199,7 @@ export class BodyResolver {
       this.trees.length = 0;
       this.treeIds.clear();
       this.macroArgs.clear();
+      this.blockEnvs.clear();
     }
     return this.sites;
   }
@@ -403,7 +404,14 @@ export class BodyResolver {
       if (!inactive) this.walk(c, env);
       inactive = false;
     }
+    this.blockEnvs.set(`${this.macroKey(block)}:${block.endIndex}`, env);
   }
+
+  /**
+   * The bindings in force at the end of each block walked (by {@link macroKey} and end): a block's
+   * value is its tail read with them (`let p = { let mut p = Program::new(); …; p };`).
+   */
+  private readonly blockEnvs = new Map<string, Env>();
 
   /** Whether an attribute is a cfg a default build does not meet. */
   private attributeOff(attr: TsNode): boolean {
@@ -794,6 +802,7 @@ export class BodyResolver {
       case 'block': {
         const last = n.namedChildren[n.namedChildren.length - 1];
         if (!last || last.type === 'let_declaration') return undefined;
+        env = this.blockEnvs.get(`${this.macroKey(n)}:${n.endIndex}`) ?? env;
         // A block-like tail (`{ { …; x } }`, as a `macro_rules!` with `{{ … }}` writes) has no `;`.
         if (last.type === 'expression_statement') return last.lastChild?.type === ';' ? undefined : this.inferFirst(last, env);
         return this.infer(last, env);
