@@ -1230,6 +1230,29 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it('types what std methods give as written at the call (clap: `.collect::<FlatSet<_>>()`; `parse::<T>()`, `collect::<Vec<_>>()`)', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('turbofish'),
+      'src/lib.rs': [
+        'pub struct FlatSet<T>(Vec<T>);',
+        'impl<T> FlatSet<T> { pub fn is_empty(&self) -> bool { self.0.is_empty() } }',
+        'impl<T> FromIterator<T> for FlatSet<T> { fn from_iter<I: IntoIterator<Item = T>>(i: I) -> Self { FlatSet(i.into_iter().collect()) } }',
+        'pub struct Port(u16);',
+        'impl Port { pub fn open(&self) {} }',
+        'impl std::str::FromStr for Port { type Err = (); fn from_str(_: &str) -> Result<Port, ()> { Ok(Port(0)) } }',
+        'pub fn headings(names: &[String]) -> bool { names.iter().collect::<FlatSet<_>>().is_empty() }',
+        'pub fn open(s: &str) { s.parse::<Port>().unwrap().open() }',
+        'pub fn all(ports: Vec<Port>) { for p in ports.into_iter().collect::<Vec<_>>() { p.open() } }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => /^src\/lib\.rs:(headings|open|all) /.test(e))).toEqual([
+      'src/lib.rs:all -calls-> src/lib.rs:Port::open',
+      'src/lib.rs:headings -calls-> src/lib.rs:FlatSet::is_empty',
+      'src/lib.rs:open -calls-> src/lib.rs:Port::open',
+    ]);
+  });
+
   it("types a block's value by the bindings at its end (gimli: `let mut program = { …; let mut program = LineProgram::new(…); …; program };`)", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('blocks'),

@@ -1243,6 +1243,8 @@ export class BodyResolver {
       const elem = elementOf(d);
       return { targets: [], outcome: 'external', ...(elem ? { ret: { t: 'std', name: 'Option', args: [{ t: 'array', elem }] } } : {}) };
     }
+    const written = explicit?.[0];
+    if (written && TURBOFISH_RESULTS.has(name)) return { targets: [], outcome: 'external', ret: turbofishResult(name, written, d) };
     return { targets: [], outcome: 'external', ...this.retOfStd(d, name) };
   }
 
@@ -1446,6 +1448,23 @@ function isStdOrigin(origin: readonly string[] | undefined): boolean {
 function tried(t: Ty | undefined): Ty | undefined {
   const d = deref(t);
   return d?.t === 'std' && (d.name === 'Result' || d.name === 'Option' || d.name === 'Poll') ? d.args[0] : undefined;
+}
+
+/** std methods whose result is the type written at the call (`collect::<FlatSet<_>>()`, `parse::<u16>()`). */
+const TURBOFISH_RESULTS: ReadonlySet<string> = new Set(['collect', 'sum', 'product', 'parse']);
+/** Collections `collect::<C<_>>()` fills with the iterator's elements. */
+const COLLECTIONS: ReadonlySet<string> = new Set(['Vec', 'VecDeque', 'LinkedList', 'BinaryHeap', 'HashSet', 'BTreeSet', 'SmallVec']);
+
+/** What a std method of {@link TURBOFISH_RESULTS} called with `::<written>` on `recv` gives. */
+function turbofishResult(name: string, written: Ty, recv: Ty): Ty {
+  if (name === 'parse') return { t: 'std', name: 'Result', args: [written] };
+  // `Vec<_>`: the element left to inference (read as `?`) is the iterator's.
+  const a0 = written.t === 'std' ? written.args[0] : undefined;
+  if (name === 'collect' && written.t === 'std' && COLLECTIONS.has(written.name) && (!a0 || (a0.t === 'std' && a0.name === '?'))) {
+    const elem = elementOf(recv);
+    if (elem) return { ...written, args: [elem] };
+  }
+  return written;
 }
 
 /** The public fields of std's range structs, each of the range's element type (`Range<T>.start` is a `T`). */
