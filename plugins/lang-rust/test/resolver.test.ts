@@ -1230,6 +1230,20 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("reads a Cow's as_ref() as what it holds (regex: `impl Replacer for Cow<'a, str>` calling `self.as_ref().replace_append(…)`)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('cows'),
+      'src/lib.rs': [
+        'use std::borrow::Cow;',
+        'pub trait Replacer { fn replace_append(&mut self, dst: &mut String); }',
+        "impl<'a> Replacer for &'a str { fn replace_append(&mut self, dst: &mut String) { dst.push_str(self) } }",
+        "impl<'a> Replacer for Cow<'a, str> { fn replace_append(&mut self, dst: &mut String) { self.as_ref().replace_append(dst) } }",
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:<Cow as Replacer>::replace_append -calls-> src/lib.rs:Replacer::replace_append']);
+  });
+
   it('types what std methods give as written at the call (clap: `.collect::<FlatSet<_>>()`; `parse::<T>()`, `collect::<Vec<_>>()`)', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('turbofish'),

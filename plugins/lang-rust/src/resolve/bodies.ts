@@ -1388,11 +1388,13 @@ function fnSugarArgs(t: TypeExpr, fn: Item, file: FileIR): TypeExpr[] | undefine
 /**
  * Methods of std's smart pointers that give what they point to: their `AsRef`/`AsMut` impls, whose
  * traits are in the prelude (`borrow`, `deref` are not: without a `use` they reach the pointee's own).
+ * `Cow<'_, B>` is `AsRef<B>` too (`cow.as_ref()` of a `Cow<str>` is a `&str`).
  */
 const POINTER_VIEWS: Readonly<Record<string, ReadonlySet<string>>> = {
   Box: new Set(['as_ref', 'as_mut']),
   Rc: new Set(['as_ref']),
   Arc: new Set(['as_ref']),
+  Cow: new Set(['as_ref']),
 };
 
 /** Whether module `m` is `outer` or inside it (where `outer`'s private items are visible). */
