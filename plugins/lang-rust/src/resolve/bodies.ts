@@ -210,6 +210,11 @@ export class BodyResolver {
     return `${this.treeIds.get(n.tree) ?? 0}:${n.startIndex}`;
   }
 
+  /** A node's identity in the file and its snippets: its tree, start and end (a call and its callee can share a start). */
+  private nodeKey(n: TsNode): string {
+    return `${this.macroKey(n)}:${n.endIndex}`;
+  }
+
   /** Parses the arguments of every macro invocation under `root` as call arguments, in one snippet. */
   private prepareMacros(root: TsNode): void {
     const found = root.type === 'macro_invocation' ? [root] : ownDescendants(root, 'macro_invocation');
@@ -404,11 +409,11 @@ export class BodyResolver {
       if (!inactive) this.walk(c, env);
       inactive = false;
     }
-    this.blockEnvs.set(`${this.macroKey(block)}:${block.endIndex}`, env);
+    this.blockEnvs.set(this.nodeKey(block), env);
   }
 
   /**
-   * The bindings in force at the end of each block walked (by {@link macroKey} and end): a block's
+   * The bindings in force at the end of each block walked (by {@link nodeKey}): a block's
    * value is its tail read with them (`let p = { let mut p = Program::new(); …; p };`).
    */
   private readonly blockEnvs = new Map<string, Env>();
@@ -802,7 +807,7 @@ export class BodyResolver {
       case 'block': {
         const last = n.namedChildren[n.namedChildren.length - 1];
         if (!last || last.type === 'let_declaration') return undefined;
-        env = this.blockEnvs.get(`${this.macroKey(n)}:${n.endIndex}`) ?? env;
+        env = this.blockEnvs.get(this.nodeKey(n)) ?? env;
         // A block-like tail (`{ { …; x } }`, as a `macro_rules!` with `{{ … }}` writes) has no `;`.
         if (last.type === 'expression_statement') return last.lastChild?.type === ';' ? undefined : this.inferFirst(last, env);
         return this.infer(last, env);
@@ -908,7 +913,7 @@ export class BodyResolver {
 
   /** Resolves a call (once per node) and records its site. */
   private call(n: TsNode, env: Env): Callee {
-    const key = `${this.macroKey(n)}:${n.endIndex}`;
+    const key = this.nodeKey(n);
     const known = this.callMemo.get(key);
     if (known) return known;
     const c = this.withArgumentGenerics(this.callee(n, env), n, env);
@@ -1528,15 +1533,19 @@ const TYPED_ARGUMENTS: ReadonlySet<string> = new Set(['vec', 'try', 'r#try']);
  */
 function mayHoldCalls(m: TsNode, inner: string): boolean {
   if (inner.includes('(') || inner.includes('!')) return true;
-  const name = m.childForFieldName('macro');
-  const last = name?.type === 'scoped_identifier' ? name.childForFieldName('name')?.text : name?.text;
+  const last = macroLastName(m);
   return last !== undefined && TYPED_ARGUMENTS.has(last);
+}
+
+/** The last segment of an invocation's macro path (`vec` of `std::vec!`). */
+function macroLastName(m: TsNode): string | undefined {
+  const name = m.childForFieldName('macro');
+  return name?.type === 'scoped_identifier' ? name.childForFieldName('name')?.text : name?.text;
 }
 
 /** The text between a macro invocation's delimiters, or undefined for macros that take no expressions. */
 function macroInner(m: TsNode): string | undefined {
-  const name = m.childForFieldName('macro');
-  const last = name?.type === 'scoped_identifier' ? name.childForFieldName('name')?.text : name?.text;
+  const last = macroLastName(m);
   if (!last || NON_EXPRESSION_MACROS.has(last)) return undefined;
   const tt = m.namedChildren.find((c) => c?.type === 'token_tree');
   if (!tt) return undefined;

@@ -529,8 +529,7 @@ export class Names {
             while (te.k === 'ref') te = te.inner;
             if (te.k === 'path' && trait?.t === 'item') {
               // Keyed as Types names the type: by what a renaming `use` names (`Child as StdChild`).
-              const origin = this.outsidePath(scope, te);
-              const segs = origin.length > 1 && origin[origin.length - 1] !== te.segs[te.segs.length - 1] ? origin : te.segs;
+              const segs = knownAs(this.outsidePath(scope, te), te.segs);
               const key = `std:${segs[segs.length - 1]}`;
               byType.set(key, [...(byType.get(key) ?? []), { ...impl, outsideSelf: segs }]);
             }
@@ -868,6 +867,14 @@ export class Names {
  * Whether two written paths of outside types may name the same type: one ends the other
  * (`io::Error`, `std::io::Error`), `std`, `core` and `alloc` alike; a bare name may be any.
  */
+/**
+ * The path a type from outside the program is known by: what its renaming `use` names
+ * (`origin` of `use std::result::Result as StdResult` for `StdResult`), else as `written`.
+ */
+export function knownAs(origin: readonly string[], written: readonly string[]): readonly string[] {
+  return origin.length > 1 && origin[origin.length - 1] !== written[written.length - 1] ? origin : written;
+}
+
 export function samePathTail(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   if (!a || !b || a.length < 2 || b.length < 2) return true;
   const norm = (x: string) => (x === 'core' || x === 'alloc' ? 'std' : x);

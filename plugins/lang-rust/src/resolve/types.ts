@@ -5,7 +5,7 @@
  * with its arguments so that `?`, `unwrap()`, indexing and iteration can see through it.
  */
 import type { Item, TypeExpr } from '../syntax/file-ir.js';
-import { dedupeRefs, type ItemRef, itemOf, type Names, refKey, type Scope } from './names.js';
+import { dedupeRefs, type ItemRef, itemOf, knownAs, type Names, refKey, type Scope } from './names.js';
 import type { Module } from './program.js';
 
 export type Ty =
@@ -249,8 +249,7 @@ export class Types {
     let origin = byPath.get(key);
     if (!origin) byPath.set(key, (origin = this.names.outsidePath(ctx.scope, te)));
     // A `use` that renames it (`result::Result as StdResult`): the type is the one it names.
-    const renamed = origin.length > 1 && origin[origin.length - 1] !== te.segs[te.segs.length - 1];
-    return outsideType(renamed ? origin : te.segs, args, origin.length > 1 ? origin : undefined);
+    return outsideType(knownAs(origin, te.segs), args, origin.length > 1 ? origin : undefined);
   }
 
   /**
