@@ -65,6 +65,42 @@ describe('modules and uses', () => {
     expect(calls(r)).toEqual(['src/lib.rs:main1 -calls-> src/lib.rs:a::go', 'src/lib.rs:main2 -calls-> src/lib.rs:main2::go']);
   });
 
+  it("reads the calls of const and static values: a function's own are its calls, another's the item's", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('consts'),
+      'src/lib.rs': [
+        'pub struct Parser;',
+        'impl Parser {',
+        '    pub const fn string() -> Parser { Parser }',
+        '    pub const DEFAULT: Parser = Parser::string();',
+        '}',
+        'pub const fn size() -> usize { 4 }',
+        'pub static GLOBAL: Parser = Parser::string();',
+        'pub const TABLE: [u8; 3] = [1, 2, 3];',
+        "pub fn get() -> &'static Parser {",
+        '    static LOCAL: Parser = Parser::string();',
+        '    const N: usize = size();',
+        '    &LOCAL',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(r.failed).toEqual([]);
+    expect(calls(r)).toEqual([
+      'src/lib.rs:GLOBAL -calls-> src/lib.rs:Parser::string',
+      'src/lib.rs:Parser::DEFAULT -calls-> src/lib.rs:Parser::string',
+      'src/lib.rs:get -calls-> src/lib.rs:Parser::string',
+      'src/lib.rs:get -calls-> src/lib.rs:size',
+    ]);
+    // Phase A's refs, for name matching, come from the same callers.
+    expect(r.refs.get('src/lib.rs')?.filter((x) => x.startsWith('calls '))).toEqual([
+      'calls Parser::string',
+      'calls Parser::string',
+      'calls Parser::string',
+      'calls size',
+    ]);
+  });
+
   it('resolves across the crates of a workspace through path dependencies, renamed ones too', async () => {
     const r = await analyzeProject({
       'Cargo.toml': '[workspace]\nmembers = ["core", "app"]\n[workspace.dependencies]\nshop-core = { path = "core" }\n',
@@ -1201,7 +1237,7 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r).filter((e) => e.startsWith('src/lib.rs:which '))).toEqual(['src/lib.rs:which -calls-> src/lib.rs:os']);
   });
 
-  it("binds a trait's parameters to the arguments of the bound a receiver has (nom: `F: Parser<I, O, E>`, `f.parse(i)?` giving `(I, O)`)", async () => {
+  it("binds a trait's parameters to the arguments of the bound a receiver has, its supertraits' too (nom: `F: Parser<I, O, E>`, `f.parse(i)?` giving `(I, O)`)", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('parsers'),
       'src/lib.rs': [
@@ -1219,6 +1255,11 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         '    }',
         '}',
         'pub fn echoed<T: InputLength, X: Echo<T>>(x: X, t: T) -> usize { x.echo(t).input_len() }',
+        // Through a supertrait: `Sub<U>: Echo<Wrap<U>>`, so an `X: Sub<T>` echoes a `Wrap<T>`.
+        'pub struct Wrap<U>(U);',
+        'impl<U> Wrap<U> { pub fn unwrap(self) -> U { self.0 } }',
+        'pub trait Sub<U>: Echo<Wrap<U>> {}',
+        'pub fn sub_echoed<T: InputLength, X: Sub<T>>(x: X, t: T) -> usize { x.echo(Wrap(t)).unwrap().input_len() }',
         '',
       ].join('\n'),
     });
@@ -1227,6 +1268,49 @@ describe('what real crates do (found on crates the issue does not name)', () => 
       'src/lib.rs:all_consuming -calls-> src/lib.rs:Parser::parse',
       'src/lib.rs:echoed -calls-> src/lib.rs:Echo::echo',
       'src/lib.rs:echoed -calls-> src/lib.rs:InputLength::input_len',
+      'src/lib.rs:sub_echoed -calls-> src/lib.rs:Echo::echo',
+      'src/lib.rs:sub_echoed -calls-> src/lib.rs:InputLength::input_len',
+      'src/lib.rs:sub_echoed -calls-> src/lib.rs:Wrap::unwrap',
+    ]);
+  });
+
+  it('resolves a function of a type from outside the program to the trait of the program it has it from (quickcheck: `String::arbitrary(g)`)', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('arb'),
+      'src/lib.rs': [
+        'pub struct Gen;',
+        'pub trait Arbitrary: Sized { fn arbitrary(g: &mut Gen) -> Self; fn shrink(&self) -> Vec<Self> { Vec::new() } }',
+        'pub trait Named { fn new() -> Self; }',
+        'impl Arbitrary for bool { fn arbitrary(_: &mut Gen) -> bool { true } }',
+        'impl Arbitrary for String { fn arbitrary(g: &mut Gen) -> String { if bool::arbitrary(g) { String::new() } else { String::from("x") } } }',
+        'impl<T: Arbitrary> Arbitrary for Vec<T> { fn arbitrary(g: &mut Gen) -> Vec<T> { vec![T::arbitrary(g)] } }',
+        // `String::new` is String\'s own, whatever the program\'s traits have.
+        'impl Named for String { fn new() -> Self { String::new() } }',
+        'pub fn both(g: &mut Gen) -> usize { let s = String::arbitrary(g); let v = Vec::<String>::arbitrary(g); s.shrink().len() + v.len() }',
+        // Of two traits with the function, the one the scope names (num-traits: `use float::Float;` then `f64::nan()`);
+        // a float's own method comes first (`self.is_nan()`), and `u32::from` is std's `From`.
+        'pub mod fl {',
+        '    pub trait Float { fn nan() -> Self; fn is_nan(self) -> bool; }',
+        '    pub trait FloatCore { fn nan() -> Self; }',
+        '    pub trait Cast { fn from(x: u8) -> Self; }',
+        '    impl Float for f64 { fn nan() -> f64 { 0.0 } fn is_nan(self) -> bool { self.is_nan() } }',
+        '    impl FloatCore for f64 { fn nan() -> f64 { 0.0 } }',
+        '    impl Cast for u32 { fn from(x: u8) -> u32 { 0 } }',
+        '}',
+        'pub fn nan_one() -> f64 { use fl::Float; let _ = u32::from(1u8); f64::nan() }',
+        // A type whose own functions are not known: `OsStr::lossy` may be its own (rustix's `impl Arg for &OsStr`).
+        'use std::ffi::OsStr;',
+        'pub trait Arg { fn lossy(&self) -> String; }',
+        'impl Arg for &OsStr { fn lossy(&self) -> String { OsStr::lossy(self) } }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:<String as Arbitrary>::arbitrary -calls-> src/lib.rs:Arbitrary::arbitrary',
+      'src/lib.rs:<Vec as Arbitrary>::arbitrary -calls-> src/lib.rs:Arbitrary::arbitrary',
+      'src/lib.rs:both -calls-> src/lib.rs:Arbitrary::arbitrary',
+      'src/lib.rs:both -calls-> src/lib.rs:Arbitrary::shrink',
+      'src/lib.rs:nan_one -calls-> src/lib.rs:fl::Float::nan',
     ]);
   });
 

@@ -12,9 +12,17 @@ import { ITEM_TYPES, ownDescendants } from '../syntax/extract.js';
 import { pathSegments, typeOf } from '../syntax/type-syntax.js';
 import { compileRules, expand } from '../syntax/macro-rules.js';
 import { type FileIR, type Item, PRIMITIVE_TYPE_NAMES, type TypeExpr, typePaths } from '../syntax/file-ir.js';
-import { type ItemRef, itemOf, type Names, type Res, type Scope } from './names.js';
+import { type ItemRef, itemOf, type Names, refKey, type Res, type Scope } from './names.js';
 import type { Module } from './program.js';
-import { closureParams, MAPS, mapEntry, SELF_CONSTRUCTORS, STD_INHERENT_METHODS, stdMethodResult } from './std-model.js';
+import {
+  closureParams,
+  MAPS,
+  mapEntry,
+  PRELUDE_TRAIT_METHODS,
+  SELF_CONSTRUCTORS,
+  STD_INHERENT_METHODS,
+  stdMethodResult,
+} from './std-model.js';
 import {
   CALLABLE,
   deref,
@@ -1068,6 +1076,14 @@ export class BodyResolver {
         if (target && itemOf(target).kind !== 'trait') recv = { t: 'adt', ref: target, args: [] };
       }
     }
+    // `String::arbitrary(g)`, `bool::arbitrary(g)`: a type from outside the program, whose function of the name may be a trait's of the program.
+    if (!recv && path && segs.segs.length >= 2 && !res.some((r) => r.t === 'item')) {
+      const outside = this.types.of(typeOf(path), this.ctx);
+      if (outside?.t === 'std') {
+        const c = this.associatedCall(outside, name);
+        if (c.targets.length > 0) return c;
+      }
+    }
     const c = this.pathCall(res, recv, call, env);
     // `Type::default()`, `Type::from(x)`: std's constructing traits make the type.
     const made = SELF_CONSTRUCTORS[segs.segs[segs.segs.length - 1]!];
@@ -1096,7 +1112,56 @@ export class BodyResolver {
       const targets = this.names.boundMethods(d.traits, name);
       return targets.length > 0 ? this.withReturn(targets, d) : { targets: [], outcome: 'unknown' };
     }
+    // `String::arbitrary(g)`, `Vec::<T>::arbitrary(g)`: a trait of the program implemented for a type from outside it.
+    const local = this.outsideTypeMethods(d, name, false);
+    if (local.length > 0) return this.withReturn(local, d);
     return { targets: [], outcome: 'external', ...(name === 'new' || name === 'default' || name === 'with_capacity' ? { ret: d } : {}) };
+  }
+
+  /**
+   * The items of the program's traits named `name` that a type from outside the program (std's,
+   * a slice or array) has through the program's impls, unless the type's own method of the name
+   * comes first or a prelude trait's has it (`u32::from` is std's `From`) — as a path (without
+   * `derefs`), only a type whose own functions are known; with `derefs` (a method call), also those of what it derefs to (`Vec` to a slice,
+   * `String` to `str`).
+   */
+  private outsideTypeMethods(d: Ty, name: string, derefs: boolean): ItemRef[] {
+    const outside = d.t === 'array' ? SLICE : d.t === 'std' ? d.name : undefined;
+    if (outside === undefined) return [];
+    if (PRELUDE_TRAIT_METHODS.has(name)) return [];
+    // `OsStr::to_string_lossy(self)` in rustix's `impl Arg for &OsStr` is `OsStr`'s own: a path to a
+    // type whose own functions are not known (not in STD_INHERENT_METHODS) names no trait of the program.
+    if (!derefs && !STD_INHERENT_METHODS[outside]) return [];
+    for (const typeName of derefs ? [outside, ...(OUTSIDE_DEREF[outside] ?? [])] : [outside]) {
+      if (STD_INHERENT_METHODS[typeName]?.has(name)) break;
+      const local = this.names.stdTypeMethods(
+        typeName,
+        name,
+        typeName === outside && d.t === 'std' ? d.path : undefined,
+        typeName === SLICE ? elementName(elementOf(d)) : undefined,
+      );
+      if (local.length > 0) return this.traitsInScope(local);
+    }
+    return [];
+  }
+
+  /**
+   * Of trait items of several traits, those whose trait the call's scope names (`use float::Float;`
+   * in a function where `FloatCore` has a method of the name too): rustc considers only traits in
+   * scope. All of them when the scope names none (a trait imported `as _`, or through a macro).
+   */
+  private traitsInScope(items: ItemRef[]): ItemRef[] {
+    const traits = new Map<string, ItemRef>();
+    for (const r of items) {
+      const trait: ItemRef = { file: r.file, i: itemOf(r).parent, mod: r.mod };
+      if (trait.i !== -1) traits.set(refKey(trait), trait);
+    }
+    if (traits.size < 2) return items;
+    const named = new Set<string>();
+    for (const [key, trait] of traits)
+      if (this.names.lookup(this.scope, itemOf(trait).name, 'type').some((r) => r.t === 'item' && refKey(r.ref) === key)) named.add(key);
+    if (named.size === 0) return items;
+    return items.filter((r) => named.has(refKey({ file: r.file, i: itemOf(r).parent, mod: r.mod })));
   }
 
   /** A call whose callee path resolved to `res`. */
@@ -1196,19 +1261,9 @@ export class BodyResolver {
         ? this.withReturn(targets, d, explicit)
         : { targets: [], outcome: 'external', ...(name === 'clone' || name === 'to_owned' ? { ret: d } : {}) };
     }
-    // A trait of the program implemented for a type from outside it, unless the type's own method
-    // of the name comes first; a `Vec` derefs to a slice, a `String` to `str`.
-    const outside = d.t === 'array' ? SLICE : d.t === 'std' ? d.name : undefined;
-    for (const typeName of outside === undefined ? [] : [outside, ...(OUTSIDE_DEREF[outside] ?? [])]) {
-      if (STD_INHERENT_METHODS[typeName]?.has(name)) break;
-      const local = this.names.stdTypeMethods(
-        typeName,
-        name,
-        typeName === outside && d.t === 'std' ? d.path : undefined,
-        typeName === SLICE ? elementName(elementOf(d)) : undefined,
-      );
-      if (local.length > 0) return this.withReturn(local, d, explicit);
-    }
+    // A trait of the program implemented for a type from outside it; a `Vec` derefs to a slice, a `String` to `str`.
+    const local = this.outsideTypeMethods(d, name, true);
+    if (local.length > 0) return this.withReturn(local, d, explicit);
     // A blanket impl of the program over an outside trait std implements for the type (`impl<T: AsRawFd> AsSock for T`).
     if (d.t === 'std' && isStdOrigin(d.origin) && !STD_INHERENT_METHODS[d.name]?.has(name)) {
       const blanket = this.names.stdBlanketMethods(d.name, name);

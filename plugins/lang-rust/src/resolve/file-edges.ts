@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic, EdgeKind, FileGraphBuilder, VName } from '@travsr/sdk';
 import type { ScipRustCallbacks, ScipRustEdge } from '../scip/scip-rust-edges.js';
-import { type FileNodes, ownerNode } from '../syntax/emit.js';
+import { callerNode, type FileNodes, ownerNode } from '../syntax/emit.js';
 import type { FileIR } from '../syntax/file-ir.js';
 import type { CallSite } from './bodies.js';
 import { type ItemRef, itemOf, type Names } from './names.js';
@@ -64,7 +64,7 @@ export function addEdges(
   for (const s of sites) {
     if (!s.inExpansion) counts[s.outcome]++;
     if (s.targets.length === 0 || (upgraded && !s.expanded)) continue;
-    const src = ownerNode(ir, nodes, s.caller).vname;
+    const src = callerNode(ir, nodes, s.caller).vname;
     for (const t of s.targets) {
       const dst = vname(t);
       if (dst) edge(src, dst, 'calls', s.expanded ? EXPANDED_CONFIDENCE : 1);

@@ -293,6 +293,16 @@ const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/))
 const ATOMIC_VALUE_METHODS = words('load swap into_inner get_mut compare_and_swap');
 
 /** Inherent methods of the integer types (`u64::wrapping_add` comes before a trait's `wrapping_add`). */
+/** Inherent functions of `Rc` and `Arc`. */
+const SHARED_POINTER_INHERENT = words(`new new_cyclic new_uninit new_zeroed pin try_new try_unwrap into_inner unwrap_or_clone
+  into_raw from_raw as_ptr downgrade weak_count strong_count increment_strong_count decrement_strong_count get_mut
+  get_mut_unchecked make_mut ptr_eq downcast new_uninit_slice assume_init new_in`);
+/** Inherent methods of `f32` and `f64`. */
+const FLOAT_INHERENT = words(`floor ceil round round_ties_even trunc fract abs signum copysign mul_add div_euclid rem_euclid
+  powi powf sqrt exp exp2 ln log log2 log10 abs_sub cbrt hypot sin cos tan asin acos atan atan2 sin_cos exp_m1 ln_1p sinh
+  cosh tanh asinh acosh atanh is_nan is_infinite is_finite is_subnormal is_normal classify is_sign_positive
+  is_sign_negative next_up next_down recip to_degrees to_radians max min maximum minimum midpoint to_int_unchecked to_bits
+  from_bits to_be_bytes to_le_bytes to_ne_bytes from_be_bytes from_le_bytes from_ne_bytes total_cmp clamp`);
 const INTEGER_INHERENT = words(`checked_add checked_sub checked_mul checked_div checked_rem checked_neg checked_shl checked_shr
   checked_pow checked_abs checked_div_euclid checked_rem_euclid wrapping_add wrapping_sub wrapping_mul wrapping_div
   wrapping_rem wrapping_neg wrapping_shl wrapping_shr wrapping_pow wrapping_abs saturating_add saturating_sub saturating_mul
@@ -344,4 +354,27 @@ export const STD_INHERENT_METHODS: Readonly<Record<string, ReadonlySet<string>>>
     sort_by_key sort_by_cached_key to_vec into_vec repeat concat join is_ascii eq_ignore_ascii_case make_ascii_uppercase
     make_ascii_lowercase escape_ascii to_ascii_uppercase to_ascii_lowercase map as_slice as_mut_slice each_ref each_mut`),
   ...Object.fromEntries([...INTEGERS].map((t) => [t, INTEGER_INHERENT])),
+  f32: FLOAT_INHERENT,
+  f64: FLOAT_INHERENT,
+  char: words(`is_digit to_digit from_digit from_u32 from_u32_unchecked len_utf8 len_utf16 encode_utf8 encode_utf16
+    is_alphabetic is_lowercase is_uppercase is_whitespace is_alphanumeric is_control is_numeric to_lowercase to_uppercase
+    is_ascii to_ascii_uppercase to_ascii_lowercase eq_ignore_ascii_case make_ascii_uppercase make_ascii_lowercase
+    is_ascii_alphabetic is_ascii_uppercase is_ascii_lowercase is_ascii_alphanumeric is_ascii_digit is_ascii_hexdigit
+    is_ascii_punctuation is_ascii_graphic is_ascii_whitespace is_ascii_control escape_unicode escape_debug escape_default`),
+  bool: words('then then_some'),
+  Box: words(`new pin new_uninit new_zeroed try_new try_new_uninit new_in pin_in from_raw from_raw_in into_raw
+    into_raw_with_allocator leak into_pin into_inner as_ptr as_mut_ptr downcast downcast_unchecked write assume_init
+    allocator new_uninit_slice new_zeroed_slice into_boxed_slice from_non_null into_non_null`),
+  Rc: SHARED_POINTER_INHERENT,
+  Arc: SHARED_POINTER_INHERENT,
+  // A unit struct with no functions of its own.
+  PhantomData: new Set<string>(),
 };
+
+/**
+ * Methods of the traits of std's prelude that std's types have (`From`, `Clone`, `Default`,
+ * `PartialEq`, `Ord`, `ToString`, `ToOwned`, `AsRef`…): on such a type a trait of the program
+ * with a method of the name would make the call ambiguous, so a call that compiles is std's.
+ */
+export const PRELUDE_TRAIT_METHODS: ReadonlySet<string> = words(`from into try_from try_into clone clone_from default
+  to_owned to_string eq ne cmp partial_cmp lt le gt ge max min clamp as_ref as_mut from_iter into_iter extend`);

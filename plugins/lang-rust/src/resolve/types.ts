@@ -31,6 +31,9 @@ export interface TyCtx {
   self?: Ty | undefined;
 }
 
+/** How far up a trait's supertraits their arguments are followed (a cycle is an error rustc reports). */
+const MAX_SUPERTRAIT_DEPTH = 8;
+
 /** The std type name of slices and arrays whose element is unknown, and the key of the program's impls for any slice or array. */
 export const SLICE = '[]';
 
@@ -573,9 +576,40 @@ export class Types {
       for (const b of g.bounds) {
         if (b.k !== 'path' || b.args.length === 0) continue;
         const args = b.args.map((a) => this.of(a, ctx));
-        for (const r of this.traitRefs(b, ctx)) traitArgs[refKey(r)] = args;
+        for (const r of this.traitRefs(b, ctx)) {
+          traitArgs[refKey(r)] = args;
+          this.supertraitArguments(r, args, traitArgs, 0);
+        }
       }
       if (Object.keys(traitArgs).length > 0) ctx.generics.set(g.name, { ...bound, traitArgs });
+    }
+  }
+
+  /**
+   * The arguments `trait`'s supertraits get when it has `args` (`trait Sub<I>: Parser<I, Out>` and
+   * `F: Sub<&str>` give `Parser<&str, Out>`), and theirs in turn, into `out` (a trait already
+   * there keeps its arguments: those written on the bound come first).
+   */
+  private supertraitArguments(
+    trait: ItemRef,
+    args: readonly (Ty | undefined)[],
+    out: Record<string, (Ty | undefined)[]>,
+    depth: number,
+  ): void {
+    const it = itemOf(trait);
+    if (depth >= MAX_SUPERTRAIT_DEPTH || !it.supertraits?.some((s) => s.k === 'path' && s.args.length > 0)) return;
+    const generics = new Map<string, Ty | undefined>();
+    it.generics?.forEach((g, k) => generics.set(g.name, args[k]));
+    const ctx: TyCtx = { scope: this.names.itemScope(trait), generics };
+    for (const s of it.supertraits) {
+      if (s.k !== 'path' || s.args.length === 0) continue;
+      const sargs = s.args.map((a) => this.of(a, ctx));
+      for (const r of this.traitRefs(s, ctx)) {
+        const key = refKey(r);
+        if (key in out) continue;
+        out[key] = sargs;
+        this.supertraitArguments(r, sargs, out, depth + 1);
+      }
     }
   }
 

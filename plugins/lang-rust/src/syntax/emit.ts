@@ -80,6 +80,18 @@ export function ownerNode(ir: FileIR, nodes: FileNodes, i: number): Node {
   return nodes.module;
 }
 
+/**
+ * The node the calls of body `i` are attributed to. A `const` or `static` declared in a function
+ * is part of that function's code (`static DEFAULT: ValueParser = ValueParser::string();` inside
+ * `get_value_parser`, as rustc attributes it); any other body is its item's.
+ */
+export function callerNode(ir: FileIR, nodes: FileNodes, i: number): Node {
+  const it = ir.items[i]!;
+  if (it.local && (it.kind === 'const' || it.kind === 'static'))
+    for (let j = it.parent; j !== -1; j = ir.items[j]!.parent) if (ir.items[j]!.kind === 'fn') return ownerNode(ir, nodes, j);
+  return ownerNode(ir, nodes, i);
+}
+
 /** Phase A refs: every call in a function body as written, and every `use` path. */
 export function emitRefs(
   ir: FileIR,
@@ -90,7 +102,7 @@ export function emitRefs(
   expanded: ReadonlySet<number>,
 ): void {
   for (const [fn, body] of bodies) {
-    const owner = ownerNode(ir, nodes, fn);
+    const owner = callerNode(ir, nodes, fn);
     // A body a macro wrote: its calls are placed at the invocation.
     const at = expanded.has(fn) ? ir.items[fn]!.range : undefined;
     for (const c of ownDescendants(body, 'call_expression')) {

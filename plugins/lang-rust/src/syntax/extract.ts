@@ -457,6 +457,10 @@ class Extractor {
         // block's items, as a function body's, are local to it.
         const value = n.childForFieldName('value');
         if (value?.type === 'block') this.localItems(value, i, this.ir.items[i]!.path);
+        // A value that calls (`static DEFAULT: ValueParser = ValueParser::string();`) is a body
+        // for the calls' readers; one without (a literal table) costs them nothing.
+        if (value && (ownDescendants(value, 'call_expression').length > 0 || ownDescendants(value, 'macro_invocation').length > 0))
+          this.bodies.set(i, value);
         return;
       }
       case 'macro_definition': {
