@@ -118,23 +118,31 @@ export function addEdges(
   return counts;
 }
 
+const FUNCTIONS: ReadonlySet<string> = new Set(['fn']);
+const VALUES: ReadonlySet<string> = new Set(['const', 'static']);
+
 /** How rust-analyzer's index finds the plugin's definitions and callers (see {@link ScipRustCallbacks}). */
 export function scipCallbacks(program: Program, root: string): ScipRustCallbacks {
   const texts = new Map<string, string | undefined>();
   return {
     definitionAt: (path, line, name) =>
       program.file(path)?.items.find((it) => it.nameLine === line && it.name === name && it.sig !== '')?.sig,
+    // As the native resolver attributes calls (`callerNode`): the innermost function around, else
+    // the innermost const or static whose value holds the call.
     callerAt: (path, line, column) => {
-      let best: FileIR['items'][number] | undefined;
-      for (const it of program.file(path)?.items ?? []) {
-        if (it.kind !== 'fn' || !it.body || it.sig === '') continue;
-        const r = it.range;
-        const inside =
-          (line > r.startLine || (line === r.startLine && column >= r.startCol)) &&
-          (line < r.endLine || (line === r.endLine && column <= r.endCol));
-        if (inside && (!best || r.endLine - r.startLine < best.range.endLine - best.range.startLine)) best = it;
-      }
-      return best?.sig;
+      const innermost = (kinds: ReadonlySet<string>) => {
+        let best: FileIR['items'][number] | undefined;
+        for (const it of program.file(path)?.items ?? []) {
+          if (!kinds.has(it.kind) || (it.kind === 'fn' && !it.body) || it.sig === '') continue;
+          const r = it.range;
+          const inside =
+            (line > r.startLine || (line === r.startLine && column >= r.startCol)) &&
+            (line < r.endLine || (line === r.endLine && column <= r.endCol));
+          if (inside && (!best || r.endLine - r.startLine < best.range.endLine - best.range.startLine)) best = it;
+        }
+        return best;
+      };
+      return (innermost(FUNCTIONS) ?? innermost(VALUES))?.sig;
     },
     textOf: (path) => {
       if (!texts.has(path)) {

@@ -27,7 +27,7 @@ import {
 export interface ScipRustCallbacks {
   /** The signature of the definition whose name `name` is on `line` of `path`, or undefined. */
   definitionAt(path: string, line: number, name: string): string | undefined;
-  /** The signature of the innermost function whose range holds the position (the caller of a call there), or undefined. */
+  /** The signature of the caller of a call at the position: the innermost function around, else the innermost const or static; undefined when none. */
   callerAt(path: string, line: number, column: number): string | undefined;
   /** The text of a repository file, or undefined when it cannot be read. */
   textOf(path: string): string | undefined;
@@ -50,7 +50,7 @@ export interface ScipRustEdge {
  *   there, or the trait an impl member implements could not be found.
  * - `ambiguous`: several definitions share the callee's symbol (rust-analyzer does not tell
  *   apart two inherent impls' `new`, or two binaries' `helper`) and none is in the caller's file.
- * - `no-caller`: the call is outside every function (a `const` initializer).
+ * - `no-caller`: the call is outside every function, const and static (an array length, an enum discriminant).
  */
 export type RustCallOutcome = 'resolved' | 'external' | 'unmapped' | 'ambiguous' | 'no-caller';
 
