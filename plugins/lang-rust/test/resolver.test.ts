@@ -1274,6 +1274,35 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("types an operator through the program's impl of std's operator trait (time: `datetime - OffsetDateTime::UNIX_EPOCH` is a `Duration`)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ops'),
+      'src/lib.rs': [
+        'use core::ops::{Neg, Sub};',
+        'pub struct Duration(i64);',
+        'impl Duration { pub fn is_zero(&self) -> bool { self.0 == 0 } pub fn abs(self) -> Duration { self } }',
+        'impl Neg for Duration { type Output = Self; fn neg(self) -> Self { Duration(-self.0) } }',
+        '#[derive(Clone, Copy)] pub struct Time(i64);',
+        'impl Time { pub fn hour(self) -> i64 { self.0 } }',
+        'impl Sub for Time { type Output = Duration; fn sub(self, rhs: Time) -> Duration { Duration(self.0 - rhs.0) } }',
+        'impl Sub<Duration> for Time { type Output = Time; fn sub(self, rhs: Duration) -> Time { Time(self.0 - rhs.0) } }',
+        'pub fn since(a: Time, b: Time, d: Duration) -> bool {',
+        '    let x = a - b;',
+        '    (a - d).hour();',
+        '    (-x).abs().is_zero()',
+        '}',
+        // A right-hand side no impl takes: no type, no edge.
+        'pub fn unknown(a: Time, f: fn() -> u8) -> i64 { (a - f()).hour() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:since') || e.startsWith('src/lib.rs:unknown'))).toEqual([
+      'src/lib.rs:since -calls-> src/lib.rs:Duration::abs',
+      'src/lib.rs:since -calls-> src/lib.rs:Duration::is_zero',
+      'src/lib.rs:since -calls-> src/lib.rs:Time::hour',
+    ]);
+  });
+
   it('resolves a function of a type from outside the program to the trait of the program it has it from (quickcheck: `String::arbitrary(g)`)', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('arb'),

@@ -668,6 +668,21 @@ export class BodyResolver {
 
   // ——— types of expressions ———
 
+  /**
+   * What an operator (std's trait `trait`: `Add` for `+`, `Neg` for unary `-`) gives on `left`:
+   * a number's own type (a shift's too), a `String` for `+`, `bool` for `!` on one, and on a type
+   * of the program what its impl of the trait says (see {@link Types.operatorOutput}).
+   */
+  private operatorResult(trait: string | undefined, left: Ty | undefined, right: Ty | undefined): Ty | undefined {
+    const d = deref(left);
+    if (!trait || !d) return undefined;
+    if (d.t === 'adt') return this.types.operatorOutput(d, trait, right);
+    if (d.t !== 'std') return undefined;
+    if (NUMBERS.has(d.name)) return trait === 'Not' && d.name.startsWith('f') ? undefined : d;
+    if (d.name === 'bool' && (trait === 'Not' || trait === 'BitAnd' || trait === 'BitOr' || trait === 'BitXor')) return d;
+    return d.name === 'String' && trait === 'Add' ? d : undefined;
+  }
+
   private infer(n: TsNode, env: Env): Ty | undefined {
     if (this.depth > MAX_INFER_DEPTH) return undefined;
     this.depth++;
@@ -719,11 +734,18 @@ export class BodyResolver {
       case 'parenthesized_expression': {
         const v = n.namedChildren[0];
         const t = v ? this.infer(v, env) : undefined;
-        return n.type === 'unary_expression' && n.text.startsWith('*')
-          ? derefOnce(t)
-          : n.type === 'unary_expression' && !n.text.startsWith('*')
-            ? undefined
-            : t;
+        if (n.type === 'parenthesized_expression') return t;
+        if (n.text.startsWith('*')) return derefOnce(t);
+        return this.operatorResult(n.text.startsWith('-') ? 'Neg' : n.text.startsWith('!') ? 'Not' : undefined, t, t);
+      }
+      case 'binary_expression': {
+        const op = n.childForFieldName('operator')?.type ?? '';
+        if (COMPARISONS.has(op)) return BOOL;
+        const left = n.childForFieldName('left');
+        const right = n.childForFieldName('right');
+        if (!left || !right || !BINARY_OPERATORS[op]) return undefined;
+        const l = this.infer(left, env);
+        return this.operatorResult(BINARY_OPERATORS[op], l, deref(l)?.t === 'adt' ? this.infer(right, env) : undefined);
       }
       case 'struct_expression': {
         const name = n.childForFieldName('name');
@@ -1400,6 +1422,40 @@ function elementName(t: Ty | undefined): string | undefined {
 
 /** What std types deref to, for the program's traits implemented there. */
 const OUTSIDE_DEREF: Readonly<Record<string, readonly string[]>> = { Vec: [SLICE], String: ['str'] };
+
+/** std's operator traits, by the binary operator written. */
+const BINARY_OPERATORS: Readonly<Record<string, string>> = {
+  '+': 'Add',
+  '-': 'Sub',
+  '*': 'Mul',
+  '/': 'Div',
+  '%': 'Rem',
+  '&': 'BitAnd',
+  '|': 'BitOr',
+  '^': 'BitXor',
+  '<<': 'Shl',
+  '>>': 'Shr',
+};
+/** Operators that give a `bool`. */
+const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '>', '<=', '>=', '&&', '||']);
+const BOOL: Ty = { t: 'std', name: 'bool', args: [] };
+/** std's number types: an operator on one gives its type. */
+const NUMBERS: ReadonlySet<string> = new Set([
+  'u8',
+  'u16',
+  'u32',
+  'u64',
+  'u128',
+  'usize',
+  'i8',
+  'i16',
+  'i32',
+  'i64',
+  'i128',
+  'isize',
+  'f32',
+  'f64',
+]);
 
 /** Associated functions that make a value of their type (`String::from(s)`, `Vec::with_capacity(n)`). */
 const OUTSIDE_CONSTRUCTORS = new Set(['new', 'default', 'from', 'with_capacity']);

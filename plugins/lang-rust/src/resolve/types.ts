@@ -291,6 +291,33 @@ export class Types {
   }
 
   /**
+   * What an operator gives on a type of the program through the program's impl of std's operator
+   * trait (`a - b` with `impl Sub<OffsetDateTime> for OffsetDateTime { type Output = Duration; }`):
+   * of the impls of `trait` for `left`'s type, those whose right-hand side (`Self` when the trait
+   * is written without one) can be `right`'s type; their `Output` when they agree on one.
+   */
+  operatorOutput(left: Ty & { t: 'adt' }, trait: string, right: Ty | undefined): Ty | undefined {
+    const rightHead = headKey(right);
+    let out: Ty | undefined;
+    for (const impl of this.names.impls().byType.get(refKey(left.ref)) ?? []) {
+      const implTrait = itemOf(impl.ref).implTrait;
+      if (impl.trait?.t !== 'ext' || implTrait?.k !== 'path' || implTrait.segs[implTrait.segs.length - 1] !== trait) continue;
+      const member = this.names.membersNamed(impl.ref, 'Output').find((r) => itemOf(r).kind === 'type');
+      const aliased = member ? itemOf(member).aliased : undefined;
+      if (!member || !aliased) continue;
+      const ctx = this.fnCtx(member, left);
+      const rhsHead = headKey(implTrait.args[0] ? this.of(implTrait.args[0], ctx) : left);
+      // An impl for another right-hand side (`Sub<Duration>` when `right` is an `OffsetDateTime`).
+      if (rightHead !== undefined && rhsHead !== undefined && rhsHead !== rightHead) continue;
+      const given = this.of(aliased, ctx);
+      const key = headKey(given);
+      if (!given || key === undefined || (out !== undefined && headKey(out) !== key)) return undefined;
+      out ??= given;
+    }
+    return out;
+  }
+
+  /**
    * Where method lookup goes once a type of the program has no method of the name: the `Target`
    * of its `impl Deref for T` (std's `Deref`, written in the program: `counter::Sender<C>` →
    * `C`), with the impl's parameters bound by the type's arguments. Undefined without one.
@@ -683,6 +710,14 @@ function tyKey(t: Ty | undefined): unknown {
     case 'array':
       return ['array', tyKey(t.elem)];
   }
+}
+
+/** The head of a type (its item, or std's type name), for telling operator impls apart; undefined when not known. */
+function headKey(t: Ty | undefined): string | undefined {
+  const d = deref(t);
+  if (d?.t === 'adt') return `adt:${refKey(d.ref)}`;
+  if (d?.t === 'std' && d.name !== '?' && !d.name.startsWith('#')) return `std:${d.name}`;
+  return undefined;
 }
 
 /** Whether a type written in an impl's self type can be the receiver's argument: the same item or std type; anything unknown can. */

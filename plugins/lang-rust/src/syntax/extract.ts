@@ -459,8 +459,7 @@ class Extractor {
         if (value?.type === 'block') this.localItems(value, i, this.ir.items[i]!.path);
         // A value that calls (`static DEFAULT: ValueParser = ValueParser::string();`) is a body
         // for the calls' readers; one without (a literal table) costs them nothing.
-        if (value && (ownDescendants(value, 'call_expression').length > 0 || ownDescendants(value, 'macro_invocation').length > 0))
-          this.bodies.set(i, value);
+        if (value && ownDescendants(value, CALLS_AND_MACROS).length > 0) this.bodies.set(i, value);
         return;
       }
       case 'macro_definition': {
@@ -722,6 +721,9 @@ export const ITEM_TYPES = new Set([
 ]);
 
 const ITEM_TYPE_LIST = [...ITEM_TYPES];
+
+/** What makes a `const` or `static` value a body: a call, or a macro that may write one (one native walk finds both). */
+const CALLS_AND_MACROS = ['call_expression', 'macro_invocation'];
 
 /**
  * The descendants of a function body of the given types that belong to it: not inside an item
