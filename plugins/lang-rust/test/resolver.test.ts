@@ -1274,6 +1274,28 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it('reads a type in parentheses as that type (tracing-core: `-> &(dyn Subscriber + Send + Sync)`), `(T,)` as a tuple', async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('parens'),
+      'src/lib.rs': [
+        'use std::sync::Arc;',
+        'pub trait Subscriber { fn on_register(&self); }',
+        'pub struct Dispatch { inner: Arc<dyn Subscriber + Send + Sync> }',
+        'impl Dispatch {',
+        '    pub fn subscriber(&self) -> &(dyn Subscriber + Send + Sync) { &self.inner }',
+        '    pub fn one(&self) -> (Dispatch,) { (Dispatch { inner: self.inner.clone() },) }',
+        '}',
+        'pub fn reg(d: &Dispatch) { d.subscriber().on_register(); d.one().0.subscriber(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r).filter((e) => e.startsWith('src/lib.rs:reg '))).toEqual([
+      'src/lib.rs:reg -calls-> src/lib.rs:Dispatch::one',
+      'src/lib.rs:reg -calls-> src/lib.rs:Dispatch::subscriber',
+      'src/lib.rs:reg -calls-> src/lib.rs:Subscriber::on_register',
+    ]);
+  });
+
   it("types an operator through the program's impl of std's operator trait (time: `datetime - OffsetDateTime::UNIX_EPOCH` is a `Duration`)", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('ops'),

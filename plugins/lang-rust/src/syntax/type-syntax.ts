@@ -81,8 +81,12 @@ export function typeOf(n: TsNode): TypeExpr {
       const t = n.childForFieldName('type');
       return { k: 'ref', inner: t ? typeOf(t) : UNKNOWN, ...(n.type === 'pointer_type' ? { raw: true } : {}) };
     }
-    case 'tuple_type':
-      return { k: 'tuple', elems: n.namedChildren.filter((c): c is TsNode => c !== null).map(typeOf) };
+    case 'tuple_type': {
+      const elems = n.namedChildren.filter((c): c is TsNode => c !== null);
+      // `&(dyn Subscriber + Send + Sync)`: a type in parentheses, not a one-element tuple (`(T,)`).
+      if (elems.length === 1 && !/,\s*\)$/.test(n.text)) return typeOf(elems[0]!);
+      return { k: 'tuple', elems: elems.map(typeOf) };
+    }
     case 'unit_type':
       return { k: 'tuple', elems: [] };
     case 'array_type': {
