@@ -1274,6 +1274,23 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     ]);
   });
 
+  it("types the closure of a Pin's map_unchecked_mut by the pointee (rkyv: `self.map_unchecked_mut(|s| &mut *s.0.as_mut_ptr())`)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('pins'),
+      'src/lib.rs': [
+        'use core::pin::Pin;',
+        'pub struct RelPtr(u8);',
+        'impl RelPtr { pub fn as_mut_ptr(&mut self) -> *mut u8 { &mut self.0 } }',
+        'pub struct ArchivedBox(RelPtr);',
+        'impl ArchivedBox {',
+        '    pub fn get_pin_mut(self: Pin<&mut Self>) -> Pin<&mut u8> { unsafe { self.map_unchecked_mut(|s| &mut *s.0.as_mut_ptr()) } }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:ArchivedBox::get_pin_mut -calls-> src/lib.rs:RelPtr::as_mut_ptr']);
+  });
+
   it('reads a type in parentheses as that type (tracing-core: `-> &(dyn Subscriber + Send + Sync)`), `(T,)` as a tuple', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('parens'),

@@ -58,6 +58,8 @@ const TWO_ELEMENTS = new Set(['sort_by', 'sort_unstable_by', 'max_by', 'min_by',
  * program (`iter.map(|x| …)`, `opt.map(|v| …)`, `vec.retain(|e| …)`), or undefined.
  */
 export function closureParams(recv: Ty | undefined, name: string): (Ty | undefined)[] | undefined {
+  // `self.map_unchecked_mut(|s| &mut s.field)` on a `Pin<&mut Self>`: the closure gets the pointee.
+  if (recv?.t === 'std' && recv.name === 'Pin' && (name === 'map_unchecked_mut' || name === 'map_unchecked')) return [recv.args[0]];
   const r = deref(recv);
   if (!r || r.t !== 'std') return undefined;
   if (r.name === 'LocalKey') return ['with', 'try_with'].includes(name) ? [r.args[0]] : undefined;
