@@ -18,6 +18,7 @@ import {
   closureParams,
   MAPS,
   mapEntry,
+  NUMBER_TYPES,
   PRELUDE_TRAIT_METHODS,
   SELF_CONSTRUCTORS,
   STD_INHERENT_METHODS,
@@ -678,7 +679,7 @@ export class BodyResolver {
     if (!trait || !d) return undefined;
     if (d.t === 'adt') return this.types.operatorOutput(d, trait, right);
     if (d.t !== 'std') return undefined;
-    if (NUMBERS.has(d.name)) return trait === 'Not' && d.name.startsWith('f') ? undefined : d;
+    if (NUMBER_TYPES.has(d.name)) return trait === 'Not' && d.name.startsWith('f') ? undefined : d;
     if (d.name === 'bool' && (trait === 'Not' || trait === 'BitAnd' || trait === 'BitOr' || trait === 'BitXor')) return d;
     return d.name === 'String' && trait === 'Add' ? d : undefined;
   }
@@ -1143,9 +1144,9 @@ export class BodyResolver {
   /**
    * The items of the program's traits named `name` that a type from outside the program (std's,
    * a slice or array) has through the program's impls, unless the type's own method of the name
-   * comes first or a prelude trait's has it (`u32::from` is std's `From`) — as a path (without
-   * `derefs`), only a type whose own functions are known; with `derefs` (a method call), also those of what it derefs to (`Vec` to a slice,
-   * `String` to `str`).
+   * comes first or a prelude trait's has it (`u32::from` is std's `From`). As a path (without
+   * `derefs`), only a type whose own functions are known; with `derefs` (a method call), also
+   * what it derefs to (`Vec` to a slice, `String` to `str`).
    */
   private outsideTypeMethods(d: Ty, name: string, derefs: boolean): ItemRef[] {
     const outside = d.t === 'array' ? SLICE : d.t === 'std' ? d.name : undefined;
@@ -1439,23 +1440,6 @@ const BINARY_OPERATORS: Readonly<Record<string, string>> = {
 /** Operators that give a `bool`. */
 const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '>', '<=', '>=', '&&', '||']);
 const BOOL: Ty = { t: 'std', name: 'bool', args: [] };
-/** std's number types: an operator on one gives its type. */
-const NUMBERS: ReadonlySet<string> = new Set([
-  'u8',
-  'u16',
-  'u32',
-  'u64',
-  'u128',
-  'usize',
-  'i8',
-  'i16',
-  'i32',
-  'i64',
-  'i128',
-  'isize',
-  'f32',
-  'f64',
-]);
 
 /** Associated functions that make a value of their type (`String::from(s)`, `Vec::with_capacity(n)`). */
 const OUTSIDE_CONSTRUCTORS = new Set(['new', 'default', 'from', 'with_capacity']);

@@ -211,6 +211,8 @@ const TEXT_METHODS: Readonly<Record<string, Ty>> = (() => {
 
 /** Rust's integer types. */
 const INTEGERS = new Set(['u8', 'u16', 'u32', 'u64', 'u128', 'usize', 'i8', 'i16', 'i32', 'i64', 'i128', 'isize']);
+/** std's number types: an arithmetic operator on one gives its type. */
+export const NUMBER_TYPES: ReadonlySet<string> = new Set([...INTEGERS, 'f32', 'f64']);
 /** Integer methods that give the same integer type. */
 const INTEGER_SAME = new Set([
   'min',
@@ -294,7 +296,6 @@ const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/))
 /** Methods of `std::sync::atomic`'s types that give the value held (the `fetch_*` ones too, but `fetch_update`). */
 const ATOMIC_VALUE_METHODS = words('load swap into_inner get_mut compare_and_swap');
 
-/** Inherent methods of the integer types (`u64::wrapping_add` comes before a trait's `wrapping_add`). */
 /** Inherent functions of `Rc` and `Arc`. */
 const SHARED_POINTER_INHERENT = words(`new new_cyclic new_uninit new_zeroed pin try_new try_unwrap into_inner unwrap_or_clone
   into_raw from_raw as_ptr downgrade weak_count strong_count increment_strong_count decrement_strong_count get_mut
@@ -305,6 +306,7 @@ const FLOAT_INHERENT = words(`floor ceil round round_ties_even trunc fract abs s
   cosh tanh asinh acosh atanh is_nan is_infinite is_finite is_subnormal is_normal classify is_sign_positive
   is_sign_negative next_up next_down recip to_degrees to_radians max min maximum minimum midpoint to_int_unchecked to_bits
   from_bits to_be_bytes to_le_bytes to_ne_bytes from_be_bytes from_le_bytes from_ne_bytes total_cmp clamp`);
+/** Inherent methods of the integer types (`u64::wrapping_add` comes before a trait's `wrapping_add`). */
 const INTEGER_INHERENT = words(`checked_add checked_sub checked_mul checked_div checked_rem checked_neg checked_shl checked_shr
   checked_pow checked_abs checked_div_euclid checked_rem_euclid wrapping_add wrapping_sub wrapping_mul wrapping_div
   wrapping_rem wrapping_neg wrapping_shl wrapping_shr wrapping_pow wrapping_abs saturating_add saturating_sub saturating_mul

@@ -27,7 +27,10 @@ import {
 export interface ScipRustCallbacks {
   /** The signature of the definition whose name `name` is on `line` of `path`, or undefined. */
   definitionAt(path: string, line: number, name: string): string | undefined;
-  /** The signature of the caller of a call at the position: the innermost function around, else the innermost const or static; undefined when none. */
+  /**
+   * The signature of the caller of a call at the position: the innermost function around, else
+   * the innermost const or static; undefined when none.
+   */
   callerAt(path: string, line: number, column: number): string | undefined;
   /** The text of a repository file, or undefined when it cannot be read. */
   textOf(path: string): string | undefined;

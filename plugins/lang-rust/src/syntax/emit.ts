@@ -92,7 +92,7 @@ export function callerNode(ir: FileIR, nodes: FileNodes, i: number): Node {
   return ownerNode(ir, nodes, i);
 }
 
-/** Phase A refs: every call in a function body as written, and every `use` path. */
+/** Phase A refs: every call as written in a function body or a const or static value, and every `use` path. */
 export function emitRefs(
   ir: FileIR,
   graph: FileGraphBuilder,
