@@ -1291,6 +1291,35 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r)).toEqual(['src/lib.rs:ArchivedBox::get_pin_mut -calls-> src/lib.rs:RelPtr::as_mut_ptr']);
   });
 
+  it("resolves a trait object's own functions (tracing-core: `impl dyn Subscriber { fn is<T>() }`, `<dyn Subscriber>::is::<T>(s)`)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('dyns'),
+      'src/lib.rs': [
+        'pub trait Subscriber { fn enabled(&self) -> bool; }',
+        'impl dyn Subscriber { pub fn is<T>(&self) -> bool { self.enabled() } }',
+        'pub struct Dispatch { inner: Box<dyn Subscriber> }',
+        'impl Dispatch {',
+        '    pub fn is<T>(&self) -> bool { <dyn Subscriber>::is::<T>(&*self.inner) }',
+        '    pub fn also<T>(&self) -> bool { self.inner.is::<T>() && self.inner.enabled() }',
+        '}',
+        'pub fn generic<S: Subscriber>(s: &S) -> bool { s.enabled() }',
+        // Which of two trait objects' own `name` is meant, the type does not say here: no edge.
+        'pub trait Named {}',
+        'impl dyn Named { pub fn name(&self) -> u8 { 1 } }',
+        'impl dyn Named + Send { pub fn name(&self) -> u8 { 2 } }',
+        'pub fn named(n: &(dyn Named + Send)) -> u8 { n.name() }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Dispatch::also -calls-> src/lib.rs:Subscriber::enabled',
+      'src/lib.rs:Dispatch::also -calls-> src/lib.rs:dyn Subscriber::is',
+      'src/lib.rs:Dispatch::is -calls-> src/lib.rs:dyn Subscriber::is',
+      'src/lib.rs:dyn Subscriber::is -calls-> src/lib.rs:Subscriber::enabled',
+      'src/lib.rs:generic -calls-> src/lib.rs:Subscriber::enabled',
+    ]);
+  });
+
   it('reads a type in parentheses as that type (tracing-core: `-> &(dyn Subscriber + Send + Sync)`), `(T,)` as a tuple', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('parens'),

@@ -1132,7 +1132,9 @@ export class BodyResolver {
       return { targets: [], outcome: found.external ? 'external' : 'unknown' };
     }
     if (d.t === 'bounds') {
-      const targets = this.names.boundMethods(d.traits, name);
+      let targets = this.names.boundMethods(d.traits, name);
+      // `<dyn Subscriber>::is::<T>(s)`: a trait object's own.
+      if (targets.length === 0) targets = this.names.dynInherentMethods(d.traits, name);
       return targets.length > 0 ? this.withReturn(targets, d) : { targets: [], outcome: 'unknown' };
     }
     // `String::arbitrary(g)`, `Vec::<T>::arbitrary(g)`: a trait of the program implemented for a type from outside it.
@@ -1279,6 +1281,8 @@ export class BodyResolver {
       let targets = this.names.boundMethods(d.traits, name);
       // The program's blanket impls the bounds meet (`impl<T: Stream> StreamExt for T` for `St: Stream`).
       if (targets.length === 0) targets = this.names.blanketMethods(d.traits, d.outside ?? [], name);
+      // A trait object's own (`impl dyn Subscriber { fn is<T>(&self) }`).
+      if (targets.length === 0) targets = this.names.dynInherentMethods(d.traits, name);
       // Not a method of the bounds' traits of the program: std's (`Clone` of `R: Reader + Clone`).
       return targets.length > 0
         ? this.withReturn(targets, d, explicit)

@@ -10,6 +10,9 @@ import { isActive } from '../crates/cfg.js';
 import { outsideTraitMethods, stdTypeTraits } from './outside-traits.js';
 import { SLICE } from './types.js';
 
+/** The impl index's key prefix of a trait object's inherent impls (before the trait's {@link refKey}). */
+const DYN_KEY = 'dyn:';
+
 /** Items whose body can declare items local to it: functions, and consts and statics whose value is a block. */
 const LOCAL_SCOPES: ReadonlySet<string> = new Set(['fn', 'const', 'static']);
 
@@ -517,6 +520,16 @@ export class Names {
           byType.set(`std:${SLICE}`, [...(byType.get(`std:${SLICE}`) ?? []), impl]);
           return;
         }
+        // An inherent impl of a trait object (`impl dyn Subscriber { pub fn is<T>(&self) … }`): by its trait.
+        if (bare.k === 'bounds' && !trait) {
+          const first = bare.traits[0];
+          const t = first ? this.typePath(scope, first, it).find((r) => r.t === 'item' && itemOf(r.ref).kind === 'trait') : undefined;
+          if (t?.t === 'item') {
+            const key = `${DYN_KEY}${refKey(t.ref)}`;
+            byType.set(key, [...(byType.get(key) ?? []), impl]);
+          }
+          return;
+        }
         const self = this.typePath(scope, it.implSelf, it);
         if (self.length === 0 && isGenericParam(it.implSelf, it)) {
           blanket.push(impl);
@@ -860,6 +873,24 @@ export class Names {
     for (const t of traits) this.traitClosure(t, seen);
     for (const t of seen.values()) out.push(...this.membersNamed(t, name).filter((r) => itemOf(r).kind === 'fn'));
     return out;
+  }
+
+  /**
+   * Functions named `name` of the inherent impls of a trait object of one of `traits` (`impl dyn
+   * Subscriber { pub fn is<T>(&self) … }`, called `<dyn Subscriber>::is::<T>(s)` or `s.is::<T>()`).
+   * None when several impls have one: which of `dyn Subscriber`, `dyn Subscriber + Send`, … the
+   * object is, its type does not say here (tracing-core writes the four).
+   */
+  dynInherentMethods(traits: readonly ItemRef[], name: string): ItemRef[] {
+    const out: ItemRef[] = [];
+    const impls = new Set<string>();
+    for (const t of traits)
+      for (const impl of this.impls().byType.get(`${DYN_KEY}${refKey(t)}`) ?? []) {
+        const found = this.membersNamed(impl.ref, name).filter((r) => itemOf(r).kind === 'fn');
+        if (found.length > 0) impls.add(refKey(impl.ref));
+        out.push(...found);
+      }
+    return impls.size > 1 ? [] : dedupeRefs(out);
   }
 }
 
