@@ -1176,9 +1176,10 @@ export class BodyResolver {
    * scope. All of them when the scope names none (a trait imported `as _`, or through a macro).
    */
   private traitsInScope(items: ItemRef[]): ItemRef[] {
+    const traitOf = (r: ItemRef): ItemRef => ({ file: r.file, i: itemOf(r).parent, mod: r.mod });
     const traits = new Map<string, ItemRef>();
     for (const r of items) {
-      const trait: ItemRef = { file: r.file, i: itemOf(r).parent, mod: r.mod };
+      const trait = traitOf(r);
       if (trait.i !== -1) traits.set(refKey(trait), trait);
     }
     if (traits.size < 2) return items;
@@ -1186,7 +1187,7 @@ export class BodyResolver {
     for (const [key, trait] of traits)
       if (this.names.lookup(this.scope, itemOf(trait).name, 'type').some((r) => r.t === 'item' && refKey(r.ref) === key)) named.add(key);
     if (named.size === 0) return items;
-    return items.filter((r) => named.has(refKey({ file: r.file, i: itemOf(r).parent, mod: r.mod })));
+    return items.filter((r) => named.has(refKey(traitOf(r))));
   }
 
   /** A call whose callee path resolved to `res`. */
