@@ -7,7 +7,9 @@
 // counted, when the caller lies in a `macro_rules!` body or the call in a body a `macro_rules!`
 // writes (lang-rust gives those confidence < 1), in a file or item the library build did
 // not compile (tests/, examples/, `#[cfg(test)]`, a feature that is off), or is no function (the
-// reference has no calls outside function bodies), when its callee is outside the crate, when
+// reference has no calls outside function bodies), when its callee is outside the crate or in
+// another package of the repository (a path dependency such as criterion's `plot/`: the
+// reference is the library crate's own save-analysis), when
 // the reference has the callee only used as a value there (`map(Self::f)`), not called, and when
 // the callee is an item a macro invocation wrote (save-analysis records no definition for it), and when
 // the reference lacks the edge but has a resolved reference at none of the caller's call sites
@@ -17,8 +19,8 @@
 // reference call edges (those whose definitions have no node count as missed).
 // `implements` edges are scored apart: impl method → trait item, type → trait, and trait →
 // supertrait (`implements` or `inherits`).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { SourceCache, isCallSite, nextToken } from './rust-accuracy-source.js';
 
 const FN_DEF_KINDS = new Set(['Function', 'Method', 'TraitMethod']);
@@ -122,6 +124,8 @@ function setAsideReason(e, ctx) {
   // save-analysis records no references in macro-written code, so the reference cannot see them.
   if (e.provenance === 'phase-b' && e.confidence !== undefined && e.confidence < 1)
     return 'call in a body a macro_rules! writes (the reference records none)';
+  if (!ctx.compiledFiles.has(dst.path) && ownPackageDir(dst.path, ctx.sourceDir))
+    return 'callee in another package of the repository (a path dependency: the reference reads the library crate alone)';
   if (!ctx.match.defsOf.has(e.dst) && writtenByMacroInvocation(dst, ctx))
     return 'callee a macro invocation writes (the reference records no definition there)';
   const defs = ctx.match.defsOf.get(e.src);
@@ -130,6 +134,16 @@ function setAsideReason(e, ctx) {
       ? 'caller not compiled (#[cfg] off, #[cfg(test)])'
       : 'caller in a file the library build does not compile';
   if (!defs.some((d) => FN_DEF_KINDS.has(d.kind))) return 'caller is no function (the reference has no calls outside function bodies)';
+  return undefined;
+}
+
+/**
+ * The directory of the package below the repository's root that holds `path` (criterion's
+ * `plot/`, its `criterion-plot` path dependency), or undefined when the root package does.
+ */
+function ownPackageDir(path, sourceDir) {
+  for (let dir = dirname(path); dir !== '.' && dir !== ''; dir = dirname(dir))
+    if (existsSync(join(sourceDir, dir, 'Cargo.toml'))) return dir;
   return undefined;
 }
 
@@ -217,6 +231,7 @@ function scoringContext(truth, graph, sourceDir) {
     defByKey: new Map(truth.defs.map((d) => [d.key, d])),
     callSites: truth.callSites,
     sources: new SourceCache(sourceDir),
+    sourceDir,
   };
 }
 
