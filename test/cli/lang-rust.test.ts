@@ -14,7 +14,7 @@ import type { FileRow } from '../../host/src/store/types.js';
 import { GitRepo } from '../helpers/git-repo.js';
 import { travsr } from '../helpers/run-cli.js';
 
-/** The plugin under test, as its manifest names it (`lang-rust@0.9.0`); `V` for a regular expression. */
+/** The plugin under test, as its manifest names it (`lang-rust@0.10.0`); `V` for a regular expression. */
 const LABEL = `lang-rust@${rustManifest.version}`;
 const V = rustManifest.version.replace(/\./g, '\\.');
 

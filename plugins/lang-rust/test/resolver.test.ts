@@ -5,6 +5,20 @@ import { analyzeProject, calls } from './helpers/analyze-project.js';
 const manifest = (name: string, extra = '') => `[package]\nname = "${name}"\nversion = "0.1.0"\nedition = "2021"\n${extra}`;
 
 describe('modules and uses', () => {
+  it("finds the file of a module named by a raw identifier (flume's `pub mod r#async;` in async.rs)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('raw'),
+      'src/lib.rs': 'pub mod r#async;\npub mod r#type { pub fn kind() {} }\nfn wait_lock() {}\npub fn go() { r#async::poll(); }\n',
+      'src/async.rs': 'use crate::*;\npub fn poll() { wait_lock(); r#type::kind(); }\n',
+    });
+    expect(calls(r)).toEqual([
+      'src/async.rs:poll -calls-> src/lib.rs:r#type::kind',
+      'src/async.rs:poll -calls-> src/lib.rs:wait_lock',
+      'src/lib.rs:go -calls-> src/async.rs:poll',
+    ]);
+    expect(r.diagnostics.get('src/lib.rs')?.map((d) => d.code) ?? []).not.toContain('UNRESOLVED_MODULE');
+  });
+
   it('follows mod files, inline modules, #[path], use groups, globs, renames, self/super/crate and pub use re-exports', async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('shop'),
@@ -1192,6 +1206,202 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r)).toEqual([
       'src/lib.rs:<UdpSocket as UdpSocketExt>::broadcast -calls-> src/lib.rs:AsSock::as_sock',
       'src/lib.rs:file -calls-> src/lib.rs:ReadExt::read_u8',
+    ]);
+  });
+
+  it("types what std's file and I/O functions and I/O trait methods give, for the program's traits on io::Result (tempfile)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('ioext'),
+      'src/lib.rs': [
+        'use std::fs::{self, File};',
+        'use std::io::{self, Read, Seek, SeekFrom, Write};',
+        'pub trait IoResultExt<T> { fn with_err_path(self, p: &str) -> Self; }',
+        'impl<T> IoResultExt<T> for Result<T, io::Error> { fn with_err_path(self, p: &str) -> Self { self } }',
+        'pub struct Named { file: File }',
+        'impl Named {',
+        '  fn as_file_mut(&mut self) -> &mut File { &mut self.file }',
+        '  pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> { self.as_file_mut().read(buf).with_err_path("r") }',
+        '  pub fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> { self.as_file_mut().seek(pos).with_err_path("s") }',
+        '  pub fn close(self) -> io::Result<()> { fs::remove_file("x").with_err_path("c") }',
+        '}',
+        'pub fn open() -> io::Result<File> { File::open("a").with_err_path("o") }',
+        'pub fn dir() -> io::Result<()> { std::fs::create_dir_all("d").with_err_path("d") }',
+        'pub fn out() -> io::Result<()> { io::stdout().flush().with_err_path("f") }',
+        // A namesake `File` (not std's): its `read` may give anything (an async one gives a future).
+        'pub mod other { pub struct File; impl File { pub fn read(&mut self, b: &mut [u8]) -> u8 { 0 } } }',
+        'pub fn not_std(f: &mut other::File, b: &mut [u8]) { f.read(b).with_err_path("n"); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Named::close -calls-> src/lib.rs:IoResultExt::with_err_path',
+      'src/lib.rs:Named::read -calls-> src/lib.rs:IoResultExt::with_err_path',
+      'src/lib.rs:Named::read -calls-> src/lib.rs:Named::as_file_mut',
+      'src/lib.rs:Named::seek -calls-> src/lib.rs:IoResultExt::with_err_path',
+      'src/lib.rs:Named::seek -calls-> src/lib.rs:Named::as_file_mut',
+      'src/lib.rs:dir -calls-> src/lib.rs:IoResultExt::with_err_path',
+      'src/lib.rs:not_std -calls-> src/lib.rs:other::File::read',
+      'src/lib.rs:open -calls-> src/lib.rs:IoResultExt::with_err_path',
+      'src/lib.rs:out -calls-> src/lib.rs:IoResultExt::with_err_path',
+    ]);
+  });
+
+  it("takes a method call whose argument count fits only an outside trait's member for that trait's (tracing-subscriber's Layered)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('arity', '[dependencies]\ntracing-core = "0.1"\n'),
+      'src/lib.rs': [
+        'pub trait Layer<S> { fn enabled(&self, meta: &str, ctx: S) -> bool; }',
+        'pub struct Layered<A>(A);',
+        'impl<S, A> Layer<S> for Layered<A> { fn enabled(&self, meta: &str, ctx: S) -> bool { true } }',
+        'impl<A> tracing_core::Subscriber for Layered<A> { fn enabled(&self, meta: &str) -> bool { true } }',
+        'pub struct Fmt { inner: Layered<u8> }',
+        'impl Fmt {',
+        // `Subscriber::enabled(meta)`: one argument, outside the program.
+        '  pub fn enabled(&self, m: &str) -> bool { self.inner.enabled(m) }',
+        // `Layer::enabled(meta, ctx)`: two.
+        '  pub fn layer_enabled(&self, m: &str) -> bool { self.inner.enabled(m, 1u32) }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:Fmt::layer_enabled -calls-> src/lib.rs:Layer::enabled']);
+  });
+
+  it("takes `self.f()` in `f` of a trait impl for an outside type for the type's own method (indicatif's TermLike for console::Term)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('delegate', '[dependencies]\nconsole = "0.15"\n'),
+      'src/lib.rs': [
+        'use console::Term;',
+        'pub trait TermLike { fn bar_width(&self) -> u16; fn clear_line(&self); fn redraw(&self); }',
+        'impl TermLike for Term {',
+        '  fn bar_width(&self) -> u16 { 80 }',
+        // `Term::clear_line`, inherent: not this method calling itself.
+        '  fn clear_line(&self) { self.clear_line() }',
+        // Another method of the trait, which `Term` does not have, is the trait's.
+        '  fn redraw(&self) { self.bar_width(); }',
+        '}',
+        // rayon: a trait with arguments, implemented twice for `LinkedList`: one impl calls the other.
+        'pub trait ParExtend<T> { fn par_extend(&mut self, items: Vec<T>); }',
+        'impl<T> ParExtend<T> for std::collections::LinkedList<T> { fn par_extend(&mut self, items: Vec<T>) {} }',
+        "impl<'a, T: Copy> ParExtend<&'a T> for std::collections::LinkedList<T> {",
+        "  fn par_extend(&mut self, items: Vec<&'a T>) { self.par_extend(items.into_iter().copied().collect::<Vec<T>>()) }",
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:<LinkedList as ParExtend>::par_extend@2 -calls-> src/lib.rs:ParExtend::par_extend',
+      'src/lib.rs:<Term as TermLike>::redraw -calls-> src/lib.rs:TermLike::bar_width',
+    ]);
+  });
+
+  it("reads through std's MaybeUninit to the value it holds (concread's `(*(*n).k.as_ptr()).ll_weight()`)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('uninit'),
+      'src/lib.rs': [
+        'use std::mem::MaybeUninit;',
+        'pub trait Weight { fn weight(&self) -> usize; }',
+        'pub struct Node<K> { k: MaybeUninit<K> }',
+        'pub struct List<K> { size: usize, head: *mut Node<K> }',
+        'impl<K: Weight> List<K> {',
+        '  pub fn append(&mut self, n: *mut Node<K>) { unsafe { self.size += (*(*n).k.as_ptr()).weight(); } }',
+        '  pub fn first(&self) -> usize { unsafe { (*self.head).k.assume_init_ref().weight() } }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:List::append -calls-> src/lib.rs:Weight::weight',
+      'src/lib.rs:List::first -calls-> src/lib.rs:Weight::weight',
+    ]);
+  });
+
+  it("takes, of one method in impls of a generic type for different arguments, the receiver's (bitmaps' Bitmap<U128>)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('bitmaps', '[dependencies]\ntypenum = "1"\n'),
+      'src/lib.rs': [
+        'use typenum::{U128, U256};',
+        'pub struct Bitmap<Size> { size: Size }',
+        'impl Bitmap<U128> { pub fn load(&self) -> u128 { 0 } }',
+        'impl Bitmap<U256> { pub fn load(&self) -> [u128; 2] { [0, 0] } }',
+        'impl<S> Bitmap<S> { pub fn len(&self) -> usize { 0 } }',
+        'pub struct Small(pub Bitmap<U128>);',
+        'impl Small { pub fn word(&self) -> u128 { self.0.load() } pub fn size(&self) -> usize { self.0.len() } }',
+        // Arguments not known: either.
+        'pub fn any<S>(b: &Bitmap<S>) { b.load(); }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Small::size -calls-> src/lib.rs:Bitmap::len',
+      'src/lib.rs:Small::word -calls-> src/lib.rs:Bitmap::load',
+      'src/lib.rs:any -calls-> src/lib.rs:Bitmap::load',
+      'src/lib.rs:any -calls-> src/lib.rs:Bitmap::load@2',
+    ]);
+  });
+
+  it("types `Self::one()` by the type's impl of an outside trait that declares it (num-complex)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('complex', '[dependencies]\nnum-traits = "0.2"\n'),
+      'src/lib.rs': [
+        'use core::ops::Sub;',
+        'use num_traits::{Num, One};',
+        'pub struct Complex<T> { re: T }',
+        'impl<T: Clone + Num> One for Complex<T> { fn one() -> Self { Complex { re: T::one() } } }',
+        'impl<T: Clone + Num> Sub<Complex<T>> for Complex<T> { type Output = Self; fn sub(self, o: Self) -> Self { self } }',
+        'impl<T: Clone + Num> Complex<T> {',
+        '  pub fn sqrt(self) -> Self { self }',
+        '  pub fn asin(self) -> Self { (Self::one() - self).sqrt() }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual(['src/lib.rs:Complex::asin -calls-> src/lib.rs:Complex::sqrt']);
+  });
+
+  it("answers std's iterators with a blanket impl over Iterator, a bounded parameter with a blanket impl's functions, a slice's split_last_mut", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('iterext'),
+      'src/lib.rs': [
+        'pub struct Decompositions<I>(I);',
+        // unicode-normalization: a trait for `&str` and, by a blanket impl, for every iterator of chars.
+        'pub trait Normalize<I: Iterator<Item = char>> { fn nfd(self) -> Decompositions<I>; }',
+        "impl<'a> Normalize<std::str::Chars<'a>> for &'a str { fn nfd(self) -> Decompositions<std::str::Chars<'a>> { Decompositions(self.chars()) } }",
+        'impl<I: Iterator<Item = char>> Normalize<I> for I { fn nfd(self) -> Decompositions<I> { Decompositions(self) } }',
+        'pub fn is_nfd(s: &str) -> bool { let _ = s.chars().nfd(); true }',
+        // itertools: an extension of every iterator, reached from an `IntoIterator` parameter and a `Vec`.
+        'pub trait Itertools: Iterator {',
+        '  fn join(&mut self, sep: &str) -> String { String::new() }',
+        '  fn multiunzip<F>(self) -> F where Self: Sized + MultiUnzip<F> { MultiUnzip::multiunzip(self) }',
+        '}',
+        'impl<T: ?Sized + Iterator> Itertools for T {}',
+        'pub trait MultiUnzip<F>: Iterator { fn multiunzip(self) -> F; }',
+        'impl<IT: Iterator<Item = (u8,)>, F: Default> MultiUnzip<F> for IT { fn multiunzip(self) -> F { F::default() } }',
+        // `into_iter()` of an `I` whose `IntoIter` a where clause bounds is not any iterator: not `Itertools::multiunzip`.
+        'pub fn multiunzip<F, I>(i: I) -> F where I: IntoIterator, I::IntoIter: MultiUnzip<F> { i.into_iter().multiunzip() }',
+        'pub fn join<I>(iterable: I, sep: &str) -> String where I: IntoIterator { iterable.into_iter().join(sep) }',
+        'pub fn join_all(v: Vec<u8>) -> String { v.into_iter().join(",") }',
+        // An iterator's own method is std's, not an extension's.
+        'pub fn count(v: Vec<u8>) -> usize { v.iter().count() }',
+        // A slice's `split_last_mut()`: its last element and the rest.
+        'pub struct Part; impl Part { pub fn step(&mut self) {} }',
+        'pub fn step_last(parts: &mut [Part]) { if let Some((last, _rest)) = parts.split_last_mut() { last.step(); } }',
+        // sharded-slab: `C::unpack(i)` for `C: Config`, a function of `impl<C: Config> Private for C`.
+        'pub trait Config: Sized {}',
+        'pub trait Private: Config { fn unpack(p: usize) -> usize { p } }',
+        'impl<C: Config> Private for C {}',
+        'pub struct Slab<C: Config>(C);',
+        'impl<C: Config> Slab<C> { pub fn get(&self, i: usize) -> usize { C::unpack(i) } }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Itertools::multiunzip -calls-> src/lib.rs:MultiUnzip::multiunzip',
+      'src/lib.rs:Slab::get -calls-> src/lib.rs:Private::unpack',
+      'src/lib.rs:is_nfd -calls-> src/lib.rs:Normalize::nfd',
+      'src/lib.rs:join -calls-> src/lib.rs:Itertools::join',
+      'src/lib.rs:join_all -calls-> src/lib.rs:Itertools::join',
+      'src/lib.rs:step_last -calls-> src/lib.rs:Part::step',
     ]);
   });
 

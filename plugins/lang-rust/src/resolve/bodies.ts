@@ -16,12 +16,15 @@ import { type ItemRef, itemOf, type Names, refKey, type Res, type Scope } from '
 import type { Module } from './program.js';
 import {
   closureParams,
+  ioMethodResult,
   MAPS,
   mapEntry,
   NUMBER_TYPES,
   PRELUDE_TRAIT_METHODS,
   SELF_CONSTRUCTORS,
+  STD_FUNCTION_NAMES,
   STD_INHERENT_METHODS,
+  stdFunctionResult,
   stdMethodResult,
 } from './std-model.js';
 import {
@@ -147,6 +150,7 @@ export class BodyResolver {
   private scope!: Scope;
   private ctx!: TyCtx;
   private caller = -1;
+  private file: FileIR | undefined;
   private sites: CallSite[] = [];
   private readonly callMemo = new Map<string, Callee>();
   private readonly macroArgs = new Map<string, TsNode | null>();
@@ -176,6 +180,7 @@ export class BodyResolver {
   /** Every call site of every function body of `file` (whose tree is alive), resolved. */
   resolve(file: FileIR, bodies: Map<number, TsNode>, expanded: ReadonlySet<number> = new Set()): CallSite[] {
     this.expanded = expanded;
+    this.file = file;
     this.sites = [];
     try {
       for (const [fn, body] of bodies) {
@@ -1015,6 +1020,8 @@ export class BodyResolver {
       const name = fn.childForFieldName('field')?.text;
       if (!value || !name) return { targets: [], outcome: 'unknown' };
       const recv = this.infer(value, env);
+      if (value.type === 'self' && this.delegatesToOwnMethod(name, recv))
+        return { targets: [], outcome: 'external', ...(recv ? { recv } : {}), method: name };
       // `data.read_at::<Header>(0)`: the method's own type parameters, as written.
       const explicit = turbofish?.namedChildren.flatMap((a) => (a && !NOT_TYPES.has(a.type) ? [this.types.of(typeOf(a), this.ctx)] : []));
       return {
@@ -1122,6 +1129,10 @@ export class BodyResolver {
     if (d.t === 'adt') {
       const found = this.names.methodsOf(d.ref, name);
       if (found.targets.length > 0) return this.withReturn(found.targets, d);
+      // A function of the type's impl of an outside trait (`Self::one()` of `impl<T: Num> One for Complex<T>`): no edge, the type it declares.
+      const outside = this.names.externalTraitMembers(d.ref, name).filter((r) => itemOf(r).kind === 'fn');
+      const declared = outside.length === 1 ? this.types.returnType(outside[0]!, d) : undefined;
+      if (declared) return { targets: [], outcome: 'external', ret: declared };
       // std's constructing traits, derived or implemented (`Default`, `From`, `FromStr` …).
       const made = SELF_CONSTRUCTORS[name];
       if (made) return { targets: [], outcome: 'external', ret: made === 'self' ? d : { t: 'std', name: 'Result', args: [d] } };
@@ -1133,6 +1144,8 @@ export class BodyResolver {
     }
     if (d.t === 'bounds') {
       let targets = this.names.boundMethods(d.traits, name);
+      // `C::unpack_tid(i)` for `C: Config` with `impl<C: Config> CfgPrivate for C`: a blanket impl's function.
+      if (targets.length === 0) targets = this.names.blanketMethods(d.traits, d.outside ?? [], name, true);
       // `<dyn Subscriber>::is::<T>(s)`: a trait object's own.
       if (targets.length === 0) targets = this.names.dynInherentMethods(d.traits, name);
       return targets.length > 0 ? this.withReturn(targets, d) : { targets: [], outcome: 'unknown' };
@@ -1219,10 +1232,18 @@ export class BodyResolver {
         };
       }
       // A type of the program (`recv`) is made by its own constructors or std's traits (after this).
-      const made = !recv && fn ? outsideConstruction(fn) : undefined;
+      const made = !recv && fn ? (outsideConstruction(fn) ?? this.stdFunctionCall(fn)) : undefined;
       return { targets: [], outcome: 'external', ...(made ? { ret: made } : {}) };
     }
     return { targets: [], outcome: res.length > 0 ? 'external' : 'unknown' };
+  }
+
+  /** What a call of std's file, I/O or environment functions gives (`fs::remove_file(p)`, `File::open(p)`), by the path its `use` names. */
+  private stdFunctionCall(fn: TsNode): Ty | undefined {
+    const path = fn.type === 'generic_function' ? fn.childForFieldName('function') : fn;
+    const segs = path ? pathSegments(path)?.segs : undefined;
+    if (!segs || !STD_FUNCTION_NAMES.has(segs[segs.length - 1]!)) return undefined;
+    return stdFunctionResult(this.names.outsidePath(this.scope, { k: 'path', segs, args: [] }));
   }
 
   /** `recv.name()` on a receiver of type `recv`. */
@@ -1257,7 +1278,10 @@ export class BodyResolver {
     if (!d) return { targets: [], outcome: 'unknown' };
     if (d.t === 'adt') {
       const found = this.names.methodsOf(d.ref, name, 0, true);
-      if (found.targets.length > 0) return this.withReturn(found.targets, d, explicit);
+      if (found.targets.length > 0) {
+        if (this.outsideTraitsMethodFits(d.ref, name, found.targets, args)) return { targets: [], outcome: 'external' };
+        return this.withReturn(this.byInstantiation(found.targets, d), d, explicit);
+      }
       // pin-project's `self.project()`: the struct's fields, projected.
       if ((name === 'project' || name === 'project_ref') && isPinProjected(itemOf(d.ref)))
         return { targets: [], outcome: 'external', ret: { t: 'std', name: PIN_PROJECTION, args: [d] } };
@@ -1292,8 +1316,9 @@ export class BodyResolver {
     // A trait of the program implemented for a type from outside it; a `Vec` derefs to a slice, a `String` to `str`.
     const local = this.outsideTypeMethods(d, name, true);
     if (local.length > 0) return this.withReturn(local, d, explicit);
-    // A blanket impl of the program over an outside trait std implements for the type (`impl<T: AsRawFd> AsSock for T`).
-    if (d.t === 'std' && isStdOrigin(d.origin) && !STD_INHERENT_METHODS[d.name]?.has(name)) {
+    // A blanket impl of the program over an outside trait std implements for the type (`impl<T: AsRawFd> AsSock for T`,
+    // `impl<I: Iterator<Item = char>> Normalize<I> for I` for `s.chars()`, an iterator std's methods make).
+    if (d.t === 'std' && (isStdOrigin(d.origin) || isModelIterator(d)) && !STD_INHERENT_METHODS[d.name]?.has(name)) {
       const blanket = this.names.stdBlanketMethods(d.name, name);
       if (blanket.length > 0) return this.withReturn(blanket, d, explicit);
     }
@@ -1336,8 +1361,55 @@ export class BodyResolver {
     return { targets: [], outcome: 'external', ...this.retOfStd(d, name) };
   }
 
+  /**
+   * Of methods found in several impls of one generic type for different arguments (bitmaps'
+   * `impl Bitmap<U128> { fn load_m128i }` and `impl Bitmap<U256> { fn load_m128i }`), those whose
+   * impl's arguments the receiver's do not contradict (`self.load_m128i()` on a `Bitmap<U128>`);
+   * all of them when none fits or the receiver's arguments are not known.
+   */
+  private byInstantiation(targets: ItemRef[], recv: Ty & { t: 'adt' }): ItemRef[] {
+    if (targets.length < 2 || recv.args.length === 0) return targets;
+    const fitting = targets.filter((t) => {
+      const self = this.types.fnCtx(t).self;
+      if (self?.t !== 'adt' || self.args.length !== recv.args.length) return true;
+      return self.args.every((a, i) => !contradicts(a, recv.args[i]));
+    });
+    return fitting.length > 0 ? fitting : targets;
+  }
+
+  /**
+   * Whether `self.name(…)` in the body of `name` of a trait impl for a type from outside the
+   * program is that type's own method of the name: `fn move_cursor_up(&self, n) { self.move_cursor_up(n) }`
+   * in indicatif's `impl TermLike for console::Term` delegates to `Term`'s inherent method, which
+   * method lookup takes first (the program's trait method calling itself would never return).
+   * Not for a trait with type arguments, which the type may implement twice: rayon's
+   * `ParallelExtend<&T> for LinkedList<T>` calls its `ParallelExtend<T>` impl's `par_extend`.
+   */
+  private delegatesToOwnMethod(name: string, recv: Ty | undefined): boolean {
+    const fn = this.file?.items[this.caller];
+    if (!fn || fn.name !== name) return false;
+    const trait = fn.parent >= 0 && this.file?.items[fn.parent]?.kind === 'impl' ? this.file.items[fn.parent]!.implTrait : undefined;
+    return trait?.k === 'path' && trait.args.length === 0 && deref(recv)?.t === 'std';
+  }
+
+  /**
+   * Whether a method call on a type of the program is its impl's of a trait from outside the
+   * program rather than the program's trait methods found for it: the call's argument count fits
+   * the outside trait's member and none of the program's (tracing-subscriber's `self.inner.enabled(meta)`
+   * on a `Layered`, which implements both `tracing_core::Subscriber::enabled(&self, meta)` and its own
+   * `Layer::enabled(&self, meta, ctx)`). Rust has no overloading: the other arity cannot be the callee.
+   */
+  private outsideTraitsMethodFits(type: ItemRef, name: string, targets: readonly ItemRef[], args: TsNode | null): boolean {
+    if (!args) return false;
+    const count = args.namedChildren.filter((a) => a !== null && !NOT_ARGUMENTS.has(a.type)).length;
+    const fits = (r: ItemRef) => (itemOf(r).params?.length ?? -1) === count;
+    if (targets.some(fits)) return false;
+    return this.names.externalTraitMembers(type, name).some((r) => itemOf(r).kind === 'fn' && fits(r));
+  }
+
   private retOfStd(d: Ty, name: string): { ret?: Ty } {
-    const r = stdMethodResult(d, name);
+    // `file.read(buf)` on std's `File`: an `io::Result<usize>` (not a namesake's, whose `read` may be async).
+    const r = stdMethodResult(d, name) ?? (d.t === 'std' && isStdOrigin(d.origin) ? ioMethodResult(d.name, name) : undefined);
     return r ? { ret: r } : {};
   }
 
@@ -1549,6 +1621,20 @@ const STD_VARIANTS: Readonly<Record<string, readonly [string, number]>> = {
 /** Whether a type's path, as its `use` names it, is std's (`std::net::UdpSocket`, `core::…`). */
 function isStdOrigin(origin: readonly string[] | undefined): boolean {
   return origin !== undefined && origin.length > 1 && (origin[0] === 'std' || origin[0] === 'core' || origin[0] === 'alloc');
+}
+
+/** Whether two type arguments are different known types (`U128` and `U256`); a parameter or an unknown contradicts nothing. */
+function contradicts(a: Ty | undefined, b: Ty | undefined): boolean {
+  // (The resolver's own names, `#callable`, `?`, `[]`, are no type written in the program.)
+  const head = (t: Ty | undefined): string | undefined =>
+    t?.t === 'std' && /^[A-Za-z_]\w*$/.test(t.name) ? `std:${t.name}` : t?.t === 'adt' ? `adt:${refKey(t.ref)}` : undefined;
+  const [x, y] = [head(a), head(b)];
+  return x !== undefined && y !== undefined && x !== y;
+}
+
+/** The resolver's own `Iter`: an iterator std's methods made (`s.chars()`, `v.iter()`), not a type the program wrote. */
+function isModelIterator(d: Ty & { t: 'std' }): boolean {
+  return d.name === 'Iter' && d.origin === undefined && d.path === undefined;
 }
 
 /** What `e?` gives for an `e` of type `t`: the value of a `Result`, `Option` or `Poll`. */

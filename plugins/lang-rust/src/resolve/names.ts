@@ -782,9 +782,10 @@ export class Names {
 
   /**
    * Methods named `name` of the program's traits that a blanket impl gives a generic parameter
-   * with these bounds (`St: Stream` gets `StreamExt::fuse` from `impl<T: ?Sized + Stream> StreamExt for T`).
+   * with these bounds (`St: Stream` gets `StreamExt::fuse` from `impl<T: ?Sized + Stream> StreamExt for T`);
+   * with `withoutSelf`, its associated functions too (`C::unpack_tid(i)` with `impl<C: Config> CfgPrivate for C`).
    */
-  blanketMethods(traits: readonly ItemRef[], outside: readonly (readonly string[])[], name: string): ItemRef[] {
+  blanketMethods(traits: readonly ItemRef[], outside: readonly (readonly string[])[], name: string, withoutSelf = false): ItemRef[] {
     // The parameter's own bounds come first: a method one of them has (or may have, when not known) is not an extension's.
     for (const o of outside) {
       const methods = outsideTraitMethods(o[o.length - 1] ?? '');
@@ -797,7 +798,9 @@ export class Names {
     const out: ItemRef[] = [];
     for (const impl of this.impls().blanket) {
       if (impl.trait?.t !== 'item' || !this.boundsMet(impl, implemented, outside)) continue;
-      out.push(...this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn' && itemOf(r).selfParam === true));
+      out.push(
+        ...this.membersNamed(impl.trait.ref, name).filter((r) => itemOf(r).kind === 'fn' && (withoutSelf || itemOf(r).selfParam === true)),
+      );
     }
     return dedupeRefs(out);
   }

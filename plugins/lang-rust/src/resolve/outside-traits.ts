@@ -119,6 +119,8 @@ const FD = ['std::os::fd', 'std::os::unix::io', 'std::os::unix::prelude'].flatMa
   ['AsRawFd', 'AsFd', 'IntoRawFd'].map((t) => path(`${m}::${t}`)),
 );
 
+const ITER = [path('std::iter::Iterator')];
+
 /**
  * std's impls of the outside traits above for std's types, by the type's name: a blanket impl of
  * the program over one of them (`impl<T: AsRawFd> AsSock for T`) answers those types
@@ -144,6 +146,13 @@ const STD_IMPLS: Record<string, readonly (readonly string[])[]> = {
   BufWriter: [IO.Write, IO.Seek],
   LineWriter: [IO.Write],
   String: [path('std::fmt::Write')],
+  // Iterators (`Iter` is also the resolver's own name for an iterator std's methods make: `s.chars()`).
+  ...Object.fromEntries(
+    `Iter IterMut IntoIter Drain Chars CharIndices Bytes Lines SplitWhitespace Enumerate Peekable Rev Skip Take Zip Chain
+      Cloned Copied Filter FilterMap FlatMap Flatten Fuse StepBy TakeWhile SkipWhile Inspect Keys Values ReadDir Args`
+      .split(/\s+/)
+      .map((name) => [name, ITER]),
+  ),
 };
 
 /** The outside traits std implements for its type `name` (see STD_IMPLS), as paths; empty when not listed. */

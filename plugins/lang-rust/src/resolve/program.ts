@@ -265,6 +265,8 @@ export class Program {
       if (activeByName.has(it.name) && (active === false || activeByName.get(it.name) !== false)) return;
       activeByName.set(it.name, active);
       const pathAttr = it.pathAttr ?? cfgPathAttr(it.attrs, m.crate.features);
+      // `mod r#async;` is the module `async`, in `async.rs` (a raw identifier names what the keyword would).
+      const fileName = it.name.startsWith('r#') ? it.name.slice(2) : it.name;
       let child: Module | undefined;
       if (!it.external) {
         child = {
@@ -274,13 +276,13 @@ export class Program {
           parent: m,
           name: it.name,
           children: new Map(),
-          dir: posix.join(m.dir, pathAttr ?? it.name),
+          dir: posix.join(m.dir, pathAttr ?? fileName),
         };
       } else {
         const candidates =
           pathAttr !== undefined
             ? [posix.normalize(posix.join(m.item === -1 ? posix.dirname(m.file.path) : m.dir, pathAttr))]
-            : [posix.join(m.dir, `${it.name}.rs`), posix.join(m.dir, it.name, 'mod.rs')];
+            : [posix.join(m.dir, `${fileName}.rs`), posix.join(m.dir, fileName, 'mod.rs')];
         for (const c of candidates) {
           const ir = this.file(c.startsWith('./') ? c.slice(2) : c);
           if (!ir) continue;
@@ -292,7 +294,7 @@ export class Program {
             parent: m,
             name: it.name,
             children: new Map(),
-            dir: isModRs ? posix.dirname(ir.path) : posix.join(posix.dirname(ir.path), it.name),
+            dir: isModRs ? posix.dirname(ir.path) : posix.join(posix.dirname(ir.path), fileName),
           };
           break;
         }

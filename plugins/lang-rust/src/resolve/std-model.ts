@@ -4,6 +4,7 @@
  * of the closures their adapters take, and std's traits that construct `Self`. The model is
  * small on purpose: a method it does not know gives an unknown type, never a guess.
  */
+import { stdTypeTraits } from './outside-traits.js';
 import { deref, elementOf, RAW_POINTER, SLICE, type Ty } from './types.js';
 
 /** Associated functions of std traits that make a `Self` (or a `Result` of one). */
@@ -124,6 +125,10 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
       return name === 'as_ref' || name === 'as_mut' ? { t: 'std', name: 'Option', args: a0 ? [a0] : [] } : undefined;
     case 'Cell':
       return name === 'get' || name === 'take' || name === 'into_inner' ? a0 : undefined;
+    case 'MaybeUninit':
+      // `(*slot.as_ptr()).weight()`, `slot.assume_init_ref().weight()`: the value it holds.
+      if (name === 'as_ptr' || name === 'as_mut_ptr') return { t: 'std', name: RAW_POINTER, args: a0 ? [a0] : [] };
+      return ['assume_init', 'assume_init_read', 'assume_init_ref', 'assume_init_mut', 'write'].includes(name) ? a0 : undefined;
     case 'AtomicBool':
     case 'AtomicUsize':
     case 'AtomicIsize':
@@ -169,9 +174,10 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
     const out = elementMethodResult(r, elem, name);
     if (out) return out;
   }
+  // (An iterator whose element is not known stays one: `iterable.into_iter()` of an `I: IntoIterator`.)
+  if (r.name === 'Iter' && ITER_SAME.has(name)) return r;
   if (r.name === 'Iter' && a0) {
     if (name === 'enumerate') return { t: 'std', name: 'Iter', args: [{ t: 'tuple', elems: [{ t: 'std', name: 'usize', args: [] }, a0] }] };
-    if (ITER_SAME.has(name)) return r;
     if (ITER_ONE.has(name)) return { t: 'std', name: 'Option', args: [a0] };
   }
   if (['Rc', 'Arc', 'Box', 'String', 'str'].includes(r.name) && name === 'clone') return r;
@@ -287,6 +293,9 @@ function elementMethodResult(r: Ty, elem: Ty, name: string): Ty | undefined {
     return { t: 'std', name: 'Iter', args: [elem] };
   if (name === 'clone' || name === 'to_owned') return r;
   if (name === 'to_vec') return { t: 'std', name: 'Vec', args: [elem] };
+  // `v.split_last_mut()`: the element and the rest, maybe.
+  if (['split_first', 'split_last', 'split_first_mut', 'split_last_mut'].includes(name))
+    return { t: 'std', name: 'Option', args: [{ t: 'tuple', elems: [elem, { t: 'array', elem }] }] };
   if (name === 'remove' || name === 'swap_remove') return elem;
   return undefined;
 }
@@ -382,3 +391,80 @@ export const STD_INHERENT_METHODS: Readonly<Record<string, ReadonlySet<string>>>
  */
 export const PRELUDE_TRAIT_METHODS: ReadonlySet<string> = words(`from into try_from try_into clone clone_from default
   to_owned to_string eq ne cmp partial_cmp lt le gt ge max min clamp as_ref as_mut from_iter into_iter extend`);
+
+// ---- std's I/O ----
+
+/** A std type by its path under `std` (`fs::File`), as a program's `use std::fs::File` reads it. */
+function stdType(path: string, args: Ty[] = []): Ty {
+  const segs = path.split('::');
+  return { t: 'std', name: segs[segs.length - 1]!, args, path: segs, origin: ['std', ...segs] };
+}
+const UNIT: Ty = { t: 'tuple', elems: [] };
+const USIZE: Ty = { t: 'std', name: 'usize', args: [] };
+const U64: Ty = { t: 'std', name: 'u64', args: [] };
+const PATH_BUF = stdType('path::PathBuf');
+/** `io::Result<T>`: a `Result` whose error is `std::io::Error`, for the program's impls on `Result<T, io::Error>`. */
+const ioResult = (t: Ty): Ty => ({ t: 'std', name: 'Result', args: [t, stdType('io::Error')] });
+
+/** What the methods of std's I/O traits give, by trait and method (`Read::read`: `io::Result<usize>`). */
+const IO_TRAIT_RESULTS: Readonly<Record<string, Readonly<Record<string, Ty>>>> = {
+  Read: { read: USIZE, read_vectored: USIZE, read_to_end: USIZE, read_to_string: USIZE, read_exact: UNIT },
+  Write: { write: USIZE, write_vectored: USIZE, write_all: UNIT, write_fmt: UNIT, flush: UNIT },
+  Seek: { seek: U64, rewind: UNIT, stream_position: U64 },
+  BufRead: { read_until: USIZE, read_line: USIZE },
+};
+
+/**
+ * What a method of std's I/O traits gives on a std type that implements them (outside-traits.ts
+ * `STD_IMPLS`): `file.read(buf)` is an `io::Result<usize>`, `out.flush()` an `io::Result<()>`, so
+ * the program's traits on `io::Result` apply (`file.read(buf).with_err_path(…)`). Undefined for
+ * any other method or type. The caller makes sure the type is std's, not a namesake's.
+ */
+export function ioMethodResult(typeName: string, name: string): Ty | undefined {
+  for (const trait of stdTypeTraits(typeName)) {
+    if (trait[1] !== 'io') continue; // `fmt::Write` of `String` gives a `fmt::Result`
+    const out = IO_TRAIT_RESULTS[trait[trait.length - 1]!]?.[name];
+    if (out) return ioResult(out);
+  }
+  return undefined;
+}
+
+/** What std's common file, I/O and environment functions give, by their path under `std`. */
+const STD_FUNCTIONS: Readonly<Record<string, Ty>> = {
+  'fs::read': ioResult({ t: 'std', name: 'Vec', args: [{ t: 'std', name: 'u8', args: [] }] }),
+  'fs::read_to_string': ioResult({ t: 'std', name: 'String', args: [] }),
+  'fs::write': ioResult(UNIT),
+  'fs::remove_file': ioResult(UNIT),
+  'fs::remove_dir': ioResult(UNIT),
+  'fs::remove_dir_all': ioResult(UNIT),
+  'fs::create_dir': ioResult(UNIT),
+  'fs::create_dir_all': ioResult(UNIT),
+  'fs::rename': ioResult(UNIT),
+  'fs::hard_link': ioResult(UNIT),
+  'fs::set_permissions': ioResult(UNIT),
+  'fs::copy': ioResult(U64),
+  'fs::metadata': ioResult(stdType('fs::Metadata')),
+  'fs::symlink_metadata': ioResult(stdType('fs::Metadata')),
+  'fs::canonicalize': ioResult(PATH_BUF),
+  'fs::read_link': ioResult(PATH_BUF),
+  'fs::read_dir': ioResult(stdType('fs::ReadDir')),
+  'fs::File::open': ioResult(stdType('fs::File')),
+  'fs::File::create': ioResult(stdType('fs::File')),
+  'io::stdin': stdType('io::Stdin'),
+  'io::stdout': stdType('io::Stdout'),
+  'io::stderr': stdType('io::Stderr'),
+  'env::current_dir': ioResult(PATH_BUF),
+  'env::temp_dir': PATH_BUF,
+};
+/** The last segments of {@link STD_FUNCTIONS}' paths: a call named otherwise is not looked up. */
+export const STD_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(STD_FUNCTIONS).map((k) => k.slice(k.lastIndexOf(':') + 1)));
+
+/**
+ * What a call of one of std's file, I/O and environment functions gives (`fs::remove_file(p)`:
+ * `io::Result<()>`; `File::open(p)`: `io::Result<File>`), by the function's path as the
+ * program's `use` names it (`std::fs::remove_file`, `core::…` alike); undefined for any other.
+ */
+export function stdFunctionResult(origin: readonly string[]): Ty | undefined {
+  if (origin.length < 3 || origin[0] !== 'std') return undefined;
+  return STD_FUNCTIONS[origin.slice(1).join('::')];
+}

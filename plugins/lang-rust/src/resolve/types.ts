@@ -499,9 +499,9 @@ export class Types {
    */
   private bindAssociated(it: Item, ctx: TyCtx): void {
     for (const [key, ty] of ctx.generics) {
-      const m = /^<\s*(\w+)\s+as\s+[\w:]+\s*>::(\w+)$/.exec(key) ?? /^(\w+)::(\w+)$/.exec(key);
-      if (!m || !ty) continue;
-      const [, param, name] = m as unknown as [string, string, string];
+      const a = associatedOf(key);
+      if (!a || !ty) continue;
+      const { param, name } = a;
       const owner = ctx.generics.get(param);
       const iterator = it.generics
         ?.find((g) => g.name === param)
@@ -573,9 +573,25 @@ export class Types {
       const outside = g.bounds.some((b) => this.names.isBlanketOutsideBound(ctx.scope, b))
         ? g.bounds.filter((b) => this.names.isOutsideBound(ctx.scope, b)).map((b) => this.names.outsidePath(ctx.scope, b))
         : [];
+      // `I: IntoIterator` (no `Item = …` written, no trait of the program): an iterator of elements not known —
+      // unless a where clause bounds another of its associated types (`I::IntoIter: MultiUnzip<F>`: `into_iter()` has those bounds).
+      const iterating =
+        traits.length === 0 &&
+        outside.length === 0 &&
+        g.bounds.some(
+          (b) => b.k === 'path' && ITERATOR_TRAITS.has(b.segs[b.segs.length - 1]!) && this.names.isOutsideBound(ctx.scope, b),
+        ) &&
+        !it.generics?.some((o) => {
+          const a = associatedOf(o.name);
+          return a?.param === g.name && a.name !== 'Item';
+        });
       ctx.generics.set(
         g.name,
-        traits.length > 0 || outside.length > 0 ? { t: 'bounds', traits, ...(outside.length > 0 ? { outside } : {}) } : undefined,
+        traits.length > 0 || outside.length > 0
+          ? { t: 'bounds', traits, ...(outside.length > 0 ? { outside } : {}) }
+          : iterating
+            ? { t: 'std', name: 'Iter', args: [] }
+            : undefined,
       );
     }
     this.bindTraitArguments(it, ctx);
@@ -693,6 +709,15 @@ export class Types {
  */
 export function outsideType(segs: readonly string[], args: Ty[] = [], origin?: readonly string[]): Ty {
   return { t: 'std', name: segs[segs.length - 1]!, args, ...(segs.length > 1 ? { path: segs } : {}), ...(origin ? { origin } : {}) };
+}
+
+/**
+ * The parameter and associated type a where clause names, as genericsOf keeps it
+ * (`I::IntoIter`, `<T as InputIter>::Item`: `{ param: 'T', name: 'Item' }`), or undefined.
+ */
+function associatedOf(key: string): { param: string; name: string } | undefined {
+  const m = /^<\s*(\w+)\s+as\s+[\w:]+\s*>::(\w+)$/.exec(key) ?? /^(\w+)::(\w+)$/.exec(key);
+  return m ? { param: m[1]!, name: m[2]! } : undefined;
 }
 
 /** A type's identity for comparing two readings of it (items by key, not by object). */

@@ -189,9 +189,9 @@ export const PRIMITIVE_TYPES = [
   'f64',
 ] as const;
 
-/** Primitive types and `Self`: never a reference to an item. */
 /** {@link PRIMITIVE_TYPES} as a set. */
 export const PRIMITIVE_TYPE_NAMES: ReadonlySet<string> = new Set(PRIMITIVE_TYPES);
+/** Primitive types and `Self`: never a reference to an item. */
 const PRIMITIVES = new Set<string>([...PRIMITIVE_TYPES, 'Self']);
 
 /** The paths a type expression names (`Result<Vec<Token>, Error>`: Result, Vec, Token, Error), primitives and `skip` names left out. */
