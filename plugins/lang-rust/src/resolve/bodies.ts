@@ -1128,7 +1128,7 @@ export class BodyResolver {
     if (!d) return { targets: [], outcome: 'unknown' };
     if (d.t === 'adt') {
       const found = this.names.methodsOf(d.ref, name);
-      if (found.targets.length > 0) return this.withReturn(found.targets, d);
+      if (found.targets.length > 0) return this.withReturn(this.byInstantiation(found.targets, d), d);
       // A function of the type's impl of an outside trait (`Self::one()` of `impl<T: Num> One for Complex<T>`): no edge, the type it declares.
       const outside = this.names.externalTraitMembers(d.ref, name).filter((r) => itemOf(r).kind === 'fn');
       const declared = outside.length === 1 ? this.types.returnType(outside[0]!, d) : undefined;
@@ -1185,15 +1185,17 @@ export class BodyResolver {
 
   /**
    * Of trait items of several traits, those whose trait the call's scope names (`use float::Float;`
-   * in a function where `FloatCore` has a method of the name too): rustc considers only traits in
-   * scope. All of them when the scope names none (a trait imported `as _`, or through a macro).
+   * in a function where `FloatCore` has a method of the name too; sequoia's `self.serialized_len()`
+   * on a type with `MarshalInto` and `SerializeInto`, where only `MarshalInto` is imported): rustc
+   * considers only traits in scope. All of them when the scope names none (a trait imported `as _`,
+   * or through a macro). Items of impls (inherent methods) are kept as they are.
    */
   private traitsInScope(items: ItemRef[]): ItemRef[] {
     const traitOf = (r: ItemRef): ItemRef => ({ file: r.file, i: itemOf(r).parent, mod: r.mod });
     const traits = new Map<string, ItemRef>();
     for (const r of items) {
       const trait = traitOf(r);
-      if (trait.i !== -1) traits.set(refKey(trait), trait);
+      if (trait.i !== -1 && itemOf(trait).kind === 'trait') traits.set(refKey(trait), trait);
     }
     if (traits.size < 2) return items;
     const named = new Set<string>();
@@ -1280,7 +1282,7 @@ export class BodyResolver {
       const found = this.names.methodsOf(d.ref, name, 0, true);
       if (found.targets.length > 0) {
         if (this.outsideTraitsMethodFits(d.ref, name, found.targets, args)) return { targets: [], outcome: 'external' };
-        return this.withReturn(this.byInstantiation(found.targets, d), d, explicit);
+        return this.withReturn(this.byInstantiation(this.traitsInScope(found.targets), d), d, explicit);
       }
       // pin-project's `self.project()`: the struct's fields, projected.
       if ((name === 'project' || name === 'project_ref') && isPinProjected(itemOf(d.ref)))

@@ -917,8 +917,9 @@ export function samePathTail(a: readonly string[] | undefined, b: readonly strin
 }
 
 /**
- * Of items sharing a name, those a default build compiles (the item's and its impl's cfg): twins
- * under opposite cfgs resolve to the active one; when none is known to be active, all are kept.
+ * Of items sharing a name, those a default build compiles (the item's, its impl's and its
+ * modules' cfg): twins under opposite cfgs resolve to the active one; when none is known to be
+ * active, all are kept.
  */
 function preferActive(list: ItemRef[]): ItemRef[] {
   if (list.length < 2) return list;
@@ -929,7 +930,14 @@ function preferActive(list: ItemRef[]): ItemRef[] {
     const container = it.parent !== -1 ? r.file.items[it.parent] : undefined;
     return !(container?.kind === 'impl' && isActive(container.attrs, features) === false);
   });
-  return active.length > 0 ? active : list;
+  const kept = active.length > 0 ? active : list;
+  // Then of those, the ones outside a module a default build leaves out (sequoia's
+  // `#[cfg(feature = "crypto-rust")] mod rust;` beside `crypto-nettle`'s), when any is.
+  const inActiveModules = kept.filter((r) => {
+    for (let m: Module | undefined = r.mod; m; m = m.parent) if (m.active === false) return false;
+    return true;
+  });
+  return inActiveModules.length > 0 ? inActiveModules : kept;
 }
 
 /** The type parameter a blanket impl (`impl<T: A> Trait for T`, `for &T`) is for. */
