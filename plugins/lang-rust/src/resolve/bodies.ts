@@ -1129,9 +1129,8 @@ export class BodyResolver {
     if (d.t === 'adt') {
       const found = this.names.methodsOf(d.ref, name);
       if (found.targets.length > 0) return this.withReturn(this.byInstantiation(found.targets, d), d);
-      // A function of the type's impl of an outside trait (`Self::one()` of `impl<T: Num> One for Complex<T>`): no edge, the type it declares.
-      const outside = this.names.externalTraitMembers(d.ref, name).filter((r) => itemOf(r).kind === 'fn');
-      const declared = outside.length === 1 ? this.types.returnType(outside[0]!, d) : undefined;
+      // A function of the type's impl of an outside trait (`Self::one()` of `impl<T: Num> One for Complex<T>`).
+      const declared = this.outsideTraitReturn(d, name);
       if (declared) return { targets: [], outcome: 'external', ret: declared };
       // std's constructing traits, derived or implemented (`Default`, `From`, `FromStr` …).
       const made = SELF_CONSTRUCTORS[name];
@@ -1287,10 +1286,8 @@ export class BodyResolver {
       // pin-project's `self.project()`: the struct's fields, projected.
       if ((name === 'project' || name === 'project_ref') && isPinProjected(itemOf(d.ref)))
         return { targets: [], outcome: 'external', ret: { t: 'std', name: PIN_PROJECTION, args: [d] } };
-      // A method of the type's impl of an outside trait (`impl IntoIterator for WalkDir`): the
-      // trait's item is outside (no edge), the type is what the impl declares.
-      const outside = this.names.externalTraitMembers(d.ref, name).filter((r) => itemOf(r).kind === 'fn');
-      const declared = outside.length === 1 ? this.types.returnType(outside[0]!, d) : undefined;
+      // A method of the type's impl of an outside trait (`impl IntoIterator for WalkDir`).
+      const declared = this.outsideTraitReturn(d, name);
       if (declared) return { targets: [], outcome: 'external', ret: declared };
       // An iterator of the program: std's adapters over its `Item`.
       // (`into_iter()` of an `IntoIterator` too: an iterator of its `Item`.)
@@ -1361,6 +1358,16 @@ export class BodyResolver {
     const written = explicit?.[0];
     if (written && TURBOFISH_RESULTS.has(name)) return { targets: [], outcome: 'external', ret: turbofishResult(name, written, d) };
     return { targets: [], outcome: 'external', ...this.retOfStd(d, name) };
+  }
+
+  /**
+   * What the function `name` of a type's impl of a trait from outside the program declares it
+   * returns (`into_iter` of `impl IntoIterator for WalkDir`, `one` of `impl One for Complex<T>`):
+   * the trait's item is outside (no edge), the type is known. Undefined when not one such function.
+   */
+  private outsideTraitReturn(d: Ty & { t: 'adt' }, name: string): Ty | undefined {
+    const outside = this.names.externalTraitMembers(d.ref, name).filter((r) => itemOf(r).kind === 'fn');
+    return outside.length === 1 ? this.types.returnType(outside[0]!, d) : undefined;
   }
 
   /**

@@ -933,11 +933,11 @@ function preferActive(list: ItemRef[]): ItemRef[] {
   const kept = active.length > 0 ? active : list;
   // Then of those, the ones outside a module a default build leaves out (sequoia's
   // `#[cfg(feature = "crypto-rust")] mod rust;` beside `crypto-nettle`'s), when any is.
-  const inActiveModules = kept.filter((r) => {
+  const inCompiledModules = kept.filter((r) => {
     for (let m: Module | undefined = r.mod; m; m = m.parent) if (m.active === false) return false;
     return true;
   });
-  return inActiveModules.length > 0 ? inActiveModules : kept;
+  return inCompiledModules.length > 0 ? inCompiledModules : kept;
 }
 
 /** The type parameter a blanket impl (`impl<T: A> Trait for T`, `for &T`) is for. */
