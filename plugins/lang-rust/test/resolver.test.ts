@@ -1336,6 +1336,41 @@ describe('what real crates do (found on crates the issue does not name)', () => 
     expect(calls(r)).toEqual(['src/lib.rs:size -calls-> src/backend/nettle.rs:Algo::key_size']);
   });
 
+  it("types `v.into()` by a bound `V: Into<Value>`, `mem::take(self)` by its argument (toml_edit), an `OsStr`'s own `len` (nix)", async () => {
+    const r = await analyzeProject({
+      'Cargo.toml': manifest('convert'),
+      'src/lib.rs': [
+        'use std::ffi::OsStr;',
+        'use std::path::Path;',
+        'pub struct Decor;',
+        '#[derive(Default)] pub struct Value { decor: Decor }',
+        'impl Value { pub fn decor_mut(&mut self) -> &mut Decor { &mut self.decor } }',
+        '#[derive(Default)] pub struct Item { value: Value }',
+        'impl Item { pub fn into_value(self) -> Value { self.value } }',
+        'impl Item {',
+        '  pub fn replace<V: Into<Value>>(&mut self, v: V) { let mut value = v.into(); value.decor_mut(); }',
+        '  pub fn set(&mut self, v: impl Into<Value>) { v.into().decor_mut(); }',
+        '  pub fn make_value(&mut self) { let other = std::mem::take(self); other.into_value(); }',
+        '  pub fn swap(&mut self, with: Item) { let old = core::mem::replace(self, with); old.into_value(); }',
+        // nix: `OsStr::len` is the type's own; `Path` has none, so `p.len()` is the program's trait's.
+        '  pub fn host<S: AsRef<OsStr>>(name: S) -> usize { name.as_ref().len() }',
+        '  pub fn path_len(p: &Path) -> usize { p.len() }',
+        '}',
+        'pub trait NixPath { fn len(&self) -> usize; }',
+        'impl NixPath for OsStr { fn len(&self) -> usize { 0 } }',
+        'impl NixPath for Path { fn len(&self) -> usize { 0 } }',
+        '',
+      ].join('\n'),
+    });
+    expect(calls(r)).toEqual([
+      'src/lib.rs:Item::make_value -calls-> src/lib.rs:Item::into_value',
+      'src/lib.rs:Item::path_len -calls-> src/lib.rs:NixPath::len',
+      'src/lib.rs:Item::replace -calls-> src/lib.rs:Value::decor_mut',
+      'src/lib.rs:Item::set -calls-> src/lib.rs:Value::decor_mut',
+      'src/lib.rs:Item::swap -calls-> src/lib.rs:Item::into_value',
+    ]);
+  });
+
   it("reads through std's MaybeUninit to the value it holds (concread's `(*(*n).k.as_ptr()).ll_weight()`)", async () => {
     const r = await analyzeProject({
       'Cargo.toml': manifest('uninit'),
@@ -1651,10 +1686,13 @@ describe('what real crates do (found on crates the issue does not name)', () => 
         '    impl Cast for u32 { fn from(x: u8) -> u32 { 0 } }',
         '}',
         'pub fn nan_one() -> f64 { use fl::Float; let _ = u32::from(1u8); f64::nan() }',
-        // A type whose own functions are not known: `OsStr::lossy` may be its own (rustix's `impl Arg for &OsStr`).
+        // A type's own function: `OsStr::to_string_lossy` (rustix's `impl Arg for &OsStr`).
         'use std::ffi::OsStr;',
-        'pub trait Arg { fn lossy(&self) -> String; }',
-        'impl Arg for &OsStr { fn lossy(&self) -> String { OsStr::lossy(self) } }',
+        'pub trait Arg { fn to_string_lossy(&self) -> String; }',
+        'impl Arg for &OsStr { fn to_string_lossy(&self) -> String { OsStr::to_string_lossy(self).into_owned() } }',
+        // A type whose own functions are not known: `Instant::to_string_lossy` may be its own.
+        'use std::time::Instant;',
+        'impl Arg for Instant { fn to_string_lossy(&self) -> String { Instant::to_string_lossy(self) } }',
         '',
       ].join('\n'),
     });

@@ -1233,18 +1233,28 @@ export class BodyResolver {
         };
       }
       // A type of the program (`recv`) is made by its own constructors or std's traits (after this).
-      const made = !recv && fn ? (outsideConstruction(fn) ?? this.stdFunctionCall(fn)) : undefined;
+      const made = !recv && fn ? (outsideConstruction(fn) ?? this.stdFunctionCall(fn, call, env)) : undefined;
       return { targets: [], outcome: 'external', ...(made ? { ret: made } : {}) };
     }
     return { targets: [], outcome: res.length > 0 ? 'external' : 'unknown' };
   }
 
-  /** What a call of std's file, I/O or environment functions gives (`fs::remove_file(p)`, `File::open(p)`), by the path its `use` names. */
-  private stdFunctionCall(fn: TsNode): Ty | undefined {
+  /**
+   * What a call of std's file, I/O or environment functions gives (`fs::remove_file(p)`,
+   * `File::open(p)`), by the path its `use` names; `mem::take(&mut x)` and `mem::replace(&mut x, v)`
+   * give the type of `x`.
+   */
+  private stdFunctionCall(fn: TsNode, call: TsNode, env: Env): Ty | undefined {
     const path = fn.type === 'generic_function' ? fn.childForFieldName('function') : fn;
     const segs = path ? pathSegments(path)?.segs : undefined;
-    if (!segs || !STD_FUNCTION_NAMES.has(segs[segs.length - 1]!)) return undefined;
-    return stdFunctionResult(this.names.outsidePath(this.scope, { k: 'path', segs, args: [] }));
+    const last = segs?.[segs.length - 1];
+    if (!segs || !last || (!STD_FUNCTION_NAMES.has(last) && !MEM_MOVES.has(last))) return undefined;
+    const origin = this.names.outsidePath(this.scope, { k: 'path', segs, args: [] });
+    if (origin.length === 3 && isStdOrigin(origin) && origin[1] === 'mem' && MEM_MOVES.has(last)) {
+      const dest = call.childForFieldName('arguments')?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
+      return dest ? this.infer(dest, env) : undefined;
+    }
+    return stdFunctionResult(origin);
   }
 
   /** `recv.name()` on a receiver of type `recv`. */
@@ -1631,6 +1641,9 @@ const STD_VARIANTS: Readonly<Record<string, readonly [string, number]>> = {
 function isStdOrigin(origin: readonly string[] | undefined): boolean {
   return origin !== undefined && origin.length > 1 && (origin[0] === 'std' || origin[0] === 'core' || origin[0] === 'alloc');
 }
+
+/** `std::mem`'s functions that give back the value behind their first argument. */
+const MEM_MOVES: ReadonlySet<string> = new Set(['take', 'replace']);
 
 /** Whether two type arguments are different known types (`U128` and `U256`); a parameter or an unknown contradicts nothing. */
 function contradicts(a: Ty | undefined, b: Ty | undefined): boolean {

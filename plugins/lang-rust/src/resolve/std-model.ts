@@ -5,7 +5,7 @@
  * small on purpose: a method it does not know gives an unknown type, never a guess.
  */
 import { stdTypeTraits } from './outside-traits.js';
-import { deref, elementOf, RAW_POINTER, SLICE, type Ty } from './types.js';
+import { CONVERSIONS, CONVERTIBLE, deref, elementOf, RAW_POINTER, SLICE, type Ty } from './types.js';
 
 /** Associated functions of std traits that make a `Self` (or a `Result` of one). */
 export const SELF_CONSTRUCTORS: Record<string, 'self' | 'result'> = {
@@ -125,6 +125,9 @@ export function stdMethodResult(recv: Ty, name: string): Ty | undefined {
       return name === 'as_ref' || name === 'as_mut' ? { t: 'std', name: 'Option', args: a0 ? [a0] : [] } : undefined;
     case 'Cell':
       return name === 'get' || name === 'take' || name === 'into_inner' ? a0 : undefined;
+    case CONVERTIBLE:
+      // `v.into()` of a `V: Into<Value>`: a `Value` (`path` holds the trait's name).
+      return r.path && CONVERSIONS[r.path[0]!] === name ? a0 : undefined;
     case 'MaybeUninit':
       // `(*slot.as_ptr()).weight()`, `slot.assume_init_ref().weight()`: the value it holds.
       if (name === 'as_ptr' || name === 'as_mut_ptr') return { t: 'std', name: RAW_POINTER, args: a0 ? [a0] : [] };
@@ -326,6 +329,18 @@ const INTEGER_INHERENT = words(`checked_add checked_sub checked_mul checked_div 
   min_value max_value from_str_radix div_euclid rem_euclid is_power_of_two next_power_of_two checked_next_power_of_two
   abs_diff unsigned_abs ilog ilog2 ilog10 isqrt`);
 
+/** Inherent methods of `OsStr` (and, through `Deref`, `OsString`). */
+const OS_STR_INHERENT = words(`new to_str to_string_lossy to_os_string is_empty len into_os_string make_ascii_lowercase
+  make_ascii_uppercase to_ascii_lowercase to_ascii_uppercase is_ascii eq_ignore_ascii_case display`);
+/** Inherent methods of `Path` (and, through `Deref`, `PathBuf`). */
+const PATH_INHERENT = words(`new as_os_str as_mut_os_str to_str to_string_lossy to_path_buf is_absolute is_relative
+  has_root parent ancestors file_name strip_prefix starts_with ends_with file_stem file_prefix extension join
+  with_file_name with_extension components iter display metadata symlink_metadata canonicalize read_link read_dir
+  exists try_exists is_file is_dir is_symlink into_path_buf`);
+/** Inherent methods of `CStr` (and, through `Deref`, `CString`). */
+const CSTR_INHERENT = words(`from_ptr from_bytes_with_nul from_bytes_until_nul from_bytes_with_nul_unchecked as_ptr
+  to_bytes to_bytes_with_nul to_str to_string_lossy into_c_string is_empty count_bytes`);
+
 /**
  * Inherent methods of the std types a program most often extends with traits of its own (Rust
  * 1.63). Method lookup takes a type's inherent method before any trait's of the same name at the
@@ -382,6 +397,17 @@ export const STD_INHERENT_METHODS: Readonly<Record<string, ReadonlySet<string>>>
   Arc: SHARED_POINTER_INHERENT,
   // A unit struct with no functions of its own.
   PhantomData: new Set<string>(),
+  // Paths and OS strings, which programs extend with traits of their own (nix's `NixPath::len`
+  // for `OsStr`, `Path`, …): `name.as_ref().len()` on an `OsStr` is `OsStr::len`.
+  OsStr: OS_STR_INHERENT,
+  OsString: words(`${[...OS_STR_INHERENT].join(' ')} with_capacity as_os_str into_string push capacity clear reserve
+    reserve_exact shrink_to_fit shrink_to into_boxed_os_str`),
+  Path: PATH_INHERENT,
+  PathBuf: words(`${[...PATH_INHERENT].join(' ')} with_capacity as_path push pop set_file_name set_extension
+    into_os_string into_boxed_path capacity clear reserve reserve_exact shrink_to_fit shrink_to`),
+  CStr: CSTR_INHERENT,
+  CString: words(`${[...CSTR_INHERENT].join(' ')} from_vec_unchecked into_raw into_string into_bytes
+    into_bytes_with_nul as_bytes as_bytes_with_nul as_c_str into_boxed_c_str from_vec_with_nul`),
 };
 
 /**

@@ -77,6 +77,14 @@ export function fnBound(bounds: readonly TypeExpr[]): (TypeExpr & { k: 'path' })
  * `P::Target: Stream`, or `P: Deref<Target = T>`): its one argument is the target.
  */
 export const DEREF_PARAM = '#deref-param';
+
+/**
+ * The std type name of a value known only by a conversion bound (`V: Into<Value>`,
+ * `impl AsRef<Path>`): its one argument is what `into()` (or `as_ref()`) gives; see {@link CONVERSIONS}.
+ */
+export const CONVERTIBLE = '#convertible';
+/** std's conversion traits a bound names, by the method that converts. */
+export const CONVERSIONS: Readonly<Record<string, string>> = { Into: 'into', AsRef: 'as_ref' };
 /** std's pointer traits, whose `Target` a parameter bounded by one derefs to. */
 const DEREF_TRAITS: ReadonlySet<string> = new Set(['Deref', 'DerefMut']);
 
@@ -183,7 +191,7 @@ export class Types {
         const callable = te.traits.map((b) => this.callable(b, ctx, depth + 1)).find((c) => c !== undefined);
         if (callable) return callable;
         const traits = te.traits.flatMap((b) => this.traitRefs(b, ctx));
-        return traits.length > 0 ? { t: 'bounds', traits } : undefined;
+        return traits.length > 0 ? { t: 'bounds', traits } : this.convertible(te.traits, ctx, depth + 1);
       }
       case 'qualified': {
         // `<T as InputIter>::Item` bounded by a where clause of its own.
@@ -528,6 +536,21 @@ export class Types {
     }
   }
 
+  /**
+   * A value known by a conversion bound of std's alone (`V: Into<Value>`, `impl AsRef<Path>`):
+   * `{ t: 'std', name: CONVERTIBLE, args: [Value] }`, whose `into()` gives a `Value`; undefined
+   * when no such bound names a known type.
+   */
+  private convertible(bounds: readonly TypeExpr[], ctx: TyCtx, depth = 0): Ty | undefined {
+    for (const b of bounds) {
+      if (b.k !== 'path' || b.args.length !== 1 || !CONVERSIONS[b.segs[b.segs.length - 1]!]) continue;
+      if (!this.names.isOutsideBound(ctx.scope, b)) continue;
+      const target = this.of(b.args[0], ctx, depth + 1);
+      if (target) return { t: 'std', name: CONVERTIBLE, args: [target], path: [b.segs[b.segs.length - 1]!] };
+    }
+    return undefined;
+  }
+
   /** std's `Deref` or `DerefMut` among a parameter's bounds, if any. */
   private derefBound(bounds: readonly TypeExpr[], ctx: TyCtx): (TypeExpr & { k: 'path' }) | undefined {
     return bounds.find(
@@ -591,7 +614,7 @@ export class Types {
           ? { t: 'bounds', traits, ...(outside.length > 0 ? { outside } : {}) }
           : iterating
             ? { t: 'std', name: 'Iter', args: [] }
-            : undefined,
+            : this.convertible(g.bounds, ctx),
       );
     }
     this.bindTraitArguments(it, ctx);
