@@ -530,7 +530,7 @@ export class BodyResolver {
     const body = c?.childForFieldName('body');
     if (c && body) return this.infer(body, this.closureEnv(c, env, known));
     // A function or tuple constructor passed by path (`.map(Bytes)`, `.map(Section::parse)`).
-    const f = args?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
+    const f = argumentsOf(args)[0];
     if (f?.type !== 'identifier' && f?.type !== 'scoped_identifier') return undefined;
     if (f.type === 'identifier' && env.get(f.text).found) return undefined;
     const path = pathSegments(f);
@@ -825,7 +825,7 @@ export class BodyResolver {
         if (name === 'format') return { t: 'std', name: 'String', args: [] };
         // std's `try!(e)` (edition 2015): `e?`.
         if (name === 'try' || name === 'r#try') {
-          const inner = this.argsOfMacro(n)?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
+          const inner = argumentsOf(this.argsOfMacro(n))[0];
           return tried(inner ? this.infer(inner, env) : undefined);
         }
         if (name === 'vec') {
@@ -981,8 +981,8 @@ export class BodyResolver {
     if (it.kind !== 'fn' || !it.generics || !it.params) return c;
     const fn = call.childForFieldName('function');
     if (fn?.type === 'generic_function') return c;
-    const args = call.childForFieldName('arguments')?.namedChildren.filter((a): a is TsNode => a !== null && !NOT_ARGUMENTS.has(a.type));
-    if (!args) return c;
+    const args = argumentsOf(call.childForFieldName('arguments'));
+    if (args.length === 0) return c;
     // `Type::method(x, …)` passes the receiver as the first argument.
     const shift = fn?.type !== 'field_expression' && it.selfParam ? 1 : 0;
     const generics: (Ty | undefined)[] = [];
@@ -1091,7 +1091,7 @@ export class BodyResolver {
     }
     // `Pin::get_mut(p)`: std's `Pin` method with its receiver written first.
     if (segs.segs.length === 2 && first === 'Pin' && PIN_METHODS[name] && this.names.isOutsideBound(this.scope, PIN_TYPE)) {
-      const receiver = call.childForFieldName('arguments')?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
+      const receiver = argumentsOf(call.childForFieldName('arguments'))[0];
       const recv = receiver ? this.infer(receiver, env) : undefined;
       if (recv?.t === 'std' && recv.name === 'Pin') return this.methodCall(recv, name, null, env);
     }
@@ -1251,7 +1251,7 @@ export class BodyResolver {
     if (!segs || !last || (!STD_FUNCTION_NAMES.has(last) && !MEM_MOVES.has(last))) return undefined;
     const origin = this.names.outsidePath(this.scope, { k: 'path', segs, args: [] });
     if (origin.length === 3 && isStdOrigin(origin) && origin[1] === 'mem' && MEM_MOVES.has(last)) {
-      const dest = call.childForFieldName('arguments')?.namedChildren.find((a) => a !== null && !NOT_ARGUMENTS.has(a.type));
+      const dest = argumentsOf(call.childForFieldName('arguments'))[0];
       return dest ? this.infer(dest, env) : undefined;
     }
     return stdFunctionResult(origin);
@@ -1358,10 +1358,7 @@ export class BodyResolver {
       }
     }
     // `v.get(a..b)`: a sub-slice, not an element.
-    if (
-      (name === 'get' || name === 'get_mut') &&
-      args?.namedChildren.find((a) => a && !NOT_ARGUMENTS.has(a.type))?.type === 'range_expression'
-    ) {
+    if ((name === 'get' || name === 'get_mut') && argumentsOf(args)[0]?.type === 'range_expression') {
       const elem = elementOf(d);
       return { targets: [], outcome: 'external', ...(elem ? { ret: { t: 'std', name: 'Option', args: [{ t: 'array', elem }] } } : {}) };
     }
@@ -1420,7 +1417,7 @@ export class BodyResolver {
    */
   private outsideTraitsMethodFits(type: ItemRef, name: string, targets: readonly ItemRef[], args: TsNode | null): boolean {
     if (!args) return false;
-    const count = args.namedChildren.filter((a) => a !== null && !NOT_ARGUMENTS.has(a.type)).length;
+    const count = argumentsOf(args).length;
     const fits = (r: ItemRef) => (itemOf(r).params?.length ?? -1) === count;
     if (targets.some(fits)) return false;
     return this.names.externalTraitMembers(type, name).some((r) => itemOf(r).kind === 'fn' && fits(r));
@@ -1483,6 +1480,11 @@ function isStatement(n: TsNode): boolean {
 const NOT_TYPES = new Set(['lifetime', 'line_comment', 'block_comment']);
 /** Named children of an argument list that are not arguments. */
 const NOT_ARGUMENTS = new Set(['line_comment', 'block_comment', 'attribute_item']);
+
+/** The arguments of an argument list, without its comments and attributes. */
+function argumentsOf(list: TsNode | null | undefined): TsNode[] {
+  return list?.namedChildren.filter((a): a is TsNode => a !== null && !NOT_ARGUMENTS.has(a.type)) ?? [];
+}
 
 /**
  * The names a macro invocation passes as whole arguments (`inner_barrier!(ctx)`, `pin!(a, b)`):

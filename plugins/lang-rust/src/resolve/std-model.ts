@@ -400,14 +400,22 @@ export const STD_INHERENT_METHODS: Readonly<Record<string, ReadonlySet<string>>>
   // Paths and OS strings, which programs extend with traits of their own (nix's `NixPath::len`
   // for `OsStr`, `Path`, …): `name.as_ref().len()` on an `OsStr` is `OsStr::len`.
   OsStr: OS_STR_INHERENT,
-  OsString: words(`${[...OS_STR_INHERENT].join(' ')} with_capacity as_os_str into_string push capacity clear reserve
-    reserve_exact shrink_to_fit shrink_to into_boxed_os_str`),
+  OsString: new Set([
+    ...OS_STR_INHERENT,
+    ...words('with_capacity as_os_str into_string push capacity clear reserve reserve_exact shrink_to_fit shrink_to into_boxed_os_str'),
+  ]),
   Path: PATH_INHERENT,
-  PathBuf: words(`${[...PATH_INHERENT].join(' ')} with_capacity as_path push pop set_file_name set_extension
-    into_os_string into_boxed_path capacity clear reserve reserve_exact shrink_to_fit shrink_to`),
+  PathBuf: new Set([
+    ...PATH_INHERENT,
+    ...words(`with_capacity as_path push pop set_file_name set_extension into_os_string into_boxed_path capacity clear
+      reserve reserve_exact shrink_to_fit shrink_to`),
+  ]),
   CStr: CSTR_INHERENT,
-  CString: words(`${[...CSTR_INHERENT].join(' ')} from_vec_unchecked into_raw into_string into_bytes
-    into_bytes_with_nul as_bytes as_bytes_with_nul as_c_str into_boxed_c_str from_vec_with_nul`),
+  CString: new Set([
+    ...CSTR_INHERENT,
+    ...words(`from_vec_unchecked into_raw into_string into_bytes into_bytes_with_nul as_bytes as_bytes_with_nul as_c_str
+      into_boxed_c_str from_vec_with_nul`),
+  ]),
 };
 
 /**
